@@ -1,0 +1,40 @@
+# p2pkb. A fresh machine with Go needs only: make site, make test.
+GO       ?= go
+N        ?= 10000
+CHROMIUM ?= chromium
+
+.PHONY: site test lint probe bench browser clean
+
+## site: build the site from the repository's kb/ and content/ into public/
+site:
+	$(GO) run ./cmd/p2pkb build --kb kb --content content --templates templates --assets assets --out public
+
+## test: every test, browser tests in headless Chromium included
+test: browser
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+## lint: check the KB and the articles without writing anything
+lint:
+	$(GO) run ./cmd/p2pkb lint --kb kb --content content
+
+## probe: build bin/p2p-probe for linux/amd64
+probe:
+	CGO_ENABLED=1 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o bin/p2p-probe ./probe
+
+## bench: benchmarks (figures, not pass/fail)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Browser tests need Debian's chromium; as root (CI) it is installed here.
+browser:
+	@if command -v $(CHROMIUM) >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else \
+		echo "browser tests need Chromium: run 'sudo apt-get install chromium chromium-driver' (they are skipped until then)"; \
+	fi
+
+clean:
+	rm -rf public bin

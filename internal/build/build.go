@@ -1,0 +1,100 @@
+// Package build runs the generator's jobs from sources to output: load and
+// check the KB and the articles, model the site, render it, and publish it.
+// It is what the build and lint commands call; the work itself lives in the
+// packages it calls.
+package build
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"sync"
+
+	"github.com/p2pkb/p2pkb/internal/content"
+	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/publish"
+	"github.com/p2pkb/p2pkb/internal/render"
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+// Source is one input folder and how messages name it.
+type Source struct {
+	FS   fs.FS
+	Name string // kb, content, or the directory given on the command line
+}
+
+// Sources are the generator's inputs.
+type Sources struct {
+	KB, Content, Templates, Assets Source
+	Schema                         []byte // used when the KB has no schema.json
+}
+
+// Model loads and checks the sources and builds the site model. The
+// warnings are problems that do not stop a build.
+func Model(src Sources, baseURL string) (*site.Site, []kb.Problem, error) {
+	k, err := kb.Load(src.KB.FS, kb.WithName(src.KB.Name), kb.WithDefaultSchema(src.Schema))
+	if err != nil {
+		return nil, nil, err
+	}
+	articles, err := content.Load(src.Content.FS, src.Content.Name)
+	if err != nil {
+		return nil, k.Warnings, err
+	}
+	return site.New(k, articles, baseURL), k.Warnings, nil
+}
+
+// Render renders the site into emit.
+func Render(src Sources, s *site.Site, emit render.Emit) error {
+	r, err := render.New(src.Templates.FS, src.Assets.FS)
+	if err != nil {
+		return err
+	}
+	return r.Site(s, emit)
+}
+
+// Build generates the site into out, replacing it only when every step
+// succeeded, and reports what it did on log.
+func Build(src Sources, out, baseURL string, log io.Writer) error {
+	s, _, err := Model(src, baseURL)
+	if err != nil {
+		return err
+	}
+	tree, err := publish.Begin(out)
+	if err != nil {
+		return err
+	}
+	var mu sync.Mutex
+	files := 0
+	err = Render(src, s, func(name string, data []byte) error {
+		mu.Lock()
+		files++
+		mu.Unlock()
+		return tree.Write(name, data)
+	})
+	if err != nil {
+		tree.Abort()
+		return err
+	}
+	if err := tree.Commit(); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "built %s: %d entries, %d articles, %d files\n", out, len(s.KB.Entries), len(s.Articles.Slugs), files)
+	return nil
+}
+
+// Lint runs every check of Build, rendering included, and writes nothing.
+// It prints warnings and errors to w and fails when there is an error.
+func Lint(src Sources, w io.Writer) error {
+	s, warnings, err := Model(src, "")
+	for _, p := range warnings {
+		fmt.Fprintf(w, "warning: %s\n", p)
+	}
+	if err != nil {
+		return err
+	}
+	if err := Render(src, s, func(string, []byte) error { return nil }); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "ok: %d entries, %d articles, %d warnings\n", len(s.KB.Entries), len(s.Articles.Slugs), len(warnings))
+	return nil
+}

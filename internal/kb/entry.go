@@ -1,0 +1,89 @@
+// Package kb loads the knowledge base: one JSON file per error entry, checked
+// against kb/schema.json and against the rules a schema cannot say (unique ids,
+// regexes that run in Go and JavaScript alike, links between entries). It
+// turns files into plain Go values and precise error messages; it knows
+// nothing of pages, languages or search.
+package kb
+
+// Entry is one knowledge-base record: an error as a program prints it, why it
+// happens, what fails and what works. The JSON names are the file format
+// (kb/schema.json); a field a file leaves null reads as the empty value.
+type Entry struct {
+	ID                 string            `json:"id"`                   // domain/slug, mirrors the file path
+	Signature          string            `json:"signature"`            // the message exactly as printed
+	SignatureZH        string            `json:"signature_zh"`         // the Chinese message or translation
+	Regex              string            `json:"regex"`                // RE2 and JavaScript pattern matching Signature
+	Domain             string            `json:"domain"`               // cuda, nccl, tensorflow, ...
+	Category           string            `json:"category"`             // runtime_error, system_error, ...
+	Subcategory        string            `json:"subcategory"`          // optional finer grouping
+	RootCause          string            `json:"root_cause"`           // inline Markdown
+	RootCauseType      string            `json:"root_cause_type"`      // generic, hardware, driver, ...
+	RootCauseZH        string            `json:"root_cause_zh"`        // inline Markdown
+	Versions           []Version         `json:"versions"`             // components and versions it is seen with
+	OSSpecific         map[string]string `json:"os_specific"`          // OS name -> what differs there
+	DeadEnds           []DeadEnd         `json:"dead_ends"`            // what people try that fails
+	Workarounds        []Workaround      `json:"workarounds"`          // what works, with success rates
+	WorkaroundsZH      []string          `json:"workarounds_zh"`       // Chinese text of Workarounds, same order
+	TransitionGraph    TransitionGraph   `json:"transition_graph"`     // related entries
+	OfficialDocURL     string            `json:"official_doc_url"`     // vendor documentation
+	OfficialDocSection string            `json:"official_doc_section"` // section within that page
+	ErrorCode          string            `json:"error_code"`           // cudaErrorPeerAccessUnsupported, GPA, ...
+	VerificationTier   string            `json:"verification_tier"`    // ai_generated, community, reproduced, vendor_confirmed
+	Confidence         float64           `json:"confidence"`           // in [0,1]
+	FixSuccessRate     float64           `json:"fix_success_rate"`     // in [0,1]
+	Resolvable         string            `json:"resolvable"`           // yes, partial, no
+	FirstSeen          string            `json:"first_seen"`           // ISO date
+	LastConfirmed      string            `json:"last_confirmed"`       // ISO date
+	LastUpdated        string            `json:"last_updated"`         // ISO date
+	EvidenceCount      int               `json:"evidence_count"`       // reports behind the entry
+	Tags               []string          `json:"tags"`                 // free labels
+	Locale             string            `json:"locale"`               // language of the source text
+	Aliases            []string          `json:"aliases"`              // other spellings: driver API names, numbers
+
+	// File is the entry's path inside the KB, for messages; not in the JSON.
+	File string `json:"-"`
+}
+
+// Version is one component and version the entry is known to concern.
+type Version struct {
+	Version        string `json:"version"` // "cuda>=11.8", "CUDA 12.3", "nvidia-driver>=525"
+	Introduced     string `json:"introduced"`
+	Deprecated     string `json:"deprecated"`
+	Removed        string `json:"removed"`
+	BehaviorChange string `json:"behavior_change"`
+	Status         string `json:"status"` // active, deprecated, removed, fixed
+}
+
+// DeadEnd is something people try that does not fix the error.
+type DeadEnd struct {
+	Action     string   `json:"action"`       // what is tried; may be empty
+	ActionZH   string   `json:"action_zh"`    //
+	WhyFails   string   `json:"why_fails"`    // inline Markdown
+	WhyFailsZH string   `json:"why_fails_zh"` //
+	FailRate   float64  `json:"fail_rate"`    // in [0,1]
+	Condition  string   `json:"condition"`    // when it applies; empty: always
+	Sources    []string `json:"sources"`      // http(s) URLs
+}
+
+// Workaround is something that fixes or avoids the error.
+type Workaround struct {
+	Action      string   `json:"action"`       // inline Markdown
+	SuccessRate float64  `json:"success_rate"` // in [0,1]
+	How         string   `json:"how"`          // details beyond Action; often equal to it
+	Condition   string   `json:"condition"`    // when it applies; empty: always
+	Sources     []string `json:"sources"`      // http(s) URLs
+}
+
+// TransitionGraph links an entry to others by id.
+type TransitionGraph struct {
+	LeadsTo                []string `json:"leads_to"`
+	PrecededBy             []string `json:"preceded_by"`
+	FrequentlyConfusedWith []string `json:"frequently_confused_with"`
+}
+
+// KB is a loaded, checked knowledge base.
+type KB struct {
+	Entries  []*Entry          // sorted by ID
+	ByID     map[string]*Entry //
+	Warnings []Problem         // things lint reports that do not stop a build
+}

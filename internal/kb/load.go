@@ -1,0 +1,294 @@
+package kb
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// SchemaFile is the schema's name at the root of a KB.
+const SchemaFile = "schema.json"
+
+// ReproDir holds reproducers, not entries.
+const ReproDir = "repro"
+
+type options struct {
+	name   string
+	schema []byte
+}
+
+// Option configures Load.
+type Option func(*options)
+
+// WithName sets how the KB's root is written in messages (default "kb"), so
+// that a problem reads kb/cuda/x.json:3:5 whatever fs.FS holds it.
+func WithName(name string) Option { return func(o *options) { o.name = name } }
+
+// WithDefaultSchema supplies the schema to use when the KB has no schema.json.
+func WithDefaultSchema(schema []byte) Option { return func(o *options) { o.schema = schema } }
+
+// Load reads every entry under fsys, checks it, and returns the KB. Its error
+// is a Problems listing everything wrong, each with file, line and field.
+func Load(fsys fs.FS, opts ...Option) (*KB, error) {
+	o := options{name: "kb"}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	schemaData, err := fs.ReadFile(fsys, SchemaFile)
+	if errors.Is(err, fs.ErrNotExist) && o.schema != nil {
+		schemaData, err = o.schema, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: schema: %w", o.name, err)
+	}
+	schema, err := compileSchema(schemaData)
+	if err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", o.name, SchemaFile, err)
+	}
+
+	var files []string
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p == ReproDir {
+			return fs.SkipDir
+		}
+		if !d.IsDir() && path.Ext(p) == ".json" && p != SchemaFile {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", o.name, err)
+	}
+
+	l := loader{name: o.name, schema: schema}
+	kb := &KB{ByID: map[string]*Entry{}}
+	for _, p := range files {
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", o.name, p, err)
+		}
+		e := l.file(p, data)
+		if e == nil {
+			continue
+		}
+		kb.ByID[e.ID] = e
+		kb.Entries = append(kb.Entries, e)
+	}
+	sort.Slice(kb.Entries, func(i, j int) bool { return kb.Entries[i].ID < kb.Entries[j].ID })
+	l.links(kb)
+	kb.Warnings = l.warnings
+	if len(l.problems) > 0 {
+		return nil, l.problems
+	}
+	return kb, nil
+}
+
+func compileSchema(data []byte) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource(SchemaFile, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(SchemaFile)
+}
+
+type loader struct {
+	name     string
+	schema   *jsonschema.Schema
+	problems Problems
+	warnings []Problem
+	data     map[string][]byte // file -> contents, for placing link problems
+}
+
+var printer = message.NewPrinter(language.English)
+
+func (l *loader) problem(file string, data []byte, tokens []string, msg string) Problem {
+	p := Problem{File: l.name + "/" + file, Field: fieldPath(tokens), Message: msg}
+	if data != nil {
+		p.Line, p.Col = lineCol(data, locate(data, tokens))
+	}
+	return p
+}
+
+func (l *loader) fail(file string, data []byte, tokens []string, msg string) {
+	l.problems = append(l.problems, l.problem(file, data, tokens, msg))
+}
+
+func (l *loader) warn(file string, data []byte, tokens []string, msg string) {
+	l.warnings = append(l.warnings, l.problem(file, data, tokens, msg))
+}
+
+// file checks and decodes one entry; nil when it has errors.
+func (l *loader) file(p string, data []byte) *Entry {
+	if l.data == nil {
+		l.data = map[string][]byte{}
+	}
+	l.data[p] = data
+	before := len(l.problems)
+
+	var raw any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		pr := Problem{File: l.name + "/" + p, Message: "invalid JSON: " + err.Error()}
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			pr.Line, pr.Col = lineCol(data, int(syn.Offset)-1) // Offset is just past the bad byte
+		}
+		l.problems = append(l.problems, pr)
+		return nil
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		l.fail(p, nil, nil, "invalid JSON: "+err.Error())
+		return nil
+	}
+	if err := l.schema.Validate(inst); err != nil {
+		var verr *jsonschema.ValidationError
+		if !errors.As(err, &verr) {
+			l.fail(p, nil, nil, err.Error())
+			return nil
+		}
+		l.schemaProblems(p, data, verr)
+		return nil
+	}
+	e := &Entry{File: l.name + "/" + p}
+	if err := json.Unmarshal(data, e); err != nil {
+		l.fail(p, nil, nil, err.Error())
+		return nil
+	}
+	l.check(p, data, e)
+	if len(l.problems) > before {
+		return nil
+	}
+	return e
+}
+
+// schemaProblems reports the leaves of a schema validation error, where the
+// actual mistakes are.
+func (l *loader) schemaProblems(p string, data []byte, verr *jsonschema.ValidationError) {
+	switch k := verr.ErrorKind.(type) {
+	case *kind.Required:
+		for _, m := range k.Missing {
+			l.fail(p, data, verr.InstanceLocation, fmt.Sprintf("missing required field %q", m))
+			l.problems[len(l.problems)-1].Field = fieldPath(append(append([]string{}, verr.InstanceLocation...), m))
+		}
+		return
+	case *kind.AdditionalProperties:
+		for _, prop := range k.Properties {
+			l.fail(p, data, append(append([]string{}, verr.InstanceLocation...), prop), "unknown field (see kb/schema.json for the fields an entry has)")
+		}
+		return
+	case *kind.AnyOf, *kind.OneOf:
+		// The first alternative is the one people mean; listing every branch confuses.
+		if len(verr.Causes) > 0 {
+			l.schemaProblems(p, data, verr.Causes[0])
+			return
+		}
+	}
+	if len(verr.Causes) == 0 {
+		l.fail(p, data, verr.InstanceLocation, verr.ErrorKind.LocalizedString(printer))
+		return
+	}
+	for _, c := range verr.Causes {
+		l.schemaProblems(p, data, c)
+	}
+}
+
+// check applies the rules a schema cannot state.
+func (l *loader) check(p string, data []byte, e *Entry) {
+	if want := strings.TrimSuffix(p, ".json"); e.ID != want {
+		l.fail(p, data, []string{"id"}, fmt.Sprintf("id %q does not match the file path: the file for it is %s/%s.json, or the id should be %q", e.ID, l.name, e.ID, want))
+	}
+	if re, err := compilePortable(e.Regex); err != nil {
+		l.fail(p, data, []string{"regex"}, "does not compile: "+err.Error())
+	} else if !re.MatchString(e.Signature) {
+		l.fail(p, data, []string{"regex"}, "does not match the entry's own signature")
+	}
+	for _, d := range []struct {
+		field, value string
+	}{{"first_seen", e.FirstSeen}, {"last_confirmed", e.LastConfirmed}, {"last_updated", e.LastUpdated}} {
+		if d.value == "" {
+			continue
+		}
+		if _, err := time.Parse(time.DateOnly, d.value); err != nil {
+			l.fail(p, data, []string{d.field}, fmt.Sprintf("%q is not an ISO date (YYYY-MM-DD)", d.value))
+		}
+	}
+	if len(e.WorkaroundsZH) > len(e.Workarounds) {
+		l.fail(p, data, []string{"workarounds_zh"}, fmt.Sprintf("has %d items for %d workarounds", len(e.WorkaroundsZH), len(e.Workarounds)))
+	}
+
+	l.warnChinese(p, data, e)
+}
+
+// warnChinese lists text the Chinese pages must show in English.
+func (l *loader) warnChinese(p string, data []byte, e *Entry) {
+	// Missing Chinese falls back to English on the page; lint lists it.
+	if e.SignatureZH == "" {
+		l.warn(p, data, []string{"signature"}, "no signature_zh: the Chinese page shows the English signature")
+	}
+	if e.RootCauseZH == "" {
+		l.warn(p, data, []string{"root_cause"}, "no root_cause_zh: the Chinese page shows the English root cause")
+	}
+	for i, zh := range e.WorkaroundsZH {
+		if !hasHan(zh) {
+			l.warn(p, data, []string{"workarounds_zh", fmt.Sprint(i)}, "holds no Chinese text")
+		}
+	}
+	for i := len(e.WorkaroundsZH); i < len(e.Workarounds); i++ {
+		l.warn(p, data, []string{"workarounds", fmt.Sprint(i)}, "no Chinese text in workarounds_zh: the Chinese page shows English")
+	}
+	for i, d := range e.DeadEnds {
+		if d.WhyFailsZH == "" {
+			l.warn(p, data, []string{"dead_ends", fmt.Sprint(i)}, "no why_fails_zh: the Chinese page shows English")
+		}
+	}
+}
+
+// links checks that every transition_graph id names an entry.
+func (l *loader) links(kb *KB) {
+	for _, e := range kb.Entries {
+		p := strings.TrimPrefix(e.File, l.name+"/")
+		for _, g := range []struct {
+			field string
+			ids   []string
+		}{
+			{"leads_to", e.TransitionGraph.LeadsTo},
+			{"preceded_by", e.TransitionGraph.PrecededBy},
+			{"frequently_confused_with", e.TransitionGraph.FrequentlyConfusedWith},
+		} {
+			for i, id := range g.ids {
+				if _, ok := kb.ByID[id]; !ok {
+					l.fail(p, l.data[p], []string{"transition_graph", g.field, fmt.Sprint(i)}, fmt.Sprintf("no entry has id %q", id))
+				}
+			}
+		}
+	}
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,138 @@
+package kb
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func schema(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../../kb/schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestLoadRepositoryKB(t *testing.T) {
+	k, err := Load(os.DirFS("../../kb"))
+	if err != nil {
+		t.Fatalf("the repository's KB does not load:\n%v", err)
+	}
+	e := k.ByID["cuda/peer-access-unsupported-by-hardware"]
+	if e == nil {
+		t.Fatal("seed entry cuda/peer-access-unsupported-by-hardware missing")
+	}
+	if e.ErrorCode != "cudaErrorPeerAccessUnsupported" || len(e.Workarounds) != 2 || e.Workarounds[1].SuccessRate != 0.7 {
+		t.Errorf("seed entry decoded wrongly: %+v", e)
+	}
+	if e.File != "kb/cuda/peer-access-unsupported-by-hardware.json" {
+		t.Errorf("File = %q", e.File)
+	}
+}
+
+// Each folder under testdata/broken holds one real broken entry; the message
+// must name the file, the line and the field a maintainer has to fix.
+func TestLoadBroken(t *testing.T) {
+	const file = "kb/cuda/peer-access-unsupported-by-hardware.json"
+	cases := []struct {
+		dir  string
+		want []string // substrings of the one problem reported
+	}{
+		{"syntax", []string{file + ":8:3:", "invalid JSON"}},
+		{"unknown-field", []string{file + ":8:3:", "severity: unknown field"}},
+		{"wrong-type", []string{file + ":91:3:", "evidence_count:", "want integer"}},
+		{"missing-required", []string{file + ":1:1:", "signature: missing required field"}},
+		{"id-mismatch", []string{file + ":3:3:", "id:", "does not match the file path"}},
+		{"regex-invalid", []string{file + ":6:3:", "regex: does not compile", "missing closing )"}},
+		{"regex-not-portable", []string{file + ":6:3:", "regex:", "(?i)", "JavaScript"}},
+		{"regex-no-match", []string{file + ":6:3:", "regex: does not match the entry's own signature"}},
+		{"rate-range", []string{file + ":66:7:", "workarounds[1].success_rate:", "1.7"}},
+		{"bad-date", []string{file + ":88:3:", "first_seen:", "date"}},
+		{"bad-url", []string{file + ":81:3:", "official_doc_url:", "does not match pattern"}},
+		{"unknown-link", []string{file + ":", "transition_graph.leads_to[0]:", `no entry has id "cuda/no-such-entry"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.dir, func(t *testing.T) {
+			_, err := Load(os.DirFS(filepath.Join("testdata/broken", c.dir)), WithDefaultSchema(schema(t)))
+			var ps Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("want Problems, got %v", err)
+			}
+			if len(ps) != 1 {
+				t.Fatalf("want one problem, got %d:\n%v", len(ps), ps)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(ps[0].String(), w) {
+					t.Errorf("message %q lacks %q", ps[0], w)
+				}
+			}
+		})
+	}
+}
+
+func TestWarningsForMissingChinese(t *testing.T) {
+	k, err := Load(os.DirFS("../../kb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deadEnd, notChinese bool
+	for _, w := range k.Warnings {
+		if strings.Contains(w.Field, "dead_ends[") && strings.Contains(w.Message, "why_fails_zh") {
+			deadEnd = true
+		}
+		if strings.HasPrefix(w.Field, "workarounds_zh[") && strings.Contains(w.Message, "no Chinese") {
+			notChinese = true
+		}
+	}
+	if !deadEnd || !notChinese {
+		t.Errorf("want warnings for dead ends without Chinese and English workarounds_zh, got %v", k.Warnings)
+	}
+}
+
+func TestNonPortable(t *testing.T) {
+	cases := map[string]string{
+		`peer access from GPU:\d+`:   "",
+		`(?:a|b)+ c\b`:               "",
+		`(?<gpu>\d+)`:                "",
+		`[\]a]`:                      "",
+		`(?i)x`:                      "(?i)",
+		`(?P<n>x)`:                   "(?P<n>x)",
+		`x\z`:                        `\z`,
+		`\Ax`:                        `\A`,
+		`\pL`:                        `\p`,
+		`[[:alpha:]]`:                "[[:class:]]",
+		`[^[:digit:]]`:               "[[:class:]]",
+		`\x{41}`:                     `\x{...}`,
+		`[]a]`:                       "[]...]",
+		`\(cudaErrorPeerAccess\w+\)`: "",
+	}
+	for expr, want := range cases {
+		if got := nonPortable(expr); got != want {
+			t.Errorf("nonPortable(%q) = %q, want %q", expr, got, want)
+		}
+	}
+}
+
+func TestLocate(t *testing.T) {
+	data := []byte("{\n  \"a\": [1, {\"b\": 2}],\n  \"c\": \"x\"\n}")
+	cases := []struct {
+		path      []string
+		line, col int
+	}{
+		{nil, 1, 1},
+		{[]string{"a"}, 2, 3},
+		{[]string{"a", "1", "b"}, 2, 13},
+		{[]string{"c"}, 3, 3},
+		{[]string{"missing"}, 1, 1},
+	}
+	for _, c := range cases {
+		l, col := lineCol(data, locate(data, c.path))
+		if l != c.line || col != c.col {
+			t.Errorf("locate(%v) = %d:%d, want %d:%d", c.path, l, col, c.line, c.col)
+		}
+	}
+}

@@ -1,0 +1,195 @@
+// Package markdown renders the site's Markdown with goldmark: GitHub-flavoured
+// Markdown, footnotes, heading anchors, and fenced code highlighted by the
+// highlight package with a copy button. Raw HTML in the source is dropped,
+// which is why its output alone may be trusted as template.HTML.
+package markdown
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/p2pkb/p2pkb/internal/highlight"
+)
+
+// Heading is one entry of an article's table of contents.
+type Heading struct {
+	Level int    // 2 or 3
+	ID    string // anchor
+	Text  string // plain text
+}
+
+// Document is a rendered Markdown document.
+type Document struct {
+	HTML template.HTML
+	TOC  []Heading // h2 and h3, in order
+}
+
+// Renderer renders Markdown for one language of the site.
+type Renderer struct {
+	md goldmark.Markdown
+}
+
+// Option configures a Renderer.
+type Option func(*config)
+
+type config struct {
+	highlight   *highlight.Config
+	copyLabel   string
+	anchorLabel string
+}
+
+// WithHighlight sets the highlighting of fenced code.
+func WithHighlight(c *highlight.Config) Option { return func(o *config) { o.highlight = c } }
+
+// WithLabels sets the copy button's text and the heading anchors' accessible name.
+func WithLabels(copyLabel, anchorLabel string) Option {
+	return func(o *config) { o.copyLabel, o.anchorLabel = copyLabel, anchorLabel }
+}
+
+// New returns a Renderer. Raw HTML is never passed through.
+func New(opts ...Option) *Renderer {
+	c := config{highlight: highlight.Default(), copyLabel: "Copy", anchorLabel: "Link to this section"}
+	for _, o := range opts {
+		o(&c)
+	}
+	md := goldmark.New(
+		goldmark.WithExtensions(extension.GFM, extension.Footnote, &codeBlocks{c}, &anchors{c}),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	)
+	return &Renderer{md: md}
+}
+
+// Document renders a whole Markdown document and collects its headings.
+func (r *Renderer) Document(src []byte) (Document, error) {
+	ctx := parser.NewContext(parser.WithIDs(newIDs()))
+	doc := r.md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	var toc []Heading
+	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h, ok := n.(*ast.Heading)
+		if !entering || !ok || h.Level < 2 || h.Level > 3 {
+			return ast.WalkContinue, nil
+		}
+		id, _ := h.AttributeString("id")
+		idb, _ := id.([]byte)
+		toc = append(toc, Heading{Level: h.Level, ID: string(idb), Text: plainText(h, src)})
+		return ast.WalkSkipChildren, nil
+	})
+	if err != nil {
+		return Document{}, err
+	}
+	var buf bytes.Buffer
+	if err := r.md.Renderer().Render(&buf, src, doc); err != nil {
+		return Document{}, fmt.Errorf("markdown: %w", err)
+	}
+	return Document{HTML: template.HTML(buf.String()), TOC: toc}, nil
+}
+
+// Inline renders a short text such as a KB field: inline Markdown (code,
+// emphasis, links) without the surrounding paragraph.
+func (r *Renderer) Inline(src string) (template.HTML, error) {
+	var buf bytes.Buffer
+	if err := r.md.Convert([]byte(src), &buf); err != nil {
+		return "", fmt.Errorf("markdown: %w", err)
+	}
+	out := strings.TrimSpace(buf.String())
+	if strings.HasPrefix(out, "<p>") && strings.HasSuffix(out, "</p>") && strings.Count(out, "<p>") == 1 {
+		out = out[len("<p>") : len(out)-len("</p>")]
+	}
+	return template.HTML(out), nil
+}
+
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(src))
+			if t.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// codeBlocks renders fenced and indented code through the highlight package,
+// wrapped with a copy button.
+type codeBlocks struct{ c config }
+
+func (e *codeBlocks) Extend(m goldmark.Markdown) {
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(e, 100)))
+}
+
+func (e *codeBlocks) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, e.render)
+	reg.Register(ast.KindCodeBlock, e.render)
+}
+
+func (e *codeBlocks) render(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	var lang string
+	if f, ok := n.(*ast.FencedCodeBlock); ok {
+		lang = string(f.Language(src))
+	}
+	var code bytes.Buffer
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		code.Write(seg.Value(src))
+	}
+	fmt.Fprintf(w, `<div class="code"><button type="button" class="copy">%s</button>`, template.HTMLEscapeString(e.c.copyLabel))
+	if err := e.c.highlight.Code(w, lang, code.String()); err != nil {
+		return ast.WalkStop, err
+	}
+	_, _ = w.WriteString("</div>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+// anchors adds a self-link to every h2-h4, so a section can be linked to.
+type anchors struct{ c config }
+
+func (e *anchors) Extend(m goldmark.Markdown) {
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(e, 100)))
+}
+
+func (e *anchors) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindHeading, e.render)
+}
+
+func (e *anchors) render(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	h := n.(*ast.Heading)
+	id, _ := h.AttributeString("id")
+	idb, _ := id.([]byte)
+	if entering {
+		fmt.Fprintf(w, "<h%d", h.Level)
+		if len(idb) > 0 {
+			fmt.Fprintf(w, ` id="%s"`, template.HTMLEscapeString(string(idb)))
+		}
+		w.WriteByte('>')
+		return ast.WalkContinue, nil
+	}
+	if len(idb) > 0 && h.Level >= 2 && h.Level <= 4 {
+		fmt.Fprintf(w, ` <a class="anchor" href="#%s" aria-label="%s">#</a>`,
+			template.HTMLEscapeString(string(idb)), template.HTMLEscapeString(e.c.anchorLabel))
+	}
+	fmt.Fprintf(w, "</h%d>\n", h.Level)
+	return ast.WalkContinue, nil
+}

@@ -1,0 +1,245 @@
+// Package render turns the site model into files: pages through html/template,
+// the generated highlighting stylesheets, the static assets, sitemap.xml and
+// robots.txt. Templates are parsed once; every string from the KB reaches a
+// page as escaped text except the output of our own Markdown renderer.
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/p2pkb/p2pkb/internal/content"
+	"github.com/p2pkb/p2pkb/internal/highlight"
+	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/markdown"
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+// Emit receives one output file: its path from the site root and its bytes.
+// It may be called from several goroutines at once.
+type Emit func(name string, data []byte) error
+
+// Renderer holds the parsed templates and per-language Markdown renderers.
+type Renderer struct {
+	pages     map[site.Kind]*template.Template
+	strings   map[string]map[string]string // lang -> key -> text
+	markdown  map[string]*markdown.Renderer
+	highlight *highlight.Config
+	assets    fs.FS
+}
+
+// New parses the templates (base.html plus one file per page kind, and
+// i18n.json) and prepares rendering with the given static assets.
+func New(templates, assets fs.FS) (*Renderer, error) {
+	r := &Renderer{
+		pages:     map[site.Kind]*template.Template{},
+		markdown:  map[string]*markdown.Renderer{},
+		highlight: highlight.Default(),
+		assets:    assets,
+	}
+	data, err := fs.ReadFile(templates, "i18n.json")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	if err := json.Unmarshal(data, &r.strings); err != nil {
+		return nil, fmt.Errorf("templates/i18n.json: %w", err)
+	}
+	for _, l := range site.Langs {
+		if r.strings[l.Code] == nil {
+			return nil, fmt.Errorf("templates/i18n.json: no strings for language %q", l.Code)
+		}
+		r.markdown[l.Code] = markdown.New(markdown.WithHighlight(r.highlight),
+			markdown.WithLabels(r.strings[l.Code]["copy"], r.strings[l.Code]["section_link"]))
+	}
+	base, err := template.New("base.html").Funcs(funcs).ParseFS(templates, "base.html")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	for _, k := range []site.Kind{site.KindHome, site.KindEntry, site.KindArticle, site.KindRedirect, site.KindCodeList, site.KindNotFound} {
+		t, err := template.Must(base.Clone()).ParseFS(templates, string(k)+".html")
+		if err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+		r.pages[k] = t
+	}
+	return r, nil
+}
+
+var funcs = template.FuncMap{
+	"pct":  func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
+	"join": strings.Join,
+}
+
+// Site renders every page and support file of s.
+func (r *Renderer) Site(s *site.Site, emit Emit) error {
+	errs := make(chan error, len(s.Pages))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for _, p := range s.Pages {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			b, err := r.Page(p)
+			if err == nil {
+				err = emit(p.File(), b)
+			}
+			if err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	if err := r.assetFiles(emit); err != nil {
+		return err
+	}
+	if err := emit("sitemap.xml", sitemap(s)); err != nil {
+		return err
+	}
+	return emit("robots.txt", robots(s))
+}
+
+// Page renders one page.
+func (r *Renderer) Page(p *site.Page) ([]byte, error) {
+	t := r.pages[p.Kind]
+	if t == nil {
+		return nil, fmt.Errorf("render %s: no template for %s pages", p.File(), p.Kind)
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "base.html", &view{Page: p, r: r}); err != nil {
+		return nil, fmt.Errorf("render %s: %w", p.File(), err)
+	}
+	return buf.Bytes(), nil
+}
+
+// assetFiles copies the static assets and writes the highlighting styles.
+func (r *Renderer) assetFiles(emit Emit) error {
+	err := fs.WalkDir(r.assets, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(r.assets, p)
+		if err != nil {
+			return err
+		}
+		return emit(path.Join("assets", p), b)
+	})
+	if err != nil {
+		return fmt.Errorf("assets: %w", err)
+	}
+	for name, style := range map[string]string{"chroma-light.css": r.highlight.Light, "chroma-dark.css": r.highlight.Dark} {
+		var buf bytes.Buffer
+		if err := r.highlight.CSS(&buf, style); err != nil {
+			return err
+		}
+		if err := emit("assets/"+name, buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// view is what templates receive: the page, plus the language-aware helpers.
+type view struct {
+	*site.Page
+	r *Renderer
+}
+
+// T returns the UI string key in the page's language (English on neutral pages).
+func (v *view) T(key string) (string, error) {
+	return v.r.text(v.code(), key)
+}
+
+// TL returns the UI string key in the named language.
+func (v *view) TL(lang, key string) (string, error) { return v.r.text(lang, key) }
+
+func (r *Renderer) text(lang, key string) (string, error) {
+	s, ok := r.strings[lang][key]
+	if !ok {
+		return "", fmt.Errorf("templates/i18n.json: no %q string for %q", lang, key)
+	}
+	return s, nil
+}
+
+func (v *view) code() string {
+	if v.Lang.Code == "" {
+		return site.Langs[0].Code
+	}
+	return v.Lang.Code
+}
+
+// MD renders inline Markdown from the KB.
+func (v *view) MD(s string) (template.HTML, error) { return v.r.markdown[v.code()].Inline(s) }
+
+// Doc renders the page's article.
+func (v *view) Doc() (markdown.Document, error) {
+	return v.r.markdown[v.code()].Document(v.Article.Body)
+}
+
+// Link is the href for a path from the site root: absolute when the site has
+// a base URL and the link leaves the page for a crawler (hreflang), else relative.
+func (v *view) Link(p string) string {
+	if u := v.Site.URL(p); u != "" {
+		return u
+	}
+	return v.Rel(p)
+}
+
+// Langs lists the site's languages for the switch and redirects.
+func (v *view) Langs() []site.Lang { return site.Langs }
+
+// LangCode is the page's language code, en on language-neutral pages.
+func (v *view) LangCode() string { return v.code() }
+
+// LangTag is the page's BCP 47 tag.
+func (v *view) LangTag() string {
+	l, _ := site.LangByCode(v.code())
+	return l.Tag
+}
+
+// LangCodes lists the site's language codes, the default first.
+func (v *view) LangCodes() []string {
+	var out []string
+	for _, l := range site.Langs {
+		out = append(out, l.Code)
+	}
+	return out
+}
+
+// Home links to the home page in the page's language.
+func (v *view) Home() string { return v.Rel(v.code() + "/") }
+
+// EntryPath is the path of an entry's page in the page's language.
+func (v *view) EntryPath(id string) string { return site.EntryPath(v.code(), id) }
+
+// EntryPathIn is the path of an entry's page in a language.
+func (v *view) EntryPathIn(lang, id string) string { return site.EntryPath(lang, id) }
+
+// ArticlePath is the path of an article's page in the page's language.
+func (v *view) ArticlePath(slug string) string { return site.ArticlePath(v.code(), slug) }
+
+// EntryView localizes an entry for the page's language.
+func (v *view) EntryView(e *kb.Entry) *site.EntryView { return site.View(e, v.code(), v.Site.KB) }
+
+// Articles lists the articles in the page's language, English where untranslated.
+func (v *view) Articles() []*content.Article {
+	var out []*content.Article
+	for _, slug := range v.Site.Articles.Slugs {
+		a := v.Site.Articles.Articles[slug][v.code()]
+		if a == nil {
+			a = v.Site.Articles.Articles[slug][site.Langs[0].Code]
+		}
+		out = append(out, a)
+	}
+	return out
+}

@@ -1,0 +1,249 @@
+// Package site is the model of the generated site: which pages exist, where
+// each one lives, what it shows in which language, and how pages link to one
+// another. It decides paths and languages; it writes no HTML.
+//
+// Every link between pages is relative and names index.html, so the same
+// output works on a web server, under any sub-path, and opened from disk
+// with file://.
+package site
+
+import (
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/p2pkb/p2pkb/internal/content"
+	"github.com/p2pkb/p2pkb/internal/kb"
+)
+
+// Lang is one language of the site.
+type Lang struct {
+	Code string // path prefix and data key: en, zh
+	Tag  string // BCP 47 for lang= and hreflang: en, zh-Hans
+	Name string // in its own language, for the switch
+}
+
+// Langs are the site's languages; the first is the default and the fallback.
+var Langs = []Lang{
+	{Code: "en", Tag: "en", Name: "English"},
+	{Code: "zh", Tag: "zh-Hans", Name: "中文"},
+}
+
+// LangByCode returns the language with the code, and whether there is one.
+func LangByCode(code string) (Lang, bool) {
+	for _, l := range Langs {
+		if l.Code == code {
+			return l, true
+		}
+	}
+	return Lang{}, false
+}
+
+// Kind says which template renders a page.
+type Kind string
+
+const (
+	KindHome     Kind = "home"     // /<lang>/
+	KindEntry    Kind = "entry"    // /<lang>/kb/<id>/
+	KindArticle  Kind = "article"  // /<lang>/articles/<slug>/
+	KindSearch   Kind = "search"   // /<lang>/search/
+	KindRedirect Kind = "redirect" // language-neutral: /, /kb/<id>/, /e/<code>/ with one entry
+	KindCodeList Kind = "codelist" // /e/<code>/ shared by several entries
+	KindNotFound Kind = "404"      // /404.html
+)
+
+// Site is everything the generator renders.
+type Site struct {
+	BaseURL  string // absolute URL of the site root with a trailing slash, or "" when unknown
+	KB       *kb.KB
+	Articles *content.Set
+	Pages    []*Page
+	Domains  []Domain // entries grouped for the home page
+}
+
+// Domain groups entries of one domain by category.
+type Domain struct {
+	Name       string
+	Categories []Category
+}
+
+// Category is the entries of one category within a domain.
+type Category struct {
+	Name    string
+	Entries []*kb.Entry
+}
+
+// Page is one HTML page of the site. Templates receive it as their data: its
+// fields are what a template may show, and its methods give relative links.
+type Page struct {
+	Kind  Kind
+	Lang  Lang   // zero for language-neutral pages
+	Path  string // directory path from the site root with a trailing slash ("en/kb/cuda/x/"), or a file path ("404.html"); "" is the root
+	Title string // <title> and <h1>
+	Site  *Site
+
+	Entry    *EntryView       // KindEntry
+	Article  *content.Article // KindArticle: in Lang, or English when Fallback
+	Fallback bool             // the article has no translation into Lang
+	Targets  []*kb.Entry      // KindRedirect, KindCodeList: the entries the page leads to
+	Target   string           // KindRedirect: path of the page to go to, within a language folder ("kb/<id>/"), or "" for the home page
+	Code     string           // KindCodeList and /e/ redirects: the error code
+
+	Alternates []Alternate // the same page in every language, this one included
+}
+
+// Alternate is the same page in one language.
+type Alternate struct {
+	Lang Lang
+	Path string
+}
+
+// File is where the page is written, relative to the output root.
+func (p *Page) File() string {
+	if p.Path == "" || strings.HasSuffix(p.Path, "/") {
+		return p.Path + "index.html"
+	}
+	return p.Path
+}
+
+// Rel returns a relative link from this page to target, a path from the site
+// root. Directory targets get index.html so that file:// opens the page.
+func (p *Page) Rel(target string) string {
+	if target == "" || strings.HasSuffix(target, "/") {
+		target += "index.html"
+	}
+	depth := strings.Count(p.File(), "/")
+	return strings.Repeat("../", depth) + target
+}
+
+// Root is the relative path from this page to the site root ("" or "../../").
+func (p *Page) Root() string { return strings.Repeat("../", strings.Count(p.File(), "/")) }
+
+// URL is the page's absolute URL, or "" when the site has no base URL.
+func (p *Page) URL() string { return p.Site.URL(p.Path) }
+
+// URL returns the absolute URL of a path from the site root, or "".
+func (s *Site) URL(p string) string {
+	if s.BaseURL == "" {
+		return ""
+	}
+	return s.BaseURL + p
+}
+
+// EntryPath is the path of an entry's page in a language.
+func EntryPath(lang, id string) string { return lang + "/kb/" + id + "/" }
+
+// ArticlePath is the path of an article's page in a language.
+func ArticlePath(lang, slug string) string { return lang + "/articles/" + slug + "/" }
+
+// CodePath is the stable path of an error code, /e/<code>/.
+func CodePath(code string) string { return "e/" + url.PathEscape(code) + "/" }
+
+// New builds the model. baseURL may be empty.
+func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
+	if baseURL != "" && !strings.HasSuffix(baseURL, "/") {
+		baseURL += "/"
+	}
+	s := &Site{BaseURL: baseURL, KB: k, Articles: articles}
+	s.Domains = group(k.Entries)
+
+	// Language-neutral pages.
+	s.add(&Page{Kind: KindRedirect, Path: "", Title: "p2pkb"})
+	s.add(&Page{Kind: KindNotFound, Path: "404.html", Title: "404"})
+	for _, e := range k.Entries {
+		s.add(&Page{Kind: KindRedirect, Path: "kb/" + e.ID + "/", Title: e.ErrorCode, Targets: []*kb.Entry{e}, Target: "kb/" + e.ID + "/"})
+	}
+	for _, code := range sortedCodes(k.Entries) {
+		es := byCode(k.Entries, code)
+		if len(es) == 1 {
+			s.add(&Page{Kind: KindRedirect, Path: CodePath(code), Title: code, Code: code, Targets: es, Target: "kb/" + es[0].ID + "/"})
+			continue
+		}
+		s.add(&Page{Kind: KindCodeList, Path: CodePath(code), Title: code, Code: code, Targets: es})
+	}
+
+	for _, l := range Langs {
+		s.localized(l, KindHome, l.Code+"/", func(p *Page) { p.Title = "p2pkb" })
+		for _, e := range k.Entries {
+			s.localized(l, KindEntry, EntryPath(l.Code, e.ID), func(p *Page) {
+				p.Entry = View(e, l.Code, k)
+				p.Title = p.Entry.Signature
+			})
+		}
+		for _, slug := range articles.Slugs {
+			a, fallback := articles.Articles[slug][l.Code], false
+			if a == nil {
+				a, fallback = articles.Articles[slug][Langs[0].Code], true
+			}
+			s.localized(l, KindArticle, ArticlePath(l.Code, slug), func(p *Page) {
+				p.Article, p.Fallback, p.Title = a, fallback, a.Title
+			})
+		}
+	}
+	return s
+}
+
+func (s *Site) add(p *Page) { p.Site = s; s.Pages = append(s.Pages, p) }
+
+// localized adds a page of one language with its alternates in all languages.
+func (s *Site) localized(l Lang, k Kind, p string, fill func(*Page)) {
+	page := &Page{Kind: k, Lang: l, Path: p}
+	rest := strings.TrimPrefix(p, l.Code+"/")
+	for _, alt := range Langs {
+		page.Alternates = append(page.Alternates, Alternate{Lang: alt, Path: alt.Code + "/" + rest})
+	}
+	fill(page)
+	s.add(page)
+}
+
+func group(entries []*kb.Entry) []Domain {
+	var ds []Domain
+	idx := map[string]int{}
+	for _, e := range entries {
+		i, ok := idx[e.Domain]
+		if !ok {
+			i = len(ds)
+			idx[e.Domain] = i
+			ds = append(ds, Domain{Name: e.Domain})
+		}
+		d := &ds[i]
+		found := false
+		for j := range d.Categories {
+			if d.Categories[j].Name == e.Category {
+				d.Categories[j].Entries = append(d.Categories[j].Entries, e)
+				found = true
+			}
+		}
+		if !found {
+			d.Categories = append(d.Categories, Category{Name: e.Category, Entries: []*kb.Entry{e}})
+		}
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i].Name < ds[j].Name })
+	for _, d := range ds {
+		sort.Slice(d.Categories, func(i, j int) bool { return d.Categories[i].Name < d.Categories[j].Name })
+	}
+	return ds
+}
+
+func sortedCodes(entries []*kb.Entry) []string {
+	seen := map[string]bool{}
+	var codes []string
+	for _, e := range entries {
+		if !seen[e.ErrorCode] {
+			seen[e.ErrorCode] = true
+			codes = append(codes, e.ErrorCode)
+		}
+	}
+	sort.Strings(codes)
+	return codes
+}
+
+func byCode(entries []*kb.Entry, code string) []*kb.Entry {
+	var out []*kb.Entry
+	for _, e := range entries {
+		if e.ErrorCode == code {
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,118 @@
+package site
+
+import (
+	"sort"
+
+	"github.com/p2pkb/p2pkb/internal/kb"
+)
+
+// EntryView is an entry as one language's page shows it: each text in that
+// language where the KB has it, else in English with Fallback set so the page
+// can say so.
+type EntryView struct {
+	*kb.Entry
+	Signature         string // in the page's language when the software prints it so, else the original
+	SignatureOriginal string // the message as printed, when Signature is a translation
+	RootCause         Text
+	Workarounds       []WorkaroundView // by success rate, highest first
+	DeadEnds          []DeadEndView
+	Related           []Related
+	Versions          []kb.Version
+	HasVersionDetails bool // a versions column besides version and status has a value
+}
+
+// Text is a KB text in the page's language, or in English as a fallback.
+type Text struct {
+	Text     string // inline Markdown
+	Fallback bool   // the page's language lacks it; Text is English
+}
+
+// WorkaroundView is a workaround in one language.
+type WorkaroundView struct {
+	kb.Workaround
+	Index int  // position in the entry's workarounds, for anchors and applicability
+	Text  Text // the action
+	How   string
+}
+
+// DeadEndView is a dead end in one language.
+type DeadEndView struct {
+	kb.DeadEnd
+	Index    int
+	Action   Text
+	WhyFails Text
+}
+
+// Related is an entry linked through the transition graph.
+type Related struct {
+	Relation string // leads_to, preceded_by, frequently_confused_with
+	Entry    *kb.Entry
+}
+
+// View localizes an entry for the language code.
+func View(e *kb.Entry, lang string, k *kb.KB) *EntryView {
+	v := &EntryView{Entry: e, Signature: e.Signature, Versions: e.Versions}
+	zh := lang == "zh"
+	v.RootCause = pick(zh, e.RootCause, e.RootCauseZH)
+	if zh && e.SignatureZH != "" {
+		v.Signature, v.SignatureOriginal = e.SignatureZH, e.Signature
+	}
+	for i, w := range e.Workarounds {
+		zhText := ""
+		if i < len(e.WorkaroundsZH) {
+			zhText = e.WorkaroundsZH[i]
+		}
+		wv := WorkaroundView{Workaround: w, Index: i, Text: pick(zh, w.Action, zhText)}
+		// how repeats action in most entries; show it only when it adds something.
+		if w.How != "" && w.How != w.Action && !zh {
+			wv.How = w.How
+		}
+		v.Workarounds = append(v.Workarounds, wv)
+	}
+	sort.SliceStable(v.Workarounds, func(i, j int) bool {
+		return v.Workarounds[i].SuccessRate > v.Workarounds[j].SuccessRate
+	})
+	for i, d := range e.DeadEnds {
+		v.DeadEnds = append(v.DeadEnds, DeadEndView{DeadEnd: d, Index: i,
+			Action: pick(zh, d.Action, d.ActionZH), WhyFails: pick(zh, d.WhyFails, d.WhyFailsZH)})
+	}
+	for _, r := range []struct {
+		rel string
+		ids []string
+	}{
+		{"leads_to", e.TransitionGraph.LeadsTo},
+		{"preceded_by", e.TransitionGraph.PrecededBy},
+		{"frequently_confused_with", e.TransitionGraph.FrequentlyConfusedWith},
+	} {
+		for _, id := range r.ids {
+			if t := k.ByID[id]; t != nil {
+				v.Related = append(v.Related, Related{Relation: r.rel, Entry: t})
+			}
+		}
+	}
+	for _, ver := range e.Versions {
+		if ver.Introduced != "" || ver.Deprecated != "" || ver.Removed != "" || ver.BehaviorChange != "" {
+			v.HasVersionDetails = true
+		}
+	}
+	return v
+}
+
+func pick(zh bool, en, zhText string) Text {
+	if !zh {
+		return Text{Text: en}
+	}
+	if zhText == "" || !hasHan(zhText) && en != "" {
+		return Text{Text: en, Fallback: en != ""}
+	}
+	return Text{Text: zhText}
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if r >= 0x4E00 && r <= 0x9FFF || r >= 0x3400 && r <= 0x4DBF {
+			return true
+		}
+	}
+	return false
+}
