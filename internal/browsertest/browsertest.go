@@ -1,0 +1,174 @@
+// Package browsertest starts headless Chromium for tests and records what a
+// page did: console errors, uncaught exceptions and every request it made, so
+// tests can assert that nothing failed and nothing left the site.
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// Browser is one headless Chromium with a fresh profile.
+type Browser struct {
+	ctx context.Context
+	t   testing.TB
+
+	mu       sync.Mutex
+	errors   []string // console errors and exceptions
+	requests []string // every URL requested
+}
+
+// Path finds Chromium, or "" when it is not installed.
+func Path() string {
+	for _, name := range []string{os.Getenv("CHROMIUM"), "chromium", "chromium-browser", "google-chrome"} {
+		if name == "" {
+			continue
+		}
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// New starts Chromium for the test, or skips the test when Chromium is
+// missing (fails instead on CI, where make test installs it).
+func New(t testing.TB) *Browser {
+	t.Helper()
+	path := Path()
+	if path == "" {
+		msg := "browser tests need Chromium: sudo apt-get install chromium chromium-driver"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1200, 900),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	b := &Browser{t: t}
+	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithListener(b.record))
+	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
+	b.ctx = ctx
+	// The first call starts the browser; it must not carry a timeout.
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return b
+}
+
+// record keeps what a person would call a failure, and every request. It
+// runs in the tab's event loop, so it only appends.
+func (b *Browser) record(ev any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError {
+			var parts []string
+			for _, a := range ev.Args {
+				parts = append(parts, string(a.Value)+a.Description)
+			}
+			b.errors = append(b.errors, "console.error: "+strings.Join(parts, " "))
+		}
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		msg := d.Text
+		if d.Exception != nil {
+			msg += " " + d.Exception.Description
+		}
+		b.errors = append(b.errors, fmt.Sprintf("exception at %s:%d: %s", d.URL, d.LineNumber+1, msg))
+	case *network.EventRequestWillBeSent:
+		b.requests = append(b.requests, ev.Request.URL)
+	case *network.EventLoadingFailed:
+		if !ev.Canceled {
+			b.errors = append(b.errors, "load failed: "+ev.ErrorText)
+		}
+	}
+}
+
+// Do runs chromedp actions in order with a time limit, failing the test on error.
+func (b *Browser) Do(steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	if err := b.Try(steps...); err != nil {
+		b.t.Fatalf("browser: %v", err)
+	}
+}
+
+// Try runs actions in order with a time limit and returns their error.
+func (b *Browser) Try(steps ...chromedp.Action[chromedp.Void]) error {
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	return chromedp.Do(ctx, steps...)
+}
+
+// Eval evaluates a JavaScript expression (awaiting a promise) into T.
+func Eval[T any](b *Browser, expr string) T {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatalf("browser: %s: %v", expr, err)
+	}
+	return v
+}
+
+// Context is the browser tab's context, for chromedp calls of one's own.
+func (b *Browser) Context() context.Context { return b.ctx }
+
+// Errors returns and clears the console errors, exceptions and failed loads seen so far.
+func (b *Browser) Errors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	e := b.errors
+	b.errors = nil
+	return e
+}
+
+// Requests returns and clears the URLs requested so far.
+func (b *Browser) Requests() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.requests
+	b.requests = nil
+	return r
+}
+
+// Screenshot saves a full-page PNG when P2PKB_SCREENSHOTS names a directory,
+// so a person can look at the pages the tests opened.
+func (b *Browser) Screenshot(name string) {
+	dir := os.Getenv("P2PKB_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(dir+"/"+name+".png", png, 0o644); err != nil {
+		b.t.Error(err)
+	}
+}

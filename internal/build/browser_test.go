@@ -1,0 +1,159 @@
+package build_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+
+	"github.com/p2pkb/p2pkb/internal/browsertest"
+)
+
+// TestBrowser opens entry and article pages in both languages, from file://
+// and over HTTP under a sub-path, and checks what a reader sees and does.
+func TestBrowser(t *testing.T) {
+	b := browsertest.New(t)
+	out := buildSite(t, "")
+
+	mux := http.NewServeMux()
+	mux.Handle("/docs/", http.StripPrefix("/docs/", http.FileServer(http.Dir(out))))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	// Let the copy button use the real clipboard, as a person's click would.
+	for _, perm := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(b.Context(), browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: perm, AllowWithoutSanitization: true},
+			Setting:    browser.PermissionSettingGranted,
+		}); err != nil {
+			t.Fatalf("grant %s: %v", perm, err)
+		}
+	}
+
+	fileRoot := (&url.URL{Scheme: "file", Path: out + "/"}).String()
+	httpRoot := srv.URL + "/docs/"
+	for _, root := range []string{fileRoot, httpRoot} {
+		for _, c := range []struct {
+			lang, other, path string
+			article         bool
+		}{
+			{"en", "zh", "kb/cuda/peer-access-unsupported-by-hardware/", false},
+			{"zh", "en", "kb/cuda/peer-access-unsupported-by-hardware/", false},
+			{"en", "zh", "articles/why-is-cuda-simplep2p-failing/", true},
+			{"zh", "en", "articles/why-is-cuda-simplep2p-failing/", true},
+		} {
+			name := strings.SplitN(root, ":", 2)[0] + "/" + c.lang + "/" + c.path
+			t.Run(name, func(t *testing.T) {
+				page := root + c.lang + "/" + c.path + "index.html"
+				b.Do(chromedp.Navigate(page), chromedp.WaitReady(chromedp.CSS("main")))
+				b.Screenshot(strings.NewReplacer("/", "_", ":", "").Replace(name))
+
+				if got := browsertest.Eval[string](b, `document.documentElement.lang`); !strings.HasPrefix(got, c.lang) {
+					t.Errorf("lang = %q, want %s", got, c.lang)
+				}
+				if c.article {
+					checkHighlighting(t, b)
+				} else {
+					checkCopy(t, b)
+				}
+				checkSwitch(t, b, root+c.other+"/"+c.path+"index.html", c.other)
+				checkQuiet(t, b, root)
+			})
+		}
+	}
+}
+
+func checkHighlighting(t *testing.T, b *browsertest.Browser) {
+	t.Helper()
+	// The seed's fences say cpp; the code calls CUDA, so CUDA's names are built-ins.
+	builtins := browsertest.Eval[[]string](b, `[...document.querySelectorAll("pre.chroma .nb")].map(e => e.textContent)`)
+	for _, want := range []string{"cudaDeviceCanAccessPeer", "cudaMemcpyPeer", "cudaDeviceEnablePeerAccess"} {
+		if !contains(builtins, want) {
+			t.Errorf("%s is not highlighted as a built-in; built-ins: %v", want, builtins)
+		}
+	}
+	types := browsertest.Eval[[]string](b, `[...document.querySelectorAll("pre.chroma .kt")].map(e => e.textContent)`)
+	if !contains(types, "cudaError_t") {
+		t.Errorf("cudaError_t is not highlighted as a type; types: %v", types)
+	}
+	styled := browsertest.Eval[bool](b, `getComputedStyle(document.querySelector("pre.chroma .nb")).color !== getComputedStyle(document.querySelector("pre.chroma .n")).color`)
+	if !styled {
+		t.Error("the highlighting stylesheet gives built-ins no colour of their own")
+	}
+	toc := browsertest.Eval[int](b, `document.querySelectorAll("nav.toc a[href^='#']").length`)
+	if toc < 5 {
+		t.Errorf("table of contents has %d links", toc)
+	}
+}
+
+func checkCopy(t *testing.T, b *browsertest.Browser) {
+	t.Helper()
+	sig := browsertest.Eval[string](b, `document.querySelector(".signature pre").textContent`)
+	label := browsertest.Eval[string](b, `document.querySelector(".signature button.copy").textContent`)
+	b.Do(chromedp.Click(chromedp.CSS(".signature button.copy")))
+	var after string
+	for i := 0; i < 20; i++ {
+		after = browsertest.Eval[string](b, `document.querySelector(".signature button.copy").textContent`)
+		if after != label {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	want := browsertest.Eval[string](b, `document.body.dataset.copied`)
+	if after != want {
+		t.Fatalf("after a click the copy button reads %q, want %q", after, want)
+	}
+	got := browsertest.Eval[string](b, `navigator.clipboard.readText()`)
+	if got != sig {
+		t.Errorf("clipboard holds %q, want the signature %q", got, sig)
+	}
+}
+
+// checkSwitch follows the language switch and expects the counterpart page.
+func checkSwitch(t *testing.T, b *browsertest.Browser, want, lang string) {
+	t.Helper()
+	b.Do(chromedp.Click(chromedp.CSS(`nav.langs a[data-lang="` + lang + `"]`)))
+	var loc string
+	for i := 0; i < 50; i++ {
+		// A web server may answer .../index.html with a redirect to .../
+		loc = browsertest.Eval[string](b, `location.href`)
+		if loc == want || loc+"index.html" == want {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if loc != want && loc+"index.html" != want {
+		t.Errorf("language switch led to %s, want %s", loc, want)
+	}
+	b.Do(chromedp.WaitReady(chromedp.CSS("main")))
+	if got := browsertest.Eval[string](b, `document.documentElement.lang`); !strings.HasPrefix(got, lang) {
+		t.Errorf("after the switch lang = %q, want %s", got, lang)
+	}
+}
+
+// checkQuiet fails on console errors and on requests that leave the site.
+func checkQuiet(t *testing.T, b *browsertest.Browser, root string) {
+	t.Helper()
+	for _, e := range b.Errors() {
+		t.Errorf("browser: %s", e)
+	}
+	for _, u := range b.Requests() {
+		if !strings.HasPrefix(u, root) {
+			t.Errorf("request left the site: %s", u)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
