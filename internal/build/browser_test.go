@@ -40,7 +40,7 @@ func TestBrowser(t *testing.T) {
 	for _, root := range []string{fileRoot, httpRoot} {
 		for _, c := range []struct {
 			lang, other, path string
-			article         bool
+			article           bool
 		}{
 			{"en", "zh", "kb/cuda/peer-access-unsupported-by-hardware/", false},
 			{"zh", "en", "kb/cuda/peer-access-unsupported-by-hardware/", false},

@@ -23,11 +23,11 @@ type Config struct {
 	formatter *html.Formatter
 }
 
-// Default is the site's configuration: GitHub's light and dark styles.
+// Default is the site's configuration: GitHub (light) and One Dark (dark), both of which colour CUDA's built-ins, types and constants.
 func Default() *Config {
 	return &Config{
 		Light:     "github",
-		Dark:      "github-dark",
+		Dark:      "onedark",
 		formatter: html.New(html.WithClasses(true), html.TabWidth(4)),
 	}
 }
