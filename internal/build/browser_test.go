@@ -157,3 +157,45 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestBrowserStableLinks follows the links tools print (/e/<code>/, /kb/<id>/)
+// and the site root: each must land on the entry or home page in the
+// reader's language, from file:// too.
+func TestBrowserStableLinks(t *testing.T) {
+	b := browsertest.New(t)
+	out := buildSite(t, "")
+	root := (&url.URL{Scheme: "file", Path: out + "/"}).String()
+	cases := []struct {
+		from, to string
+		chosen   string // language chosen earlier on the site, if any
+	}{
+		{"index.html", "en/index.html", ""},
+		{"e/GPA/index.html", "en/kb/tensorflow/gpu-peer-access-error/index.html", ""},
+		{"kb/cuda/peer-access-unsupported-by-hardware/index.html", "en/kb/cuda/peer-access-unsupported-by-hardware/index.html", ""},
+		{"e/cudaErrorPeerAccessUnsupported/index.html", "zh/kb/cuda/peer-access-unsupported-by-hardware/index.html", "zh"},
+	}
+	for _, c := range cases {
+		b.Do(chromedp.Navigate(root + "en/index.html"))
+		browsertest.Eval[any](b, `localStorage.setItem("p2pkb.lang", `+jsString(c.chosen)+`), null`)
+		b.Do(chromedp.Navigate(root + c.from))
+		var loc string
+		for i := 0; i < 50; i++ {
+			loc = browsertest.Eval[string](b, `location.href`)
+			if loc == root+c.to {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if loc != root+c.to {
+			t.Errorf("%s led to %s, want %s", c.from, loc, c.to)
+		}
+	}
+	checkQuiet(t, b, root)
+}
+
+func jsString(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return `"` + s + `"`
+}

@@ -1,0 +1,49 @@
+package content
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestLoadRepositoryArticles(t *testing.T) {
+	set, err := Load(os.DirFS("../../content"), "content")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, slug := range []string{"why-is-cuda-simplep2p-failing", "peer-to-peer-gpu-communication"} {
+		for _, lang := range Languages {
+			a := set.Articles[slug][lang]
+			if a == nil {
+				t.Fatalf("%s has no %s version", slug, lang)
+			}
+			if a.Title == "" || a.Summary == "" || len(a.Tags) == 0 || a.Date.IsZero() {
+				t.Errorf("%s.%s: incomplete front matter %+v", slug, lang, a)
+			}
+		}
+	}
+}
+
+func TestLoadBrokenFrontMatter(t *testing.T) {
+	good := "---\ntitle: T\ndate: \"2025-01-30\"\nsummary: S\ntags: [a]\n---\nbody\n"
+	cases := []struct {
+		name, file, text, want string
+	}{
+		{"no front matter", "a.md", "# Title\n", "content/a.md:1: no front matter"},
+		{"unclosed", "a.md", "---\ntitle: T\n", "content/a.md:1: front matter is not closed"},
+		{"missing fields", "a.md", "---\ntitle: T\ndate: \"2025-01-30\"\n---\nx\n", "content/a.md: front matter: missing summary, tags"},
+		{"bad date", "a.md", strings.Replace(good, "2025-01-30", "30/01/2025", 1), `content/a.md: front matter: date: "30/01/2025" is not an ISO date`},
+		{"unknown field", "a.md", strings.Replace(good, "tags: [a]", "tags: [a]\nauthor: me", 1), "content/a.md: front matter: yaml: unmarshal errors:\n  line 6: field author not found"},
+		{"bad slug", "My Article.md", good, `content/My Article.md: file name "My Article" is not a slug`},
+		{"translation only", "b.zh.md", good, "content/b.zh.md: no English original content/b.md"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Load(fstest.MapFS{c.file: {Data: []byte(c.text)}}, "content")
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want %q", err, c.want)
+			}
+		})
+	}
+}
