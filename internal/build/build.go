@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 	"sync"
 
 	"github.com/p2pkb/p2pkb/internal/content"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/publish"
 	"github.com/p2pkb/p2pkb/internal/render"
+	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
@@ -71,6 +73,9 @@ func Build(src Sources, out, baseURL string, log io.Writer) error {
 		mu.Unlock()
 		return tree.Write(name, data)
 	})
+	if err == nil {
+		err = writeSearch(s, tree)
+	}
 	if err != nil {
 		tree.Abort()
 		return err
@@ -80,6 +85,22 @@ func Build(src Sources, out, baseURL string, log io.Writer) error {
 	}
 	fmt.Fprintf(log, "built %s: %d entries, %d articles, %d files\n", out, len(s.KB.Entries), len(s.Articles.Slugs), files)
 	return nil
+}
+
+// SearchIndexDir is where the bleve index lives inside the output.
+const SearchIndexDir = "search/index.bleve"
+
+// writeSearch writes the client index and the bleve index into the tree.
+func writeSearch(s *site.Site, tree *publish.Tree) error {
+	docs := search.Docs(s)
+	if _, err := search.WriteClient(docs, tree.Write); err != nil {
+		return err
+	}
+	ix, err := search.Build(docs, filepath.Join(tree.Dir(), filepath.FromSlash(SearchIndexDir)))
+	if err != nil {
+		return err
+	}
+	return ix.Close()
 }
 
 // Lint runs every check of Build, rendering included, and writes nothing.

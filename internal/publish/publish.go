@@ -50,6 +50,9 @@ func (t *Tree) Write(name string, data []byte) error {
 	return nil
 }
 
+// Dir is the directory being written, for writers that need a path.
+func (t *Tree) Dir() string { return t.dir }
+
 // Commit puts the new tree in place of the old output and removes the old one.
 func (t *Tree) Commit() error {
 	old := ""

@@ -61,7 +61,7 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
-	for _, k := range []site.Kind{site.KindHome, site.KindEntry, site.KindArticle, site.KindRedirect, site.KindCodeList, site.KindNotFound} {
+	for _, k := range []site.Kind{site.KindHome, site.KindSearch, site.KindEntry, site.KindArticle, site.KindRedirect, site.KindCodeList, site.KindNotFound} {
 		t, err := template.Must(base.Clone()).ParseFS(templates, string(k)+".html")
 		if err != nil {
 			return nil, fmt.Errorf("templates: %w", err)

@@ -164,6 +164,7 @@ func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
 
 	for _, l := range Langs {
 		s.localized(l, KindHome, l.Code+"/", func(p *Page) { p.Title = "p2pkb" })
+		s.localized(l, KindSearch, l.Code+"/search/", func(p *Page) {})
 		for _, e := range k.Entries {
 			s.localized(l, KindEntry, EntryPath(l.Code, e.ID), func(p *Page) {
 				p.Entry = View(e, l.Code, k)

@@ -1,0 +1,256 @@
+// p2pkb search in the browser: the same analysis as internal/search
+// (analyze.go), the client index loaded shard by shard with <script> so it
+// works from file://, and the search page. Every string from the index or
+// the query reaches the page as text, never as HTML.
+(function () {
+  "use strict";
+
+  var STOP = {};
+  "a an and are as at be by for from has have in is it its of on or that the this to was were will with".split(" ").forEach(function (w) { STOP[w] = true; });
+  var RUN = /\p{Script=Han}+|[\p{L}\p{N}_.]+/gu;
+  var HAN = /^\p{Script=Han}/u;
+
+  // analyze mirrors search.Analyze: terms with their UTF-16 ranges.
+  function analyze(text) {
+    var out = [], m;
+    RUN.lastIndex = 0;
+    while ((m = RUN.exec(text)) !== null) {
+      var run = m[0], at = m.index;
+      if (HAN.test(run)) {
+        var cps = Array.from(run);
+        if (cps.length === 1) { out.push({ term: run, start: at, end: at + run.length }); continue; }
+        var off = at;
+        for (var i = 0; i + 1 < cps.length; i++) {
+          var w = cps[i] + cps[i + 1];
+          out.push({ term: w, start: off, end: off + w.length });
+          off += cps[i].length;
+        }
+        continue;
+      }
+      var trimmed = run.replace(/^[._]+|[._]+$/g, "");
+      if (trimmed === "") { continue; }
+      var start = at + run.indexOf(trimmed), end = start + trimmed.length;
+      var terms = [trimmed.toLowerCase()];
+      var parts = trimmed.replace(/([a-z])([A-Z])/g, "$1.$2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1.$2").split(/[._]+/);
+      if (parts.length > 1) { parts.forEach(function (p) { terms.push(p.toLowerCase()); }); }
+      var seen = {};
+      terms.forEach(function (t) {
+        if (seen[t] || STOP[t] || Array.from(t).length < 2) { return; }
+        seen[t] = true;
+        out.push({ term: t, start: start, end: end });
+      });
+    }
+    return out;
+  }
+
+  function terms(text) {
+    var seen = {}, out = [];
+    analyze(text).forEach(function (t) { if (!seen[t.term]) { seen[t.term] = true; out.push(t.term); } });
+    return out;
+  }
+
+  // hash is FNV-1a over UTF-8, as search.Hash.
+  function hash(s) {
+    var bytes = new TextEncoder().encode(s), h = 0x811c9dc5;
+    for (var i = 0; i < bytes.length; i++) { h ^= bytes[i]; h = Math.imul(h, 0x01000193) >>> 0; }
+    return h >>> 0;
+  }
+
+  function prefix(t) { return Array.from(t).slice(0, 2).join(""); }
+
+  // withinOne tells whether a and b differ by at most one edit.
+  function withinOne(a, b) {
+    if (a === b) { return true; }
+    var la = a.length, lb = b.length;
+    if (Math.abs(la - lb) > 1) { return false; }
+    var i = 0, j = 0, edits = 0;
+    while (i < la && j < lb) {
+      if (a[i] === b[j]) { i++; j++; continue; }
+      if (++edits > 1) { return false; }
+      if (la > lb) { i++; } else if (lb > la) { j++; } else { i++; j++; }
+    }
+    return edits + (la - i) + (lb - j) <= 1;
+  }
+
+  var root = (document.body && document.body.dataset.root) || "";
+  var store = {}, waiting = {};
+
+  // load adds search/<lang>/<name>.js once and resolves with its data.
+  function load(lang, name) {
+    var key = lang + "/" + name;
+    if (store[key] !== undefined) { return Promise.resolve(store[key]); }
+    if (!waiting[key]) {
+      waiting[key] = new Promise(function (resolve, reject) {
+        var s = document.createElement("script");
+        s.src = root + "search/" + key + ".js";
+        s.async = true;
+        s.onload = function () { resolve(store[key]); };
+        s.onerror = function () { reject(new Error("cannot load the search index (" + key + ")")); };
+        document.head.appendChild(s);
+      });
+    }
+    return waiting[key];
+  }
+
+  function add(lang, name, data) { store[lang + "/" + name] = data; }
+
+  function matchPattern(src, text) {
+    var re;
+    try { re = new RegExp(src); } catch (e) { return ""; }
+    var m = re.exec(text);
+    if (m) { return m[0]; }
+    var lines = text.split("\n");
+    for (var i = 0; i < lines.length; i++) {
+      m = re.exec(lines[i]);
+      if (m) { return m[0]; }
+    }
+    return "";
+  }
+
+  // search ranks the documents of lang for q with the client index.
+  function searchIndex(q, lang, limit) {
+    q = q.slice(0, 65536);
+    var qterms = terms(q).slice(0, 64);
+    return load(lang, "meta").then(function (meta) {
+      var scores = {}, matches = {};
+      var shardOf = function (t) { return "t" + (hash(t) % meta.shards); };
+      var addTerm = function (shard, t, factor) {
+        var p = shard.p[t];
+        if (!p) { return false; }
+        var df = p.length / 2, idf = Math.log(1 + (meta.n - df + 0.5) / (df + 0.5)), doc = 0;
+        for (var i = 0; i < p.length; i += 2) {
+          doc = i === 0 ? p[0] : doc + p[i];
+          scores[doc] = (scores[doc] || 0) + factor * idf * p[i + 1] / 10;
+        }
+        return true;
+      };
+      var patterns = meta.always.slice();
+      return Promise.all(qterms.map(function (t) { return load(lang, shardOf(t)); })).then(function (shards) {
+        var misses = [];
+        shards.forEach(function (shard, i) {
+          (shard.r || []).forEach(function (r) { patterns.push(r); });
+          if (!addTerm(shard, qterms[i], 1) && Array.from(qterms[i]).length >= meta.fuzzy && !HAN.test(qterms[i])) {
+            misses.push(qterms[i]);
+          }
+        });
+        // One typo: look the term up among known terms of the same prefix.
+        return Promise.all(misses.map(function (t) {
+          return load(lang, "v" + (hash(prefix(t)) % meta.vshards)).then(function (vocab) {
+            var near = vocab.filter(function (v) { return withinOne(t, v); });
+            return Promise.all(near.map(function (v) {
+              return load(lang, shardOf(v)).then(function (shard) { addTerm(shard, v, 0.3); });
+            }));
+          });
+        }));
+      }).then(function () {
+        patterns.forEach(function (r) {
+          var m = matchPattern(r[1], q);
+          if (m) { matches[r[0]] = m; scores[r[0]] = 1000 + m.length; }
+        });
+        var ranked = Object.keys(scores).map(Number).sort(function (a, b) { return scores[b] - scores[a] || a - b; }).slice(0, limit);
+        return Promise.all(ranked.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)); })).then(function (chunks) {
+          return ranked.map(function (d, i) {
+            var row = chunks[i][d % meta.chunk];
+            return { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], score: scores[d], match: matches[d] || "" };
+          });
+        });
+      });
+    });
+  }
+
+  // search uses p2pkb serve's API when the page came from it, else the client index.
+  var apiState = null;
+  function search(q, lang, limit) {
+    limit = limit || 20;
+    if (!/^https?:$/.test(location.protocol) || apiState === false) { return searchIndex(q, lang, limit); }
+    var url = root + "api/search?q=" + encodeURIComponent(q) + "&lang=" + encodeURIComponent(lang) + "&limit=" + limit;
+    return fetch(url, { headers: { Accept: "application/json" } }).then(function (r) {
+      if (!r.ok || !/json/.test(r.headers.get("Content-Type") || "")) { throw new Error("no API"); }
+      apiState = true;
+      return r.json();
+    }).then(function (res) { return res.results; }).catch(function () {
+      apiState = false;
+      return searchIndex(q, lang, limit);
+    });
+  }
+
+  // mark appends text to el with the words that match the query in <mark>.
+  function mark(el, text, qterms) {
+    var want = {}, last = 0;
+    qterms.forEach(function (t) { want[t] = true; });
+    var ranges = analyze(text).filter(function (t) { return want[t.term]; });
+    ranges.sort(function (a, b) { return a.start - b.start; });
+    ranges.forEach(function (r) {
+      if (r.start < last) { return; }
+      el.appendChild(document.createTextNode(text.slice(last, r.start)));
+      var m = document.createElement("mark");
+      m.textContent = text.slice(r.start, r.end);
+      el.appendChild(m);
+      last = r.end;
+    });
+    el.appendChild(document.createTextNode(text.slice(last)));
+  }
+
+  function render(list, results, q) {
+    var qterms = terms(q);
+    list.textContent = "";
+    results.forEach(function (r) {
+      var li = document.createElement("li");
+      li.dataset.resultId = r.id;
+      li.dataset.kind = r.kind;
+      var a = document.createElement("a");
+      a.href = root + r.path + "index.html";
+      mark(a, r.title, qterms);
+      li.appendChild(a);
+      var meta = document.createElement("span");
+      meta.className = "meta";
+      meta.textContent = (r.code ? r.code + " · " : "") + (document.body.dataset["kind" + (r.kind === "entry" ? "Entry" : "Article")] || r.kind);
+      li.appendChild(meta);
+      if (r.match) {
+        var p = document.createElement("p");
+        p.className = "match";
+        var m = document.createElement("mark");
+        m.textContent = r.match;
+        p.appendChild(m);
+        li.appendChild(p);
+      }
+      list.appendChild(li);
+    });
+  }
+
+  function page() {
+    var list = document.getElementById("search-results");
+    if (!list) { return; }
+    var lang = document.body.dataset.lang, input = document.getElementById("search-page-q");
+    var status = document.getElementById("search-status"), hint = document.getElementById("search-hint");
+    var q = new URLSearchParams(location.search).get("q") || "";
+    input.value = q;
+    if (!q.trim()) { input.focus(); return; }
+    status.textContent = status.dataset.searching;
+    search(q, lang).then(function (results) {
+      render(list, results, q);
+      status.textContent = results.length ? status.dataset.found.replace("%d", results.length) : "";
+      hint.hidden = results.length > 0;
+      document.body.dataset.searchDone = "true";
+    }, function (err) {
+      status.textContent = err.message;
+      document.body.dataset.searchDone = "error";
+    });
+    // Keyboard: arrows move through the results, Escape returns to the box.
+    document.addEventListener("keydown", function (ev) {
+      var links = Array.prototype.slice.call(list.querySelectorAll("a"));
+      var i = links.indexOf(document.activeElement);
+      if (ev.key === "ArrowDown" && (document.activeElement === input || i >= 0)) {
+        if (links[i + 1]) { links[i + 1].focus(); ev.preventDefault(); }
+      } else if (ev.key === "ArrowUp" && i >= 0) {
+        (i === 0 ? input : links[i - 1]).focus();
+        ev.preventDefault();
+      } else if (ev.key === "Escape" && i >= 0) {
+        input.focus();
+      }
+    });
+  }
+
+  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex };
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", page); } else { page(); }
+})();

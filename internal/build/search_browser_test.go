@@ -1,0 +1,109 @@
+package build_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/p2pkb/p2pkb/internal/browsertest"
+)
+
+type searchCases struct {
+	Analysis []struct {
+		Text  string   `json:"text"`
+		Terms []string `json:"terms"`
+	} `json:"analysis"`
+	Queries []struct {
+		Q    string `json:"q"`
+		Lang string `json:"lang"`
+		Top  string `json:"top"`
+	} `json:"queries"`
+}
+
+// TestBrowserSearch runs the shared table of internal/search/testdata in the
+// static search page, from file:// and over HTTP.
+func TestBrowserSearch(t *testing.T) {
+	var cases searchCases
+	data, err := os.ReadFile("../search/testdata/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	b := browsertest.New(t)
+	out := buildSite(t, "")
+	srv := httptest.NewServer(http.StripPrefix("/kb-docs/", http.FileServer(http.Dir(out))))
+	defer srv.Close()
+
+	for _, root := range []string{(&url.URL{Scheme: "file", Path: out + "/"}).String(), srv.URL + "/kb-docs/"} {
+		scheme := strings.SplitN(root, ":", 2)[0]
+		t.Run(scheme+"/analysis", func(t *testing.T) {
+			b.Do(chromedp.Navigate(root+"en/search/index.html"), chromedp.WaitReady(chromedp.CSS("#search-results")))
+			for _, c := range cases.Analysis {
+				raw, _ := json.Marshal(c.Text)
+				got := browsertest.Eval[[]string](b, `p2pkbSearch.terms(`+string(raw)+`)`)
+				if !reflect.DeepEqual(got, c.Terms) {
+					t.Errorf("terms(%q) = %q in the browser, want %q", c.Text, got, c.Terms)
+				}
+			}
+		})
+		for _, c := range cases.Queries {
+			t.Run(scheme+"/"+c.Lang+"/"+c.Top, func(t *testing.T) {
+				b.Requests()
+				top := runQuery(t, b, root, c.Lang, c.Q)
+				if top != c.Top {
+					t.Errorf("%q: top result %q, want %q", c.Q, top, c.Top)
+				}
+				checkQuiet(t, b, root)
+			})
+		}
+	}
+
+	t.Run("nothing found and keyboard", func(t *testing.T) {
+		root := srv.URL + "/kb-docs/"
+		if top := runQuery(t, b, root, "en", "zzzqqq xylophone"); top != "" {
+			t.Errorf("nonsense found %q", top)
+		}
+		if hidden := browsertest.Eval[bool](b, `document.getElementById("search-hint").hidden`); hidden {
+			t.Error("no hint to paste the whole message when nothing is found")
+		}
+		runQuery(t, b, root, "en", "peer access")
+		b.Do(chromedp.Focus(chromedp.CSS("#search-page-q")), chromedp.KeyEvent(kb.ArrowDown))
+		focused := browsertest.Eval[string](b, `document.activeElement.closest("li") ? document.activeElement.closest("li").dataset.resultId : ""`)
+		if focused == "" {
+			t.Error("ArrowDown from the search box does not reach the first result")
+		}
+		marks := browsertest.Eval[[]string](b, `[...document.querySelectorAll("#search-results li:first-child a mark")].map(m => m.textContent.toLowerCase())`)
+		if len(marks) == 0 {
+			t.Error("the matching words are not marked")
+		}
+		b.Screenshot("search_en")
+	})
+}
+
+// runQuery opens the search page for q and returns the first result's id.
+func runQuery(t *testing.T, b *browsertest.Browser, root, lang, q string) string {
+	t.Helper()
+	b.Do(chromedp.Navigate(root + lang + "/search/index.html?q=" + url.QueryEscape(q)))
+	for i := 0; i < 100; i++ {
+		if done := browsertest.Eval[string](b, `document.body.dataset.searchDone || ""`); done != "" {
+			if done != "true" {
+				t.Fatalf("search failed: %s", browsertest.Eval[string](b, `document.getElementById("search-status").textContent`))
+			}
+			return browsertest.Eval[string](b, `(document.querySelector("#search-results li") || {dataset: {}}).dataset.resultId || ""`)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	t.Fatal("search did not finish")
+	return ""
+}

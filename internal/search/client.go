@@ -1,0 +1,295 @@
+package search
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"regexp/syntax"
+	"sort"
+	"strings"
+)
+
+// The client index is a set of script files per language, loaded with
+// <script> so that it works from file:// too. Terms are spread over shards
+// by hash, so a query loads only the shards of its own terms:
+//
+//	search/<lang>/meta.js   counts, and the patterns no term can find
+//	search/<lang>/t<N>.js   postings of the terms hashed to N, and the
+//	                        signature patterns whose anchor term hashes to N
+//	search/<lang>/v<N>.js   terms by their first two characters, for typos
+//	search/<lang>/d<N>.js   result titles and paths, docChunk at a time
+//
+// Each file calls p2pkbSearch.add(lang, name, data) (assets/search.js).
+
+// BM25 parameters; assets/search.js uses the precomputed weights.
+const (
+	k1         = 1.2
+	bm25b      = 0.75
+	docChunk   = 32
+	shardBytes = 6000 // target size of a term shard
+	vocabBytes = 3000 // target size of a vocabulary shard
+	fuzzyMin   = 5    // terms this long are corrected for one typo
+)
+
+// Hash is FNV-1a of the term's UTF-8 bytes, as assets/search.js computes it.
+func Hash(term string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(term))
+	return h.Sum32()
+}
+
+// ClientStats says how big the client index came out.
+type ClientStats struct {
+	Files      int
+	Bytes      int
+	TermShards int
+}
+
+type clientTerm struct {
+	postings []int // docNum, weight, docNum, weight, ... docNum ascending
+}
+
+// WriteClient writes the client index of every language through emit.
+func WriteClient(docs []Doc, emit func(name string, data []byte) error) (ClientStats, error) {
+	byLang := map[string][]Doc{}
+	var langs []string
+	for _, d := range docs {
+		if byLang[d.Lang] == nil {
+			langs = append(langs, d.Lang)
+		}
+		byLang[d.Lang] = append(byLang[d.Lang], d)
+	}
+	var st ClientStats
+	for _, lang := range langs {
+		if err := writeLang(lang, byLang[lang], emit, &st); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *ClientStats) error {
+	put := func(name string, data any) error {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(data); err != nil {
+			return err
+		}
+		js := fmt.Sprintf("p2pkbSearch.add(%q,%q,%s);\n", lang, name, bytes.TrimSpace(buf.Bytes()))
+		st.Files++
+		st.Bytes += len(js)
+		return emit("search/"+lang+"/"+name+".js", []byte(js))
+	}
+
+	// Field lengths and term frequencies.
+	type fieldStats struct {
+		tf map[string]int
+		n  int
+	}
+	per := make([][]fieldStats, len(docs))
+	avg := make([]float64, len(fields))
+	for i, d := range docs {
+		per[i] = make([]fieldStats, len(fields))
+		for f := range fields {
+			toks := Analyze(d.field(fields[f].Name))
+			fs := fieldStats{tf: map[string]int{}, n: len(toks)}
+			for _, t := range toks {
+				fs.tf[t.Term]++
+			}
+			per[i][f] = fs
+			avg[f] += float64(len(toks))
+		}
+	}
+	for f := range avg {
+		avg[f] = math.Max(1, avg[f]/float64(max(1, len(docs))))
+	}
+	terms := map[string]*clientTerm{}
+	for i := range docs {
+		weights := map[string]float64{}
+		for f, fs := range per[i] {
+			norm := k1 * (1 - bm25b + bm25b*float64(fs.n)/avg[f])
+			for t, tf := range fs.tf {
+				weights[t] += fields[f].Boost * float64(tf) * (k1 + 1) / (float64(tf) + norm)
+			}
+		}
+		for t, w := range weights {
+			ct := terms[t]
+			if ct == nil {
+				ct = &clientTerm{}
+				terms[t] = ct
+			}
+			ct.postings = append(ct.postings, i, max(1, int(math.Round(w*10))))
+		}
+	}
+
+	// Shards sized to the postings they hold.
+	total := 0
+	for t, ct := range terms {
+		total += len(t) + 6 + 5*len(ct.postings)
+	}
+	shards := pow2(total / shardBytes)
+	shard := make([]map[string][]int, shards)
+	regexes := make([][][2]any, shards)
+	for i := range shard {
+		shard[i] = map[string][]int{}
+	}
+	for t, ct := range terms {
+		// Doc numbers as gaps keep the files small.
+		p := append([]int(nil), ct.postings...)
+		for k := len(p) - 2; k >= 2; k -= 2 {
+			p[k] -= p[k-2]
+		}
+		shard[Hash(t)%uint32(shards)][t] = p
+	}
+
+	var always [][2]any
+	for i, d := range docs {
+		if d.Regex == nil {
+			continue
+		}
+		anchor := anchorTerm(d.Regex.String(), terms)
+		if anchor == "" {
+			always = append(always, [2]any{i, d.Regex.String()})
+			continue
+		}
+		s := Hash(anchor) % uint32(shards)
+		regexes[s] = append(regexes[s], [2]any{i, d.Regex.String()})
+	}
+	for i := range shard {
+		data := map[string]any{"p": shard[i]}
+		if len(regexes[i]) > 0 {
+			data["r"] = regexes[i]
+		}
+		if err := put(fmt.Sprintf("t%d", i), data); err != nil {
+			return err
+		}
+	}
+	st.TermShards += shards
+
+	// Vocabulary by two-character prefix, for typo correction.
+	vtotal := 0
+	for t := range terms {
+		vtotal += len(t) + 3
+	}
+	vshards := pow2(vtotal / vocabBytes)
+	vocab := make([][]string, vshards)
+	for t := range terms {
+		if len([]rune(t)) < fuzzyMin-1 || isHan(t) {
+			continue
+		}
+		v := Hash(prefix(t)) % uint32(vshards)
+		vocab[v] = append(vocab[v], t)
+	}
+	for i := range vocab {
+		sort.Strings(vocab[i])
+		if vocab[i] == nil {
+			vocab[i] = []string{}
+		}
+		if err := put(fmt.Sprintf("v%d", i), vocab[i]); err != nil {
+			return err
+		}
+	}
+
+	for c := 0; c*docChunk < len(docs); c++ {
+		var rows [][]string
+		for _, d := range docs[c*docChunk : min(len(docs), (c+1)*docChunk)] {
+			rows = append(rows, []string{d.ID, d.Kind, d.Title, d.Path, d.Code})
+		}
+		if err := put(fmt.Sprintf("d%d", c), rows); err != nil {
+			return err
+		}
+	}
+	if always == nil {
+		always = [][2]any{}
+	}
+	return put("meta", map[string]any{
+		"n": len(docs), "shards": shards, "vshards": vshards, "chunk": docChunk, "fuzzy": fuzzyMin, "always": always,
+	})
+}
+
+// prefix is the first two characters of a term.
+func prefix(t string) string {
+	r := []rune(t)
+	return string(r[:min(2, len(r))])
+}
+
+func pow2(n int) int {
+	p := 1
+	for p < n {
+		p *= 2
+	}
+	return p
+}
+
+// anchorTerm picks the rarest term of a pattern's longest required literal:
+// any text the pattern matches contains that literal, hence that term, so a
+// query loads the shard holding the pattern. Terms cut by the literal's ends
+// are skipped; "" when the pattern has no such term.
+func anchorTerm(expr string, df map[string]*clientTerm) string {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return ""
+	}
+	lits := requiredLiterals(re.Simplify())
+	sort.SliceStable(lits, func(i, j int) bool { return len(lits[i].text) > len(lits[j].text) })
+	for _, lit := range lits {
+		best, bestDF := "", math.MaxInt
+		for _, tok := range Analyze(lit.text) {
+			if tok.Start == 0 && !lit.wordStart || tok.End == len(lit.text) && !lit.wordEnd {
+				continue
+			}
+			n := math.MaxInt - 1
+			if ct := df[tok.Term]; ct != nil {
+				n = len(ct.postings) / 2
+			}
+			if n < bestDF {
+				best, bestDF = tok.Term, n
+			}
+		}
+		if best != "" {
+			return best
+		}
+	}
+	return ""
+}
+
+type literal struct {
+	text               string
+	wordStart, wordEnd bool // the literal's first (last) character starts (ends) a word for sure
+}
+
+// requiredLiterals lists the literal runs every match must contain: those in
+// the top-level concatenation of the pattern.
+func requiredLiterals(re *syntax.Regexp) []literal {
+	var parts []*syntax.Regexp
+	switch re.Op {
+	case syntax.OpConcat:
+		parts = re.Sub
+	case syntax.OpLiteral:
+		parts = []*syntax.Regexp{re}
+	case syntax.OpCapture:
+		return requiredLiterals(re.Sub[0])
+	default:
+		return nil
+	}
+	var out []literal
+	for i, p := range parts {
+		if p.Op != syntax.OpLiteral || p.Flags&syntax.FoldCase != 0 {
+			continue
+		}
+		text := string(p.Rune)
+		// A literal at the pattern's edge or next to a non-literal may be part
+		// of a longer word in the text; only a non-word neighbour in the
+		// literal itself proves a word boundary.
+		l := literal{text: text}
+		l.wordStart = i > 0 && parts[i-1].Op == syntax.OpWordBoundary
+		l.wordEnd = i+1 < len(parts) && parts[i+1].Op == syntax.OpWordBoundary
+		if strings.TrimSpace(text) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}

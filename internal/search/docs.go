@@ -1,0 +1,94 @@
+package search
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+// Doc is one searchable page: an entry or an article in one language.
+type Doc struct {
+	ID    string // entry id or article slug
+	Kind  string // entry or article
+	Lang  string // en, zh
+	Title string // what a result shows
+	Code  string // error code, for entries
+	Path  string // the page's path from the site root, en/kb/<id>/
+
+	// Text by field, most telling first (see fieldBoost).
+	Sig, Codes, Heading, Cause, Fix, Body string
+
+	Regex *regexp.Regexp // entries: the signature pattern
+}
+
+// Fields of a document and their weights: what people paste (signature,
+// codes) counts most, then titles, then causes and fixes, then the rest.
+var fields = []struct {
+	Name  string
+	Boost float64
+}{
+	{"sig", 5}, {"code", 5}, {"title", 3}, {"cause", 2}, {"fix", 2}, {"body", 1},
+}
+
+func (d Doc) field(name string) string {
+	switch name {
+	case "sig":
+		return d.Sig
+	case "code":
+		return d.Codes
+	case "title":
+		return d.Heading
+	case "cause":
+		return d.Cause
+	case "fix":
+		return d.Fix
+	}
+	return d.Body
+}
+
+// Key is the document's id in an index: lang:id.
+func (d Doc) Key() string { return d.Lang + ":" + d.ID }
+
+// Docs lists every entry and article of the site in every language. A
+// language's entry document carries the original signature too, since people
+// paste what the software printed whatever language they read.
+func Docs(s *site.Site) []Doc {
+	var out []Doc
+	for _, l := range site.Langs {
+		for _, e := range s.KB.Entries {
+			v := site.View(e, l.Code, s.KB)
+			d := Doc{ID: e.ID, Kind: "entry", Lang: l.Code, Title: v.Signature, Code: e.ErrorCode, Path: site.EntryPath(l.Code, e.ID),
+				Sig: e.Signature, Codes: e.ErrorCode + " " + strings.Join(e.Aliases, " ")}
+			if v.SignatureOriginal != "" {
+				d.Sig += "\n" + v.Signature
+			}
+			d.Regex = regexp.MustCompile(e.Regex) // checked by kb.Load
+			d.Cause = v.RootCause.Text
+			var fix []string
+			for _, w := range v.Workarounds {
+				fix = append(fix, w.Text.Text, w.How)
+			}
+			for _, de := range v.DeadEnds {
+				fix = append(fix, de.Action.Text, de.WhyFails.Text)
+			}
+			d.Fix = strings.Join(fix, "\n")
+			var body []string
+			body = append(body, e.Domain, e.Category, e.Subcategory, strings.Join(e.Tags, " "))
+			for _, ver := range e.Versions {
+				body = append(body, ver.Version)
+			}
+			d.Body = strings.Join(body, " ")
+			out = append(out, d)
+		}
+		for _, slug := range s.Articles.Slugs {
+			a := s.Articles.Articles[slug][l.Code]
+			if a == nil {
+				a = s.Articles.Articles[slug][site.Langs[0].Code]
+			}
+			out = append(out, Doc{ID: slug, Kind: "article", Lang: l.Code, Title: a.Title, Path: site.ArticlePath(l.Code, slug),
+				Heading: a.Title, Cause: a.Summary, Body: strings.Join(a.Tags, " ") + "\n" + string(a.Body)})
+		}
+	}
+	return out
+}

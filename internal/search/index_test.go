@@ -1,0 +1,41 @@
+package search
+
+import (
+	"os"
+	"testing"
+
+	"github.com/p2pkb/p2pkb/internal/content"
+	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+// repoSite models the repository's own KB and articles.
+func repoSite(t testing.TB) *site.Site {
+	t.Helper()
+	k, err := kb.Load(os.DirFS("../../kb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := content.Load(os.DirFS("../../content"), "content")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return site.New(k, a, "")
+}
+
+func TestQueriesRankTheRightPageFirst(t *testing.T) {
+	ix, err := Build(Docs(repoSite(t)), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for _, c := range loadCases(t).Queries {
+		res, err := ix.Search(c.Q, c.Lang, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) == 0 || res[0].ID != c.Top {
+			t.Errorf("%s %q: top = %v, want %s", c.Lang, c.Q, res, c.Top)
+		}
+	}
+}
