@@ -4,16 +4,23 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
 
 	"github.com/p2pkb/p2pkb"
 	"github.com/p2pkb/p2pkb/internal/build"
 	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/report"
+	"github.com/p2pkb/p2pkb/internal/server"
 )
 
 const usage = `usage: p2pkb <command> [flags]
@@ -21,15 +28,18 @@ const usage = `usage: p2pkb <command> [flags]
 commands:
   build   render the knowledge base and articles into a static site
   lint    run every check of build without writing anything
+  search  rank entries and articles for a query
+  explain explain every known error message in a log (stdin or arguments)
+  serve   serve the site and its search API over HTTP
 
 Run 'p2pkb <command> -h' for a command's flags.
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -41,6 +51,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = buildCmd(args, stdout, stderr)
 	case "lint":
 		err = lintCmd(args, stdout, stderr)
+	case "search":
+		err = searchCmd(args, stdout, stderr)
+	case "explain":
+		var found int
+		found, err = explainCmd(args, stdin, stdout, stderr)
+		if err == nil && found == 0 {
+			return 1
+		}
+	case "serve":
+		err = serveCmd(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -124,4 +144,102 @@ func lintCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return build.Lint(sources, stdout)
+}
+
+func reportFlags(fl *flag.FlagSet) (lang *string, asJSON *bool, baseURL *string) {
+	lang = fl.String("lang", "", "language of the answer, en or zh (default: from LANG)")
+	asJSON = fl.Bool("json", false, "print JSON for tools")
+	baseURL = fl.String("base-url", os.Getenv("P2PKB_BASE_URL"), "`URL` of the site, for links (default: $P2PKB_BASE_URL)")
+	return
+}
+
+func searchCmd(args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("search", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	src := addSourceFlags(fl, false)
+	lang, asJSON, baseURL := reportFlags(fl)
+	limit := fl.Int("limit", 10, "number of results")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	q := strings.Join(fl.Args(), " ")
+	if strings.TrimSpace(q) == "" {
+		return errors.New("usage: p2pkb search [--lang en|zh] [--json] [--limit N] QUERY...")
+	}
+	sources, err := src.sources()
+	if err != nil {
+		return err
+	}
+	_, ix, err := build.SearchIndex(sources)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	_, err = report.Search(stdout, ix, q, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, Limit: *limit, BaseURL: *baseURL})
+	return err
+}
+
+func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	fl := flag.NewFlagSet("explain", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	src := addSourceFlags(fl, false)
+	lang, asJSON, baseURL := reportFlags(fl)
+	if err := fl.Parse(args); err != nil {
+		return 0, err
+	}
+	text := strings.Join(fl.Args(), " ")
+	if fl.NArg() == 0 || text == "-" {
+		// A log can be large; what explain needs is in the lines, so a cap
+		// keeps memory bounded.
+		data, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+		if err != nil {
+			return 0, fmt.Errorf("explain: reading standard input: %w", err)
+		}
+		text = string(data)
+	}
+	sources, err := src.sources()
+	if err != nil {
+		return 0, err
+	}
+	s, ix, err := build.SearchIndex(sources)
+	if err != nil {
+		return 0, err
+	}
+	defer ix.Close()
+	return report.Explain(stdout, ix, s, text, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL})
+}
+
+func serveCmd(args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	addr := fl.String("addr", "127.0.0.1:8080", "`ADDRESS` to listen on")
+	dir := fl.String("dir", "", "serve a built site from `DIR` (default: build the embedded site in a temporary directory)")
+	src := addSourceFlags(fl, true)
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	root := *dir
+	if root == "" {
+		tmp, err := os.MkdirTemp("", "p2pkb-serve-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		sources, err := src.sources()
+		if err != nil {
+			return err
+		}
+		root = filepath.Join(tmp, "public")
+		if err := build.Build(sources, root, "", stderr); err != nil {
+			return err
+		}
+	}
+	ix, err := build.OpenSearch(root)
+	if err != nil {
+		return fmt.Errorf("%w (build the site first: p2pkb build --out %s)", err, root)
+	}
+	defer ix.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return server.Serve(ctx, *addr, server.New(os.DirFS(root), ix), stdout, nil)
 }

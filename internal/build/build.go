@@ -90,10 +90,16 @@ func Build(src Sources, out, baseURL string, log io.Writer) error {
 // SearchIndexDir is where the bleve index lives inside the output.
 const SearchIndexDir = "search/index.bleve"
 
+// SearchDocsFile is the document table the bleve index needs beside it.
+const SearchDocsFile = "search/" + search.DocsFile
+
 // writeSearch writes the client index and the bleve index into the tree.
 func writeSearch(s *site.Site, tree *publish.Tree) error {
 	docs := search.Docs(s)
 	if _, err := search.WriteClient(docs, tree.Write); err != nil {
+		return err
+	}
+	if err := search.WriteDocs(docs, tree.Write, SearchDocsFile); err != nil {
 		return err
 	}
 	ix, err := search.Build(docs, filepath.Join(tree.Dir(), filepath.FromSlash(SearchIndexDir)))
@@ -118,4 +124,23 @@ func Lint(src Sources, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "ok: %d entries, %d articles, %d warnings\n", len(s.KB.Entries), len(s.Articles.Slugs), len(warnings))
 	return nil
+}
+
+// SearchIndex models the sources and indexes them in memory, for the
+// terminal commands.
+func SearchIndex(src Sources) (*site.Site, *search.Index, error) {
+	s, _, err := Model(src, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	ix, err := search.Build(search.Docs(s), "")
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, ix, nil
+}
+
+// OpenSearch opens the search index of a built site in dir.
+func OpenSearch(dir string) (*search.Index, error) {
+	return search.Open(filepath.Join(dir, filepath.FromSlash(SearchIndexDir)), filepath.Join(dir, filepath.FromSlash(SearchDocsFile)))
 }

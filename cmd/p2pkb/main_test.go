@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func call(stdin string, args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestSearchJSON(t *testing.T) {
+	code, out, errOut := call("", "search", "--json", "peer access is not supported between these two devices")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var hits []struct {
+		ID, Kind, Title, URL string
+		Score                float64
+	}
+	if err := json.Unmarshal([]byte(out), &hits); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(hits) == 0 || hits[0].ID != "cuda/peer-access-unsupported-by-hardware" || hits[0].Kind != "entry" || hits[0].URL != "/en/kb/cuda/peer-access-unsupported-by-hardware/" {
+		t.Errorf("hits = %+v", hits)
+	}
+	_, out, _ = call("", "search", "--lang", "zh", "--json", "--base-url", "https://kb.example.org/docs", "对等访问")
+	if !strings.Contains(out, `"url": "https://kb.example.org/docs/zh/kb/cuda/peer-access-unsupported-by-hardware/"`) {
+		t.Errorf("zh search with base URL: %s", out)
+	}
+}
+
+func TestExplainLogFromStdin(t *testing.T) {
+	log := "2024-05-01 12:00:01.123 I tensorflow/core ... started\n" +
+		"2024-05-01 12:00:02.456 E ... InternalError: Peer access from GPU:3 to GPU:1 is not supported by the current CUDA driver or device topology\n" +
+		"Traceback (most recent call last):\n  File \"x.py\", line 3\nRuntimeError: CUDA error: peer access is not supported between these two devices (cudaErrorPeerAccessUnsupported)\n"
+	code, out, errOut := call(log, "explain")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"[GPA]", "[cudaErrorPeerAccessUnsupported]", "Root cause", "What works", "[ 80%]", "What does not work", "More: /en/kb/tensorflow/gpu-peer-access-error/"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain output lacks %q:\n%s", want, out)
+		}
+	}
+	// Workarounds come by success rate.
+	if strings.Index(out, "[ 80%]") > strings.Index(out, "[ 75%]") {
+		t.Error("workarounds are not ordered by success rate")
+	}
+}
+
+func TestExplainNothingExitsOne(t *testing.T) {
+	code, out, _ := call("all good\n", "explain", "--lang", "zh", "-")
+	if code != 1 || !strings.Contains(out, "没有找到") {
+		t.Errorf("exit %d: %s", code, out)
+	}
+	code, out, _ = call("", "explain", "--json", "nothing to see")
+	if code != 1 || strings.TrimSpace(out) != "[]" {
+		t.Errorf("exit %d: %s", code, out)
+	}
+}
+
+func TestLintBrokenKB(t *testing.T) {
+	code, _, errOut := call("", "lint", "--kb", "../../internal/kb/testdata/broken/regex-not-portable")
+	if code != 1 || !strings.Contains(errOut, "kb/cuda/peer-access-unsupported-by-hardware.json:6:3: regex:") && !strings.Contains(errOut, "peer-access-unsupported-by-hardware.json:6:3: regex:") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if code, _, _ := call("", "nonsense"); code != 2 {
+		t.Errorf("unknown command: exit %d", code)
+	}
+}
