@@ -20,6 +20,7 @@ import (
 	"github.com/p2pkb/p2pkb/internal/build"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/report"
+	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/server"
 )
 
@@ -214,9 +215,27 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 	fl.SetOutput(stderr)
 	addr := fl.String("addr", "127.0.0.1:8080", "`ADDRESS` to listen on")
 	dir := fl.String("dir", "", "serve a built site from `DIR` (default: build the embedded site in a temporary directory)")
+	watch := fl.Bool("watch", false, "rebuild when kb/, content/, templates/ or assets/ change and reload open pages (default folders: those in the current directory)")
 	src := addSourceFlags(fl, true)
 	if err := fl.Parse(args); err != nil {
 		return err
+	}
+	if *watch {
+		if *dir != "" {
+			return errors.New("serve: --watch rebuilds from sources and cannot be used with --dir")
+		}
+		// Watching needs folders: default to the repository's own.
+		for _, p := range []struct {
+			flag *string
+			name string
+		}{{src.kb, "kb"}, {src.content, "content"}, {src.templates, "templates"}, {src.assets, "assets"}} {
+			if *p.flag == "" {
+				*p.flag = p.name
+			}
+			if st, err := os.Stat(*p.flag); err != nil || !st.IsDir() {
+				return fmt.Errorf("serve --watch: no folder %s to watch (run it in the repository, or give --%s)", *p.flag, p.name)
+			}
+		}
 	}
 	root := *dir
 	if root == "" {
@@ -241,5 +260,22 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 	defer ix.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return server.Serve(ctx, *addr, server.New(os.DirFS(root), ix), stdout, nil)
+	h := server.New(os.DirFS(root), ix)
+	if *watch {
+		rebuild := func() (fs.FS, *search.Index, error) {
+			sources, err := src.sources()
+			if err != nil {
+				return nil, nil, err
+			}
+			if err := build.Build(sources, root, "", io.Discard); err != nil {
+				return nil, nil, err
+			}
+			ix, err := build.OpenSearch(root)
+			return os.DirFS(root), ix, err
+		}
+		if err := h.Watch(ctx, []string{*src.kb, *src.content, *src.templates, *src.assets}, rebuild, stderr); err != nil {
+			return err
+		}
+	}
+	return server.Serve(ctx, *addr, h, stdout, nil)
 }

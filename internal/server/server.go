@@ -17,6 +17,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/p2pkb/p2pkb/internal/search"
@@ -24,15 +25,35 @@ import (
 
 // Handler serves the files of site and the search API of ix.
 type Handler struct {
+	mu       sync.RWMutex
 	site     fs.FS
 	ix       *search.Index
 	notFound []byte
+	reload   *broadcaster // non-nil with --watch
 }
 
 // New returns the handler for a built site.
 func New(site fs.FS, ix *search.Index) *Handler {
+	h := &Handler{}
+	h.Swap(site, ix)
+	return h
+}
+
+// Swap replaces the site and index being served, after a rebuild. It
+// returns the index it replaced, for the caller to close.
+func (h *Handler) Swap(site fs.FS, ix *search.Index) *search.Index {
 	nf, _ := fs.ReadFile(site, "404.html")
-	return &Handler{site: site, ix: ix, notFound: nf}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	old := h.ix
+	h.site, h.ix, h.notFound = site, ix, nf
+	return old
+}
+
+func (h *Handler) current() (fs.FS, *search.Index, []byte) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.site, h.ix, h.notFound
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -51,9 +72,21 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	hdr.Set("Referrer-Policy", "no-referrer")
 	hdr.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-	if r.URL.Path == "/api/search" {
+	switch r.URL.Path {
+	case "/api/search":
 		h.search(w, r)
 		return
+	case "/api/events":
+		if h.reload != nil {
+			h.reload.serve(w, r)
+			return
+		}
+	case "/api/reload.js":
+		if h.reload != nil {
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+			io.WriteString(w, reloadJS)
+			return
+		}
 	}
 	h.file(w, r)
 }
@@ -61,6 +94,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // file serves one file of the site; directories serve their index.html and
 // are never listed.
 func (h *Handler) file(w http.ResponseWriter, r *http.Request) {
+	site, _, _ := h.current()
 	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
 	if name == "" {
 		name = "."
@@ -69,26 +103,36 @@ func (h *Handler) file(w http.ResponseWriter, r *http.Request) {
 		h.missing(w)
 		return
 	}
-	st, err := fs.Stat(h.site, name)
+	st, err := fs.Stat(site, name)
 	if err == nil && st.IsDir() {
 		if !strings.HasSuffix(r.URL.Path, "/") {
 			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
 			return
 		}
 		name = path.Join(name, "index.html")
-		st, err = fs.Stat(h.site, name)
+		st, err = fs.Stat(site, name)
 	}
 	if err != nil || !st.Mode().IsRegular() || strings.HasPrefix(name, "search/index.bleve") {
 		h.missing(w)
 		return
 	}
-	f, err := h.site.Open(name)
+	f, err := site.Open(name)
 	if err != nil {
 		h.missing(w)
 		return
 	}
 	defer f.Close()
 	rs, ok := f.(io.ReadSeeker)
+	if h.reload != nil && path.Ext(name) == ".html" {
+		// Pages reload themselves after a rebuild; the files on disk stay as built.
+		data, err := io.ReadAll(f)
+		if err != nil {
+			http.Error(w, "read error", http.StatusInternalServerError)
+			return
+		}
+		page := strings.Replace(string(data), "</body>", `<script src="/api/reload.js"></script></body>`, 1)
+		rs, ok = strings.NewReader(page), true
+	}
 	if !ok {
 		data, err := io.ReadAll(f)
 		if err != nil {
@@ -101,9 +145,10 @@ func (h *Handler) file(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) missing(w http.ResponseWriter) {
+	_, _, notFound := h.current()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(http.StatusNotFound)
-	w.Write(h.notFound)
+	w.Write(notFound)
 }
 
 // APIResponse is what /api/search returns.
@@ -139,7 +184,8 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = min(n, search.MaxResults)
 	}
-	res, err := h.ix.Search(text, lang, limit)
+	_, ix, _ := h.current()
+	res, err := ix.Search(text, lang, limit)
 	if err != nil {
 		apiError(w, http.StatusInternalServerError, "search failed")
 		log.Printf("api/search: %v", err)

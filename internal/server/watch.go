@@ -1,0 +1,134 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/p2pkb/p2pkb/internal/search"
+)
+
+// reloadJS reconnects to the event stream and reloads the page on "reload".
+const reloadJS = `(function () {
+  var es = new EventSource("/api/events");
+  es.addEventListener("reload", function () { location.reload(); });
+})();
+`
+
+// broadcaster tells every open page that the site was rebuilt.
+type broadcaster struct {
+	mu      sync.Mutex
+	clients map[chan struct{}]bool
+}
+
+func (b *broadcaster) serve(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	// Event streams outlive the server's write timeout.
+	if rc := http.NewResponseController(w); rc != nil {
+		rc.SetWriteDeadline(time.Time{})
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	ch := make(chan struct{}, 1)
+	b.mu.Lock()
+	b.clients[ch] = true
+	b.mu.Unlock()
+	defer func() { b.mu.Lock(); delete(b.clients, ch); b.mu.Unlock() }()
+	io.WriteString(w, ": connected\n\n")
+	fl.Flush()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-ch:
+			io.WriteString(w, "event: reload\ndata: 1\n\n")
+			fl.Flush()
+		}
+	}
+}
+
+func (b *broadcaster) notify() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for ch := range b.clients {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Watch rebuilds the site whenever a file under dirs changes, then swaps
+// the result in and reloads open pages. rebuild returns the new site and
+// index; a failed rebuild is logged and the old site keeps being served.
+func (h *Handler) Watch(ctx context.Context, dirs []string, rebuild func() (fs.FS, *search.Index, error), logw io.Writer) error {
+	h.reload = &broadcaster{clients: map[chan struct{}]bool{}}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("watch: %w", err)
+	}
+	for _, d := range dirs {
+		err := filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && e.IsDir() {
+				err = w.Add(p)
+			}
+			return err
+		})
+		if err != nil {
+			w.Close()
+			return fmt.Errorf("watch %s: %w", d, err)
+		}
+	}
+	go func() {
+		defer w.Close()
+		var timer <-chan time.Time
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case ev, ok := <-w.Events:
+				if !ok {
+					return
+				}
+				if ev.Has(fsnotify.Create) {
+					if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+						w.Add(ev.Name)
+					}
+				}
+				// Editors write a file in several steps: wait for them to settle.
+				timer = time.After(50 * time.Millisecond)
+			case err, ok := <-w.Errors:
+				if !ok {
+					return
+				}
+				fmt.Fprintf(logw, "watch: %v\n", err)
+			case <-timer:
+				timer = nil
+				start := time.Now()
+				site, ix, err := rebuild()
+				if err != nil {
+					fmt.Fprintf(logw, "rebuild failed, still serving the previous site:\n%v\n", err)
+					continue
+				}
+				if old := h.Swap(site, ix); old != nil {
+					old.Close()
+				}
+				fmt.Fprintf(logw, "rebuilt in %v\n", time.Since(start).Round(time.Millisecond))
+				h.reload.notify()
+			}
+		}
+	}()
+	return nil
+}
