@@ -7,40 +7,46 @@
 
   var STOP = {};
   "a an and are as at be by for from has have in is it its of on or that the this to was were will with".split(" ").forEach(function (w) { STOP[w] = true; });
-  var RUN = /\p{Script=Han}+|[\p{L}\p{N}_.]+/gu;
-  var HAN = /^\p{Script=Han}/u;
+  var HAN = /^\p{Script=Han}/u, WORD = /^[\p{L}\p{N}_.]/u;
+  var isHan = function (c) { return HAN.test(c); };
+  var isWord = function (c) { return WORD.test(c) && !HAN.test(c); };
 
   // analyze mirrors search.Analyze: terms with their UTF-16 ranges.
   function analyze(text) {
-    var out = [], m;
-    RUN.lastIndex = 0;
-    while ((m = RUN.exec(text)) !== null) {
-      var run = m[0], at = m.index;
-      if (HAN.test(run)) {
-        var cps = Array.from(run);
-        if (cps.length === 1) { out.push({ term: run, start: at, end: at + run.length }); continue; }
-        var off = at;
-        for (var i = 0; i + 1 < cps.length; i++) {
-          var w = cps[i] + cps[i + 1];
-          out.push({ term: w, start: off, end: off + w.length });
-          off += cps[i].length;
-        }
-        continue;
+    var out = [], cps = Array.from(text), offs = [], o = 0, i, j;
+    for (i = 0; i < cps.length; i++) { offs.push(o); o += cps[i].length; }
+    offs.push(o);
+    for (i = 0; i < cps.length;) {
+      if (isHan(cps[i])) {
+        for (j = i; j < cps.length && isHan(cps[j]); j++) { /* the run */ }
+        if (j - i === 1) { out.push({ term: cps[i], start: offs[i], end: offs[j] }); }
+        for (var k = i; k + 1 < j; k++) { out.push({ term: cps[k] + cps[k + 1], start: offs[k], end: offs[k + 2] }); }
+        i = j;
+      } else if (isWord(cps[i])) {
+        for (j = i; j < cps.length && isWord(cps[j]); j++) { /* the run */ }
+        var a = i, b = j;
+        while (a < b && (cps[a] === "." || cps[a] === "_")) { a++; }
+        while (b > a && (cps[b - 1] === "." || cps[b - 1] === "_")) { b--; }
+        i = j;
+        if (a === b) { continue; }
+        addWord(out, cps.slice(a, b).join(""), offs[a], offs[b]);
+      } else {
+        i++;
       }
-      var trimmed = run.replace(/^[._]+|[._]+$/g, "");
-      if (trimmed === "") { continue; }
-      var start = at + run.indexOf(trimmed), end = start + trimmed.length;
-      var terms = [trimmed.toLowerCase()];
-      var parts = trimmed.replace(/([a-z])([A-Z])/g, "$1.$2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1.$2").split(/[._]+/);
-      if (parts.length > 1) { parts.forEach(function (p) { terms.push(p.toLowerCase()); }); }
-      var seen = {};
-      terms.forEach(function (t) {
-        if (seen[t] || STOP[t] || Array.from(t).length < 2) { return; }
-        seen[t] = true;
-        out.push({ term: t, start: start, end: end });
-      });
     }
     return out;
+  }
+
+  function addWord(out, word, start, end) {
+    var seen = {};
+    var add = function (t) {
+      if (seen[t] || STOP[t] || Array.from(t).length < 2) { return; }
+      seen[t] = true;
+      out.push({ term: t, start: start, end: end });
+    };
+    add(word.toLowerCase());
+    var parts = word.replace(/([a-z])([A-Z])/g, "$1.$2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1.$2").split(/[._]+/).filter(function (p) { return p !== ""; });
+    if (parts.length > 1) { parts.forEach(function (p) { add(p.toLowerCase()); }); }
   }
 
   function terms(text) {

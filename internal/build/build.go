@@ -9,7 +9,8 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
-	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/p2pkb/p2pkb/internal/content"
 	"github.com/p2pkb/p2pkb/internal/kb"
@@ -57,22 +58,22 @@ func Render(src Sources, s *site.Site, emit render.Emit) error {
 // Build generates the site into out, replacing it only when every step
 // succeeded, and reports what it did on log.
 func Build(src Sources, out, baseURL string, log io.Writer) error {
+	start := time.Now()
 	s, _, err := Model(src, baseURL)
 	if err != nil {
 		return err
 	}
+	modelled := time.Now()
 	tree, err := publish.Begin(out)
 	if err != nil {
 		return err
 	}
-	var mu sync.Mutex
-	files := 0
+	var files atomic.Int64
 	err = Render(src, s, func(name string, data []byte) error {
-		mu.Lock()
-		files++
-		mu.Unlock()
+		files.Add(1)
 		return tree.Write(name, data)
 	})
+	rendered := time.Now()
 	if err == nil {
 		err = writeSearch(s, tree)
 	}
@@ -83,9 +84,14 @@ func Build(src Sources, out, baseURL string, log io.Writer) error {
 	if err := tree.Commit(); err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "built %s: %d entries, %d articles, %d files\n", out, len(s.KB.Entries), len(s.Articles.Slugs), files)
+	end := time.Now()
+	fmt.Fprintf(log, "built %s: %d entries, %d articles, %d pages in %v (load %v, pages %v, search %v)\n",
+		out, len(s.KB.Entries), len(s.Articles.Slugs), files.Load(), round(end.Sub(start)),
+		round(modelled.Sub(start)), round(rendered.Sub(modelled)), round(end.Sub(rendered)))
 	return nil
 }
+
+func round(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
 
 // SearchIndexDir is where the bleve index lives inside the output.
 const SearchIndexDir = "search/index.bleve"

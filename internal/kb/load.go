@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -75,19 +78,52 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 		return nil, fmt.Errorf("%s: %w", o.name, err)
 	}
 
-	l := loader{name: o.name, schema: schema}
+	// Files are checked in parallel, each by a loader of its own; results are
+	// merged in file order so messages come out the same every run.
+	type result struct {
+		entry *Entry
+		l     *loader
+	}
+	results := make([]result, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var readErr error
+	var once sync.Once
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) {
+					return
+				}
+				data, err := fs.ReadFile(fsys, files[i])
+				if err != nil {
+					once.Do(func() { readErr = fmt.Errorf("%s/%s: %w", o.name, files[i], err) })
+					return
+				}
+				fl := &loader{name: o.name, schema: schema}
+				results[i] = result{fl.file(files[i], data), fl}
+			}
+		}()
+	}
+	wg.Wait()
+	if readErr != nil {
+		return nil, readErr
+	}
+	l := loader{name: o.name, schema: schema, data: map[string][]byte{}}
 	kb := &KB{ByID: map[string]*Entry{}}
-	for _, p := range files {
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil, fmt.Errorf("%s/%s: %w", o.name, p, err)
+	for _, r := range results {
+		l.problems = append(l.problems, r.l.problems...)
+		l.warnings = append(l.warnings, r.l.warnings...)
+		for f, d := range r.l.data {
+			l.data[f] = d
 		}
-		e := l.file(p, data)
-		if e == nil {
-			continue
+		if r.entry != nil {
+			kb.ByID[r.entry.ID] = r.entry
+			kb.Entries = append(kb.Entries, r.entry)
 		}
-		kb.ByID[e.ID] = e
-		kb.Entries = append(kb.Entries, e)
 	}
 	sort.Slice(kb.Entries, func(i, j int) bool { return kb.Entries[i].ID < kb.Entries[j].ID })
 	l.links(kb)

@@ -97,6 +97,10 @@ func (r *Renderer) Document(src []byte) (Document, error) {
 // Inline renders a short text such as a KB field: inline Markdown (code,
 // emphasis, links) without the surrounding paragraph.
 func (r *Renderer) Inline(src string) (template.HTML, error) {
+	if !strings.ContainsAny(src, "`*_[]<>&\\!~:#|\n") {
+		// Nothing Markdown could act on: escaping is the whole rendering.
+		return template.HTML(template.HTMLEscapeString(src)), nil
+	}
 	var buf bytes.Buffer
 	if err := r.md.Convert([]byte(src), &buf); err != nil {
 		return "", fmt.Errorf("markdown: %w", err)

@@ -228,8 +228,8 @@ func (v *view) EntryPathIn(lang, id string) string { return site.EntryPath(lang,
 // ArticlePath is the path of an article's page in the page's language.
 func (v *view) ArticlePath(slug string) string { return site.ArticlePath(v.code(), slug) }
 
-// EntryView localizes an entry for the page's language.
-func (v *view) EntryView(e *kb.Entry) *site.EntryView { return site.View(e, v.code(), v.Site.KB) }
+// Sig is an entry's signature in the page's language.
+func (v *view) Sig(e *kb.Entry) string { return site.Signature(e, v.code()) }
 
 // Articles lists the articles in the page's language, English where untranslated.
 func (v *view) Articles() []*content.Article {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -233,4 +234,7 @@ func (ix *Index) Matches(text, lang string) []Doc {
 	return out
 }
 
-func isHan(s string) bool { return hanRE.MatchString(s) }
+func isHan(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return isHanRune(r)
+}

@@ -153,8 +153,9 @@ func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
 	for _, e := range k.Entries {
 		s.add(&Page{Kind: KindRedirect, Path: "kb/" + e.ID + "/", Title: e.ErrorCode, Targets: []*kb.Entry{e}, Target: "kb/" + e.ID + "/"})
 	}
+	codes := byCode(k.Entries)
 	for _, code := range sortedCodes(k.Entries) {
-		es := byCode(k.Entries, code)
+		es := codes[code]
 		if len(es) == 1 {
 			s.add(&Page{Kind: KindRedirect, Path: CodePath(code), Title: code, Code: code, Targets: es, Target: "kb/" + es[0].ID + "/"})
 			continue
@@ -239,12 +240,10 @@ func sortedCodes(entries []*kb.Entry) []string {
 	return codes
 }
 
-func byCode(entries []*kb.Entry, code string) []*kb.Entry {
-	var out []*kb.Entry
+func byCode(entries []*kb.Entry) map[string][]*kb.Entry {
+	out := map[string][]*kb.Entry{}
 	for _, e := range entries {
-		if e.ErrorCode == code {
-			out = append(out, e)
-		}
+		out[e.ErrorCode] = append(out[e.ErrorCode], e)
 	}
 	return out
 }

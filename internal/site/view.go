@@ -49,6 +49,15 @@ type Related struct {
 	Entry    *kb.Entry
 }
 
+// Signature is the entry's signature as a page in lang shows it, without
+// localizing the rest of the entry (lists of thousands of entries need only this).
+func Signature(e *kb.Entry, lang string) string {
+	if lang == "zh" && e.SignatureZH != "" {
+		return e.SignatureZH
+	}
+	return e.Signature
+}
+
 // View localizes an entry for the language code.
 func View(e *kb.Entry, lang string, k *kb.KB) *EntryView {
 	v := &EntryView{Entry: e, Signature: e.Signature, Versions: e.Versions}
