@@ -22,9 +22,9 @@ lint:
 probe:
 	CGO_ENABLED=1 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o bin/p2p-probe ./probe
 
-## bench: benchmarks (figures, not pass/fail)
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+## bench: one table of build, index and search figures at the KB's size and at N synthetic entries
+bench: browser
+	$(GO) run ./cmd/p2pkb-bench -n $(N)
 
 # Browser tests need Debian's chromium; as root (CI) it is installed here.
 browser:

@@ -5,6 +5,7 @@ package browsertest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -45,17 +46,32 @@ func Path() string {
 // missing (fails instead on CI, where make test installs it).
 func New(t testing.TB) *Browser {
 	t.Helper()
-	path := Path()
-	if path == "" {
+	if Path() == "" {
 		msg := "browser tests need Chromium: sudo apt-get install chromium chromium-driver"
 		if os.Getenv("CI") != "" {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)
 	}
+	b, stop, err := Launch(t.TempDir())
+	if err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	b.t = t
+	t.Cleanup(stop)
+	return b
+}
+
+// Launch starts headless Chromium with a fresh profile in userDataDir, for
+// programs (benchmarks) as well as tests. stop ends it.
+func Launch(userDataDir string) (b *Browser, stop func(), err error) {
+	path := Path()
+	if path == "" {
+		return nil, nil, errors.New("chromium is not installed")
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(userDataDir),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
 		chromedp.Flag("disable-gpu", true),
@@ -68,15 +84,16 @@ func New(t testing.TB) *Browser {
 		chromedp.WindowSize(1200, 900),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	b := &Browser{t: t}
+	b = &Browser{}
 	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithListener(b.record))
-	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
+	stop = func() { cancelCtx(); cancelAlloc() }
 	b.ctx = ctx
 	// The first call starts the browser; it must not carry a timeout.
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatalf("start chromium: %v", err)
+		stop()
+		return nil, nil, err
 	}
-	return b
+	return b, stop, nil
 }
 
 // record keeps what a person would call a failure, and every request. It
@@ -115,6 +132,13 @@ func (b *Browser) Do(steps ...chromedp.Action[chromedp.Void]) {
 	if err := b.Try(steps...); err != nil {
 		b.t.Fatalf("browser: %v", err)
 	}
+}
+
+// EvalErr evaluates a JavaScript expression (awaiting a promise) into T.
+func EvalErr[T any](b *Browser, expr string) (T, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 }
 
 // Try runs actions in order with a time limit and returns their error.

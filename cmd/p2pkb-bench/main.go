@@ -1,0 +1,88 @@
+// Command p2pkb-bench prints the benchmark table of make bench: the build,
+// the indexes and search on the repository's KB and on a synthetic one.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/p2pkb/p2pkb/internal/bench"
+	"github.com/p2pkb/p2pkb/internal/browsertest"
+)
+
+func main() {
+	n := flag.Int("n", 10000, "synthetic entries")
+	flag.Parse()
+	if err := run(*n); err != nil {
+		fmt.Fprintln(os.Stderr, "p2pkb-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(n int) error {
+	repo, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "p2pkb-bench-bin-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "p2pkb")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/p2pkb").CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	o := bench.Options{N: n, Repo: repo, Binary: bin}
+	if browsertest.Path() != "" {
+		o.Browser = func(public, lang string, queries []string) (time.Duration, time.Duration, int, error) {
+			return browserSearch(filepath.Join(tmp, "chromium"), public, lang, queries)
+		}
+	}
+	return bench.Run(os.Stdout, o)
+}
+
+// browserSearch times the static search page's own search function, and
+// counts the index bytes the first (typical, cold) query loaded.
+func browserSearch(profile, public, lang string, queries []string) (p50, p99 time.Duration, loaded int, err error) {
+	b, stop, err := browsertest.Launch(profile)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer stop()
+	page := (&url.URL{Scheme: "file", Path: filepath.Join(public, lang, "search") + "/"}).String() + "index.html"
+	if err := b.Try(chromedp.Navigate(page), chromedp.WaitReady(chromedp.CSS("#search-results"))); err != nil {
+		return 0, 0, 0, err
+	}
+	b.Requests()
+	var lat []time.Duration
+	for i, q := range queries {
+		js, _ := json.Marshal(q)
+		ms, err := browsertest.EvalErr[float64](b, `(async () => { const t = performance.now(); await p2pkbSearch.searchIndex(`+string(js)+`, "`+lang+`", 10); return performance.now() - t; })()`)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		lat = append(lat, time.Duration(ms*float64(time.Millisecond)))
+		if i == 0 {
+			for _, u := range b.Requests() {
+				if p, err := url.Parse(u); err == nil && strings.Contains(p.Path, "/search/"+lang+"/") {
+					if st, err := os.Stat(p.Path); err == nil {
+						loaded += int(st.Size())
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	return lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*99/100)], loaded, nil
+}

@@ -1,0 +1,274 @@
+// Package bench measures the generator on the repository's KB and on a
+// synthetic one of N entries, and prints one table whose format stays the
+// same from run to run so that runs compare. Figures come from here, never
+// from timed tests.
+package bench
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/p2pkb/p2pkb/internal/build"
+	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/search"
+	"github.com/p2pkb/p2pkb/internal/synth"
+)
+
+// Options say what to measure.
+type Options struct {
+	N       int    // synthetic entries
+	Repo    string // repository root (kb/, content/, templates/, assets/)
+	Binary  string // a built p2pkb, run as a child so its peak memory is its own
+	Browser func(public, lang string, queries []string) (p50, p99 time.Duration, loaded int, err error)
+}
+
+// Figures are one column of the table.
+type Figures struct {
+	Name                   string
+	Entries, Pages         int
+	Wall                   time.Duration
+	PeakRSS                int64 // bytes
+	PublicBytes            int64
+	BleveTime              time.Duration
+	BleveBytes             int64
+	ClientBytes            int64
+	QueryBytes             int // client index bytes one query loads (browser)
+	GoP50, GoP99           time.Duration
+	BrowserP50, BrowserP99 time.Duration
+	PageBytes, PageGzip    int
+	BuildLog               string
+}
+
+// Run measures and writes the table to w.
+func Run(w io.Writer, o Options) error {
+	tmp, err := os.MkdirTemp("", "p2pkb-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	schema, err := os.ReadFile(filepath.Join(o.Repo, "kb", "schema.json"))
+	if err != nil {
+		return err
+	}
+	syn := filepath.Join(tmp, "synthetic")
+	if err := synth.Write(syn, o.N, 1, schema); err != nil {
+		return err
+	}
+	var cols []Figures
+	for _, c := range []struct{ name, kb, content string }{
+		{"repository KB", filepath.Join(o.Repo, "kb"), filepath.Join(o.Repo, "content")},
+		{fmt.Sprintf("synthetic N=%d", o.N), filepath.Join(syn, "kb"), filepath.Join(syn, "content")},
+	} {
+		f, err := measure(o, c.name, c.kb, c.content, filepath.Join(tmp, "out-"+strings.Fields(c.name)[0]))
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		cols = append(cols, f)
+	}
+	print(w, cols)
+	return nil
+}
+
+func measure(o Options, name, kbDir, contentDir, out string) (Figures, error) {
+	f := Figures{Name: name}
+	cmd := exec.Command(o.Binary, "build", "--kb", kbDir, "--content", contentDir,
+		"--templates", filepath.Join(o.Repo, "templates"), "--assets", filepath.Join(o.Repo, "assets"), "--out", out)
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return f, fmt.Errorf("build: %v\n%s", err, log.String())
+	}
+	f.Wall = time.Since(start)
+	f.BuildLog = strings.TrimSpace(log.String())
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		f.PeakRSS = ru.Maxrss * 1024
+	}
+	f.PublicBytes = dirSize(out)
+	f.ClientBytes = dirSize(filepath.Join(out, "search", "en")) + dirSize(filepath.Join(out, "search", "zh"))
+	f.BleveBytes = dirSize(filepath.Join(out, filepath.FromSlash(build.SearchIndexDir)))
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "index.html" {
+			f.Pages++
+		}
+		return nil
+	})
+
+	// The bleve index alone, as the build makes it.
+	schema, _ := os.ReadFile(filepath.Join(kbDir, "schema.json"))
+	src := build.Sources{
+		KB: build.Source{FS: os.DirFS(kbDir), Name: "kb"}, Content: build.Source{FS: os.DirFS(contentDir), Name: "content"},
+		Templates: build.Source{FS: os.DirFS(filepath.Join(o.Repo, "templates")), Name: "templates"},
+		Assets:    build.Source{FS: os.DirFS(filepath.Join(o.Repo, "assets")), Name: "assets"}, Schema: schema,
+	}
+	s, _, err := build.Model(src, "")
+	if err != nil {
+		return f, err
+	}
+	f.Entries = len(s.KB.Entries)
+	docs := search.Docs(s)
+	bdir := out + ".bleve"
+	t := time.Now()
+	ix, err := search.Build(docs, bdir)
+	if err != nil {
+		return f, err
+	}
+	f.BleveTime = time.Since(t)
+	ix.Close()
+	os.RemoveAll(bdir)
+
+	queries := sampleQueries(s.KB.Entries)
+	ix, err = build.OpenSearch(out)
+	if err != nil {
+		return f, err
+	}
+	var lat []time.Duration
+	for _, q := range queries {
+		t := time.Now()
+		if _, err := ix.Search(q, "en", 10); err != nil {
+			return f, err
+		}
+		lat = append(lat, time.Since(t))
+	}
+	ix.Close()
+	f.GoP50, f.GoP99 = percentile(lat, 50), percentile(lat, 99)
+
+	if o.Browser != nil {
+		f.BrowserP50, f.BrowserP99, f.QueryBytes, err = o.Browser(out, "en", queries[:min(len(queries), 40)])
+		if err != nil {
+			return f, err
+		}
+	}
+
+	// One entry page with what it loads: HTML, the stylesheets that apply, the script.
+	e := s.KB.Entries[len(s.KB.Entries)/2]
+	var page bytes.Buffer
+	for _, p := range []string{"en/kb/" + e.ID + "/index.html", "assets/style.css", "assets/chroma-light.css", "assets/site.js"} {
+		b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
+		if err != nil {
+			return f, err
+		}
+		f.PageBytes += len(b)
+		page.Write(b)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(page.Bytes())
+	zw.Close()
+	f.PageGzip = gz.Len()
+	return f, nil
+}
+
+// sampleQueries mixes what people search with: pasted signatures with noise
+// around them, a few words, an error code.
+func sampleQueries(entries []*kb.Entry) []string {
+	r := rand.New(rand.NewPCG(1, 2))
+	var qs []string
+	for i := 0; i < 200; i++ {
+		e := entries[r.IntN(len(entries))]
+		switch i % 3 {
+		case 0:
+			qs = append(qs, "2025-01-01 12:00:00 worker-1 "+e.Signature+"\n  at train.py:12")
+		case 1:
+			w := strings.Fields(e.Signature)
+			k := r.IntN(max(1, len(w)-3))
+			qs = append(qs, strings.Join(w[k:min(len(w), k+3)], " "))
+		default:
+			qs = append(qs, e.ErrorCode)
+		}
+	}
+	return qs
+}
+
+func percentile(d []time.Duration, p int) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+func print(w io.Writer, cols []Figures) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
+	row := func(name string, f func(Figures) string) {
+		fmt.Fprintf(tw, "%s\t", name)
+		for _, c := range cols {
+			fmt.Fprintf(tw, "%s\t", f(c))
+		}
+		fmt.Fprintln(tw)
+	}
+	row("", func(c Figures) string { return c.Name })
+	row("entries", func(c Figures) string { return fmt.Sprint(c.Entries) })
+	row("build wall time", func(c Figures) string { return dur(c.Wall) })
+	row("build peak RSS", func(c Figures) string { return size(c.PeakRSS) })
+	row("pages", func(c Figures) string { return fmt.Sprint(c.Pages) })
+	row("pages per second", func(c Figures) string { return fmt.Sprintf("%.0f", float64(c.Pages)/c.Wall.Seconds()) })
+	row("public/ size", func(c Figures) string { return size(c.PublicBytes) })
+	row("bleve index build", func(c Figures) string { return dur(c.BleveTime) })
+	row("bleve index size", func(c Figures) string { return size(c.BleveBytes) })
+	row("client index size", func(c Figures) string { return size(c.ClientBytes) })
+	row("client index per query", func(c Figures) string { return opt(c.QueryBytes > 0, size(int64(c.QueryBytes))) })
+	row("search p50 / p99 (Go)", func(c Figures) string { return dur(c.GoP50) + " / " + dur(c.GoP99) })
+	row("search p50 / p99 (browser)", func(c Figures) string {
+		return opt(c.BrowserP50 > 0, dur(c.BrowserP50)+" / "+dur(c.BrowserP99))
+	})
+	row("entry page HTML+CSS+JS", func(c Figures) string { return size(int64(c.PageBytes)) })
+	row("  gzipped", func(c Figures) string { return size(int64(c.PageGzip)) })
+	tw.Flush()
+	for _, c := range cols {
+		fmt.Fprintf(w, "%s: %s\n", c.Name, c.BuildLog)
+	}
+}
+
+func opt(ok bool, s string) string {
+	if !ok {
+		return "n/a (no Chromium)"
+	}
+	return s
+}
+
+func dur(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+	}
+	return fmt.Sprintf("%d µs", d.Microseconds())
+}
+
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
