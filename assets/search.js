@@ -123,7 +123,7 @@
       var addTerm = function (shard, t, factor) {
         var p = shard.p[t];
         if (!p) { return false; }
-        var df = p.length / 2, idf = Math.log(1 + (meta.n - df + 0.5) / (df + 0.5)), doc = 0;
+        var df = (shard.df && shard.df[t]) || p.length / 2, idf = Math.log(1 + (meta.n - df + 0.5) / (df + 0.5)), doc = 0;
         for (var i = 0; i < p.length; i += 2) {
           doc = i === 0 ? p[0] : doc + p[i];
           scores[doc] = (scores[doc] || 0) + factor * idf * p[i + 1] / 10;

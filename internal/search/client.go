@@ -27,10 +27,14 @@ import (
 const (
 	k1         = 1.2
 	bm25b      = 0.75
-	docChunk   = 32
-	shardBytes = 6000 // target size of a term shard
+	docChunk   = 16
+	shardBytes = 3000 // target size of a term shard
 	vocabBytes = 3000 // target size of a vocabulary shard
-	fuzzyMin   = 5    // terms this long are corrected for one typo
+	// maxPostings caps a term's postings at its best-weighted documents. A
+	// term in thousands of documents ranks nothing by itself, and its full
+	// list would be most of what a query downloads; df keeps its idf right.
+	maxPostings = 128
+	fuzzyMin    = 5 // terms this long are corrected for one typo
 )
 
 // Hash is FNV-1a of the term's UTF-8 bytes, as assets/search.js computes it.
@@ -125,6 +129,36 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 		}
 	}
 
+	// Anchors are chosen by the true document frequency, before truncation.
+	anchors := make([]string, len(docs))
+	for i, d := range docs {
+		if d.Regex != nil {
+			anchors[i] = anchorTerm(d.Regex.String(), terms)
+		}
+	}
+
+	// Common terms keep their best postings only; the rest stay exact.
+	df := map[string]int{}
+	for t, ct := range terms {
+		n := len(ct.postings) / 2
+		if n <= maxPostings {
+			continue
+		}
+		df[t] = n
+		type posting struct{ doc, w int }
+		ps := make([]posting, n)
+		for k := range ps {
+			ps[k] = posting{ct.postings[2*k], ct.postings[2*k+1]}
+		}
+		sort.Slice(ps, func(i, j int) bool { return ps[i].w > ps[j].w || ps[i].w == ps[j].w && ps[i].doc < ps[j].doc })
+		ps = ps[:maxPostings]
+		sort.Slice(ps, func(i, j int) bool { return ps[i].doc < ps[j].doc })
+		ct.postings = ct.postings[:0]
+		for _, p := range ps {
+			ct.postings = append(ct.postings, p.doc, p.w)
+		}
+	}
+
 	// Shards sized to the postings they hold.
 	total := 0
 	for t, ct := range terms {
@@ -150,7 +184,7 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 		if d.Regex == nil {
 			continue
 		}
-		anchor := anchorTerm(d.Regex.String(), terms)
+		anchor := anchors[i]
 		if anchor == "" {
 			always = append(always, [2]any{i, d.Regex.String()})
 			continue
@@ -158,8 +192,19 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 		s := Hash(anchor) % uint32(shards)
 		regexes[s] = append(regexes[s], [2]any{i, d.Regex.String()})
 	}
+	dfs := make([]map[string]int, shards)
+	for t, n := range df {
+		s := Hash(t) % uint32(shards)
+		if dfs[s] == nil {
+			dfs[s] = map[string]int{}
+		}
+		dfs[s][t] = n
+	}
 	for i := range shard {
 		data := map[string]any{"p": shard[i]}
+		if dfs[i] != nil {
+			data["df"] = dfs[i]
+		}
 		if len(regexes[i]) > 0 {
 			data["r"] = regexes[i]
 		}
