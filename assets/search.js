@@ -135,7 +135,7 @@
         var misses = [];
         shards.forEach(function (shard, i) {
           (shard.r || []).forEach(function (r) { patterns.push(r); });
-          if (!addTerm(shard, qterms[i], 1) && Array.from(qterms[i]).length >= meta.fuzzy && !HAN.test(qterms[i])) {
+          if (!addTerm(shard, qterms[i], 1) && qterms.length <= meta.fuzzyTerms && Array.from(qterms[i]).length >= meta.fuzzy && !HAN.test(qterms[i])) {
             misses.push(qterms[i]);
           }
         });

@@ -251,7 +251,7 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 		always = [][2]any{}
 	}
 	return put("meta", map[string]any{
-		"n": len(docs), "shards": shards, "vshards": vshards, "chunk": docChunk, "fuzzy": fuzzyMin, "always": always,
+		"n": len(docs), "shards": shards, "vshards": vshards, "chunk": docChunk, "fuzzy": fuzzyMin, "fuzzyTerms": maxFuzzyTerms, "always": always,
 	})
 }
 

@@ -128,6 +128,7 @@ const (
 	MaxQueryBytes = 64 << 10
 	MaxResults    = 100
 	maxQueryTerms = 64
+	maxFuzzyTerms = 4
 )
 
 // Search ranks documents of lang for q. Entries whose pattern matches the
@@ -151,6 +152,9 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 	if len(terms) == 0 {
 		return trim(out, limit), nil
 	}
+	// Typos are corrected in short, typed queries; a pasted log's unknown
+	// words (timestamps, paths, host names) are not typos.
+	fuzzy := len(terms) <= maxFuzzyTerms
 	var should []query.Query
 	for _, t := range terms {
 		for _, f := range fields {
@@ -158,7 +162,7 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 			tq.SetField(f.Name)
 			tq.SetBoost(f.Boost)
 			should = append(should, tq)
-			if len([]rune(t)) >= 5 && !isHan(t) {
+			if fuzzy && len([]rune(t)) >= fuzzyMin && !isHan(t) {
 				fq := bleve.NewFuzzyQuery(t)
 				fq.SetField(f.Name)
 				fq.SetFuzziness(1)
