@@ -126,7 +126,7 @@
         var df = (shard.df && shard.df[t]) || p.length / 2, idf = Math.log(1 + (meta.n - df + 0.5) / (df + 0.5)), doc = 0;
         for (var i = 0; i < p.length; i += 2) {
           doc = i === 0 ? p[0] : doc + p[i];
-          scores[doc] = (scores[doc] || 0) + factor * idf * p[i + 1] / 10;
+          scores[doc] = (scores[doc] || 0) + factor * idf * p[i + 1] / meta.scale;
         }
         return true;
       };
@@ -151,7 +151,7 @@
       }).then(function () {
         patterns.forEach(function (r) {
           var m = matchPattern(r[1], q);
-          if (m) { matches[r[0]] = m; scores[r[0]] = 1000 + m.length; }
+          if (m) { matches[r[0]] = m; scores[r[0]] = 1000 + Array.from(m).length; }
         });
         var ranked = Object.keys(scores).map(Number).sort(function (a, b) { return scores[b] - scores[a] || a - b; }).slice(0, limit);
         return Promise.all(ranked.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)); })).then(function (chunks) {

@@ -172,7 +172,9 @@ func TestBrowserStableLinks(t *testing.T) {
 		{"index.html", "en/index.html", ""},
 		{"e/GPA/index.html", "en/kb/tensorflow/gpu-peer-access-error/index.html", ""},
 		{"kb/cuda/peer-access-unsupported-by-hardware/index.html", "en/kb/cuda/peer-access-unsupported-by-hardware/index.html", ""},
-		{"e/cudaErrorPeerAccessUnsupported/index.html", "zh/kb/cuda/peer-access-unsupported-by-hardware/index.html", "zh"},
+		{"e/cudaErrorPeerAccessAlreadyEnabled/index.html", "zh/kb/cuda/peer-access-already-enabled/index.html", "zh"},
+		// Two entries share this code: the page lists both and stays.
+		{"e/cudaErrorPeerAccessUnsupported/index.html", "e/cudaErrorPeerAccessUnsupported/index.html", ""},
 	}
 	for _, c := range cases {
 		b.Do(chromedp.Navigate(root + "en/index.html"))
@@ -189,6 +191,11 @@ func TestBrowserStableLinks(t *testing.T) {
 		if loc != root+c.to {
 			t.Errorf("%s led to %s, want %s", c.from, loc, c.to)
 		}
+	}
+	links := browsertest.Eval[[]string](b, `[...document.querySelectorAll("ul.entries a[lang=en]")].map(a => a.getAttribute("href"))`)
+	want := []string{"../../en/kb/cuda/peer-access-to-same-device/index.html", "../../en/kb/cuda/peer-access-unsupported-by-hardware/index.html"}
+	if strings.Join(links, " ") != strings.Join(want, " ") {
+		t.Errorf("the list of a shared code links %v, want %v", links, want)
 	}
 	checkQuiet(t, b, root)
 }

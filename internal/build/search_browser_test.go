@@ -26,6 +26,7 @@ type searchCases struct {
 		Q    string `json:"q"`
 		Lang string `json:"lang"`
 		Top  string `json:"top"`
+		In   string `json:"in"`
 	} `json:"queries"`
 }
 
@@ -58,11 +59,17 @@ func TestBrowserSearch(t *testing.T) {
 			}
 		})
 		for _, c := range cases.Queries {
-			t.Run(scheme+"/"+c.Lang+"/"+c.Top, func(t *testing.T) {
+			t.Run(scheme+"/"+c.Lang+"/"+c.Top+c.In, func(t *testing.T) {
 				b.Requests()
 				top := runQuery(t, b, root, c.Lang, c.Q)
-				if top != c.Top {
+				if c.Top != "" && top != c.Top {
 					t.Errorf("%q: top result %q, want %q", c.Q, top, c.Top)
+				}
+				if c.In != "" {
+					all := browsertest.Eval[[]string](b, `[...document.querySelectorAll("#search-results li")].map(li => li.dataset.resultId)`)
+					if !contains(all, c.In) {
+						t.Errorf("%q: results %v lack %q", c.Q, all, c.In)
+					}
 				}
 				checkQuiet(t, b, root)
 			})

@@ -39,9 +39,21 @@ type Entry struct {
 	Tags               []string          `json:"tags"`                 // free labels
 	Locale             string            `json:"locale"`               // language of the source text
 	Aliases            []string          `json:"aliases"`              // other spellings: driver API names, numbers
+	Reproducer         *Reproducer       `json:"reproducer"`           // how the signature was reproduced, if it was
 
 	// File is the entry's path inside the KB, for messages; not in the JSON.
 	File string `json:"-"`
+}
+
+// Reproducer is a program under kb/repro/ that prints the entry's signature,
+// with the output it printed on real GPUs.
+type Reproducer struct {
+	Program string `json:"program"` // repro/p2p_errors.cu
+	Output  string `json:"output"`  // repro/p2p_errors.h200x2.txt
+	Command string `json:"command"` // how it was built and run
+	Machine string `json:"machine"` // 2x NVIDIA H200, driver 580.159.04, CUDA 13.0
+	Date    string `json:"date"`    // ISO date of the run
+	Line    string `json:"-"`       // the output line the pattern matches, set by Load
 }
 
 // Version is one component and version the entry is known to concern.
@@ -86,4 +98,5 @@ type KB struct {
 	Entries  []*Entry          // sorted by ID
 	ByID     map[string]*Entry //
 	Warnings []Problem         // things lint reports that do not stop a build
+	Repro    map[string][]byte // files under repro/, by path from the KB root
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -126,6 +127,10 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 		}
 	}
 	sort.Slice(kb.Entries, func(i, j int) bool { return kb.Entries[i].ID < kb.Entries[j].ID })
+	kb.Repro = map[string][]byte{}
+	if err := l.reproducers(fsys, kb); err != nil {
+		return nil, err
+	}
 	l.links(kb)
 	kb.Warnings = l.warnings
 	if len(l.problems) > 0 {
@@ -297,6 +302,52 @@ func (l *loader) warnChinese(p string, data []byte, e *Entry) {
 			l.warn(p, data, []string{"dead_ends", fmt.Sprint(i)}, "no why_fails_zh: the Chinese page shows English")
 		}
 	}
+}
+
+// reproducers loads kb/repro/ and checks that each reproduced entry's output
+// really contains its signature.
+func (l *loader) reproducers(fsys fs.FS, kb *KB) error {
+	names, err := fs.Glob(fsys, ReproDir+"/*")
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		data, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			return fmt.Errorf("%s/%s: %w", l.name, n, err)
+		}
+		kb.Repro[n] = data
+	}
+	for _, e := range kb.Entries {
+		p := strings.TrimPrefix(e.File, l.name+"/")
+		r := e.Reproducer
+		if r == nil {
+			if e.VerificationTier == "reproduced" {
+				l.fail(p, l.data[p], []string{"verification_tier"}, "reproduced needs a reproducer: the program under kb/repro/ and the output it printed")
+			}
+			continue
+		}
+		for _, f := range []struct{ field, path string }{{"program", r.Program}, {"output", r.Output}} {
+			if _, ok := kb.Repro[f.path]; !ok {
+				l.fail(p, l.data[p], []string{"reproducer", f.field}, fmt.Sprintf("no file %s/%s", l.name, f.path))
+			}
+		}
+		out, ok := kb.Repro[r.Output]
+		if !ok {
+			continue
+		}
+		re := regexp.MustCompile(e.Regex) // checked above
+		for _, line := range strings.Split(string(out), "\n") {
+			if re.MatchString(line) {
+				r.Line = strings.TrimSpace(line)
+				break
+			}
+		}
+		if r.Line == "" {
+			l.fail(p, l.data[p], []string{"reproducer", "output"}, fmt.Sprintf("%s/%s has no line the entry's regex matches: the reproduction did not print the signature", l.name, r.Output))
+		}
+	}
+	return nil
 }
 
 // links checks that every transition_graph id names an entry.

@@ -103,6 +103,12 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 	if err := r.assetFiles(emit); err != nil {
 		return err
 	}
+	// Reproducers are published as they are, for readers to run.
+	for name, data := range s.KB.Repro {
+		if err := emit(name, data); err != nil {
+			return err
+		}
+	}
 	if err := emit("sitemap.xml", sitemap(s)); err != nil {
 		return err
 	}

@@ -16,7 +16,8 @@ type Cases struct {
 	Queries []struct {
 		Q    string `json:"q"`
 		Lang string `json:"lang"`
-		Top  string `json:"top"`
+		Top  string `json:"top"` // the first result
+		In   string `json:"in"`  // among the results
 	} `json:"queries"`
 }
 

@@ -35,6 +35,8 @@ const (
 	// list would be most of what a query downloads; df keeps its idf right.
 	maxPostings = 128
 	fuzzyMin    = 5 // terms this long are corrected for one typo
+	// weightScale turns weights into the integers the files hold.
+	weightScale = 100
 )
 
 // Hash is FNV-1a of the term's UTF-8 bytes, as assets/search.js computes it.
@@ -94,7 +96,6 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 		n  int
 	}
 	per := make([][]fieldStats, len(docs))
-	avg := make([]float64, len(fields))
 	for i, d := range docs {
 		per[i] = make([]fieldStats, len(fields))
 		for f := range fields {
@@ -104,19 +105,19 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 				fs.tf[t.Term]++
 			}
 			per[i][f] = fs
-			avg[f] += float64(len(toks))
 		}
 	}
-	for f := range avg {
-		avg[f] = math.Max(1, avg[f]/float64(max(1, len(docs))))
-	}
+	avg := averageLengths(docs)
 	terms := map[string]*clientTerm{}
 	for i := range docs {
 		weights := map[string]float64{}
 		for f, fs := range per[i] {
-			norm := k1 * (1 - bm25b + bm25b*float64(fs.n)/avg[f])
-			for t, tf := range fs.tf {
-				weights[t] += fields[f].Boost * float64(tf) * (k1 + 1) / (float64(tf) + norm)
+			tf := make([]float64, len(fields))
+			lengths := make([]float64, len(fields))
+			lengths[f] = float64(fs.n)
+			for t, n := range fs.tf {
+				tf[f] = float64(n)
+				weights[t] += weight(tf, lengths, avg)
 			}
 		}
 		for t, w := range weights {
@@ -125,7 +126,7 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 				ct = &clientTerm{}
 				terms[t] = ct
 			}
-			ct.postings = append(ct.postings, i, max(1, int(math.Round(w*10))))
+			ct.postings = append(ct.postings, i, quantize(w))
 		}
 	}
 
@@ -251,7 +252,7 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 		always = [][2]any{}
 	}
 	return put("meta", map[string]any{
-		"n": len(docs), "shards": shards, "vshards": vshards, "chunk": docChunk, "fuzzy": fuzzyMin, "fuzzyTerms": maxFuzzyTerms, "always": always,
+		"n": len(docs), "shards": shards, "vshards": vshards, "chunk": docChunk, "scale": weightScale, "fuzzy": fuzzyMin, "fuzzyTerms": maxFuzzyTerms, "always": always,
 	})
 }
 
@@ -269,7 +270,7 @@ func pow2(n int) int {
 	return p
 }
 
-// anchorTerm picks the rarest term of a pattern's longest required literal:
+// anchorTerm picks the rarest term of the pattern's required literals:
 // any text the pattern matches contains that literal, hence that term, so a
 // query loads the shard holding the pattern. Terms cut by the literal's ends
 // are skipped; "" when the pattern has no such term.
@@ -278,10 +279,8 @@ func anchorTerm(expr string, df map[string]*clientTerm) string {
 	if err != nil {
 		return ""
 	}
-	lits := requiredLiterals(re.Simplify())
-	sort.SliceStable(lits, func(i, j int) bool { return len(lits[i].text) > len(lits[j].text) })
-	for _, lit := range lits {
-		best, bestDF := "", math.MaxInt
+	best, bestDF := "", math.MaxInt
+	for _, lit := range requiredLiterals(re.Simplify()) {
 		for _, tok := range Analyze(lit.text) {
 			if tok.Start == 0 && !lit.wordStart || tok.End == len(lit.text) && !lit.wordEnd {
 				continue
@@ -294,11 +293,8 @@ func anchorTerm(expr string, df map[string]*clientTerm) string {
 				best, bestDF = tok.Term, n
 			}
 		}
-		if best != "" {
-			return best
-		}
 	}
-	return ""
+	return best
 }
 
 type literal struct {

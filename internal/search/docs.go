@@ -22,13 +22,13 @@ type Doc struct {
 	Regex *regexp.Regexp // entries: the signature pattern
 }
 
-// Fields of a document and their weights: what people paste (signature,
-// codes) counts most, then titles, then causes and fixes, then the rest.
+// Fields of a document and their weights: what people paste or type (signature,
+// codes, article titles) counts most, then causes and fixes, then the rest.
 var fields = []struct {
 	Name  string
 	Boost float64
 }{
-	{"sig", 5}, {"code", 5}, {"title", 3}, {"cause", 2}, {"fix", 2}, {"body", 1},
+	{"sig", 5}, {"code", 5}, {"title", 5}, {"cause", 2}, {"fix", 2}, {"body", 1},
 }
 
 func (d Doc) field(name string) string {

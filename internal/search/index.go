@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -12,7 +13,7 @@ import (
 	_ "github.com/blevesearch/bleve/v2/analysis/analyzer/custom" // the analyzer type of our tokenizer
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/registry"
-	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
 )
 
 const analyzerName = "p2pkb"
@@ -38,9 +39,42 @@ func (tokenizer) Tokenize(input []byte) analysis.TokenStream {
 // Index is the server-side index: bleve for ranking, plus the documents for
 // the regex pass and for showing results.
 type Index struct {
-	bleve  bleve.Index
-	docs   map[string]Doc // by Key
+	bleve  map[string]bleve.Index // one per language, so counts and lengths are the language's own, as in the client index
+	docs   map[string]Doc         // by Key
 	byLang map[string][]Doc
+	docNum map[string]map[string]int // lang -> Key -> position in byLang, the client's document number
+	avg    map[string][]float64      // lang -> average length of each field, in terms
+}
+
+// finish derives the per-language tables from docs.
+func (ix *Index) finish() {
+	ix.docNum = map[string]map[string]int{}
+	for lang, docs := range ix.byLang {
+		ix.docNum[lang] = map[string]int{}
+		for i, d := range docs {
+			ix.docNum[lang][d.Key()] = i
+		}
+	}
+}
+
+// averageLengths is the mean number of terms of each field over the docs
+// that have it: entries have no title, and counting them would make every
+// article title look long.
+func averageLengths(docs []Doc) []float64 {
+	avg := make([]float64, len(fields))
+	have := make([]int, len(fields))
+	for _, d := range docs {
+		for f := range fields {
+			if n := len(Analyze(d.field(fields[f].Name))); n > 0 {
+				avg[f] += float64(n)
+				have[f]++
+			}
+		}
+	}
+	for f := range avg {
+		avg[f] = math.Max(1, avg[f]/float64(max(1, have[f])))
+	}
+	return avg
 }
 
 func indexMapping() (mapping.IndexMapping, error) {
@@ -59,58 +93,77 @@ func indexMapping() (mapping.IndexMapping, error) {
 		fm.DocValues = false
 		doc.AddFieldMappingsAt(f.Name, fm)
 	}
-	lang := bleve.NewKeywordFieldMapping()
-	lang.Store, lang.IncludeInAll, lang.DocValues = false, false, false
-	doc.AddFieldMappingsAt("lang", lang)
 	m.DefaultMapping = doc
 	m.StoreDynamic, m.IndexDynamic, m.DocValuesDynamic = false, false, false
+	// BM25, as the client index scores, so both rank alike.
+	m.ScoringModel = index.BM25Scoring
 	return m, nil
 }
 
-// Build indexes docs. dir is where bleve keeps the index; "" keeps it in memory.
+// Build indexes docs. dir is where bleve keeps the index, one folder per
+// language; "" keeps it in memory.
 func Build(docs []Doc, dir string) (*Index, error) {
 	m, err := indexMapping()
 	if err != nil {
 		return nil, err
 	}
-	var bi bleve.Index
-	if dir == "" {
-		bi, err = bleve.NewMemOnly(m)
-	} else {
-		bi, err = bleve.New(dir, m)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("search index: %w", err)
-	}
-	ix := &Index{bleve: bi, docs: map[string]Doc{}, byLang: map[string][]Doc{}}
-	batch := bi.NewBatch()
+	ix := &Index{bleve: map[string]bleve.Index{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: map[string][]float64{}}
 	for _, d := range docs {
 		ix.docs[d.Key()] = d
 		ix.byLang[d.Lang] = append(ix.byLang[d.Lang], d)
-		body := map[string]any{"lang": d.Lang}
-		for _, f := range fields {
-			if v := d.field(f.Name); v != "" {
-				body[f.Name] = v
+	}
+	ix.finish()
+	for lang, docs := range ix.byLang {
+		ix.avg[lang] = averageLengths(docs)
+		var bi bleve.Index
+		if dir == "" {
+			bi, err = bleve.NewMemOnly(m)
+		} else {
+			bi, err = bleve.New(filepath.Join(dir, lang), m)
+		}
+		if err != nil {
+			ix.Close()
+			return nil, fmt.Errorf("search index: %w", err)
+		}
+		ix.bleve[lang] = bi
+		batch := bi.NewBatch()
+		for _, d := range docs {
+			body := map[string]any{}
+			for _, f := range fields {
+				if v := d.field(f.Name); v != "" {
+					body[f.Name] = v
+				}
 			}
-		}
-		if err := batch.Index(d.Key(), body); err != nil {
-			return nil, err
-		}
-		if batch.Size() >= 1000 {
-			if err := bi.Batch(batch); err != nil {
+			if err := batch.Index(d.Key(), body); err != nil {
+				ix.Close()
 				return nil, err
 			}
-			batch = bi.NewBatch()
+			if batch.Size() >= 1000 {
+				if err := bi.Batch(batch); err != nil {
+					ix.Close()
+					return nil, err
+				}
+				batch = bi.NewBatch()
+			}
 		}
-	}
-	if err := bi.Batch(batch); err != nil {
-		return nil, fmt.Errorf("search index: %w", err)
+		if err := bi.Batch(batch); err != nil {
+			ix.Close()
+			return nil, fmt.Errorf("search index: %w", err)
+		}
 	}
 	return ix, nil
 }
 
 // Close releases the bleve index.
-func (ix *Index) Close() error { return ix.bleve.Close() }
+func (ix *Index) Close() error {
+	var first error
+	for _, bi := range ix.bleve {
+		if err := bi.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
 
 // Result is one hit.
 type Result struct {
@@ -131,62 +184,71 @@ const (
 	maxFuzzyTerms = 4
 )
 
-// Search ranks documents of lang for q. Entries whose pattern matches the
-// query, or a line of it, come first; the rest is bleve's ranking.
+// Search ranks documents of lang for q, exactly as the client index does
+// (assets/search.js): entries whose pattern matches the query or a line of
+// it come first, the rest by BM25 over the weighted fields, computed from
+// bleve's postings. Both sides rank alike because they share the formula.
 func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 	if len(q) > MaxQueryBytes {
 		q = q[:MaxQueryBytes]
 	}
 	limit = max(1, min(limit, MaxResults))
-	var out []Result
-	seen := map[string]bool{}
-	for _, m := range matchPatterns(ix.byLang[lang], q) {
-		seen[m.doc.ID] = true
-		out = append(out, result(m.doc, 1000+float64(len(m.text)), m.text))
-	}
+	docs := ix.byLang[lang]
+	scores := map[int]float64{}
+	matches := map[int]string{}
 
 	terms := Terms(q)
 	if len(terms) > maxQueryTerms {
 		terms = terms[:maxQueryTerms]
 	}
-	if len(terms) == 0 {
-		return trim(out, limit), nil
-	}
-	// Typos are corrected in short, typed queries; a pasted log's unknown
-	// words (timestamps, paths, host names) are not typos.
-	fuzzy := len(terms) <= maxFuzzyTerms
-	var should []query.Query
-	for _, t := range terms {
-		for _, f := range fields {
-			tq := bleve.NewTermQuery(t)
-			tq.SetField(f.Name)
-			tq.SetBoost(f.Boost)
-			should = append(should, tq)
-			if fuzzy && len([]rune(t)) >= fuzzyMin && !isHan(t) {
-				fq := bleve.NewFuzzyQuery(t)
-				fq.SetField(f.Name)
-				fq.SetFuzziness(1)
-				fq.SetBoost(f.Boost * 0.3)
-				should = append(should, fq)
+	if bi := ix.bleve[lang]; bi != nil && len(terms) > 0 {
+		sc, err := ix.newScorer(bi, lang)
+		if err != nil {
+			return nil, err
+		}
+		defer sc.close()
+		fuzzy := len(terms) <= maxFuzzyTerms
+		for _, t := range terms {
+			found, err := sc.add(t, 1, scores)
+			if err != nil {
+				return nil, err
+			}
+			if found || !fuzzy || utf8.RuneCountInString(t) < fuzzyMin || isHan(t) {
+				continue
+			}
+			near, err := sc.near(t)
+			if err != nil {
+				return nil, err
+			}
+			for _, v := range near {
+				if _, err := sc.add(v, 0.3, scores); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
-	lq := bleve.NewTermQuery(lang)
-	lq.SetField("lang")
-	dq := bleve.NewDisjunctionQuery(should...)
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(lq, dq), limit+len(out), 0, false)
-	res, err := ix.bleve.Search(req)
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	for _, h := range res.Hits {
-		d, ok := ix.docs[h.ID]
-		if !ok || seen[d.ID] {
-			continue
+	for i, d := range docs {
+		if m := matchPattern(d, q); m != "" {
+			matches[i] = m
+			scores[i] = 1000 + float64(utf8.RuneCountInString(m))
 		}
-		out = append(out, result(d, h.Score, ""))
 	}
-	return trim(out, limit), nil
+	ranked := make([]int, 0, len(scores))
+	for i := range scores {
+		ranked = append(ranked, i)
+	}
+	sort.Slice(ranked, func(a, b int) bool {
+		sa, sb := scores[ranked[a]], scores[ranked[b]]
+		if sa != sb {
+			return sa > sb
+		}
+		return ranked[a] < ranked[b]
+	})
+	var out []Result
+	for _, i := range ranked[:min(limit, len(ranked))] {
+		out = append(out, result(docs[i], scores[i], matches[i]))
+	}
+	return out, nil
 }
 
 func result(d Doc, score float64, match string) Result {
@@ -200,29 +262,34 @@ func trim(rs []Result, n int) []Result {
 	return rs
 }
 
+// matchPattern returns what an entry's pattern matches in text, trying the
+// whole text and then each line, or "".
+func matchPattern(d Doc, text string) string {
+	if d.Regex == nil {
+		return ""
+	}
+	if m := d.Regex.FindString(text); m != "" {
+		return m
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if m := d.Regex.FindString(l); m != "" {
+			return m
+		}
+	}
+	return ""
+}
+
 type patternMatch struct {
 	doc  Doc
 	text string
 }
 
-// matchPatterns tries each entry's pattern on the whole text and on each of
-// its lines; longer matches (more specific patterns) first.
+// matchPatterns lists the entries whose pattern matches text, longest match first.
 func matchPatterns(docs []Doc, text string) []patternMatch {
 	var out []patternMatch
-	lines := strings.Split(text, "\n")
 	for _, d := range docs {
-		if d.Regex == nil {
-			continue
-		}
-		if m := d.Regex.FindString(text); m != "" {
+		if m := matchPattern(d, text); m != "" {
 			out = append(out, patternMatch{d, m})
-			continue
-		}
-		for _, l := range lines {
-			if m := d.Regex.FindString(l); m != "" {
-				out = append(out, patternMatch{d, m})
-				break
-			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i].text) > len(out[j].text) })

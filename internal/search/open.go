@@ -18,8 +18,21 @@ type storedDoc struct {
 	ID, Kind, Lang, Title, Code, Path, Regex string
 }
 
+type storedIndex struct {
+	Avg  map[string][]float64 // lang -> average field lengths
+	Docs []storedDoc
+}
+
 // WriteDocs writes the document table for Open.
 func WriteDocs(docs []Doc, emit func(name string, data []byte) error, name string) error {
+	byLang := map[string][]Doc{}
+	for _, d := range docs {
+		byLang[d.Lang] = append(byLang[d.Lang], d)
+	}
+	st := storedIndex{Avg: map[string][]float64{}}
+	for lang, ds := range byLang {
+		st.Avg[lang] = averageLengths(ds)
+	}
 	rows := make([]storedDoc, len(docs))
 	for i, d := range docs {
 		rows[i] = storedDoc{ID: d.ID, Kind: d.Kind, Lang: d.Lang, Title: d.Title, Code: d.Code, Path: d.Path}
@@ -27,7 +40,8 @@ func WriteDocs(docs []Doc, emit func(name string, data []byte) error, name strin
 			rows[i].Regex = d.Regex.String()
 		}
 	}
-	data, err := json.Marshal(rows)
+	st.Docs = rows
+	data, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
@@ -40,25 +54,29 @@ func Open(bleveDir, docsPath string) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
 	}
-	var rows []storedDoc
-	if err := json.Unmarshal(data, &rows); err != nil {
+	var st storedIndex
+	if err := json.Unmarshal(data, &st); err != nil {
 		return nil, fmt.Errorf("search index %s: %w", docsPath, err)
 	}
-	bi, err := bleve.OpenUsing(filepath.Clean(bleveDir), map[string]any{"read_only": true})
-	if err != nil {
-		return nil, fmt.Errorf("search index %s: %w", bleveDir, err)
-	}
-	ix := &Index{bleve: bi, docs: map[string]Doc{}, byLang: map[string][]Doc{}}
-	for _, r := range rows {
+	ix := &Index{bleve: map[string]bleve.Index{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: st.Avg}
+	for _, r := range st.Docs {
 		d := Doc{ID: r.ID, Kind: r.Kind, Lang: r.Lang, Title: r.Title, Code: r.Code, Path: r.Path}
 		if r.Regex != "" {
 			if d.Regex, err = regexp.Compile(r.Regex); err != nil {
-				bi.Close()
 				return nil, fmt.Errorf("search index %s: %s: %w", docsPath, r.ID, err)
 			}
 		}
 		ix.docs[d.Key()] = d
 		ix.byLang[d.Lang] = append(ix.byLang[d.Lang], d)
+	}
+	ix.finish()
+	for lang := range ix.byLang {
+		bi, err := bleve.OpenUsing(filepath.Join(bleveDir, lang), map[string]any{"read_only": true})
+		if err != nil {
+			ix.Close()
+			return nil, fmt.Errorf("search index %s: %w", bleveDir, err)
+		}
+		ix.bleve[lang] = bi
 	}
 	return ix, nil
 }

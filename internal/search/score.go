@@ -1,0 +1,193 @@
+package search
+
+import (
+	"context"
+	"math"
+	"sort"
+
+	"github.com/blevesearch/bleve/v2"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// weight is a term's BM25 weight in one document, summed over the weighted
+// fields, before idf: what the client index stores per posting.
+func weight(tf []float64, lengths []float64, avg []float64) float64 {
+	w := 0.0
+	for f := range fields {
+		if tf[f] == 0 {
+			continue
+		}
+		norm := k1 * (1 - bm25b + bm25b*lengths[f]/avg[f])
+		w += fields[f].Boost * tf[f] * (k1 + 1) / (tf[f] + norm)
+	}
+	return w
+}
+
+// quantize rounds a weight as the client index stores it.
+func quantize(w float64) int { return max(1, int(math.Round(w*weightScale))) }
+
+// idf is BM25's inverse document frequency.
+func idf(n, df int) float64 { return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5)) }
+
+// scorer reads postings from one language's bleve index.
+type scorer struct {
+	r     index.IndexReader
+	ix    *Index
+	lang  string
+	n     int
+	avg   []float64
+	docOf map[string]int // doc key -> number in the language
+}
+
+func (ix *Index) newScorer(bi bleve.Index, lang string) (*scorer, error) {
+	adv, err := bi.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	return &scorer{r: r, ix: ix, lang: lang, n: len(ix.byLang[lang]), avg: ix.avg[lang], docOf: ix.docNum[lang]}, nil
+}
+
+func (s *scorer) close() { s.r.Close() }
+
+// add adds factor * idf * weight of term t to every document holding it, and
+// reports whether any does. Like the client index, a term in more than
+// maxPostings documents counts only in those where it weighs most.
+func (s *scorer) add(t string, factor float64, scores map[int]float64) (bool, error) {
+	type field struct{ tf, length float64 }
+	per := map[int][]field{}
+	for f := range fields {
+		tfr, err := s.r.TermFieldReader(context.Background(), []byte(t), fields[f].Name, true, true, false)
+		if err != nil {
+			return false, err
+		}
+		for {
+			d, err := tfr.Next(nil)
+			if err != nil {
+				tfr.Close()
+				return false, err
+			}
+			if d == nil {
+				break
+			}
+			key, err := s.r.ExternalID(d.ID)
+			if err != nil {
+				tfr.Close()
+				return false, err
+			}
+			num, ok := s.docOf[key]
+			if !ok {
+				continue
+			}
+			if per[num] == nil {
+				per[num] = make([]field, len(fields))
+			}
+			length := 0.0
+			if d.Norm > 0 {
+				length = math.Round(1 / (d.Norm * d.Norm))
+			}
+			per[num][f] = field{float64(d.Freq), length}
+		}
+		tfr.Close()
+	}
+	if len(per) == 0 {
+		return false, nil
+	}
+	type posting struct {
+		doc int
+		w   int
+	}
+	ps := make([]posting, 0, len(per))
+	for doc, fs := range per {
+		tf, lengths := make([]float64, len(fields)), make([]float64, len(fields))
+		for f, x := range fs {
+			tf[f], lengths[f] = x.tf, x.length
+		}
+		ps = append(ps, posting{doc, quantize(weight(tf, lengths, s.avg))})
+	}
+	df := len(ps)
+	if len(ps) > maxPostings {
+		sort.Slice(ps, func(i, j int) bool { return ps[i].w > ps[j].w || ps[i].w == ps[j].w && ps[i].doc < ps[j].doc })
+		ps = ps[:maxPostings]
+	}
+	w := idf(s.n, df)
+	for _, p := range ps {
+		scores[p.doc] += factor * w * float64(p.w) / weightScale
+	}
+	return true, nil
+}
+
+// near lists the known terms one edit from t that share its first two
+// characters, as the client's vocabulary shards do.
+func (s *scorer) near(t string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	p := prefix(t)
+	for _, f := range fields {
+		dict, err := s.r.FieldDictPrefix(f.Name, []byte(p))
+		if err != nil {
+			return nil, err
+		}
+		for {
+			e, err := dict.Next()
+			if err != nil {
+				dict.Close()
+				return nil, err
+			}
+			if e == nil {
+				break
+			}
+			v := e.Term
+			if !seen[v] && inVocabulary(v) && withinOne(t, v) {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+		dict.Close()
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// inVocabulary tells whether the client's typo shards hold a term.
+func inVocabulary(t string) bool {
+	return len([]rune(t)) >= fuzzyMin-1 && !isHan(t)
+}
+
+// withinOne tells whether a and b differ by at most one insertion, deletion
+// or substitution (assets/search.js has the same function).
+func withinOne(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, rb := []rune(a), []rune(b)
+	la, lb := len(ra), len(rb)
+	if la-lb > 1 || lb-la > 1 {
+		return false
+	}
+	i, j, edits := 0, 0, 0
+	for i < la && j < lb {
+		if ra[i] == rb[j] {
+			i++
+			j++
+			continue
+		}
+		edits++
+		if edits > 1 {
+			return false
+		}
+		switch {
+		case la > lb:
+			i++
+		case lb > la:
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return edits+(la-i)+(lb-j) <= 1
+}
