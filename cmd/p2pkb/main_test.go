@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,30 @@ func TestLintBrokenKB(t *testing.T) {
 	}
 	if code, _, _ := call("", "nonsense"); code != 2 {
 		t.Errorf("unknown command: exit %d", code)
+	}
+}
+
+// A real NCCL log, recorded with NCCL_P2P_DISABLE=1 on two H200s.
+func TestExplainRealNCCLLog(t *testing.T) {
+	log, err := os.ReadFile("../../kb/repro/nccl_p2p_disable.h200x2.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := call(string(log), "explain", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var xs []struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &xs); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, x := range xs {
+		got = append(got, x.ID)
+	}
+	for _, want := range []string{"nccl/p2p-disabled-by-environment", "nccl/p2p-off-shm-transport"} {
+		if !strings.Contains(strings.Join(got, " "), want) {
+			t.Errorf("explain found %v, want %s among them", got, want)
+		}
 	}
 }

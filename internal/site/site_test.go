@@ -73,3 +73,10 @@ func TestViewFallsBackToEnglish(t *testing.T) {
 		t.Errorf("workarounds must sort by success rate and fall back where workarounds_zh is not Chinese: %+v", v.Workarounds)
 	}
 }
+
+func TestViewShowsNoTranslationOfEnglishOnlyMessages(t *testing.T) {
+	e := &kb.Entry{ID: "x/y", Signature: "CUDA_ERROR_X: boom", SignatureZH: "CUDA_ERROR_X: boom"}
+	if v := View(e, "zh", &kb.KB{ByID: map[string]*kb.Entry{}}); v.SignatureOriginal != "" {
+		t.Errorf("a signature printed only in English has no translation to show, got %q", v.SignatureOriginal)
+	}
+}

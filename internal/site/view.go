@@ -63,7 +63,8 @@ func View(e *kb.Entry, lang string, k *kb.KB) *EntryView {
 	v := &EntryView{Entry: e, Signature: e.Signature, Versions: e.Versions}
 	zh := lang == "zh"
 	v.RootCause = pick(zh, e.RootCause, e.RootCauseZH)
-	if zh && e.SignatureZH != "" {
+	// Software that prints English has signature_zh equal to signature: no translation to show.
+	if zh && e.SignatureZH != "" && e.SignatureZH != e.Signature {
 		v.Signature, v.SignatureOriginal = e.SignatureZH, e.Signature
 	}
 	for i, w := range e.Workarounds {
