@@ -85,7 +85,7 @@ func Build(src Sources, out, baseURL string, log io.Writer) error {
 		return err
 	}
 	end := time.Now()
-	fmt.Fprintf(log, "built %s: %d entries, %d articles, %d pages in %v (load %v, pages %v, search %v)\n",
+	fmt.Fprintf(log, "built %s: %d entries, %d articles, %d files in %v (load %v, pages %v, search %v)\n",
 		out, len(s.KB.Entries), len(s.Articles.Slugs), files.Load(), round(end.Sub(start)),
 		round(modelled.Sub(start)), round(rendered.Sub(modelled)), round(end.Sub(rendered)))
 	return nil
