@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,32 +14,13 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
+	"github.com/p2pkb/p2pkb/internal/search/searchtest"
 )
-
-type searchCases struct {
-	Analysis []struct {
-		Text  string   `json:"text"`
-		Terms []string `json:"terms"`
-	} `json:"analysis"`
-	Queries []struct {
-		Q    string `json:"q"`
-		Lang string `json:"lang"`
-		Top  string `json:"top"`
-		In   string `json:"in"`
-	} `json:"queries"`
-}
 
 // TestBrowserSearch runs the shared table of internal/search/testdata in the
 // static search page, from file:// and over HTTP.
 func TestBrowserSearch(t *testing.T) {
-	var cases searchCases
-	data, err := os.ReadFile("../search/testdata/cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
+	cases := searchtest.Load(t)
 	b := browsertest.New(t)
 	out := buildSite(t, "")
 	srv := httptest.NewServer(http.StripPrefix("/kb-docs/", http.FileServer(http.Dir(out))))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/p2pkb/p2pkb/internal/content"
 	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/search/searchtest"
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
@@ -29,7 +30,7 @@ func TestQueriesRankTheRightPageFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	for _, c := range loadCases(t).Queries {
+	for _, c := range searchtest.Load(t).Queries {
 		res, err := ix.Search(c.Q, c.Lang, 10)
 		if err != nil {
 			t.Fatal(err)
