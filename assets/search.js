@@ -116,7 +116,10 @@
   // search ranks the documents of lang for q with the client index.
   function searchIndex(q, lang, limit) {
     q = q.slice(0, 65536);
-    var qterms = terms(q).slice(0, 64);
+    var qterms = terms(q);
+    // A long query is a pasted log: its numbers rank nothing (search.queryTerms).
+    if (qterms.length > 4) { qterms = qterms.filter(function (t) { return !/^[0-9]+$/.test(t); }); }
+    qterms = qterms.slice(0, 64);
     return load(lang, "meta").then(function (meta) {
       var scores = {}, matches = {};
       var shardOf = function (t) { return "t" + (hash(t) % meta.shards); };

@@ -27,8 +27,8 @@ import (
 const (
 	k1         = 1.2
 	bm25b      = 0.75
-	docChunk   = 16
-	shardBytes = 3000 // target size of a term shard
+	docChunk   = 8
+	shardBytes = 2000 // target size of a term shard
 	vocabBytes = 3000 // target size of a vocabulary shard
 	// maxPostings caps a term's postings at its best-weighted documents. A
 	// term in thousands of documents ranks nothing by itself, and its full
@@ -282,8 +282,8 @@ func anchorTerm(expr string, df map[string]*clientTerm) string {
 	best, bestDF := "", math.MaxInt
 	for _, lit := range requiredLiterals(re.Simplify()) {
 		for _, tok := range Analyze(lit.text) {
-			if tok.Start == 0 && !lit.wordStart || tok.End == len(lit.text) && !lit.wordEnd {
-				continue
+			if tok.Start == 0 && !lit.wordStart || tok.End == len(lit.text) && !lit.wordEnd || isNumber(tok.Term) {
+				continue // long queries drop numbers (queryTerms), so a number cannot anchor
 			}
 			n := math.MaxInt - 1
 			if ct := df[tok.Term]; ct != nil {

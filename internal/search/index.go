@@ -197,10 +197,7 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 	scores := map[int]float64{}
 	matches := map[int]string{}
 
-	terms := Terms(q)
-	if len(terms) > maxQueryTerms {
-		terms = terms[:maxQueryTerms]
-	}
+	terms := queryTerms(q)
 	if bi := ix.bleve[lang]; bi != nil && len(terms) > 0 {
 		sc, err := ix.newScorer(bi, lang)
 		if err != nil {
@@ -249,6 +246,34 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 		out = append(out, result(docs[i], scores[i], matches[i]))
 	}
 	return out, nil
+}
+
+// queryTerms are the terms a query is ranked by. A long query is a pasted
+// message or log: its numbers (timestamps, ranks, line numbers) rank nothing
+// and would only cost index downloads, so they are left out.
+// assets/search.js does the same.
+func queryTerms(q string) []string {
+	terms := Terms(q)
+	if len(terms) > maxFuzzyTerms {
+		kept := terms[:0]
+		for _, t := range terms {
+			if !isNumber(t) {
+				kept = append(kept, t)
+			}
+		}
+		terms = kept
+	}
+	return terms[:min(len(terms), maxQueryTerms)]
+}
+
+// isNumber tells whether a term is digits only.
+func isNumber(t string) bool {
+	for _, r := range t {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return t != ""
 }
 
 func result(d Doc, score float64, match string) Result {
