@@ -130,7 +130,8 @@ func (h *Handler) file(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "read error", http.StatusInternalServerError)
 			return
 		}
-		page := strings.Replace(string(data), "</body>", `<script src="/api/reload.js"></script></body>`, 1)
+		tag := fmt.Sprintf(`<script src="/api/reload.js?gen=%d"></script></body>`, h.reload.generation())
+		page := strings.Replace(string(data), "</body>", tag, 1)
 		rs, ok = strings.NewReader(page), true
 	}
 	if !ok {

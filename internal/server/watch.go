@@ -16,9 +16,12 @@ import (
 	"github.com/p2pkb/p2pkb/internal/search"
 )
 
-// reloadJS reconnects to the event stream and reloads the page on "reload".
+// reloadJS listens to the event stream and reloads the page on "reload". It
+// names the build the page came from, so a page that connects only after a
+// rebuild still learns of it.
 const reloadJS = `(function () {
-  var es = new EventSource("/api/events");
+  var gen = document.currentScript.src.split("gen=")[1] || "0";
+  var es = new EventSource("/api/events?gen=" + gen);
   es.addEventListener("reload", function () { location.reload(); });
 })();
 `
@@ -27,6 +30,13 @@ const reloadJS = `(function () {
 type broadcaster struct {
 	mu      sync.Mutex
 	clients map[chan struct{}]bool
+	gen     int // builds so far; pages carry the one they were served from
+}
+
+func (b *broadcaster) generation() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.gen
 }
 
 func (b *broadcaster) serve(w http.ResponseWriter, r *http.Request) {
@@ -44,6 +54,9 @@ func (b *broadcaster) serve(w http.ResponseWriter, r *http.Request) {
 	ch := make(chan struct{}, 1)
 	b.mu.Lock()
 	b.clients[ch] = true
+	if r.URL.Query().Get("gen") != fmt.Sprint(b.gen) {
+		ch <- struct{}{} // the page is older than the site
+	}
 	b.mu.Unlock()
 	defer func() { b.mu.Lock(); delete(b.clients, ch); b.mu.Unlock() }()
 	io.WriteString(w, ": connected\n\n")
@@ -62,6 +75,7 @@ func (b *broadcaster) serve(w http.ResponseWriter, r *http.Request) {
 func (b *broadcaster) notify() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.gen++
 	for ch := range b.clients {
 		select {
 		case ch <- struct{}{}:
