@@ -20,8 +20,10 @@ import (
 	"github.com/p2pkb/p2pkb/internal/build"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/report"
+	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/server"
+	"github.com/p2pkb/p2pkb/probe/facts"
 )
 
 const usage = `usage: p2pkb <command> [flags]
@@ -32,6 +34,7 @@ commands:
   search  rank entries and articles for a query
   explain explain every known error message in a log (stdin or arguments)
   serve   serve the site and its search API over HTTP
+  match   tell which entries and fixes apply to a machine described by p2p-probe
 
 Run 'p2pkb <command> -h' for a command's flags.
 `
@@ -60,6 +63,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err == nil && found == 0 {
 			return 1
 		}
+	case "match":
+		err = matchCmd(args, os.Stdin, stdout, stderr)
 	case "serve":
 		err = serveCmd(args, stdout, stderr)
 	case "help", "-h", "--help":
@@ -278,4 +283,60 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return server.Serve(ctx, *addr, h, stdout, nil)
+}
+
+func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("match", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	src := addSourceFlags(fl, false)
+	lang, asJSON, baseURL := reportFlags(fl)
+	probeFile := fl.String("probe", "", "p2p-probe output `FILE` (- for standard input)")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if *probeFile == "" {
+		return errors.New("usage: p2pkb match --probe FILE [TEXT...]")
+	}
+	var in io.Reader = stdin
+	if *probeFile != "-" {
+		f, err := os.Open(*probeFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	rep, err := facts.Read(in)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *probeFile, err)
+	}
+	text := strings.Join(fl.Args(), " ")
+	if fl.NArg() == 0 && *probeFile != "-" && !isTerminal(stdin) {
+		// A log piped in: judge the entries it names.
+		data, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+		if err != nil {
+			return err
+		}
+		text = string(data)
+	}
+	sources, err := src.sources()
+	if err != nil {
+		return err
+	}
+	s, ix, err := build.SearchIndex(sources)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	_, err = report.Match(stdout, ix, s, rules.FromReport(rep), text, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL})
+	return err
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -99,3 +99,78 @@ func TestExplainRealNCCLLog(t *testing.T) {
 		}
 	}
 }
+
+func matchJSON(t *testing.T, probe string, args ...string) []map[string]any {
+	t.Helper()
+	code, out, errOut := call("", append([]string{"match", "--json", "--probe", probe}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res []map[string]any
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	return res
+}
+
+func workaroundVerdict(t *testing.T, a map[string]any, contains string) (string, string) {
+	t.Helper()
+	for _, w := range a["workarounds"].([]any) {
+		m := w.(map[string]any)
+		if strings.Contains(m["text"].(string), contains) {
+			var reasons []string
+			for _, r := range m["reasons"].([]any) {
+				reasons = append(reasons, r.(string))
+			}
+			return m["verdict"].(string), strings.Join(reasons, "; ")
+		}
+	}
+	t.Fatalf("no workaround with %q", contains)
+	return "", ""
+}
+
+// The real two-H200 reading: P2P works everywhere, so the hardware entry and
+// its NCCL_P2P_DISABLE workaround do not apply, and the page says why.
+func TestMatchRealH200(t *testing.T) {
+	sig := "RuntimeError: CUDA error: peer access is not supported between these two devices (cudaErrorPeerAccessUnsupported)"
+	res := matchJSON(t, "../../probe/testdata/real/h200x2.json", sig)
+	if len(res) != 1 || res[0]["id"] != "cuda/peer-access-unsupported-by-hardware" || res[0]["verdict"] != "does_not_apply" {
+		t.Fatalf("match = %v", res)
+	}
+	if v, why := workaroundVerdict(t, res[0], "NCCL_P2P_DISABLE=1"); v != "does_not_apply" || !strings.Contains(why, "P2P between all GPU pairs present") {
+		t.Errorf("NCCL_P2P_DISABLE workaround: %s (%s)", v, why)
+	}
+	// Four PCIe GPUs with blocked pairs: the same workaround applies.
+	res = matchJSON(t, "../../probe/testdata/golden/pcie4-blocked.json", sig)
+	if v, _ := workaroundVerdict(t, res[0], "NCCL_P2P_DISABLE=1"); v != "applies" || res[0]["verdict"] != "applies" {
+		t.Errorf("on blocked PCIe pairs: entry %v, workaround %s", res[0]["verdict"], v)
+	}
+	// Without text: every entry that may apply, none that does not.
+	for _, a := range matchJSON(t, "../../probe/testdata/real/h200x2.json") {
+		if a["verdict"] == "does_not_apply" {
+			t.Errorf("%v listed though it does not apply", a["id"])
+		}
+	}
+}
+
+func TestMatchRefusesWhatIsNotAProbeReport(t *testing.T) {
+	dir := t.TempDir()
+	cases := map[string]string{
+		"kb entry":  `{"id": "x/y", "signature": "boom"}`,
+		"not json":  "<script>alert(1)</script>",
+		"deep":      strings.Repeat("[", 10000) + strings.Repeat("]", 10000),
+		"large":     `{"schema_version": 1, "probe": {"name": "p2p-probe"}, "x": "` + strings.Repeat("a", 2<<20) + `"}`,
+		"extra":     `{"schema_version": 1, "probe": {"name": "p2p-probe", "version": "1"}, "evil": true}`,
+		"version 9": `{"schema_version": 9, "probe": {"name": "p2p-probe"}}`,
+	}
+	for name, doc := range cases {
+		path := dir + "/" + strings.ReplaceAll(name, " ", "_") + ".json"
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := call("", "match", "--probe", path)
+		if code != 1 || !strings.Contains(errOut, "p2p-probe report") {
+			t.Errorf("%s: exit %d: %s", name, code, errOut)
+		}
+	}
+}

@@ -40,6 +40,7 @@ type Entry struct {
 	Locale             string            `json:"locale"`               // language of the source text
 	Aliases            []string          `json:"aliases"`              // other spellings: driver API names, numbers
 	Reproducer         *Reproducer       `json:"reproducer"`           // how the signature was reproduced, if it was
+	AppliesWhen        string            `json:"applies_when"`         // condition over probe facts; empty: always
 
 	// File is the entry's path inside the KB, for messages; not in the JSON.
 	File string `json:"-"`

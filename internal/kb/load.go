@@ -17,6 +17,8 @@ import (
 	"unicode"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -273,11 +275,34 @@ func (l *loader) check(p string, data []byte, e *Entry) {
 			l.fail(p, data, []string{d.field}, fmt.Sprintf("%q is not an ISO date (YYYY-MM-DD)", d.value))
 		}
 	}
+	l.checkRules(p, data, e)
 	if len(e.WorkaroundsZH) > len(e.Workarounds) {
 		l.fail(p, data, []string{"workarounds_zh"}, fmt.Sprintf("has %d items for %d workarounds", len(e.WorkaroundsZH), len(e.Workarounds)))
 	}
 
 	l.warnChinese(p, data, e)
+}
+
+// checkRules parses every condition and version constraint, so that a
+// typo fails lint rather than silently never applying.
+func (l *loader) checkRules(p string, data []byte, e *Entry) {
+	check := func(tokens []string, src string) {
+		if _, err := rules.Parse(src); err != nil {
+			l.fail(p, data, tokens, "condition does not parse: "+err.Error())
+		}
+	}
+	check([]string{"applies_when"}, e.AppliesWhen)
+	for i, w := range e.Workarounds {
+		check([]string{"workarounds", fmt.Sprint(i), "condition"}, w.Condition)
+	}
+	for i, d := range e.DeadEnds {
+		check([]string{"dead_ends", fmt.Sprint(i), "condition"}, d.Condition)
+	}
+	for i, v := range e.Versions {
+		if _, err := rules.Constraint(v.Version); err != nil {
+			l.fail(p, data, []string{"versions", fmt.Sprint(i), "version"}, err.Error())
+		}
+	}
 }
 
 // warnChinese lists text the Chinese pages must show in English.

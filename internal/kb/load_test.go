@@ -66,6 +66,8 @@ func TestLoadBroken(t *testing.T) {
 		{"bad-date", []string{file + ":88:3:", "first_seen:", "date"}},
 		{"bad-url", []string{file + ":81:3:", "official_doc_url:", "does not match pattern"}},
 		{"unknown-link", []string{file + ":", "transition_graph.leads_to[0]:", `no entry has id "cuda/no-such-entry"`}},
+		{"bad-condition", []string{file + ":68:7:", "workarounds[1].condition:", "condition does not parse", "ends too soon"}},
+		{"bad-version", []string{file + ":23:7:", "versions[1].version:", "is not a constraint"}},
 	}
 	for _, c := range cases {
 		t.Run(c.dir, func(t *testing.T) {

@@ -10,8 +10,10 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
 
+	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/site"
 )
@@ -191,11 +193,13 @@ var texts = map[string]map[string]string{
 	"en": {"nothing": "No results. Paste the whole error message, or pipe the whole log into 'p2pkb explain'.",
 		"no_match": "No known error message found in the input.", "unverified": "(AI-generated entry, not verified on hardware)",
 		"matched": "matched", "cause": "Root cause", "works": "What works", "avoid": "What does not work", "fail": "fail",
-		"more": "More:"},
+		"more": "More:", "v_applies": "applies", "v_does_not_apply": "does not apply", "v_unknown": "unknown",
+		"none_apply": "No entry applies to this machine."},
 	"zh": {"nothing": "没有结果。请粘贴完整的错误信息，或把整段日志通过管道交给 'p2pkb explain'。",
 		"no_match": "输入中没有找到已知的错误信息。", "unverified": "（AI 生成的条目，未在硬件上验证）",
 		"matched": "匹配", "cause": "根本原因", "works": "有效的办法", "avoid": "无效的做法", "fail": "失败",
-		"more": "详情："},
+		"more": "详情：", "v_applies": "适用", "v_does_not_apply": "不适用", "v_unknown": "未知",
+		"none_apply": "没有适用于这台机器的条目。"},
 }
 
 func text(lang, key string) string {
@@ -203,4 +207,130 @@ func text(lang, key string) string {
 		return t
 	}
 	return texts["en"][key]
+}
+
+// Marked is a workaround or dead end marked for a machine.
+type Marked struct {
+	Text    string   `json:"text"`
+	Rate    float64  `json:"rate"` // success rate of a workaround, fail rate of a dead end
+	Verdict string   `json:"verdict"`
+	Reasons []string `json:"reasons,omitempty"`
+}
+
+// Applicable is an entry judged against a machine.
+type Applicable struct {
+	ID          string   `json:"id"`
+	Signature   string   `json:"signature"`
+	URL         string   `json:"url"`
+	Verdict     string   `json:"verdict"` // applies, does_not_apply, unknown
+	Reasons     []string `json:"reasons,omitempty"`
+	Workarounds []Marked `json:"workarounds"` // those that apply first
+	DeadEnds    []Marked `json:"dead_ends"`
+}
+
+// Match judges entries against a machine's facts: with text, the entries
+// whose signature occurs in it; without, every entry that may apply (applies
+// or unknown). It returns how many it printed.
+func Match(w io.Writer, ix *search.Index, s *site.Site, f rules.Facts, input string, o Options) (int, error) {
+	var ids []string
+	if strings.TrimSpace(input) != "" {
+		for _, d := range ix.Matches(input, o.Lang) {
+			ids = append(ids, d.ID)
+		}
+	} else {
+		for _, e := range s.KB.Entries {
+			ids = append(ids, e.ID)
+		}
+	}
+	var out []Applicable
+	for _, id := range ids {
+		e := s.KB.ByID[id]
+		var versions []string
+		for _, v := range e.Versions {
+			versions = append(versions, v.Version)
+		}
+		v, err := rules.Applies(versions, e.AppliesWhen, f)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", e.File, err)
+		}
+		if input == "" && v.Truth == rules.False {
+			continue
+		}
+		view := site.View(e, o.Lang, s.KB)
+		a := Applicable{ID: e.ID, Signature: view.Signature, URL: link(o.BaseURL, site.EntryPath(o.Lang, e.ID)),
+			Verdict: v.Truth.String(), Reasons: v.Reasons, Workarounds: []Marked{}, DeadEnds: []Marked{}}
+		for _, wk := range view.Workarounds {
+			a.Workarounds = append(a.Workarounds, mark(plain(wk.Text.Text), wk.SuccessRate, wk.Condition, f))
+		}
+		sort.SliceStable(a.Workarounds, func(i, j int) bool { return rank(a.Workarounds[i].Verdict) < rank(a.Workarounds[j].Verdict) })
+		for _, de := range view.DeadEnds {
+			t := plain(de.WhyFails.Text)
+			if de.Action.Text != "" {
+				t = plain(de.Action.Text) + " — " + t
+			}
+			a.DeadEnds = append(a.DeadEnds, mark(t, de.FailRate, de.Condition, f))
+		}
+		out = append(out, a)
+	}
+	if o.JSON {
+		if out == nil {
+			out = []Applicable{}
+		}
+		return len(out), writeJSON(w, out)
+	}
+	if len(out) == 0 {
+		fmt.Fprintln(w, text0(o.Lang, input))
+	}
+	for i, a := range out {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "● %s\n  %s%s\n", a.Signature, verdictWord(o.Lang, a.Verdict), because(a.Reasons))
+		if len(a.Workarounds) > 0 {
+			fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "works"))
+			for j, m := range a.Workarounds {
+				fmt.Fprintf(w, "    %d. [%3.0f%%] %s\n       %s%s\n", j+1, m.Rate*100, m.Text, verdictWord(o.Lang, m.Verdict), because(m.Reasons))
+			}
+		}
+		if len(a.DeadEnds) > 0 {
+			fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "avoid"))
+			for _, m := range a.DeadEnds {
+				fmt.Fprintf(w, "    ✗ [%3.0f%% %s] %s\n       %s%s\n", m.Rate*100, text(o.Lang, "fail"), m.Text, verdictWord(o.Lang, m.Verdict), because(m.Reasons))
+			}
+		}
+		fmt.Fprintf(w, "\n  %s %s\n", text(o.Lang, "more"), a.URL)
+	}
+	return len(out), nil
+}
+
+func mark(t string, rate float64, cond string, f rules.Facts) Marked {
+	m := Marked{Text: t, Rate: rate}
+	e, err := rules.Parse(cond)
+	if err != nil { // lint refuses such a KB; say so rather than guess
+		m.Verdict, m.Reasons = rules.Unknown.String(), []string{err.Error()}
+		return m
+	}
+	v := rules.Eval(e, f)
+	m.Verdict, m.Reasons = v.Truth.String(), v.Reasons
+	return m
+}
+
+func rank(verdict string) int {
+	return map[string]int{"applies": 0, "unknown": 1, "does_not_apply": 2}[verdict]
+}
+
+func because(reasons []string) string {
+	if len(reasons) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(reasons, "; ")
+}
+
+func verdictWord(lang, v string) string { return text(lang, "v_"+v) }
+
+func text0(lang, input string) string {
+	if input == "" {
+		return text(lang, "none_apply")
+	}
+	return text(lang, "no_match")
 }

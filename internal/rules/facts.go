@@ -1,0 +1,145 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/p2pkb/p2pkb/probe/facts"
+)
+
+// value is one fact: a bool, a number, a version or a string, or unknown.
+type value struct {
+	known   bool
+	kind    string // bool, num, version, str
+	b       bool
+	s       string  // version and str; also the text of a number
+	n       float64 // num
+	display string  // how a reason names it: "driver 580.159.04"
+}
+
+// Facts are the facts of one machine, by name.
+type Facts map[string]value
+
+var factNames = []string{"gpu.count", "gpu.arch", "p2p.all_pairs_ok", "p2p.blocked_pairs", "nvlink.present", "nvswitch.present",
+	"mig.enabled", "virtualized", "container", "iommu.enabled", "acs.redirect", "nvml.available", "driver.version", "cuda.version", "cuda.driver"}
+
+func knownFact(name string) bool {
+	if strings.HasPrefix(name, "env.") && len(name) > 4 || strings.HasPrefix(name, "python.") && len(name) > 7 {
+		return true
+	}
+	for _, n := range factNames {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func boolean(b bool, display string) value {
+	return value{known: true, kind: "bool", b: b, display: display}
+}
+
+// FromReport turns a probe report into facts.
+func FromReport(r *facts.Report) Facts {
+	f := Facts{}
+	nvml := r.NVML.Available
+	f["nvml.available"] = boolean(nvml, "NVML")
+	if nvml {
+		f["gpu.count"] = value{known: true, kind: "num", n: float64(len(r.GPUs)), s: fmt.Sprint(len(r.GPUs)), display: "GPU count"}
+		f["nvlink.present"] = boolean(r.Summary.NVLink, "NVLink")
+		f["nvswitch.present"] = boolean(r.Summary.NVSwitch, "NVSwitch")
+		f["mig.enabled"] = boolean(r.Summary.MIG, "MIG")
+		f["p2p.blocked_pairs"] = value{known: true, kind: "num", n: float64(len(r.Summary.BlockedPairs)), s: fmt.Sprint(len(r.Summary.BlockedPairs)), display: "pairs without P2P"}
+		arch := ""
+		for i, g := range r.GPUs {
+			a := g.Architecture.V
+			if !g.Architecture.Valid {
+				arch = ""
+				break
+			}
+			if i > 0 && a != arch {
+				a = "mixed"
+			}
+			arch = a
+		}
+		if arch != "" {
+			f["gpu.arch"] = value{known: true, kind: "str", s: arch, display: "GPU architecture"}
+		}
+	}
+	if r.Summary.AllPairsP2P != nil {
+		f["p2p.all_pairs_ok"] = boolean(*r.Summary.AllPairsP2P, "P2P between all GPU pairs")
+	}
+	if r.Host.VirtualMachine != nil {
+		f["virtualized"] = boolean(*r.Host.VirtualMachine, "virtual machine")
+	}
+	f["container"] = boolean(r.Host.Container != "", "container")
+	if r.Software.IOMMU.Enabled != nil {
+		f["iommu.enabled"] = boolean(*r.Software.IOMMU.Enabled, "IOMMU")
+	}
+	redirect, unreadable := false, false
+	for _, b := range r.Software.ACS {
+		redirect = redirect || b.RequestRedirect || b.CompletionRedirect
+		unreadable = unreadable || b.ACS == nil
+	}
+	if redirect || !unreadable {
+		f["acs.redirect"] = boolean(redirect, "ACS redirect")
+	}
+	ver := func(name string, v facts.Value[string], display string) {
+		if v.Valid && v.V != "" {
+			f[name] = value{known: true, kind: "version", s: v.V, display: display}
+		}
+	}
+	ver("driver.version", r.Driver.Version, "driver")
+	ver("cuda.driver", r.Driver.CUDA, "CUDA (driver)")
+	if r.Driver.CUDAToolkit != "" {
+		f["cuda.version"] = value{known: true, kind: "version", s: r.Driver.CUDAToolkit, display: "CUDA"}
+	} else if v, ok := f["cuda.driver"]; ok {
+		v.display = "CUDA"
+		f["cuda.version"] = v
+	}
+	for _, p := range r.Software.Python {
+		name := p.Name
+		if strings.HasPrefix(name, "nvidia-nccl") {
+			name = "nccl"
+		}
+		if strings.HasPrefix(name, "cupy") {
+			name = "cupy"
+		}
+		f["python."+name] = value{known: true, kind: "version", s: p.Version, display: p.Name}
+	}
+	for _, k := range []string{"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "TF_GPU_ALLOCATOR"} {
+		f["env."+k] = value{known: true, kind: "str", s: r.Software.Env[k], display: k}
+	}
+	for k, v := range r.Software.Env {
+		f["env."+k] = value{known: true, kind: "str", s: v, display: k}
+	}
+	return f
+}
+
+// get returns a fact, unknown when the probe did not see it. NCCL_* not
+// recorded were not set: the probe records every one that is.
+func (f Facts) get(name string) value {
+	if v, ok := f[name]; ok {
+		return v
+	}
+	if strings.HasPrefix(name, "env.NCCL_") {
+		return value{known: true, kind: "str", display: strings.TrimPrefix(name, "env.")}
+	}
+	return value{display: displayName(name)}
+}
+
+// displayNames name facts in reasons.
+var displayNames = map[string]string{
+	"gpu.count": "GPU count", "gpu.arch": "GPU architecture", "p2p.all_pairs_ok": "P2P between all GPU pairs",
+	"p2p.blocked_pairs": "pairs without P2P", "nvlink.present": "NVLink", "nvswitch.present": "NVSwitch",
+	"mig.enabled": "MIG", "virtualized": "virtual machine", "container": "container", "iommu.enabled": "IOMMU",
+	"acs.redirect": "ACS redirect", "nvml.available": "NVML", "driver.version": "driver", "cuda.version": "CUDA",
+	"cuda.driver": "CUDA (driver)",
+}
+
+func displayName(name string) string {
+	if d, ok := displayNames[name]; ok {
+		return d
+	}
+	return name
+}

@@ -1,0 +1,117 @@
+// Package rules decides whether an entry, a workaround or a dead end applies
+// to a machine described by p2p-probe: it parses the KB's conditions and
+// version constraints and evaluates them over the probe's facts with
+// three-valued logic, giving a reason in plain words. assets/rules.js
+// evaluates the same language in the browser; testdata/cases.json holds the
+// cases both must agree on.
+//
+// # Conditions
+//
+//	expr    = or
+//	or      = and { "||" and }
+//	and     = not { "&&" not }
+//	not     = "!" not | compare
+//	compare = operand [ ("==" | "!=" | "<" | "<=" | ">" | ">=") operand ]
+//	operand = fact | number | version | string | "true" | "false" | "(" expr ")"
+//
+// A fact alone is true when it is true. Numbers compare as numbers, and a
+// version fact compares with a number or a string as versions do
+// (580.159.04 > 525, 13.0 >= 12.4). A fact the probe could not see is
+// unknown, never false: unknown && false is false, unknown || true is true,
+// and everything else with unknown stays unknown.
+//
+// # Facts
+//
+//	gpu.count          number of GPUs NVML lists
+//	gpu.arch           architecture when all GPUs share it (hopper, ampere, ...), else "mixed"
+//	p2p.all_pairs_ok   every ordered pair of GPUs can read and write over P2P
+//	p2p.blocked_pairs  number of ordered pairs that cannot
+//	nvlink.present     some GPU has an active NVLink
+//	nvswitch.present   some NVLink goes to an NVSwitch
+//	mig.enabled        some GPU has MIG mode on
+//	virtualized        the host is a virtual machine
+//	container          the probe ran in a container (false when none was detected)
+//	iommu.enabled      the kernel has IOMMU groups
+//	acs.redirect       a PCIe bridge above a GPU redirects peer requests (ACS RR or CR)
+//	nvml.available     NVML answered
+//	driver.version     NVIDIA driver, 580.159.04
+//	cuda.version       the CUDA toolkit when found, else the highest CUDA the driver supports
+//	cuda.driver        the highest CUDA the driver supports
+//	python.NAME        version of a Python package the probe found: torch, tensorflow, jax, jaxlib, cupy, nccl
+//	env.NAME           a variable the probe records (CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER,
+//	                   TF_GPU_ALLOCATOR, NCCL_*); "" when it is not set
+//
+// # Versions
+//
+// An entry's versions are constraints when they have an operator
+// (cuda>=11.8, nvidia-driver>=525, tensorflow>=2.13.0): the entry applies
+// when every one holds. A version without an operator (CUDA 12.3) records
+// what the error was seen with and constrains nothing. Component names map
+// to facts: cuda -> cuda.version, nvidia-driver and driver -> driver.version,
+// and torch, pytorch, tensorflow, jax, jaxlib, cupy, nccl -> python.NAME.
+package rules
+
+// Truth is a three-valued answer.
+type Truth int
+
+const (
+	Unknown Truth = iota
+	False
+	True
+)
+
+func (t Truth) String() string {
+	switch t {
+	case True:
+		return "applies"
+	case False:
+		return "does_not_apply"
+	}
+	return "unknown"
+}
+
+func (t Truth) not() Truth {
+	switch t {
+	case True:
+		return False
+	case False:
+		return True
+	}
+	return Unknown
+}
+
+// Verdict is an answer with the reasons behind it.
+type Verdict struct {
+	Truth   Truth
+	Reasons []string // plain words: "driver 580.159.04 >= 525"
+}
+
+// Applies decides whether an entry fits a machine: every version constraint
+// and the entry's own condition (applies_when) must hold.
+func Applies(versions []string, when string, f Facts) (Verdict, error) {
+	var e Expr
+	for _, v := range versions {
+		c, err := Constraint(v)
+		if err != nil {
+			return Verdict{}, err
+		}
+		if c != nil {
+			e = and(e, c)
+		}
+	}
+	w, err := Parse(when)
+	if err != nil {
+		return Verdict{}, err
+	}
+	if w != nil {
+		e = and(e, w)
+	}
+	return Eval(e, f), nil
+}
+
+func and(a, b Expr) Expr {
+	if a == nil {
+		return b
+	}
+	return andExpr{a, b}
+}

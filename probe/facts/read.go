@@ -1,0 +1,47 @@
+package facts
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// MaxSize is the largest report Read accepts; a real one is a few KB per GPU.
+const MaxSize = 1 << 20
+
+// Read parses a probe report and refuses anything else: a document too
+// large, not JSON, with fields the format does not have, or of another
+// schema version. The error says what is wrong.
+func Read(r io.Reader) (*Report, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("not a p2p-probe report: larger than %d KB", MaxSize>>10)
+	}
+	var head struct {
+		SchemaVersion *int `json:"schema_version"`
+		Probe         struct {
+			Name string `json:"name"`
+		} `json:"probe"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("not a p2p-probe report: %w", err)
+	}
+	if head.Probe.Name != "p2p-probe" || head.SchemaVersion == nil {
+		return nil, errors.New("not a p2p-probe report: it has no probe.name \"p2p-probe\" and schema_version")
+	}
+	if *head.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("p2p-probe report of schema version %d; this p2pkb reads version %d", *head.SchemaVersion, SchemaVersion)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var rep Report
+	if err := dec.Decode(&rep); err != nil {
+		return nil, fmt.Errorf("not a valid p2p-probe report: %w", err)
+	}
+	return &rep, nil
+}
