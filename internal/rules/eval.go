@@ -120,7 +120,7 @@ func operandValue(e Expr, f Facts) value {
 		return value{known: true, kind: "str", s: x.text, display: strconv.Quote(x.text)}
 	}
 	r := e.eval(f)
-	return value{known: r.truth != Unknown, kind: "bool", b: r.truth == True, display: e.String()}
+	return value{known: r.truth != Unknown, kind: "bool", b: r.truth == True, display: "condition"}
 }
 
 func (c cmpExpr) eval(f Facts) result {
@@ -153,7 +153,7 @@ func (c cmpExpr) eval(f Facts) result {
 		cmp = compareFloat(l.n, r.n)
 	case l.kind == "bool" && r.kind == "bool":
 		if c.op != "==" && c.op != "!=" {
-			return result{Unknown, []string{c.String() + " compares true/false by order"}}
+			return result{Unknown, []string{"true/false compared by order"}}
 		}
 		cmp = map[bool]int{true: 0, false: 1}[l.b == r.b]
 	default:

@@ -1,0 +1,269 @@
+// p2pkb rules in the browser: the condition language and version
+// constraints of internal/rules, evaluated over a p2p-probe report with the
+// same three-valued logic and the same reasons. internal/rules/testdata
+// holds the cases both sides run.
+(function () {
+  "use strict";
+  var UNKNOWN = "unknown", TRUE = "applies", FALSE = "does_not_apply";
+
+  var NAMES = {
+    "gpu.count": "GPU count", "gpu.arch": "GPU architecture", "p2p.all_pairs_ok": "P2P between all GPU pairs",
+    "p2p.blocked_pairs": "pairs without P2P", "nvlink.present": "NVLink", "nvswitch.present": "NVSwitch",
+    "mig.enabled": "MIG", "virtualized": "virtual machine", "container": "container", "iommu.enabled": "IOMMU",
+    "acs.redirect": "ACS redirect", "nvml.available": "NVML", "driver.version": "driver", "cuda.version": "CUDA",
+    "cuda.driver": "CUDA (driver)"
+  };
+  function knownFact(n) {
+    return Object.prototype.hasOwnProperty.call(NAMES, n) || (/^env\..+/.test(n)) || (/^python\..+/.test(n));
+  }
+  function bool(b, d) { return { known: true, kind: "bool", b: b, s: "", display: d }; }
+  function val(v) { return v !== null && v !== undefined && typeof v !== "object"; }
+
+  // fromReport mirrors rules.FromReport.
+  function fromReport(r) {
+    var f = {}, s = r.summary || {}, nvml = !!(r.nvml && r.nvml.available);
+    f["nvml.available"] = bool(nvml, "NVML");
+    if (nvml) {
+      var gpus = r.gpus || [];
+      f["gpu.count"] = { known: true, kind: "num", n: gpus.length, s: String(gpus.length), display: "GPU count" };
+      f["nvlink.present"] = bool(!!s.nvlink, "NVLink");
+      f["nvswitch.present"] = bool(!!s.nvswitch, "NVSwitch");
+      f["mig.enabled"] = bool(!!s.mig, "MIG");
+      var blocked = (s.blocked_pairs || []).length;
+      f["p2p.blocked_pairs"] = { known: true, kind: "num", n: blocked, s: String(blocked), display: "pairs without P2P" };
+      var arch = "";
+      for (var i = 0; i < gpus.length; i++) {
+        var a = gpus[i].architecture;
+        if (!val(a)) { arch = ""; break; }
+        if (i > 0 && a !== arch) { a = "mixed"; }
+        arch = a;
+      }
+      if (arch !== "") { f["gpu.arch"] = { known: true, kind: "str", s: arch, display: "GPU architecture" }; }
+    }
+    if (typeof s.all_pairs_p2p === "boolean") { f["p2p.all_pairs_ok"] = bool(s.all_pairs_p2p, "P2P between all GPU pairs"); }
+    var host = r.host || {};
+    if (typeof host.virtual_machine === "boolean") { f.virtualized = bool(host.virtual_machine, "virtual machine"); }
+    f.container = bool(!!host.container, "container");
+    var sw = r.software || {};
+    if (sw.iommu && typeof sw.iommu.enabled === "boolean") { f["iommu.enabled"] = bool(sw.iommu.enabled, "IOMMU"); }
+    var redirect = false, unreadable = false;
+    (sw.acs || []).forEach(function (b) {
+      redirect = redirect || !!b.request_redirect || !!b.completion_redirect;
+      unreadable = unreadable || b.acs === null || b.acs === undefined;
+    });
+    if (redirect || !unreadable) { f["acs.redirect"] = bool(redirect, "ACS redirect"); }
+    var d = r.driver || {};
+    var ver = function (name, v, display) { if (typeof v === "string" && v !== "") { f[name] = { known: true, kind: "version", s: v, display: display }; } };
+    ver("driver.version", d.version, "driver");
+    ver("cuda.driver", d.cuda, "CUDA (driver)");
+    if (d.cuda_toolkit) { f["cuda.version"] = { known: true, kind: "version", s: d.cuda_toolkit, display: "CUDA" }; }
+    else if (f["cuda.driver"]) { f["cuda.version"] = { known: true, kind: "version", s: f["cuda.driver"].s, display: "CUDA" }; }
+    (sw.python || []).forEach(function (p) {
+      var name = p.name;
+      if (name.indexOf("nvidia-nccl") === 0) { name = "nccl"; }
+      if (name.indexOf("cupy") === 0) { name = "cupy"; }
+      f["python." + name] = { known: true, kind: "version", s: String(p.version), display: p.name };
+    });
+    var env = sw.env || {};
+    ["CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "TF_GPU_ALLOCATOR"].forEach(function (k) {
+      f["env." + k] = { known: true, kind: "str", s: typeof env[k] === "string" ? env[k] : "", display: k };
+    });
+    Object.keys(env).forEach(function (k) { f["env." + k] = { known: true, kind: "str", s: String(env[k]), display: k }; });
+    return f;
+  }
+
+  function get(f, name) {
+    if (Object.prototype.hasOwnProperty.call(f, name)) { return f[name]; }
+    if (name.indexOf("env.NCCL_") === 0) { return { known: true, kind: "str", s: "", display: name.slice(4) }; }
+    return { known: false, display: NAMES[name] || name };
+  }
+
+  function versionParts(v) {
+    v = String(v).split("+")[0];
+    return (v.match(/[0-9]+/g) || []).map(Number);
+  }
+  function compareVersions(a, b) {
+    var pa = versionParts(a), pb = versionParts(b);
+    for (var i = 0; i < Math.max(pa.length, pb.length); i++) {
+      var x = pa[i] || 0, y = pb[i] || 0;
+      if (x !== y) { return x < y ? -1 : 1; }
+    }
+    return 0;
+  }
+
+  function lex(src) {
+    var out = [], i = 0, m;
+    while (i < src.length) {
+      var c = src[i], two = src.substr(i, 2);
+      if (/\s/.test(c)) { i++; continue; }
+      if (["&&", "||", "==", "!=", "<=", ">="].indexOf(two) >= 0) { out.push({ kind: "op", text: two, pos: i }); i += 2; continue; }
+      if (c === "<" || c === ">" || c === "!") { out.push({ kind: "op", text: c, pos: i }); i++; continue; }
+      if (c === "(" || c === ")") { out.push({ kind: c, text: c, pos: i }); i++; continue; }
+      if (c === "\"") {
+        var j = src.indexOf("\"", i + 1);
+        if (j < 0) { throw new Error("column " + (i + 1) + ": string not closed"); }
+        out.push({ kind: "str", text: src.slice(i + 1, j), pos: i }); i = j + 1; continue;
+      }
+      if ((m = /^[0-9][0-9.]*/.exec(src.slice(i)))) { out.push({ kind: "num", text: m[0], pos: i }); i += m[0].length; continue; }
+      if ((m = /^[\p{L}_][\p{L}\p{N}_.]*/u.exec(src.slice(i)))) { out.push({ kind: "fact", text: m[0], pos: i }); i += m[0].length; continue; }
+      throw new Error("column " + (i + 1) + ": unexpected \"" + c + "\"");
+    }
+    out.push({ kind: "eof", text: "", pos: src.length });
+    return out;
+  }
+
+  // parse mirrors rules.Parse; an empty condition is null (always applies).
+  function parse(src) {
+    if (!src || !src.trim()) { return null; }
+    var toks = lex(src), k = 0;
+    var peek = function () { return toks[k]; }, next = function () { return toks[k++]; };
+    function or() {
+      var l = and();
+      while (peek().kind === "op" && peek().text === "||") { next(); l = { t: "or", l: l, r: and() }; }
+      return l;
+    }
+    function and() {
+      var l = not();
+      while (peek().kind === "op" && peek().text === "&&") { next(); l = { t: "and", l: l, r: not() }; }
+      return l;
+    }
+    function not() {
+      if (peek().kind === "op" && peek().text === "!") { next(); return { t: "not", e: not() }; }
+      return compare();
+    }
+    function compare() {
+      var l = operand(), t = peek();
+      if (t.kind === "op" && ["&&", "||", "!"].indexOf(t.text) < 0) { next(); return { t: "cmp", op: t.text, l: l, r: operand() }; }
+      return l;
+    }
+    function operand() {
+      var t = next();
+      if (t.kind === "(") {
+        var e = or(), c = next();
+        if (c.kind !== ")") { throw new Error("column " + (c.pos + 1) + ": missing )"); }
+        return e;
+      }
+      if (t.kind === "num") { return { t: "lit", num: true, text: t.text }; }
+      if (t.kind === "str") { return { t: "lit", text: t.text }; }
+      if (t.kind === "fact") {
+        if (t.text === "true" || t.text === "false") { return { t: "lit", boolean: true, text: t.text }; }
+        if (!knownFact(t.text)) { throw new Error("column " + (t.pos + 1) + ": unknown fact \"" + t.text + "\" (see the list in internal/rules)"); }
+        return { t: "fact", name: t.text };
+      }
+      if (t.kind === "eof") { throw new Error("column " + (t.pos + 1) + ": expression ends too soon"); }
+      throw new Error("column " + (t.pos + 1) + ": unexpected \"" + t.text + "\"");
+    }
+    var e = or(), t = peek();
+    if (t.kind !== "eof") { throw new Error("column " + (t.pos + 1) + ": unexpected \"" + t.text + "\""); }
+    return e;
+  }
+
+  function not3(t) { return t === TRUE ? FALSE : t === FALSE ? TRUE : UNKNOWN; }
+  var NEGATE = { "==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<" };
+
+  function operandValue(e, f) {
+    if (e.t === "fact") { return get(f, e.name); }
+    if (e.t === "lit") {
+      if (e.num) { return { known: true, kind: "num", n: parseFloat(e.text), s: e.text, display: e.text }; }
+      if (e.boolean) { return { known: true, kind: "bool", b: e.text === "true", display: e.text }; }
+      return { known: true, kind: "str", s: e.text, display: JSON.stringify(e.text) };
+    }
+    var r = ev(e, f);
+    return { known: r.truth !== UNKNOWN, kind: "bool", b: r.truth === TRUE, display: "condition" };
+  }
+
+  function ev(e, f) {
+    var l, r;
+    switch (e.t) {
+      case "fact":
+        var v = get(f, e.name);
+        if (!v.known) { return { truth: UNKNOWN, reasons: [v.display + " unknown"] }; }
+        if (v.kind !== "bool") { return { truth: UNKNOWN, reasons: [e.name + " is not true or false"] }; }
+        return v.b ? { truth: TRUE, reasons: [v.display + " present"] } : { truth: FALSE, reasons: ["no " + v.display] };
+      case "lit":
+        if (e.boolean) { return { truth: e.text === "true" ? TRUE : FALSE, reasons: [] }; }
+        return { truth: UNKNOWN, reasons: [(e.num ? e.text : JSON.stringify(e.text)) + " is not true or false"] };
+      case "not":
+        r = ev(e.e, f);
+        return { truth: not3(r.truth), reasons: r.reasons };
+      case "and":
+        l = ev(e.l, f); r = ev(e.r, f);
+        if (l.truth === FALSE && r.truth === FALSE) { return { truth: FALSE, reasons: l.reasons.concat(r.reasons) }; }
+        if (l.truth === FALSE) { return l; }
+        if (r.truth === FALSE) { return r; }
+        if (l.truth === TRUE && r.truth === TRUE) { return { truth: TRUE, reasons: l.reasons.concat(r.reasons) }; }
+        return { truth: UNKNOWN, reasons: unknownReasons(l, r) };
+      case "or":
+        l = ev(e.l, f); r = ev(e.r, f);
+        if (l.truth === TRUE) { return l; }
+        if (r.truth === TRUE) { return r; }
+        if (l.truth === FALSE && r.truth === FALSE) { return { truth: FALSE, reasons: l.reasons.concat(r.reasons) }; }
+        return { truth: UNKNOWN, reasons: unknownReasons(l, r) };
+      case "cmp":
+        return cmp(e, f);
+    }
+    return { truth: UNKNOWN, reasons: [] };
+  }
+
+  function unknownReasons(l, r) {
+    return [].concat(l.truth === UNKNOWN ? l.reasons : [], r.truth === UNKNOWN ? r.reasons : []);
+  }
+
+  function cmp(e, f) {
+    var l = operandValue(e.l, f), r = operandValue(e.r, f);
+    var shown = function (v, isFact) {
+      if (isFact && v.kind !== "bool") { return v.display + " " + v.s; }
+      if (v.kind === "bool") { return v.display; }
+      return v.s;
+    };
+    if (!l.known || !r.known) {
+      return { truth: UNKNOWN, reasons: [l, r].filter(function (v) { return !v.known; }).map(function (v) { return v.display + " unknown"; }) };
+    }
+    var c;
+    if (l.kind === "version" || r.kind === "version") { c = compareVersions(l.s, r.s); }
+    else if (l.kind === "num" && r.kind === "num") { c = l.n < r.n ? -1 : l.n > r.n ? 1 : 0; }
+    else if (l.kind === "bool" && r.kind === "bool") {
+      if (e.op !== "==" && e.op !== "!=") { return { truth: UNKNOWN, reasons: ["true/false compared by order"] }; }
+      c = l.b === r.b ? 0 : 1;
+    } else { c = l.s < r.s ? -1 : l.s > r.s ? 1 : 0; }
+    var ok = { "==": c === 0, "!=": c !== 0, "<": c < 0, "<=": c <= 0, ">": c > 0, ">=": c >= 0 }[e.op];
+    var op = ok ? e.op : NEGATE[e.op];
+    var reason = shown(l, e.l.t === "fact") + " " + op + " " + shown(r, e.r.t === "fact");
+    if (l.kind === "str" && r.kind === "str") {
+      reason = l.display + " is " + JSON.stringify(l.s);
+      if (!ok && e.op === "==") { reason = l.display + " is " + JSON.stringify(l.s) + ", not " + JSON.stringify(r.s); }
+    }
+    return { truth: ok ? TRUE : FALSE, reasons: [reason] };
+  }
+
+  var COMPONENTS = { "cuda": "cuda.version", "nvidia-driver": "driver.version", "driver": "driver.version", "torch": "python.torch",
+    "pytorch": "python.torch", "tensorflow": "python.tensorflow", "jax": "python.jax", "jaxlib": "python.jaxlib", "cupy": "python.cupy", "nccl": "python.nccl" };
+  var CONSTRAINT = /^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(>=|<=|==|!=|>|<)\s*([0-9][0-9A-Za-z.+-]*)\s*$/;
+
+  // constraint mirrors rules.Constraint: null for a version that only records.
+  function constraint(version) {
+    var m = CONSTRAINT.exec(version);
+    if (!m) {
+      if (/[<>=]/.test(version)) { throw new Error(JSON.stringify(version) + " is not a constraint of the form component>=version"); }
+      return null;
+    }
+    var name = COMPONENTS[m[1].toLowerCase()];
+    if (!name) { throw new Error(JSON.stringify(version) + ": unknown component " + JSON.stringify(m[1])); }
+    return { t: "cmp", op: m[2], l: { t: "fact", name: name }, r: { t: "lit", text: m[3] } };
+  }
+
+  // applies mirrors rules.Applies.
+  function applies(versions, when, f) {
+    var e = null;
+    (versions || []).forEach(function (v) {
+      var c = constraint(v);
+      if (c) { e = e ? { t: "and", l: e, r: c } : c; }
+    });
+    var w = parse(when || "");
+    if (w) { e = e ? { t: "and", l: e, r: w } : w; }
+    if (!e) { return { truth: TRUE, reasons: [] }; }
+    return ev(e, f);
+  }
+
+  window.p2pkbRules = { fromReport: fromReport, parse: parse, applies: applies, compareVersions: compareVersions };
+})();

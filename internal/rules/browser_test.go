@@ -1,0 +1,85 @@
+package rules
+
+import (
+	"encoding/json"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/p2pkb/p2pkb/internal/browsertest"
+)
+
+// The shared table in the browser: assets/rules.js must give the same
+// verdicts and the same reasons as Go.
+func TestTableInBrowser(t *testing.T) {
+	tb, machines := loadTable(t)
+	b := browsertest.New(t)
+	js, err := filepath.Abs("../../assets/rules.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(t.TempDir(), "index.html")
+	html := `<!doctype html><meta charset="utf-8"><script src="` + (&url.URL{Scheme: "file", Path: js}).String() + `"></script>`
+	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.Do(chromedp.Navigate((&url.URL{Scheme: "file", Path: page}).String()), chromedp.WaitReady(chromedp.CSS("body")))
+
+	reports := map[string]string{}
+	for name, path := range tb.Facts {
+		data, err := os.ReadFile(filepath.Join("../..", path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports[name] = string(data)
+	}
+	type verdict struct {
+		Truth   string   `json:"truth"`
+		Reasons []string `json:"reasons"`
+		Error   string   `json:"error"`
+	}
+	run := func(report string, versions []string, when string) verdict {
+		v, _ := json.Marshal(versions)
+		w, _ := json.Marshal(when)
+		expr := `(() => { try { const f = p2pkbRules.fromReport(` + report + `); return p2pkbRules.applies(` + string(v) + `, ` + string(w) + `, f); } catch (e) { return {error: e.message}; } })()`
+		raw := browsertest.Eval[json.RawMessage](b, expr)
+		var out verdict
+		if err := json.Unmarshal(raw, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, c := range tb.Cases {
+		got := run(reports[c.Facts], c.Versions, c.When)
+		want, err := Applies(c.Versions, c.When, machines[c.Facts])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Truth != c.Want || got.Truth != want.Truth.String() {
+			t.Errorf("%s %q %v: browser %s (%v), table %s, Go %s", c.Facts, c.When, c.Versions, got.Truth, got.Reasons, c.Want, want.Truth)
+		}
+		if got.Reasons == nil {
+			got.Reasons = []string{}
+		}
+		if want.Reasons == nil {
+			want.Reasons = []string{}
+		}
+		if !reflect.DeepEqual(got.Reasons, want.Reasons) {
+			t.Errorf("%s %q %v: browser reasons %q, Go %q", c.Facts, c.When, c.Versions, got.Reasons, want.Reasons)
+		}
+	}
+	for _, c := range tb.Invalid {
+		got := run("{}", c.Versions, c.When)
+		if !strings.Contains(got.Error, c.Error) {
+			t.Errorf("%q %v: browser error %q, want %q", c.When, c.Versions, got.Error, c.Error)
+		}
+	}
+	for _, e := range b.Errors() {
+		t.Error(e)
+	}
+}
