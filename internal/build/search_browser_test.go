@@ -83,7 +83,7 @@ func runQuery(t *testing.T, b *browsertest.Browser, root, lang, q string) string
 	t.Helper()
 	b.Do(chromedp.Navigate(root + lang + "/search/index.html?q=" + url.QueryEscape(q)))
 	for i := 0; i < 100; i++ {
-		if done := browsertest.Eval[string](b, `document.body.dataset.searchDone || ""`); done != "" {
+		if done, _ := browsertest.EvalErr[string](b, `document.body.dataset.searchDone || ""`); done != "" {
 			if done != "true" {
 				t.Fatalf("search failed: %s", browsertest.Eval[string](b, `document.getElementById("search-status").textContent`))
 			}
