@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
@@ -44,6 +45,9 @@ type Index struct {
 	byLang map[string][]Doc
 	docNum map[string]map[string]int // lang -> Key -> position in byLang, the client's document number
 	avg    map[string][]float64      // lang -> average length of each field, in terms
+
+	mu       sync.Mutex
+	internal map[string]map[string]int // lang -> bleve internal id -> document number, built on first search
 }
 
 // finish derives the per-language tables from docs.

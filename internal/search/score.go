@@ -36,7 +36,7 @@ type scorer struct {
 	lang  string
 	n     int
 	avg   []float64
-	docOf map[string]int // doc key -> number in the language
+	docOf map[string]int // bleve's internal id -> number in the language
 }
 
 func (ix *Index) newScorer(bi bleve.Index, lang string) (*scorer, error) {
@@ -48,7 +48,51 @@ func (ix *Index) newScorer(bi bleve.Index, lang string) (*scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &scorer{r: r, ix: ix, lang: lang, n: len(ix.byLang[lang]), avg: ix.avg[lang], docOf: ix.docNum[lang]}, nil
+	docOf, err := ix.internalNumbers(lang, r)
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return &scorer{r: r, ix: ix, lang: lang, n: len(ix.byLang[lang]), avg: ix.avg[lang], docOf: docOf}, nil
+}
+
+// internalNumbers maps bleve's internal document ids to document numbers,
+// once per language: looking up every posting's external id made a search
+// of a large KB slow. The index is never written after it is built or
+// opened, so the ids do not change.
+func (ix *Index) internalNumbers(lang string, r index.IndexReader) (map[string]int, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if m := ix.internal[lang]; m != nil {
+		return m, nil
+	}
+	ids, err := r.DocIDReaderAll()
+	if err != nil {
+		return nil, err
+	}
+	defer ids.Close()
+	m := map[string]int{}
+	for {
+		id, err := ids.Next()
+		if err != nil {
+			return nil, err
+		}
+		if id == nil {
+			break
+		}
+		key, err := r.ExternalID(id)
+		if err != nil {
+			return nil, err
+		}
+		if num, ok := ix.docNum[lang][key]; ok {
+			m[string(id)] = num
+		}
+	}
+	if ix.internal == nil {
+		ix.internal = map[string]map[string]int{}
+	}
+	ix.internal[lang] = m
+	return m, nil
 }
 
 func (s *scorer) close() { s.r.Close() }
@@ -73,12 +117,7 @@ func (s *scorer) add(t string, factor float64, scores map[int]float64) (bool, er
 			if d == nil {
 				break
 			}
-			key, err := s.r.ExternalID(d.ID)
-			if err != nil {
-				tfr.Close()
-				return false, err
-			}
-			num, ok := s.docOf[key]
+			num, ok := s.docOf[string(d.ID)]
 			if !ok {
 				continue
 			}
