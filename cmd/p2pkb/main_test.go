@@ -174,3 +174,21 @@ func TestMatchRefusesWhatIsNotAProbeReport(t *testing.T) {
 		}
 	}
 }
+
+// A real torchrun log with two ranks on one GPU: every layer of the failure
+// is explained, NCCL's cause first among them.
+func TestExplainDuplicateGPULog(t *testing.T) {
+	log, err := os.ReadFile("../../kb/repro/nccl_duplicate_gpu.h200x2.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := call(string(log), "explain", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"nccl/duplicate-gpu-detected", "pytorch/nccl-invalid-usage", "pytorch/torchrun-child-failed"} {
+		if !strings.Contains(out, `"id": "`+want+`"`) {
+			t.Errorf("explain lacks %s", want)
+		}
+	}
+}
