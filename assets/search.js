@@ -154,7 +154,7 @@
       }).then(function () {
         patterns.forEach(function (r) {
           var m = matchPattern(r[1], q);
-          if (m) { matches[r[0]] = m; scores[r[0]] = 1000 + Array.from(m).length; }
+          if (m) { matches[r[0]] = m; scores[r[0]] = 1000 + Array.from(m).length + (r[2] || 0) / 2; }
         });
         var ranked = Object.keys(scores).map(Number).sort(function (a, b) { return scores[b] - scores[a] || a - b; }).slice(0, limit);
         return Promise.all(ranked.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)); })).then(function (chunks) {

@@ -133,15 +133,24 @@ func workaroundVerdict(t *testing.T, a map[string]any, contains string) (string,
 // its NCCL_P2P_DISABLE workaround do not apply, and the page says why.
 func TestMatchRealH200(t *testing.T) {
 	sig := "RuntimeError: CUDA error: peer access is not supported between these two devices (cudaErrorPeerAccessUnsupported)"
-	res := matchJSON(t, "../../probe/testdata/real/h200x2.json", sig)
-	if len(res) != 1 || res[0]["id"] != "cuda/peer-access-unsupported-by-hardware" || res[0]["verdict"] != "does_not_apply" {
+	byID := func(res []map[string]any, id string) map[string]any {
+		for _, a := range res {
+			if a["id"] == id {
+				return a
+			}
+		}
+		t.Fatalf("%s not among %v", id, res)
+		return nil
+	}
+	res := []map[string]any{byID(matchJSON(t, "../../probe/testdata/real/h200x2.json", sig), "cuda/peer-access-unsupported-by-hardware")}
+	if res[0]["verdict"] != "does_not_apply" {
 		t.Fatalf("match = %v", res)
 	}
 	if v, why := workaroundVerdict(t, res[0], "NCCL_P2P_DISABLE=1"); v != "does_not_apply" || !strings.Contains(why, "P2P between all GPU pairs present") {
 		t.Errorf("NCCL_P2P_DISABLE workaround: %s (%s)", v, why)
 	}
 	// Four PCIe GPUs with blocked pairs: the same workaround applies.
-	res = matchJSON(t, "../../probe/testdata/golden/pcie4-blocked.json", sig)
+	res = []map[string]any{byID(matchJSON(t, "../../probe/testdata/golden/pcie4-blocked.json", sig), "cuda/peer-access-unsupported-by-hardware")}
 	if v, _ := workaroundVerdict(t, res[0], "NCCL_P2P_DISABLE=1"); v != "applies" || res[0]["verdict"] != "applies" {
 		t.Errorf("on blocked PCIe pairs: entry %v, workaround %s", res[0]["verdict"], v)
 	}
@@ -190,5 +199,25 @@ func TestExplainDuplicateGPULog(t *testing.T) {
 		if !strings.Contains(out, `"id": "`+want+`"`) {
 			t.Errorf("explain lacks %s", want)
 		}
+	}
+}
+
+// The same message has several causes; a probe report tells them apart.
+func TestMatchTellsCausesApartByMachine(t *testing.T) {
+	sig := "RuntimeError: CUDA error: peer access is not supported between these two devices (cudaErrorPeerAccessUnsupported)"
+	verdicts := func(probe string) map[string]string {
+		out := map[string]string{}
+		for _, a := range matchJSON(t, probe, sig) {
+			out[a["id"].(string)] = a["verdict"].(string)
+		}
+		return out
+	}
+	mig := verdicts("../../probe/testdata/golden/mig-enabled.json")
+	if mig["cuda/peer-access-under-mig"] != "applies" {
+		t.Errorf("on a MIG machine: %v", mig)
+	}
+	h200 := verdicts("../../probe/testdata/real/h200x2.json")
+	if h200["cuda/peer-access-under-mig"] != "does_not_apply" || h200["cuda/peer-access-unsupported-by-hardware"] != "does_not_apply" {
+		t.Errorf("on two NVLinked H200s without MIG: %v", h200)
 	}
 }

@@ -167,7 +167,7 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 	}
 	shards := pow2(total / shardBytes)
 	shard := make([]map[string][]int, shards)
-	regexes := make([][][2]any, shards)
+	regexes := make([][][3]any, shards)
 	for i := range shard {
 		shard[i] = map[string][]int{}
 	}
@@ -180,18 +180,18 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 		shard[Hash(t)%uint32(shards)][t] = p
 	}
 
-	var always [][2]any
+	var always [][3]any
 	for i, d := range docs {
 		if d.Regex == nil {
 			continue
 		}
 		anchor := anchors[i]
 		if anchor == "" {
-			always = append(always, [2]any{i, d.Regex.String()})
+			always = append(always, [3]any{i, d.Regex.String(), d.Confidence})
 			continue
 		}
 		s := Hash(anchor) % uint32(shards)
-		regexes[s] = append(regexes[s], [2]any{i, d.Regex.String()})
+		regexes[s] = append(regexes[s], [3]any{i, d.Regex.String(), d.Confidence})
 	}
 	dfs := make([]map[string]int, shards)
 	for t, n := range df {
@@ -249,7 +249,7 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 		}
 	}
 	if always == nil {
-		always = [][2]any{}
+		always = [][3]any{}
 	}
 	return put("meta", map[string]any{
 		"n": len(docs), "shards": shards, "vshards": vshards, "chunk": docChunk, "scale": weightScale, "fuzzy": fuzzyMin, "fuzzyTerms": maxFuzzyTerms, "always": always,

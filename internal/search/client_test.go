@@ -25,7 +25,7 @@ func TestClientIndexCapsCommonTerms(t *testing.T) {
 	var shard struct {
 		P  map[string][]int
 		DF map[string]int
-		R  [][2]any
+		R  [][3]any
 	}
 	decode(t, files[fmt.Sprintf("search/en/t%d.js", Hash("common")%uint32(meta.Shards))], &shard)
 	if n := len(shard.P["common"]) / 2; n != maxPostings || shard.DF["common"] != 300 {
@@ -35,7 +35,7 @@ func TestClientIndexCapsCommonTerms(t *testing.T) {
 	patterns := 0
 	for name, f := range files {
 		if strings.Contains(name, "/t") {
-			var s struct{ R [][2]any }
+			var s struct{ R [][3]any }
 			decode(t, f, &s)
 			patterns += len(s.R)
 		}

@@ -19,7 +19,8 @@ type Doc struct {
 	// Text by field, most telling first (see fieldBoost).
 	Sig, Codes, Heading, Cause, Fix, Body string
 
-	Regex *regexp.Regexp // entries: the signature pattern
+	Regex      *regexp.Regexp // entries: the signature pattern
+	Confidence float64        // entries: breaks ties between pattern matches
 }
 
 // Fields of a document and their weights: what people paste or type (signature,
@@ -64,6 +65,7 @@ func Docs(s *site.Site) []Doc {
 				d.Sig += "\n" + v.Signature
 			}
 			d.Regex = regexp.MustCompile(e.Regex) // checked by kb.Load
+			d.Confidence = e.Confidence
 			d.Cause = v.RootCause.Text
 			var fix []string
 			for _, w := range v.Workarounds {

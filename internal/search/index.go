@@ -231,7 +231,7 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 	for i, d := range docs {
 		if m := matchPattern(d, q); m != "" {
 			matches[i] = m
-			scores[i] = 1000 + float64(utf8.RuneCountInString(m))
+			scores[i] = patternScore(m, d.Confidence)
 		}
 	}
 	ranked := make([]int, 0, len(scores))
@@ -250,6 +250,13 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 		out = append(out, result(docs[i], scores[i], matches[i]))
 	}
 	return out, nil
+}
+
+// patternScore ranks a pattern match above every word match: longer matches
+// (more specific patterns) first, and between entries whose patterns match
+// the same text, the more confident one.
+func patternScore(match string, confidence float64) float64 {
+	return 1000 + float64(utf8.RuneCountInString(match)) + confidence/2
 }
 
 // queryTerms are the terms a query is ranked by. A long query is a pasted

@@ -16,6 +16,7 @@ const DocsFile = "docs.json"
 
 type storedDoc struct {
 	ID, Kind, Lang, Title, Code, Path, Regex string
+	Confidence                               float64 `json:",omitempty"`
 }
 
 type storedIndex struct {
@@ -35,7 +36,7 @@ func WriteDocs(docs []Doc, emit func(name string, data []byte) error, name strin
 	}
 	rows := make([]storedDoc, len(docs))
 	for i, d := range docs {
-		rows[i] = storedDoc{ID: d.ID, Kind: d.Kind, Lang: d.Lang, Title: d.Title, Code: d.Code, Path: d.Path}
+		rows[i] = storedDoc{ID: d.ID, Kind: d.Kind, Lang: d.Lang, Title: d.Title, Code: d.Code, Path: d.Path, Confidence: d.Confidence}
 		if d.Regex != nil {
 			rows[i].Regex = d.Regex.String()
 		}
@@ -60,7 +61,7 @@ func Open(bleveDir, docsPath string) (*Index, error) {
 	}
 	ix := &Index{bleve: map[string]bleve.Index{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: st.Avg}
 	for _, r := range st.Docs {
-		d := Doc{ID: r.ID, Kind: r.Kind, Lang: r.Lang, Title: r.Title, Code: r.Code, Path: r.Path}
+		d := Doc{ID: r.ID, Kind: r.Kind, Lang: r.Lang, Title: r.Title, Code: r.Code, Path: r.Path, Confidence: r.Confidence}
 		if r.Regex != "" {
 			if d.Regex, err = regexp.Compile(r.Regex); err != nil {
 				return nil, fmt.Errorf("search index %s: %s: %w", docsPath, r.ID, err)
