@@ -118,11 +118,7 @@ func Explain(w io.Writer, ix *search.Index, s *site.Site, log string, o Options)
 			x.Workarounds = append(x.Workarounds, Workaround{Text: plain(wk.Text.Text), SuccessRate: wk.SuccessRate, Condition: wk.Condition})
 		}
 		for _, de := range v.DeadEnds {
-			t := plain(de.WhyFails.Text)
-			if de.Action.Text != "" {
-				t = plain(de.Action.Text) + " — " + t
-			}
-			x.DeadEnds = append(x.DeadEnds, DeadEnd{Text: t, FailRate: de.FailRate})
+			x.DeadEnds = append(x.DeadEnds, DeadEnd{Text: deadEndText(de), FailRate: de.FailRate})
 		}
 		out = append(out, x)
 	}
@@ -160,6 +156,15 @@ func Explain(w io.Writer, ix *search.Index, s *site.Site, log string, o Options)
 		fmt.Fprintf(w, "\n  %s %s\n", text(o.Lang, "more"), x.URL)
 	}
 	return len(out), nil
+}
+
+// deadEndText is a dead end as one line: what is tried, and why it fails.
+func deadEndText(de site.DeadEndView) string {
+	t := plain(de.WhyFails.Text)
+	if de.Action.Text != "" {
+		t = plain(de.Action.Text) + " — " + t
+	}
+	return t
 }
 
 func firstMatchingLine(re *regexp.Regexp, log string) string {
@@ -264,11 +269,7 @@ func Match(w io.Writer, ix *search.Index, s *site.Site, f rules.Facts, input str
 		}
 		sort.SliceStable(a.Workarounds, func(i, j int) bool { return rank(a.Workarounds[i].Verdict) < rank(a.Workarounds[j].Verdict) })
 		for _, de := range view.DeadEnds {
-			t := plain(de.WhyFails.Text)
-			if de.Action.Text != "" {
-				t = plain(de.Action.Text) + " — " + t
-			}
-			a.DeadEnds = append(a.DeadEnds, mark(t, de.FailRate, de.Condition, f))
+			a.DeadEnds = append(a.DeadEnds, mark(deadEndText(de), de.FailRate, de.Condition, f))
 		}
 		out = append(out, a)
 	}
