@@ -8,9 +8,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/flate"
-	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -56,7 +53,7 @@ func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int)
 
 	rep := collect.Collect(lib, collect.Local(), collect.Options{IncludeIDs: *includeIDs, Version: buildVersion()})
 	if *link != "" {
-		u, err := Link(*link, rep)
+		u, err := facts.LinkURL(*link, rep)
 		if err != nil {
 			fmt.Fprintf(stderr, "p2p-probe: %v\n", err)
 			return 1
@@ -83,28 +80,6 @@ func exitCode(rep facts.Report) int {
 		return 2
 	}
 	return 1
-}
-
-// Link returns base with a fragment #probe=<raw DEFLATE of the JSON,
-// base64url without padding>. Browsers decompress it with
-// DecompressionStream("deflate-raw").
-func Link(base string, rep facts.Report) (string, error) {
-	data, err := json.Marshal(rep)
-	if err != nil {
-		return "", err
-	}
-	var buf bytes.Buffer
-	w, err := flate.NewWriter(&buf, flate.BestCompression)
-	if err != nil {
-		return "", err
-	}
-	if _, err := w.Write(data); err != nil {
-		return "", err
-	}
-	if err := w.Close(); err != nil {
-		return "", err
-	}
-	return base + "#probe=" + base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
 }
 
 func buildVersion() string {

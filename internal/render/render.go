@@ -72,6 +72,11 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 }
 
 var funcs = template.FuncMap{
+	// json writes a value as JSON, for data attributes scripts read.
+	"json": func(v any) (string, error) {
+		b, err := json.Marshal(v)
+		return string(b), err
+	},
 	"pct":  func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
 	"join": strings.Join,
 }
@@ -233,6 +238,15 @@ func (v *view) EntryPathIn(lang, id string) string { return site.EntryPath(lang,
 
 // ArticlePath is the path of an article's page in the page's language.
 func (v *view) ArticlePath(slug string) string { return site.ArticlePath(v.code(), slug) }
+
+// VersionStrings lists an entry's versions, for the rules in the browser.
+func (v *view) VersionStrings(e *kb.Entry) []string {
+	out := []string{}
+	for _, ver := range e.Versions {
+		out = append(out, ver.Version)
+	}
+	return out
+}
 
 // Sig is an entry's signature in the page's language.
 func (v *view) Sig(e *kb.Entry) string { return site.Signature(e, v.code()) }

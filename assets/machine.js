@@ -1,0 +1,166 @@
+// p2pkb "Your machine": a p2p-probe report pasted, dropped or opened from a
+// #probe= link, kept in this browser only (localStorage), and used to mark
+// which entries, workarounds and dead ends apply. The report is untrusted:
+// it is parsed as JSON only, checked, and every string is shown as text.
+(function () {
+  "use strict";
+  var KEY = "p2pkb.probe", MAX = 1 << 20;
+  var body = document.body, panel = document.getElementById("machine");
+  if (!panel || !window.p2pkbRules) { return; }
+  var t = function (k) { return panel.dataset[k] || k; };
+  var $ = function (sel) { return panel.querySelector(sel); };
+
+  // check returns the report, or throws with a message a person can act on.
+  function check(text) {
+    if (typeof text !== "string" || text.length > MAX) { throw new Error(t("errLarge")); }
+    var r;
+    try { r = JSON.parse(text); } catch (e) { throw new Error(t("errJson")); }
+    if (!r || typeof r !== "object" || Array.isArray(r) || !r.probe || r.probe.name !== "p2p-probe" || r.schema_version !== 1 ||
+        !Array.isArray(r.gpus) || !Array.isArray(r.pairs) || typeof r.summary !== "object" || r.summary === null) {
+      throw new Error(t("errSchema"));
+    }
+    return r;
+  }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined) { e.textContent = String(text); }
+    return e;
+  }
+  var str = function (v) { return v === null || v === undefined ? "?" : typeof v === "object" ? (v.error ? String(v.error) : "?") : String(v); };
+
+  function show(r) {
+    var out = $(".machine-facts");
+    out.textContent = "";
+    if (!r) { $(".machine-state").textContent = t("none"); return; }
+    var d = r.driver || {};
+    $(".machine-state").textContent = r.gpus.length + " GPU · driver " + str(d.version) + " · CUDA " + str(d.cuda);
+    var list = el("ul");
+    r.gpus.forEach(function (g) { list.appendChild(el("li", "", "GPU" + str(g.index) + ": " + str(g.name) + " (" + str(g.architecture) + ")")); });
+    out.appendChild(list);
+    if (r.gpus.length > 1) {
+      // The matrix as nvidia-smi topo -m draws it, pairs without P2P marked.
+      var table = el("table", "matrix"), head = el("tr");
+      head.appendChild(el("th", "", ""));
+      r.gpus.forEach(function (g) { head.appendChild(el("th", "", "GPU" + str(g.index))); });
+      table.appendChild(head);
+      r.gpus.forEach(function (a) {
+        var row = el("tr");
+        row.appendChild(el("th", "", "GPU" + str(a.index)));
+        r.gpus.forEach(function (b) {
+          if (a.index === b.index) { row.appendChild(el("td", "", "X")); return; }
+          var p = r.pairs.filter(function (p) { return p.from === a.index && p.to === b.index; })[0] || {};
+          var ok = p.p2p_read === "OK" && p.p2p_write === "OK";
+          var cell = el("td", ok ? "p2p-ok" : "p2p-no", str(p.connection) + (ok ? "" : " ✗"));
+          if (!ok) { cell.title = str(p.p2p_read); }
+          row.appendChild(cell);
+        });
+        table.appendChild(row);
+      });
+      out.appendChild(table);
+    }
+  }
+
+  var LABELS = { applies: "lApplies", does_not_apply: "lDoesNotApply", unknown: "lUnknown" };
+  function verdictEl(v) {
+    return el("span", "verdict verdict-" + v.truth, t(LABELS[v.truth]) + (v.reasons && v.reasons.length ? ": " + v.reasons.join("; ") : ""));
+  }
+
+  // mark judges this page's entry and its workarounds and dead ends.
+  function mark(r) {
+    document.querySelectorAll(".verdict").forEach(function (e) { e.remove(); });
+    document.querySelectorAll("[data-applies]").forEach(function (e) { delete e.dataset.applies; });
+    if (!r) { return; }
+    var facts = window.p2pkbRules.fromReport(r);
+    var judge = function (versions, when) {
+      try { return window.p2pkbRules.applies(versions, when, facts); } catch (e) { return { truth: "unknown", reasons: [e.message] }; }
+    };
+    var entry = document.querySelector("article.entry");
+    if (entry) {
+      var v = judge(JSON.parse(entry.dataset.versions || "[]"), entry.dataset.appliesWhen || "");
+      entry.dataset.applies = v.truth;
+      var badges = entry.querySelector(".badges");
+      if (badges) { badges.appendChild(verdictEl(v)); }
+      var list = entry.querySelector(".workarounds ol");
+      ["[data-workaround]", "[data-dead-end]"].forEach(function (sel) {
+        document.querySelectorAll(sel).forEach(function (li) {
+          var w = judge([], li.dataset.condition || "");
+          li.dataset.applies = w.truth;
+          var meta = li.querySelector(".meta");
+          (meta || li).appendChild(verdictEl(w));
+        });
+      });
+      if (list) {
+        var order = { applies: 0, unknown: 1, does_not_apply: 2 };
+        Array.prototype.slice.call(list.children).sort(function (a, b) {
+          return order[a.dataset.applies] - order[b.dataset.applies];
+        }).forEach(function (li) { list.appendChild(li); });
+      }
+    }
+    document.querySelectorAll("li[data-entry-versions]").forEach(function (li) {
+      li.dataset.applies = judge(JSON.parse(li.dataset.entryVersions || "[]"), li.dataset.appliesWhen || "").truth;
+    });
+  }
+
+  function use(text, quiet) {
+    var msg = $(".machine-message");
+    try {
+      var r = check(text);
+      try { localStorage.setItem(KEY, text); } catch (e) { /* storage off: keep it for this page */ }
+      msg.textContent = quiet ? "" : t("stored");
+      show(r);
+      mark(r);
+      return true;
+    } catch (e) {
+      msg.textContent = e.message;
+      return false;
+    }
+  }
+
+  function forget() {
+    try { localStorage.removeItem(KEY); } catch (e) { /* nothing stored */ }
+    $(".machine-message").textContent = t("forgotten");
+    show(null);
+    mark(null);
+  }
+
+  $(".machine-use").addEventListener("click", function () { use($(".machine-input").value, false); });
+  $(".machine-forget").addEventListener("click", forget);
+  $(".machine-file").addEventListener("change", function (ev) {
+    var f = ev.target.files && ev.target.files[0];
+    if (!f) { return; }
+    if (f.size > MAX) { $(".machine-message").textContent = t("errLarge"); return; }
+    f.text().then(function (text) { use(text, false); });
+  });
+  $(".machine-input").addEventListener("drop", function (ev) {
+    var f = ev.dataTransfer && ev.dataTransfer.files && ev.dataTransfer.files[0];
+    if (!f) { return; }
+    ev.preventDefault();
+    if (f.size > MAX) { $(".machine-message").textContent = t("errLarge"); return; }
+    f.text().then(function (text) { use(text, false); });
+  });
+  var filter = document.getElementById("only-applying");
+  if (filter) {
+    filter.addEventListener("change", function () { body.classList.toggle("only-applying", filter.checked); });
+  }
+
+  // A #probe= link (p2p-probe --link): base64url of raw DEFLATE of the JSON.
+  var m = /(?:^#|&)probe=([A-Za-z0-9_-]+)/.exec(location.hash);
+  if (m && window.DecompressionStream) {
+    var b64 = m[1].replace(/-/g, "+").replace(/_/g, "/");
+    var bin = atob(b64 + "===".slice((b64.length + 3) % 4));
+    if (bin.length > MAX) { $(".machine-message").textContent = t("errLarge"); return; }
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    new Response(stream).text().then(function (text) {
+      if (use(text, false)) { panel.open = true; }
+      history.replaceState(null, "", location.pathname + location.search);
+    }, function () { $(".machine-message").textContent = t("errJson"); });
+    return;
+  }
+  var saved = null;
+  try { saved = localStorage.getItem(KEY); } catch (e) { saved = null; }
+  if (saved) { use(saved, true); } else { show(null); }
+})();
