@@ -59,6 +59,12 @@
         table.appendChild(row);
       });
       out.appendChild(table);
+      var blocked = (r.summary.blocked_pairs || []);
+      if (blocked.length) {
+        var bl = el("ul", "blocked");
+        blocked.forEach(function (b) { bl.appendChild(el("li", "", "GPU" + str(b.from) + " → GPU" + str(b.to) + ": " + str(b.reason))); });
+        out.appendChild(bl);
+      }
     }
   }
 
@@ -103,12 +109,17 @@
     });
   }
 
+  // Pages that add entries later (search results) ask for marks again.
+  var current = null;
+  window.p2pkbMachine = { refresh: function () { mark(current); } };
+
   function use(text, quiet) {
     var msg = $(".machine-message");
     try {
       var r = check(text);
       try { localStorage.setItem(KEY, text); } catch (e) { /* storage off: keep it for this page */ }
       msg.textContent = quiet ? "" : t("stored");
+      current = r;
       show(r);
       mark(r);
       return true;
@@ -121,6 +132,7 @@
   function forget() {
     try { localStorage.removeItem(KEY); } catch (e) { /* nothing stored */ }
     $(".machine-message").textContent = t("forgotten");
+    current = null;
     show(null);
     mark(null);
   }

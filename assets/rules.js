@@ -40,7 +40,14 @@
       }
       if (arch !== "") { f["gpu.arch"] = { known: true, kind: "str", s: arch, display: "GPU architecture" }; }
     }
-    if (typeof s.all_pairs_p2p === "boolean") { f["p2p.all_pairs_ok"] = bool(s.all_pairs_p2p, "P2P between all GPU pairs"); }
+    if (typeof s.all_pairs_p2p === "boolean") {
+      var pv = bool(s.all_pairs_p2p, "P2P between all GPU pairs"), ok = [], blocked = [];
+      (r.pairs || []).forEach(function (p) { if (p.from < p.to && ok.length < 3) { ok.push("GPU" + p.from + "-GPU" + p.to + " over " + p.connection); } });
+      (s.blocked_pairs || []).forEach(function (b) { if (b.from < b.to && blocked.length < 3) { blocked.push("GPU" + b.from + "-GPU" + b.to + " " + b.reason); } });
+      pv.yes = "P2P works between all GPU pairs" + (ok.length ? " (" + ok.join(", ") + ")" : "");
+      pv.no = "P2P blocked" + (blocked.length ? ": " + blocked.join(", ") : "");
+      f["p2p.all_pairs_ok"] = pv;
+    }
     var host = r.host || {};
     if (typeof host.virtual_machine === "boolean") { f.virtualized = bool(host.virtual_machine, "virtual machine"); }
     f.container = bool(!!host.container, "container");
@@ -179,7 +186,8 @@
         var v = get(f, e.name);
         if (!v.known) { return { truth: UNKNOWN, reasons: [v.display + " unknown"] }; }
         if (v.kind !== "bool") { return { truth: UNKNOWN, reasons: [e.name + " is not true or false"] }; }
-        return v.b ? { truth: TRUE, reasons: [v.display + " present"] } : { truth: FALSE, reasons: ["no " + v.display] };
+        if (v.b) { return { truth: TRUE, reasons: [v.yes || v.display + " present"] }; }
+        return { truth: FALSE, reasons: [v.no || "no " + v.display] };
       case "lit":
         if (e.boolean) { return { truth: e.text === "true" ? TRUE : FALSE, reasons: [] }; }
         return { truth: UNKNOWN, reasons: [(e.num ? e.text : JSON.stringify(e.text)) + " is not true or false"] };

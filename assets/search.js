@@ -160,7 +160,7 @@
         return Promise.all(ranked.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)); })).then(function (chunks) {
           return ranked.map(function (d, i) {
             var row = chunks[i][d % meta.chunk];
-            return { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], score: scores[d], match: matches[d] || "" };
+            return { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], versions: row[5] || [], applies_when: row[6] || "", score: scores[d], match: matches[d] || "" };
           });
         });
       });
@@ -207,6 +207,10 @@
       var li = document.createElement("li");
       li.dataset.resultId = r.id;
       li.dataset.kind = r.kind;
+      if (r.kind === "entry") {
+        li.dataset.entryVersions = JSON.stringify(r.versions || []);
+        if (r.applies_when) { li.dataset.appliesWhen = r.applies_when; }
+      }
       var a = document.createElement("a");
       a.href = root + r.path + "index.html";
       mark(a, r.title, qterms);
@@ -240,6 +244,7 @@
       render(list, results, q);
       status.textContent = results.length ? status.dataset.found.replace("%d", results.length) : "";
       hint.hidden = results.length > 0;
+      if (window.p2pkbMachine) { window.p2pkbMachine.refresh(); }
       document.body.dataset.searchDone = "true";
     }, function (err) {
       status.textContent = err.message;

@@ -146,7 +146,7 @@ func TestMatchRealH200(t *testing.T) {
 	if res[0]["verdict"] != "does_not_apply" {
 		t.Fatalf("match = %v", res)
 	}
-	if v, why := workaroundVerdict(t, res[0], "NCCL_P2P_DISABLE=1"); v != "does_not_apply" || !strings.Contains(why, "P2P between all GPU pairs present") {
+	if v, why := workaroundVerdict(t, res[0], "NCCL_P2P_DISABLE=1"); v != "does_not_apply" || !strings.Contains(why, "GPU0-GPU1 over NV18") {
 		t.Errorf("NCCL_P2P_DISABLE workaround: %s (%s)", v, why)
 	}
 	// Four PCIe GPUs with blocked pairs: the same workaround applies.

@@ -43,7 +43,7 @@ func TestBrowserYourMachine(t *testing.T) {
 		t.Fatalf("the real H200 reading was refused: %s", msg)
 	}
 	// The NCCL_P2P_DISABLE workaround is for machines whose P2P fails.
-	if v := verdictOf(t, b, `[data-workaround="0"]`); !strings.HasPrefix(v, "does not apply") || !strings.Contains(v, "P2P between all GPU pairs present") {
+	if v := verdictOf(t, b, `[data-workaround="0"]`); !strings.HasPrefix(v, "does not apply") || !strings.Contains(v, "P2P works between all GPU pairs (GPU0-GPU1 over NV18)") {
 		t.Errorf("workaround 0 on two NVLinked H200s: %q", v)
 	}
 	if got := browsertest.Eval[string](b, `document.querySelector("article.entry").dataset.applies`); got != "does_not_apply" {
@@ -73,6 +73,12 @@ func TestBrowserYourMachine(t *testing.T) {
 	if hidden == 0 || after != before-hidden {
 		t.Errorf("filter: %d entries shown before, %d after, %d do not apply", before, after, hidden)
 	}
+	// Search results are judged too.
+	runQuery(t, b, root, "en", "peer access is not supported between these two devices")
+	waitFor(t, b, `document.querySelector('#search-results li[data-result-id="cuda/peer-access-unsupported-by-hardware"][data-applies]') !== null`)
+	if got := browsertest.Eval[string](b, `document.querySelector('#search-results li[data-result-id="cuda/peer-access-unsupported-by-hardware"]').dataset.applies`); got != "does_not_apply" {
+		t.Errorf("search result on two NVLinked H200s: %q", got)
+	}
 	b.Do(chromedp.Navigate(entry), chromedp.WaitReady(chromedp.CSS("#machine")))
 
 	// Four PCIe GPUs with blocked pairs: the same workaround applies.
@@ -82,6 +88,9 @@ func TestBrowserYourMachine(t *testing.T) {
 	}
 	if n := browsertest.Eval[int](b, `document.querySelectorAll(".machine-facts td.p2p-no").length`); n != 4 {
 		t.Errorf("%d blocked cells in the matrix, want 4", n)
+	}
+	if bl := browsertest.Eval[string](b, `document.querySelector(".machine-facts ul.blocked").textContent`); !strings.Contains(bl, "GPU0 → GPU2: IOH_TOPOLOGY_NOT_SUPPORTED") {
+		t.Errorf("blocked pairs listed as %q", bl)
 	}
 
 	// Forget removes the marks and the stored report.

@@ -17,8 +17,12 @@ func (x fact) eval(f Facts) result {
 		return result{Unknown, []string{v.display + " unknown"}}
 	case v.kind != "bool":
 		return result{Unknown, []string{fmt.Sprintf("%s is not true or false", x)}}
+	case v.b && v.yes != "":
+		return result{True, []string{v.yes}}
 	case v.b:
 		return result{True, []string{v.display + " present"}}
+	case v.no != "":
+		return result{False, []string{v.no}}
 	}
 	return result{False, []string{"no " + v.display}}
 }

@@ -15,6 +15,7 @@ type value struct {
 	s       string  // version and str; also the text of a number
 	n       float64 // num
 	display string  // how a reason names it: "driver 580.159.04"
+	yes, no string  // a true or false fact's own reason, when it can say more than "present"
 }
 
 // Facts are the facts of one machine, by name.
@@ -67,7 +68,9 @@ func FromReport(r *facts.Report) Facts {
 		}
 	}
 	if r.Summary.AllPairsP2P != nil {
-		f["p2p.all_pairs_ok"] = boolean(*r.Summary.AllPairsP2P, "P2P between all GPU pairs")
+		v := boolean(*r.Summary.AllPairsP2P, "P2P between all GPU pairs")
+		v.yes, v.no = pairReasons(r)
+		f["p2p.all_pairs_ok"] = v
 	}
 	if r.Host.VirtualMachine != nil {
 		f["virtualized"] = boolean(*r.Host.VirtualMachine, "virtual machine")
@@ -114,6 +117,32 @@ func FromReport(r *facts.Report) Facts {
 		f["env."+k] = value{known: true, kind: "str", s: v, display: k}
 	}
 	return f
+}
+
+// pairReasons words the P2P fact with the pairs themselves: how the first
+// pairs connect when all can do P2P, which pairs cannot and why when not.
+// assets/rules.js words them the same.
+func pairReasons(r *facts.Report) (yes, no string) {
+	var ok, blocked []string
+	for _, p := range r.Pairs {
+		if p.From < p.To && len(ok) < 3 {
+			ok = append(ok, fmt.Sprintf("GPU%d-GPU%d over %s", p.From, p.To, p.Connection))
+		}
+	}
+	for _, b := range r.Summary.BlockedPairs {
+		if b.From < b.To && len(blocked) < 3 {
+			blocked = append(blocked, fmt.Sprintf("GPU%d-GPU%d %s", b.From, b.To, b.Reason))
+		}
+	}
+	yes = "P2P works between all GPU pairs"
+	if len(ok) > 0 {
+		yes += " (" + strings.Join(ok, ", ") + ")"
+	}
+	no = "P2P blocked"
+	if len(blocked) > 0 {
+		no += ": " + strings.Join(blocked, ", ")
+	}
+	return yes, no
 }
 
 // get returns a fact, unknown when the probe did not see it. NCCL_* not

@@ -240,9 +240,13 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 	}
 
 	for c := 0; c*docChunk < len(docs); c++ {
-		var rows [][]string
+		var rows [][]any
 		for _, d := range docs[c*docChunk : min(len(docs), (c+1)*docChunk)] {
-			rows = append(rows, []string{d.ID, d.Kind, d.Title, d.Path, d.Code})
+			row := []any{d.ID, d.Kind, d.Title, d.Path, d.Code}
+			if d.Kind == "entry" {
+				row = append(row, d.Versions, d.AppliesWhen)
+			}
+			rows = append(rows, row)
 		}
 		if err := put(fmt.Sprintf("d%d", c), rows); err != nil {
 			return err

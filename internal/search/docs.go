@@ -19,8 +19,10 @@ type Doc struct {
 	// Text by field, most telling first (see fieldBoost).
 	Sig, Codes, Heading, Cause, Fix, Body string
 
-	Regex      *regexp.Regexp // entries: the signature pattern
-	Confidence float64        // entries: breaks ties between pattern matches
+	Regex       *regexp.Regexp // entries: the signature pattern
+	Confidence  float64        // entries: breaks ties between pattern matches
+	Versions    []string       // entries: versions as written, for marking results against a machine
+	AppliesWhen string         // entries: the entry's condition
 }
 
 // Fields of a document and their weights: what people paste or type (signature,
@@ -66,6 +68,11 @@ func Docs(s *site.Site) []Doc {
 			}
 			d.Regex = regexp.MustCompile(e.Regex) // checked by kb.Load
 			d.Confidence = e.Confidence
+			d.AppliesWhen = e.AppliesWhen
+			d.Versions = []string{}
+			for _, ver := range e.Versions {
+				d.Versions = append(d.Versions, ver.Version)
+			}
 			d.Cause = v.RootCause.Text
 			var fix []string
 			for _, w := range v.Workarounds {

@@ -178,6 +178,9 @@ type Result struct {
 	Path  string  `json:"path"`            // page path from the site root
 	Score float64 `json:"score"`           // higher is better; a signature match scores above every other hit
 	Match string  `json:"match,omitempty"` // the text a signature pattern matched
+
+	Versions    []string `json:"versions,omitempty"`     // entries: to judge the result against a machine
+	AppliesWhen string   `json:"applies_when,omitempty"` //
 }
 
 // Limits that keep a query cheap whatever it is sent.
@@ -288,7 +291,8 @@ func isNumber(t string) bool {
 }
 
 func result(d Doc, score float64, match string) Result {
-	return Result{ID: d.ID, Kind: d.Kind, Title: d.Title, Code: d.Code, Path: d.Path, Score: math.Round(score*1000) / 1000, Match: match}
+	return Result{ID: d.ID, Kind: d.Kind, Title: d.Title, Code: d.Code, Path: d.Path, Score: math.Round(score*1000) / 1000, Match: match,
+		Versions: d.Versions, AppliesWhen: d.AppliesWhen}
 }
 
 func trim(rs []Result, n int) []Result {

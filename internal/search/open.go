@@ -16,7 +16,9 @@ const DocsFile = "docs.json"
 
 type storedDoc struct {
 	ID, Kind, Lang, Title, Code, Path, Regex string
-	Confidence                               float64 `json:",omitempty"`
+	Confidence                               float64  `json:",omitempty"`
+	Versions                                 []string `json:",omitempty"`
+	AppliesWhen                              string   `json:",omitempty"`
 }
 
 type storedIndex struct {
@@ -36,7 +38,7 @@ func WriteDocs(docs []Doc, emit func(name string, data []byte) error, name strin
 	}
 	rows := make([]storedDoc, len(docs))
 	for i, d := range docs {
-		rows[i] = storedDoc{ID: d.ID, Kind: d.Kind, Lang: d.Lang, Title: d.Title, Code: d.Code, Path: d.Path, Confidence: d.Confidence}
+		rows[i] = storedDoc{ID: d.ID, Kind: d.Kind, Lang: d.Lang, Title: d.Title, Code: d.Code, Path: d.Path, Confidence: d.Confidence, Versions: d.Versions, AppliesWhen: d.AppliesWhen}
 		if d.Regex != nil {
 			rows[i].Regex = d.Regex.String()
 		}
@@ -61,7 +63,7 @@ func Open(bleveDir, docsPath string) (*Index, error) {
 	}
 	ix := &Index{bleve: map[string]bleve.Index{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: st.Avg}
 	for _, r := range st.Docs {
-		d := Doc{ID: r.ID, Kind: r.Kind, Lang: r.Lang, Title: r.Title, Code: r.Code, Path: r.Path, Confidence: r.Confidence}
+		d := Doc{ID: r.ID, Kind: r.Kind, Lang: r.Lang, Title: r.Title, Code: r.Code, Path: r.Path, Confidence: r.Confidence, Versions: r.Versions, AppliesWhen: r.AppliesWhen}
 		if r.Regex != "" {
 			if d.Regex, err = regexp.Compile(r.Regex); err != nil {
 				return nil, fmt.Errorf("search index %s: %s: %w", docsPath, r.ID, err)
