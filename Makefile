@@ -22,7 +22,7 @@ lint:
 probe:
 	CGO_ENABLED=1 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o bin/p2p-probe ./probe
 
-## bench: one table of build, index and search figures at the KB's size and at N synthetic entries
+## bench: one table of build, index and search figures at the KB's size and at N synthetic entries (N=1000,10000,50000 for several)
 bench: browser
 	$(GO) run ./cmd/p2pkb-bench -n $(N)
 

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,15 +22,24 @@ import (
 )
 
 func main() {
-	n := flag.Int("n", 10000, "synthetic entries")
+	n := flag.String("n", "10000", "synthetic KB sizes, comma-separated (1000,10000,50000)")
 	flag.Parse()
-	if err := run(*n); err != nil {
+	var sizes []int
+	for _, s := range strings.Split(*n, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || v < 1 {
+			fmt.Fprintf(os.Stderr, "p2pkb-bench: -n %q: want sizes like 1000,10000\n", *n)
+			os.Exit(2)
+		}
+		sizes = append(sizes, v)
+	}
+	if err := run(sizes); err != nil {
 		fmt.Fprintln(os.Stderr, "p2pkb-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int) error {
+func run(n []int) error {
 	repo, err := os.Getwd()
 	if err != nil {
 		return err

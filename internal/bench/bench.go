@@ -28,7 +28,7 @@ import (
 
 // Options say what to measure.
 type Options struct {
-	N       int    // synthetic entries
+	N       []int  // synthetic KB sizes, one column each
 	Repo    string // repository root (kb/, content/, templates/, assets/)
 	Binary  string // a built p2pkb, run as a child so its peak memory is its own
 	Browser func(public, lang string, queries []string) (p50, p99 time.Duration, loaded int, err error)
@@ -62,22 +62,25 @@ func Run(w io.Writer, o Options) error {
 	if err != nil {
 		return err
 	}
-	syn := filepath.Join(tmp, "synthetic")
-	if err := synth.Write(syn, o.N, 1, schema); err != nil {
-		return err
+	type column struct{ name, kb, content string }
+	cols := []column{{"repository KB", filepath.Join(o.Repo, "kb"), filepath.Join(o.Repo, "content")}}
+	for _, n := range o.N {
+		syn := filepath.Join(tmp, fmt.Sprintf("synthetic-%d", n))
+		if err := synth.Write(syn, n, 1, schema); err != nil {
+			return err
+		}
+		cols = append(cols, column{fmt.Sprintf("synthetic N=%d", n), filepath.Join(syn, "kb"), filepath.Join(syn, "content")})
 	}
-	var cols []Figures
-	for _, c := range []struct{ name, kb, content string }{
-		{"repository KB", filepath.Join(o.Repo, "kb"), filepath.Join(o.Repo, "content")},
-		{fmt.Sprintf("synthetic N=%d", o.N), filepath.Join(syn, "kb"), filepath.Join(syn, "content")},
-	} {
-		f, err := measure(o, c.name, c.kb, c.content, filepath.Join(tmp, "out-"+strings.Fields(c.name)[0]))
+	var figures []Figures
+	for i, c := range cols {
+		f, err := measure(o, c.name, c.kb, c.content, filepath.Join(tmp, fmt.Sprintf("out-%d", i)))
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
-		cols = append(cols, f)
+		figures = append(figures, f)
+		os.RemoveAll(filepath.Join(tmp, fmt.Sprintf("out-%d", i))) // a large output need not stay for the next column
 	}
-	print(w, cols)
+	print(w, figures)
 	return nil
 }
 
