@@ -19,10 +19,12 @@ import (
 
 	"github.com/p2pkb/p2pkb/internal/bench"
 	"github.com/p2pkb/p2pkb/internal/browsertest"
+	"github.com/p2pkb/p2pkb/internal/synth"
 )
 
 func main() {
 	n := flag.String("n", "10000", "synthetic KB sizes, comma-separated (1000,10000,50000)")
+	write := flag.String("write", "", "only write the synthetic KB of the first size into `DIR` (kb/ and content/), for profiling a build")
 	flag.Parse()
 	var sizes []int
 	for _, s := range strings.Split(*n, ",") {
@@ -33,10 +35,25 @@ func main() {
 		}
 		sizes = append(sizes, v)
 	}
+	if *write != "" {
+		if err := writeSynthetic(*write, sizes[0]); err != nil {
+			fmt.Fprintln(os.Stderr, "p2pkb-bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(sizes); err != nil {
 		fmt.Fprintln(os.Stderr, "p2pkb-bench:", err)
 		os.Exit(1)
 	}
+}
+
+func writeSynthetic(dir string, n int) error {
+	schema, err := os.ReadFile(filepath.Join("kb", "schema.json"))
+	if err != nil {
+		return err
+	}
+	return synth.Write(dir, n, 1, schema)
 }
 
 func run(n []int) error {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -128,6 +129,8 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 	src := addSourceFlags(fl, true)
 	out := fl.String("out", "public", "output `DIR`, replaced only when the build succeeds")
 	baseURL := fl.String("base-url", "", "absolute `URL` of the site root, for canonical links and sitemap.xml")
+	cpuProfile := fl.String("cpuprofile", "", "write a CPU profile of the build to `FILE` (go tool pprof)")
+	memProfile := fl.String("memprofile", "", "write a heap profile taken at the end of the build to `FILE`")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -135,7 +138,29 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return build.Build(sources, *out, *baseURL, stdout)
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if err := build.Build(sources, *out, *baseURL, stdout); err != nil {
+		return err
+	}
+	if *memProfile != "" {
+		f, err := os.Create(*memProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return pprof.Lookup("allocs").WriteTo(f, 0)
+	}
+	return nil
 }
 
 func lintCmd(args []string, stdout, stderr io.Writer) error {

@@ -101,14 +101,14 @@ const SearchDocsFile = "search/" + search.DocsFile
 
 // writeSearch writes the client index and the bleve index into the tree.
 func writeSearch(s *site.Site, tree *publish.Tree) error {
-	docs := search.Docs(s)
-	if _, err := search.WriteClient(docs, tree.Write); err != nil {
+	c := search.NewCorpus(search.Docs(s))
+	if _, err := c.WriteClient(tree.Write); err != nil {
 		return err
 	}
-	if err := search.WriteDocs(docs, tree.Write, SearchDocsFile); err != nil {
+	if err := c.WriteDocs(tree.Write, SearchDocsFile); err != nil {
 		return err
 	}
-	ix, err := search.Build(docs, filepath.Join(tree.Dir(), filepath.FromSlash(SearchIndexDir)))
+	ix, err := c.Index(filepath.Join(tree.Dir(), filepath.FromSlash(SearchIndexDir)))
 	if err != nil {
 		return err
 	}

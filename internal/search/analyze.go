@@ -28,10 +28,24 @@ func init() {
 	}
 }
 
-func isHanRune(r rune) bool { return unicode.Is(unicode.Han, r) }
+// hanLow is the first code point of unicode.Han: below it, no rune is Han.
+const hanLow = 0x2E80
+
+func isHanRune(r rune) bool { return r >= hanLow && unicode.Is(unicode.Han, r) }
+
+// asciiWord marks the ASCII bytes that belong to a word.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.'
+	}
+	return t
+}()
 
 func isWordRune(r rune) bool {
-	return (unicode.IsLetter(r) || unicode.IsNumber(r) || r == '_' || r == '.') && !isHanRune(r)
+	if r < utf8.RuneSelf {
+		return asciiWord[r]
+	}
+	return (unicode.IsLetter(r) || unicode.IsNumber(r)) && !isHanRune(r)
 }
 
 // Token is one term with the byte range of the text it came from.
@@ -43,54 +57,47 @@ type Token struct {
 
 // Analyze splits text into index terms.
 func Analyze(text string) []Token {
-	var out []Token
+	return appendTokens(make([]Token, 0, len(text)/8), text)
+}
+
+// appendTokens analyzes text onto out. ASCII takes a table lookup, not a
+// Unicode range search: this runs over every field of every document.
+func appendTokens(out []Token, text string) []Token {
 	pos := 0
 	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if !asciiWord[c] {
+				i++
+				continue
+			}
+			i = appendWordRun(&out, text, i, &pos)
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case isHanRune(r):
-			j := i
-			var starts []int
+			// Bigrams: each token runs from the start of one character to
+			// the end of the next; a run of one character is itself.
+			prev, cur := -1, i
+			j := i + size
 			for j < len(text) {
 				r, n := utf8.DecodeRuneInString(text[j:])
 				if !isHanRune(r) {
 					break
 				}
-				starts = append(starts, j)
+				prev, cur = cur, j
+				pos++
+				out = append(out, Token{Term: text[prev : j+n], Start: prev, End: j + n, Pos: pos})
 				j += n
 			}
-			starts = append(starts, j)
-			if len(starts) == 2 {
+			if prev < 0 {
 				pos++
 				out = append(out, Token{Term: text[i:j], Start: i, End: j, Pos: pos})
 			}
-			for k := 0; k+2 < len(starts); k++ {
-				pos++
-				out = append(out, Token{Term: text[starts[k]:starts[k+2]], Start: starts[k], End: starts[k+2], Pos: pos})
-			}
 			i = j
 		case isWordRune(r):
-			j := i
-			for j < len(text) {
-				r, n := utf8.DecodeRuneInString(text[j:])
-				if !isWordRune(r) {
-					break
-				}
-				j += n
-			}
-			start, end := i, j
-			for start < end && (text[start] == '.' || text[start] == '_') {
-				start++
-			}
-			for end > start && (text[end-1] == '.' || text[end-1] == '_') {
-				end--
-			}
-			i = j
-			if start == end {
-				continue
-			}
-			pos++
-			out = appendWord(out, text[start:end], start, end, pos)
+			i = appendWordRun(&out, text, i, &pos)
 		default:
 			i += size
 		}
@@ -98,53 +105,93 @@ func Analyze(text string) []Token {
 	return out
 }
 
+// appendWordRun takes the word run starting at i, adds its terms and
+// returns where the run ends.
+func appendWordRun(out *[]Token, text string, i int, pos *int) int {
+	j := i
+	for j < len(text) {
+		if c := text[j]; c < utf8.RuneSelf {
+			if !asciiWord[c] {
+				break
+			}
+			j++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[j:])
+		if !isWordRune(r) {
+			break
+		}
+		j += n
+	}
+	start, end := i, j
+	for start < end && (text[start] == '.' || text[start] == '_') {
+		start++
+	}
+	for end > start && (text[end-1] == '.' || text[end-1] == '_') {
+		end--
+	}
+	if start < end {
+		*pos++
+		*out = appendWord(*out, text[start:end], start, end, *pos)
+	}
+	return j
+}
+
 // appendWord adds a word and, for a compound, its parts.
 func appendWord(out []Token, word string, start, end, pos int) []Token {
-	add := func(t string, seen map[string]bool) {
-		if seen[t] || stopWords[t] || utf8.RuneCountInString(t) < 2 {
+	base := len(out)
+	add := func(t string) {
+		if len(t) < 2 && utf8.RuneCountInString(t) < 2 || stopWords[t] {
 			return
 		}
-		seen[t] = true
+		for _, o := range out[base:] {
+			if o.Term == t {
+				return
+			}
+		}
 		out = append(out, Token{Term: t, Start: start, End: end, Pos: pos})
 	}
-	seen := map[string]bool{}
-	add(strings.ToLower(word), seen)
-	parts := splitCompound(word)
-	if len(parts) > 1 {
-		for _, p := range parts {
-			add(strings.ToLower(p), seen)
-		}
+	add(strings.ToLower(word))
+	if !isCompound(word) {
+		return out
 	}
+	forParts(word, func(p string) { add(strings.ToLower(p)) })
 	return out
 }
 
 func isUpper(b byte) bool { return b >= 'A' && b <= 'Z' }
 func isLower(b byte) bool { return b >= 'a' && b <= 'z' }
 
-// splitCompound splits at dots and underscores, between a lower-case and an
-// upper-case ASCII letter (cudaError), and before the last capital of a run
-// of capitals followed by a lower-case letter (HTTPServer).
-func splitCompound(w string) []string {
-	var parts []string
+// isCompound tells whether forParts would split w.
+func isCompound(w string) bool {
+	n := 0
+	forParts(w, func(string) { n++ })
+	return n > 1
+}
+
+// forParts calls f with each part of w: it splits at dots and underscores,
+// between a lower-case and an upper-case ASCII letter (cudaError), and
+// before the last capital of a run of capitals followed by a lower-case
+// letter (HTTPServer).
+func forParts(w string, f func(string)) {
 	start := 0
 	for i := 0; i < len(w); i++ {
 		c := w[i]
 		if c == '.' || c == '_' {
 			if i > start {
-				parts = append(parts, w[start:i])
+				f(w[start:i])
 			}
 			start = i + 1
 			continue
 		}
 		if i > start && isUpper(c) && (isLower(w[i-1]) || isUpper(w[i-1]) && i+1 < len(w) && isLower(w[i+1])) {
-			parts = append(parts, w[start:i])
+			f(w[start:i])
 			start = i
 		}
 	}
 	if start < len(w) {
-		parts = append(parts, w[start:])
+		f(w[start:])
 	}
-	return parts
 }
 
 // Terms returns the distinct terms of text, in order of first appearance.

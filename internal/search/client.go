@@ -59,24 +59,22 @@ type clientTerm struct {
 
 // WriteClient writes the client index of every language through emit.
 func WriteClient(docs []Doc, emit func(name string, data []byte) error) (ClientStats, error) {
-	byLang := map[string][]Doc{}
-	var langs []string
-	for _, d := range docs {
-		if byLang[d.Lang] == nil {
-			langs = append(langs, d.Lang)
-		}
-		byLang[d.Lang] = append(byLang[d.Lang], d)
-	}
+	return NewCorpus(docs).WriteClient(emit)
+}
+
+// WriteClient writes the client index of every language through emit.
+func (c *Corpus) WriteClient(emit func(name string, data []byte) error) (ClientStats, error) {
 	var st ClientStats
-	for _, lang := range langs {
-		if err := writeLang(lang, byLang[lang], emit, &st); err != nil {
+	for _, lang := range c.langs {
+		docs, fs := c.lang(lang)
+		if err := writeLang(lang, docs, fs, c.avg[lang], emit, &st); err != nil {
 			return st, err
 		}
 	}
 	return st, nil
 }
 
-func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *ClientStats) error {
+func writeLang(lang string, docs []Doc, per [][]fieldTerms, avg []float64, emit func(string, []byte) error, st *ClientStats) error {
 	put := func(name string, data any) error {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
@@ -90,34 +88,20 @@ func writeLang(lang string, docs []Doc, emit func(string, []byte) error, st *Cli
 		return emit("search/"+lang+"/"+name+".js", []byte(js))
 	}
 
-	// Field lengths and term frequencies.
-	type fieldStats struct {
-		tf map[string]int
-		n  int
-	}
-	per := make([][]fieldStats, len(docs))
-	for i, d := range docs {
-		per[i] = make([]fieldStats, len(fields))
-		for f := range fields {
-			toks := Analyze(d.field(fields[f].Name))
-			fs := fieldStats{tf: map[string]int{}, n: len(toks)}
-			for _, t := range toks {
-				fs.tf[t.Term]++
-			}
-			per[i][f] = fs
-		}
-	}
-	avg := averageLengths(docs)
+	// A term's weight in a document, summed over its fields.
 	terms := map[string]*clientTerm{}
+	weights := map[string]float64{}
+	tf := make([]float64, len(fields))
+	lengths := make([]float64, len(fields))
 	for i := range docs {
-		weights := map[string]float64{}
-		for f, fs := range per[i] {
-			tf := make([]float64, len(fields))
-			lengths := make([]float64, len(fields))
-			lengths[f] = float64(fs.n)
-			for t, n := range fs.tf {
-				tf[f] = float64(n)
-				weights[t] += weight(tf, lengths, avg)
+		clear(weights)
+		for f, ft := range per[i] {
+			clear(tf)
+			clear(lengths)
+			lengths[f] = float64(ft.n)
+			for _, t := range ft.terms {
+				tf[f] = float64(t.n)
+				weights[t.term] += weight(tf, lengths, avg)
 			}
 		}
 		for t, w := range weights {

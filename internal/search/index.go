@@ -12,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	_ "github.com/blevesearch/bleve/v2/analysis/analyzer/custom" // the analyzer type of our tokenizer
+	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/registry"
 	index "github.com/blevesearch/bleve_index_api"
@@ -25,7 +26,9 @@ func init() {
 	})
 }
 
-// tokenizer feeds bleve the same terms the browser computes.
+// tokenizer is the analysis as bleve names it in the index mapping, for
+// anyone who opens the index with bleve's own queries. The build hands
+// bleve analyzed fields instead (analyzedField).
 type tokenizer struct{}
 
 func (tokenizer) Tokenize(input []byte) analysis.TokenStream {
@@ -36,6 +39,37 @@ func (tokenizer) Tokenize(input []byte) analysis.TokenStream {
 	}
 	return out
 }
+
+// analyzedField is a document field whose analysis the Corpus has done:
+// only its term counts and length are indexed, nothing is stored.
+type analyzedField struct {
+	name  string
+	terms fieldTerms
+	freq  index.TokenFrequencies
+	bytes uint64
+}
+
+func newAnalyzedField(name string, ft fieldTerms, textBytes int) *analyzedField {
+	freq := make(index.TokenFrequencies, len(ft.terms))
+	tfs := make([]index.TokenFreq, len(ft.terms))
+	for k, t := range ft.terms {
+		tfs[k] = index.TokenFreq{Term: []byte(t.term)}
+		tfs[k].SetFrequency(t.n)
+		freq[t.term] = &tfs[k]
+	}
+	return &analyzedField{name: name, terms: ft, freq: freq, bytes: uint64(textBytes)}
+}
+
+func (f *analyzedField) Name() string                                     { return f.name }
+func (f *analyzedField) ArrayPositions() []uint64                         { return nil }
+func (f *analyzedField) Options() index.FieldIndexingOptions              { return index.IndexField }
+func (f *analyzedField) Analyze()                                         {}
+func (f *analyzedField) Value() []byte                                    { return nil }
+func (f *analyzedField) NumPlainTextBytes() uint64                        { return f.bytes }
+func (f *analyzedField) Size() int                                        { return f.freq.Size() }
+func (f *analyzedField) EncodedFieldType() byte                           { return 't' }
+func (f *analyzedField) AnalyzedLength() int                              { return f.terms.n }
+func (f *analyzedField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freq }
 
 // Index is the server-side index: bleve for ranking, plus the documents for
 // the regex pass and for showing results.
@@ -59,26 +93,6 @@ func (ix *Index) finish() {
 			ix.docNum[lang][d.Key()] = i
 		}
 	}
-}
-
-// averageLengths is the mean number of terms of each field over the docs
-// that have it: entries have no title, and counting them would make every
-// article title look long.
-func averageLengths(docs []Doc) []float64 {
-	avg := make([]float64, len(fields))
-	have := make([]int, len(fields))
-	for _, d := range docs {
-		for f := range fields {
-			if n := len(Analyze(d.field(fields[f].Name))); n > 0 {
-				avg[f] += float64(n)
-				have[f]++
-			}
-		}
-	}
-	for f := range avg {
-		avg[f] = math.Max(1, avg[f]/float64(max(1, have[f])))
-	}
-	return avg
 }
 
 func indexMapping() (mapping.IndexMapping, error) {
@@ -106,19 +120,25 @@ func indexMapping() (mapping.IndexMapping, error) {
 
 // Build indexes docs. dir is where bleve keeps the index, one folder per
 // language; "" keeps it in memory.
-func Build(docs []Doc, dir string) (*Index, error) {
+func Build(docs []Doc, dir string) (*Index, error) { return NewCorpus(docs).Index(dir) }
+
+// Index builds the bleve index of the corpus, one per language, in dir ("":
+// in memory). Each language goes in as one batch, which makes one segment
+// and leaves nothing to merge.
+func (c *Corpus) Index(dir string) (*Index, error) {
 	m, err := indexMapping()
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{bleve: map[string]bleve.Index{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: map[string][]float64{}}
-	for _, d := range docs {
+	ix := &Index{bleve: map[string]bleve.Index{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: c.avg}
+	for _, d := range c.docs {
 		ix.docs[d.Key()] = d
-		ix.byLang[d.Lang] = append(ix.byLang[d.Lang], d)
+	}
+	for _, lang := range c.langs {
+		ix.byLang[lang], _ = c.lang(lang)
 	}
 	ix.finish()
-	for lang, docs := range ix.byLang {
-		ix.avg[lang] = averageLengths(docs)
+	for _, lang := range c.langs {
 		var bi bleve.Index
 		if dir == "" {
 			bi, err = bleve.NewMemOnly(m)
@@ -131,23 +151,17 @@ func Build(docs []Doc, dir string) (*Index, error) {
 		}
 		ix.bleve[lang] = bi
 		batch := bi.NewBatch()
-		for _, d := range docs {
-			body := map[string]any{}
-			for _, f := range fields {
-				if v := d.field(f.Name); v != "" {
-					body[f.Name] = v
+		for _, i := range c.byLang[lang] {
+			d := c.docs[i]
+			doc := document.NewDocument(d.Key())
+			for f, ft := range c.fields[i] {
+				if ft.n > 0 {
+					doc.AddField(newAnalyzedField(fields[f].Name, ft, len(d.field(fields[f].Name))))
 				}
 			}
-			if err := batch.Index(d.Key(), body); err != nil {
+			if err := batch.IndexAdvanced(doc); err != nil {
 				ix.Close()
 				return nil, err
-			}
-			if batch.Size() >= 1000 {
-				if err := bi.Batch(batch); err != nil {
-					ix.Close()
-					return nil, err
-				}
-				batch = bi.NewBatch()
 			}
 		}
 		if err := bi.Batch(batch); err != nil {

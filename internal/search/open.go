@@ -27,15 +27,9 @@ type storedIndex struct {
 }
 
 // WriteDocs writes the document table for Open.
-func WriteDocs(docs []Doc, emit func(name string, data []byte) error, name string) error {
-	byLang := map[string][]Doc{}
-	for _, d := range docs {
-		byLang[d.Lang] = append(byLang[d.Lang], d)
-	}
-	st := storedIndex{Avg: map[string][]float64{}}
-	for lang, ds := range byLang {
-		st.Avg[lang] = averageLengths(ds)
-	}
+func (c *Corpus) WriteDocs(emit func(name string, data []byte) error, name string) error {
+	docs := c.docs
+	st := storedIndex{Avg: c.avg}
 	rows := make([]storedDoc, len(docs))
 	for i, d := range docs {
 		rows[i] = storedDoc{ID: d.ID, Kind: d.Kind, Lang: d.Lang, Title: d.Title, Code: d.Code, Path: d.Path, Confidence: d.Confidence, Versions: d.Versions, AppliesWhen: d.AppliesWhen}
