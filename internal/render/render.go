@@ -27,7 +27,7 @@ type Emit func(name string, data []byte) error
 
 // Renderer holds the parsed templates and per-language Markdown renderers.
 type Renderer struct {
-	pages     map[site.Kind]*template.Template
+	pages     map[site.Kind]map[string]*template.Template // kind -> language code -> templates with T in that language
 	strings   map[string]map[string]string // lang -> key -> text
 	markdown  map[string]*markdown.Renderer
 	highlight *highlight.Config
@@ -38,7 +38,7 @@ type Renderer struct {
 // i18n.json) and prepares rendering with the given static assets.
 func New(templates, assets fs.FS) (*Renderer, error) {
 	r := &Renderer{
-		pages:     map[site.Kind]*template.Template{},
+		pages:     map[site.Kind]map[string]*template.Template{},
 		markdown:  map[string]*markdown.Renderer{},
 		highlight: highlight.Default(),
 		assets:    assets,
@@ -57,21 +57,39 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 		r.markdown[l.Code] = markdown.New(markdown.WithHighlight(r.highlight),
 			markdown.WithLabels(r.strings[l.Code]["copy"], r.strings[l.Code]["section_link"]))
 	}
-	base, err := template.New("base.html").Funcs(funcs).ParseFS(templates, "base.html")
+	text := func(lang, key string) (string, error) {
+		s, ok := r.strings[lang][key]
+		if !ok {
+			return "", fmt.Errorf("templates/i18n.json: no %q string for %q", lang, key)
+		}
+		return s, nil
+	}
+	base, err := template.New("base.html").Funcs(funcs).Funcs(template.FuncMap{"TL": text}).ParseFS(templates, "base.html")
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
+	// T is a function bound to one language rather than a method of the
+	// page: templates call it dozens of times a page, and a method call costs
+	// text/template a reflective lookup each time.
 	for _, k := range []site.Kind{site.KindHome, site.KindSearch, site.KindEntry, site.KindArticle, site.KindRedirect, site.KindCodeList, site.KindNotFound} {
-		t, err := template.Must(base.Clone()).ParseFS(templates, string(k)+".html")
-		if err != nil {
-			return nil, fmt.Errorf("templates: %w", err)
+		r.pages[k] = map[string]*template.Template{}
+		for _, l := range site.Langs {
+			t, err := template.Must(base.Clone()).Funcs(template.FuncMap{"T": func(key string) (string, error) { return text(l.Code, key) }}).
+				ParseFS(templates, string(k)+".html")
+			if err != nil {
+				return nil, fmt.Errorf("templates: %w", err)
+			}
+			r.pages[k][l.Code] = t
 		}
-		r.pages[k] = t
 	}
 	return r, nil
 }
 
 var funcs = template.FuncMap{
+	// T is the UI string key in the page's language (bound in New).
+	"T": func(key string) (string, error) { return "", fmt.Errorf("T %q: no language", key) },
+	// TL is the UI string key in the named language (bound in New).
+	"TL": func(lang, key string) (string, error) { return "", fmt.Errorf("TL %q: no strings", key) },
 	// json writes a value as JSON, for data attributes scripts read.
 	"json": func(v any) (string, error) {
 		b, err := json.Marshal(v)
@@ -122,7 +140,7 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 
 // Page renders one page.
 func (r *Renderer) Page(p *site.Page) ([]byte, error) {
-	t := r.pages[p.Kind]
+	t := r.pages[p.Kind][(&view{Page: p}).code()]
 	if t == nil {
 		return nil, fmt.Errorf("render %s: no template for %s pages", p.File(), p.Kind)
 	}
@@ -166,21 +184,6 @@ type view struct {
 	r *Renderer
 }
 
-// T returns the UI string key in the page's language (English on neutral pages).
-func (v *view) T(key string) (string, error) {
-	return v.r.text(v.code(), key)
-}
-
-// TL returns the UI string key in the named language.
-func (v *view) TL(lang, key string) (string, error) { return v.r.text(lang, key) }
-
-func (r *Renderer) text(lang, key string) (string, error) {
-	s, ok := r.strings[lang][key]
-	if !ok {
-		return "", fmt.Errorf("templates/i18n.json: no %q string for %q", lang, key)
-	}
-	return s, nil
-}
 
 func (v *view) code() string {
 	if v.Lang.Code == "" {
