@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // Tree is an output being written.
 type Tree struct {
-	dir string // the fresh directory
-	out string // where it goes on Commit
+	dir  string   // the fresh directory
+	out  string   // where it goes on Commit
+	dirs sync.Map // directories made so far: a site has tens of thousands of files in few folders each, and MkdirAll's checks cost a system call per path element
 }
 
 // Begin starts writing a new version of the directory out.
@@ -41,8 +43,13 @@ func (t *Tree) Write(name string, data []byte) error {
 	if rel, err := filepath.Rel(t.dir, p); err != nil || rel == ".." || filepath.IsAbs(rel) || len(rel) > 2 && rel[:3] == ".."+string(filepath.Separator) {
 		return fmt.Errorf("publish: %q leaves the output directory", name)
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return fmt.Errorf("publish: %w", err)
+	if d := filepath.Dir(p); d != t.dir {
+		if _, made := t.dirs.Load(d); !made {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return fmt.Errorf("publish: %w", err)
+			}
+			t.dirs.Store(d, true)
+		}
 	}
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		return fmt.Errorf("publish: %w", err)
