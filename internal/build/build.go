@@ -102,17 +102,8 @@ const SearchDocsFile = "search/" + search.DocsFile
 // writeSearch writes the client index and the bleve index into the tree.
 func writeSearch(s *site.Site, tree *publish.Tree) error {
 	c := search.NewCorpus(search.Docs(s))
-	if _, err := c.WriteClient(tree.Write); err != nil {
-		return err
-	}
-	if err := c.WriteDocs(tree.Write, SearchDocsFile); err != nil {
-		return err
-	}
-	ix, err := c.Index(filepath.Join(tree.Dir(), filepath.FromSlash(SearchIndexDir)))
-	if err != nil {
-		return err
-	}
-	return ix.Close()
+	_, err := c.Write(tree.Write, filepath.Join(tree.Dir(), filepath.FromSlash(SearchIndexDir)), SearchDocsFile)
+	return err
 }
 
 // Lint runs every check of Build, rendering included, and writes nothing.

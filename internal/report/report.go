@@ -111,7 +111,7 @@ func Explain(w io.Writer, ix *search.Index, s *site.Site, log string, o Options)
 	for _, d := range ix.Matches(log, o.Lang) {
 		e := s.KB.ByID[d.ID]
 		v := site.View(e, o.Lang, s.KB)
-		x := Explanation{ID: e.ID, Code: e.ErrorCode, Signature: v.Signature, Match: d.Regex.FindString(firstMatchingLine(d.Regex, log)),
+		x := Explanation{ID: e.ID, Code: e.ErrorCode, Signature: v.Signature, Match: d.Regex.FindString(firstMatchingLine(d.Regex.Regexp(), log)),
 			RootCause: plain(v.RootCause.Text), Tier: e.VerificationTier, URL: link(o.BaseURL, d.Path),
 			Workarounds: []Workaround{}, DeadEnds: []DeadEnd{}}
 		for _, wk := range v.Workarounds {

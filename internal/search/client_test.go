@@ -14,7 +14,7 @@ func TestClientIndexCapsCommonTerms(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		sig := fmt.Sprintf("common failure number%d happened", i)
 		docs = append(docs, Doc{ID: fmt.Sprint(i), Kind: "entry", Lang: "en", Title: sig, Path: "en/kb/x/", Sig: sig,
-			Regex: regexp.MustCompile(regexp.QuoteMeta(sig))})
+			Regex: NewPattern(regexp.QuoteMeta(sig))})
 	}
 	files := map[string]string{}
 	if _, err := WriteClient(docs, func(name string, data []byte) error { files[name] = string(data); return nil }); err != nil {

@@ -3,6 +3,7 @@ package search
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/p2pkb/p2pkb/internal/site"
 )
@@ -19,10 +20,10 @@ type Doc struct {
 	// Text by field, most telling first (see fieldBoost).
 	Sig, Codes, Heading, Cause, Fix, Body string
 
-	Regex       *regexp.Regexp // entries: the signature pattern
-	Confidence  float64        // entries: breaks ties between pattern matches
-	Versions    []string       // entries: versions as written, for marking results against a machine
-	AppliesWhen string         // entries: the entry's condition
+	Regex       *Pattern // entries: the signature pattern
+	Confidence  float64  // entries: breaks ties between pattern matches
+	Versions    []string // entries: versions as written, for marking results against a machine
+	AppliesWhen string   // entries: the entry's condition
 }
 
 // Fields of a document and their weights: what people paste or type (signature,
@@ -58,15 +59,19 @@ func (d Doc) Key() string { return d.Lang + ":" + d.ID }
 // paste what the software printed whatever language they read.
 func Docs(s *site.Site) []Doc {
 	var out []Doc
+	patterns := make([]*Pattern, len(s.KB.Entries))
+	for i, e := range s.KB.Entries {
+		patterns[i] = NewPattern(e.Regex) // checked by kb.Load
+	}
 	for _, l := range site.Langs {
-		for _, e := range s.KB.Entries {
+		for i, e := range s.KB.Entries {
 			v := site.View(e, l.Code, s.KB)
 			d := Doc{ID: e.ID, Kind: "entry", Lang: l.Code, Title: v.Signature, Code: e.ErrorCode, Path: site.EntryPath(l.Code, e.ID),
 				Sig: e.Signature, Codes: e.ErrorCode + " " + strings.Join(e.Aliases, " ")}
 			if v.SignatureOriginal != "" {
 				d.Sig += "\n" + v.Signature
 			}
-			d.Regex = regexp.MustCompile(e.Regex) // checked by kb.Load
+			d.Regex = patterns[i]
 			d.Confidence = e.Confidence
 			d.AppliesWhen = e.AppliesWhen
 			d.Versions = []string{}
@@ -100,4 +105,36 @@ func Docs(s *site.Site) []Doc {
 		}
 	}
 	return out
+}
+
+// Pattern is an entry's signature pattern, compiled when first used: a
+// build writes thousands of patterns into the indexes and runs none, and
+// compiled, they were a fifth of its memory. The languages' documents of an
+// entry share one.
+type Pattern struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
+	err  error
+}
+
+// NewPattern returns the pattern of expr, not yet compiled.
+func NewPattern(expr string) *Pattern { return &Pattern{expr: expr} }
+
+// String is the pattern as written.
+func (p *Pattern) String() string { return p.expr }
+
+// Regexp compiles the pattern once; nil when it does not compile, which
+// kb.Load and Open rule out.
+func (p *Pattern) Regexp() *regexp.Regexp {
+	p.once.Do(func() { p.re, p.err = regexp.Compile(p.expr) })
+	return p.re
+}
+
+// FindString returns the leftmost match in s, or "".
+func (p *Pattern) FindString(s string) string {
+	if re := p.Regexp(); re != nil {
+		return re.FindString(s)
+	}
+	return ""
 }

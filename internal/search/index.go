@@ -139,37 +139,83 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 	}
 	ix.finish()
 	for _, lang := range c.langs {
-		var bi bleve.Index
-		if dir == "" {
-			bi, err = bleve.NewMemOnly(m)
-		} else {
-			bi, err = bleve.New(filepath.Join(dir, lang), m)
-		}
+		bi, err := c.indexLang(m, lang, dir)
 		if err != nil {
 			ix.Close()
-			return nil, fmt.Errorf("search index: %w", err)
+			return nil, err
 		}
 		ix.bleve[lang] = bi
-		batch := bi.NewBatch()
-		for _, i := range c.byLang[lang] {
-			d := c.docs[i]
-			doc := document.NewDocument(d.Key())
-			for f, ft := range c.fields[i] {
-				if ft.n > 0 {
-					doc.AddField(newAnalyzedField(fields[f].Name, ft, len(d.field(fields[f].Name))))
-				}
-			}
-			if err := batch.IndexAdvanced(doc); err != nil {
-				ix.Close()
-				return nil, err
-			}
-		}
-		if err := bi.Batch(batch); err != nil {
-			ix.Close()
-			return nil, fmt.Errorf("search index: %w", err)
-		}
 	}
 	return ix, nil
+}
+
+// batchDocs is how many documents go to bleve at once: a batch holds every
+// term of its documents twice over, and one of a whole language was most of
+// a large build's memory.
+const batchDocs = 2000
+
+// indexLang makes the bleve index of one language in dir/lang, or in memory.
+func (c *Corpus) indexLang(m mapping.IndexMapping, lang, dir string) (bleve.Index, error) {
+	var bi bleve.Index
+	var err error
+	if dir == "" {
+		bi, err = bleve.NewMemOnly(m)
+	} else {
+		bi, err = bleve.New(filepath.Join(dir, lang), m)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
+	batch := bi.NewBatch()
+	for k, i := range c.byLang[lang] {
+		d := c.docs[i]
+		doc := document.NewDocument(d.Key())
+		for f, ft := range c.fields[i] {
+			if ft.n > 0 {
+				doc.AddField(newAnalyzedField(fields[f].Name, ft, len(d.field(fields[f].Name))))
+			}
+		}
+		if err := batch.IndexAdvanced(doc); err != nil {
+			bi.Close()
+			return nil, err
+		}
+		if (k+1)%batchDocs == 0 || k+1 == len(c.byLang[lang]) {
+			if err := bi.Batch(batch); err != nil {
+				bi.Close()
+				return nil, fmt.Errorf("search index: %w", err)
+			}
+			batch.Reset()
+		}
+	}
+	return bi, nil
+}
+
+// Write writes everything a built site needs for search, one language at a
+// time so that only one language's analysis is held: the client index
+// through emit, the bleve index in bleveDir, the document table as docsFile.
+func (c *Corpus) Write(emit func(name string, data []byte) error, bleveDir, docsFile string) (ClientStats, error) {
+	var st ClientStats
+	m, err := indexMapping()
+	if err != nil {
+		return st, err
+	}
+	for _, lang := range c.langs {
+		docs, fs := c.lang(lang)
+		if err := writeLang(lang, docs, fs, c.avg[lang], emit, &st); err != nil {
+			return st, err
+		}
+		bi, err := c.indexLang(m, lang, bleveDir)
+		if err != nil {
+			return st, err
+		}
+		if err := bi.Close(); err != nil {
+			return st, fmt.Errorf("search index: %w", err)
+		}
+		for _, i := range c.byLang[lang] {
+			c.fields[i] = nil
+		}
+	}
+	return st, c.WriteDocs(emit, docsFile)
 }
 
 // Close releases the bleve index.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 
 	"github.com/blevesearch/bleve/v2"
 )
@@ -56,12 +55,18 @@ func Open(bleveDir, docsPath string) (*Index, error) {
 		return nil, fmt.Errorf("search index %s: %w", docsPath, err)
 	}
 	ix := &Index{bleve: map[string]bleve.Index{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: st.Avg}
+	patterns := map[string]*Pattern{} // one per entry, shared by its languages
 	for _, r := range st.Docs {
 		d := Doc{ID: r.ID, Kind: r.Kind, Lang: r.Lang, Title: r.Title, Code: r.Code, Path: r.Path, Confidence: r.Confidence, Versions: r.Versions, AppliesWhen: r.AppliesWhen}
 		if r.Regex != "" {
-			if d.Regex, err = regexp.Compile(r.Regex); err != nil {
-				return nil, fmt.Errorf("search index %s: %s: %w", docsPath, r.ID, err)
+			if patterns[r.Regex] == nil {
+				p := NewPattern(r.Regex)
+				if p.Regexp() == nil {
+					return nil, fmt.Errorf("search index %s: %s: %w", docsPath, r.ID, p.err)
+				}
+				patterns[r.Regex] = p
 			}
+			d.Regex = patterns[r.Regex]
 		}
 		ix.docs[d.Key()] = d
 		ix.byLang[d.Lang] = append(ix.byLang[d.Lang], d)
