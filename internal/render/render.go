@@ -28,10 +28,11 @@ type Emit func(name string, data []byte) error
 // Renderer holds the parsed templates and per-language Markdown renderers.
 type Renderer struct {
 	pages     map[site.Kind]map[string]*template.Template // kind -> language code -> templates with T in that language
-	strings   map[string]map[string]string // lang -> key -> text
+	strings   map[string]map[string]string                // lang -> key -> text
 	markdown  map[string]*markdown.Renderer
 	highlight *highlight.Config
 	assets    fs.FS
+	partials  sync.Map // partialCached's results by template, language and values
 }
 
 // New parses the templates (base.html plus one file per page kind, and
@@ -96,6 +97,12 @@ var funcs = template.FuncMap{
 		return string(b), err
 	},
 	"pct":  func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
+	// partialCached renders the named template for the page once per
+	// language and values, which must be all it depends on: the header and
+	// panel every page repeats cost most of a page's time.
+	"partialCached": func(name string, v *view, values ...any) (template.HTML, error) {
+		return v.partialCached(name, values)
+	},
 	"join": strings.Join,
 }
 
@@ -145,7 +152,7 @@ func (r *Renderer) Page(p *site.Page) ([]byte, error) {
 		return nil, fmt.Errorf("render %s: no template for %s pages", p.File(), p.Kind)
 	}
 	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "base.html", &view{Page: p, r: r}); err != nil {
+	if err := t.ExecuteTemplate(&buf, "base.html", &view{Page: p, r: r, t: t}); err != nil {
 		return nil, fmt.Errorf("render %s: %w", p.File(), err)
 	}
 	return buf.Bytes(), nil
@@ -182,8 +189,23 @@ func (r *Renderer) assetFiles(emit Emit) error {
 type view struct {
 	*site.Page
 	r *Renderer
+	t *template.Template // the page's template set, in its language
 }
 
+func (v *view) partialCached(name string, values []any) (template.HTML, error) {
+	key := fmt.Sprint(name, "\x00", v.code(), "\x00", values)
+	if h, ok := v.r.partials.Load(key); ok {
+		return h.(template.HTML), nil
+	}
+	var buf bytes.Buffer
+	if err := v.t.ExecuteTemplate(&buf, name, v); err != nil {
+		return "", err
+	}
+	// Written by html/template from a template that starts and ends in text.
+	h := template.HTML(buf.String())
+	v.r.partials.Store(key, h)
+	return h, nil
+}
 
 func (v *view) code() string {
 	if v.Lang.Code == "" {

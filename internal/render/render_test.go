@@ -1,0 +1,63 @@
+package render
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/p2pkb/p2pkb/internal/content"
+	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+func repoSite(t testing.TB) (*site.Site, *Renderer) {
+	t.Helper()
+	k, err := kb.Load(os.DirFS("../../kb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	articles, err := content.Load(os.DirFS("../../content"), "content")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(os.DirFS(tplDir()), os.DirFS("../../assets"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return site.New(k, articles, ""), r
+}
+
+// A cached partial is reused only by pages of its language and depth.
+func TestPartialCachedByLanguageAndDepth(t *testing.T) {
+	s, r := repoSite(t)
+	want := map[string]struct{ lang, machine, style string }{}
+	for _, p := range s.Pages {
+		if p.Kind != site.KindEntry && p.Kind != site.KindHome && p.Kind != site.KindRedirect {
+			continue
+		}
+		code := p.Lang.Code
+		if code == "" {
+			code = "en"
+		}
+		machine := map[string]string{"en": ">Your machine", "zh": ">你的机器"}[code]
+		want[p.File()] = struct{ lang, machine, style string }{code, machine, `href="` + p.Root() + `assets/style.css"`}
+	}
+	// Render in an order that mixes depths and languages.
+	for _, p := range s.Pages {
+		w, ok := want[p.File()]
+		if !ok {
+			continue
+		}
+		b, err := r.Page(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html := string(b)
+		if !strings.Contains(html, w.style) {
+			t.Errorf("%s: no %s", p.File(), w.style)
+		}
+		if !strings.Contains(html, w.machine) {
+			t.Errorf("%s (%s): machine panel not in its language (want %q)", p.File(), w.lang, w.machine)
+		}
+	}
+}
