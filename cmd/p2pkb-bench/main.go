@@ -70,7 +70,10 @@ func run(n []int) error {
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/p2pkb").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	o := bench.Options{N: n, Repo: repo, Binary: bin}
+	o := bench.Options{N: n, Repo: repo, Binary: bin, Hugo: bench.FindHugo()}
+	if o.Hugo != "" {
+		o.Pagefind = bench.FindPagefind(repo)
+	}
 	if browsertest.Path() != "" {
 		o.Browser = func(public, lang string, queries []string) (time.Duration, time.Duration, int, error) {
 			return browserSearch(filepath.Join(tmp, "chromium"), public, lang, queries)

@@ -31,6 +31,8 @@ type Options struct {
 	N       []int  // synthetic KB sizes, one column each
 	Repo    string // repository root (kb/, content/, templates/, assets/)
 	Binary  string // a built p2pkb, run as a child so its peak memory is its own
+	// Hugo and Pagefind, when installed: the same KB is built with them too.
+	Hugo, Pagefind string
 	Browser func(public, lang string, queries []string) (p50, p99 time.Duration, loaded int, err error)
 }
 
@@ -49,6 +51,11 @@ type Figures struct {
 	BrowserP50, BrowserP99 time.Duration
 	PageBytes, PageGzip    int
 	BuildLog               string
+
+	HugoWall, PagefindWall time.Duration // zero when not installed
+	HugoRSS, PagefindRSS   int64
+	HugoPages              int
+	PagefindBytes          int64
 }
 
 // Run measures and writes the table to w.
@@ -80,7 +87,14 @@ func Run(w io.Writer, o Options) error {
 		figures = append(figures, f)
 		os.RemoveAll(filepath.Join(tmp, fmt.Sprintf("out-%d", i))) // a large output need not stay for the next column
 	}
-	print(w, figures)
+	var hugo, pagefind string
+	if o.Hugo != "" {
+		hugo = version(o.Hugo, "version")
+	}
+	if o.Pagefind != "" {
+		pagefind = version(o.Pagefind, "--version")
+	}
+	print(w, figures, hugo, pagefind)
 	return nil
 }
 
@@ -171,6 +185,14 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, error) {
 	zw.Write(page.Bytes())
 	zw.Close()
 	f.PageGzip = gz.Len()
+
+	if o.Hugo != "" {
+		dir := out + ".hugo"
+		defer os.RemoveAll(dir)
+		if err := measureHugo(o, s, dir, &f); err != nil {
+			return f, err
+		}
+	}
 	return f, nil
 }
 
@@ -217,7 +239,14 @@ func dirSize(dir string) int64 {
 	return n
 }
 
-func print(w io.Writer, cols []Figures) {
+func ratio(ours, theirs time.Duration) string {
+	if theirs <= 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f", ours.Seconds()/theirs.Seconds())
+}
+
+func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
 	row := func(name string, f func(Figures) string) {
 		fmt.Fprintf(tw, "%s\t", name)
@@ -243,7 +272,32 @@ func print(w io.Writer, cols []Figures) {
 	})
 	row("entry page HTML+CSS+JS", func(c Figures) string { return size(int64(c.PageBytes)) })
 	row("  gzipped", func(c Figures) string { return size(int64(c.PageGzip)) })
+	if hugo != "" {
+		row("Hugo build wall time", func(c Figures) string { return dur(c.HugoWall) })
+		row("Hugo build peak RSS", func(c Figures) string { return size(c.HugoRSS) })
+		row("Hugo pages", func(c Figures) string { return fmt.Sprint(c.HugoPages) })
+		if pagefind != "" {
+			row("Pagefind wall time", func(c Figures) string { return dur(c.PagefindWall) })
+			row("Pagefind peak RSS", func(c Figures) string { return size(c.PagefindRSS) })
+			row("Pagefind index size", func(c Figures) string { return size(c.PagefindBytes) })
+		}
+		row("our build / Hugo (time)", func(c Figures) string { return ratio(c.Wall, c.HugoWall) })
+		if pagefind != "" {
+			row("our build / Hugo+Pagefind (time)", func(c Figures) string { return ratio(c.Wall, c.HugoWall+c.PagefindWall) })
+			row("our build / Hugo+Pagefind (peak RSS)", func(c Figures) string {
+				return fmt.Sprintf("%.2f", float64(c.PeakRSS)/float64(max(c.HugoRSS, c.PagefindRSS)))
+			})
+		}
+	}
 	tw.Flush()
+	if hugo != "" {
+		if pagefind == "" {
+			pagefind = "no pagefind (npm install pagefind)"
+		}
+		fmt.Fprintf(w, "compared with: %s; %s\n", hugo, pagefind)
+	} else {
+		fmt.Fprintln(w, "Hugo and Pagefind columns: install hugo (Debian) and pagefind (npm) to compare")
+	}
 	for _, c := range cols {
 		fmt.Fprintf(w, "%s: %s\n", c.Name, c.BuildLog)
 	}
