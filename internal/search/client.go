@@ -66,15 +66,15 @@ func WriteClient(docs []Doc, emit func(name string, data []byte) error) (ClientS
 func (c *Corpus) WriteClient(emit func(name string, data []byte) error) (ClientStats, error) {
 	var st ClientStats
 	for _, lang := range c.langs {
-		docs, fs := c.lang(lang)
-		if err := writeLang(lang, docs, fs, c.avg[lang], emit, &st); err != nil {
+		if err := writeLang(c.analyze(lang), emit, &st); err != nil {
 			return st, err
 		}
 	}
 	return st, nil
 }
 
-func writeLang(lang string, docs []Doc, per [][]fieldTerms, avg []float64, emit func(string, []byte) error, st *ClientStats) error {
+func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) error {
+	lang, docs, per, avg := a.lang, a.docs, a.fields, a.avg
 	put := func(name string, data any) error {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)

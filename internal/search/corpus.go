@@ -8,16 +8,16 @@ import (
 	"sync/atomic"
 )
 
-// Corpus is a set of documents with every field analyzed once. The client
-// index, the bleve index and the stored document table are all built from
-// it: analysis was most of the time of indexing a large KB while each of
-// them ran it again.
+// Corpus is a set of documents, analyzed one language at a time. The
+// client index, the bleve index and the stored document table are all built
+// from one analysis of a language: analysis was most of the time of indexing
+// a large KB while each of them ran it again, and holding every language's
+// terms at once was most of its memory.
 type Corpus struct {
 	docs   []Doc
-	fields [][]fieldTerms // by document, then by field (the order of fields)
-	langs  []string       // in order of first appearance
+	langs  []string // in order of first appearance
 	byLang map[string][]int
-	avg    map[string][]float64 // lang -> average length of each field
+	avg    map[string][]float64 // lang -> average length of each field, once analyzed
 }
 
 // fieldTerms is one field of one document after analysis.
@@ -31,9 +31,33 @@ type termCount struct {
 	n    int
 }
 
-// NewCorpus analyzes docs on every core.
+// NewCorpus groups docs by language.
 func NewCorpus(docs []Doc) *Corpus {
-	c := &Corpus{docs: docs, fields: make([][]fieldTerms, len(docs)), byLang: map[string][]int{}, avg: map[string][]float64{}}
+	c := &Corpus{docs: docs, byLang: map[string][]int{}, avg: map[string][]float64{}}
+	for i, d := range docs {
+		if c.byLang[d.Lang] == nil {
+			c.langs = append(c.langs, d.Lang)
+		}
+		c.byLang[d.Lang] = append(c.byLang[d.Lang], i)
+	}
+	return c
+}
+
+// analyzed is one language's documents, in order, with their fields.
+type analyzed struct {
+	lang   string
+	docs   []Doc
+	fields [][]fieldTerms // by document, then by field (the order of fields)
+	avg    []float64
+}
+
+// analyze analyzes the documents of lang on every core.
+func (c *Corpus) analyze(lang string) *analyzed {
+	idx := c.byLang[lang]
+	a := &analyzed{lang: lang, docs: make([]Doc, len(idx)), fields: make([][]fieldTerms, len(idx))}
+	for k, i := range idx {
+		a.docs[k] = c.docs[i]
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -41,34 +65,27 @@ func NewCorpus(docs []Doc) *Corpus {
 			var toks []Token
 			var terms []string
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(docs) {
+				k := int(next.Add(1) - 1)
+				if k >= len(a.docs) {
 					return
 				}
 				fs := make([]fieldTerms, len(fields))
 				for f := range fields {
-					toks = appendTokens(toks[:0], docs[i].field(fields[f].Name))
+					toks = appendTokens(toks[:0], a.docs[k].field(fields[f].Name))
 					terms = terms[:0]
 					for _, t := range toks {
 						terms = append(terms, t.Term)
 					}
 					fs[f] = countTerms(terms)
 				}
-				c.fields[i] = fs
+				a.fields[k] = fs
 			}
 		})
 	}
 	wg.Wait()
-	for i, d := range docs {
-		if c.byLang[d.Lang] == nil {
-			c.langs = append(c.langs, d.Lang)
-		}
-		c.byLang[d.Lang] = append(c.byLang[d.Lang], i)
-	}
-	for _, lang := range c.langs {
-		c.avg[lang] = c.averageLengths(c.byLang[lang])
-	}
-	return c
+	a.avg = averageLengths(a.fields)
+	c.avg[lang] = a.avg
+	return a
 }
 
 // countTerms sorts terms and counts each.
@@ -98,11 +115,11 @@ func countTerms(terms []string) fieldTerms {
 // averageLengths is the mean number of terms of each field over the docs
 // that have it: entries have no title, and counting them would make every
 // article title look long.
-func (c *Corpus) averageLengths(docs []int) []float64 {
+func averageLengths(docs [][]fieldTerms) []float64 {
 	avg := make([]float64, len(fields))
 	have := make([]int, len(fields))
-	for _, i := range docs {
-		for f, ft := range c.fields[i] {
+	for _, fs := range docs {
+		for f, ft := range fs {
 			if ft.n > 0 {
 				avg[f] += float64(ft.n)
 				have[f]++
@@ -113,14 +130,4 @@ func (c *Corpus) averageLengths(docs []int) []float64 {
 		avg[f] = math.Max(1, avg[f]/float64(max(1, have[f])))
 	}
 	return avg
-}
-
-// lang returns the documents of one language, in order, and their fields.
-func (c *Corpus) lang(lang string) ([]Doc, [][]fieldTerms) {
-	docs := make([]Doc, len(c.byLang[lang]))
-	fs := make([][]fieldTerms, len(docs))
-	for k, i := range c.byLang[lang] {
-		docs[k], fs[k] = c.docs[i], c.fields[i]
-	}
-	return docs, fs
 }

@@ -135,17 +135,16 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 		ix.docs[d.Key()] = d
 	}
 	for _, lang := range c.langs {
-		ix.byLang[lang], _ = c.lang(lang)
-	}
-	ix.finish()
-	for _, lang := range c.langs {
-		bi, err := c.indexLang(m, lang, dir)
+		a := c.analyze(lang)
+		ix.byLang[lang] = a.docs
+		bi, err := indexLang(m, a, dir)
 		if err != nil {
 			ix.Close()
 			return nil, err
 		}
 		ix.bleve[lang] = bi
 	}
+	ix.finish()
 	return ix, nil
 }
 
@@ -155,22 +154,21 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 const batchDocs = 2000
 
 // indexLang makes the bleve index of one language in dir/lang, or in memory.
-func (c *Corpus) indexLang(m mapping.IndexMapping, lang, dir string) (bleve.Index, error) {
+func indexLang(m mapping.IndexMapping, a *analyzed, dir string) (bleve.Index, error) {
 	var bi bleve.Index
 	var err error
 	if dir == "" {
 		bi, err = bleve.NewMemOnly(m)
 	} else {
-		bi, err = bleve.New(filepath.Join(dir, lang), m)
+		bi, err = bleve.New(filepath.Join(dir, a.lang), m)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
 	}
 	batch := bi.NewBatch()
-	for k, i := range c.byLang[lang] {
-		d := c.docs[i]
+	for k, d := range a.docs {
 		doc := document.NewDocument(d.Key())
-		for f, ft := range c.fields[i] {
+		for f, ft := range a.fields[k] {
 			if ft.n > 0 {
 				doc.AddField(newAnalyzedField(fields[f].Name, ft, len(d.field(fields[f].Name))))
 			}
@@ -179,7 +177,7 @@ func (c *Corpus) indexLang(m mapping.IndexMapping, lang, dir string) (bleve.Inde
 			bi.Close()
 			return nil, err
 		}
-		if (k+1)%batchDocs == 0 || k+1 == len(c.byLang[lang]) {
+		if (k+1)%batchDocs == 0 || k+1 == len(a.docs) {
 			if err := bi.Batch(batch); err != nil {
 				bi.Close()
 				return nil, fmt.Errorf("search index: %w", err)
@@ -200,19 +198,22 @@ func (c *Corpus) Write(emit func(name string, data []byte) error, bleveDir, docs
 		return st, err
 	}
 	for _, lang := range c.langs {
-		docs, fs := c.lang(lang)
-		if err := writeLang(lang, docs, fs, c.avg[lang], emit, &st); err != nil {
-			return st, err
+		a := c.analyze(lang)
+		// The two indexes read the analysis and share nothing else: one
+		// core writes the client index while the other feeds bleve.
+		var clientErr error
+		var wg sync.WaitGroup
+		wg.Go(func() { clientErr = writeLang(a, emit, &st) })
+		bi, err := indexLang(m, a, bleveDir)
+		if err == nil {
+			err = bi.Close()
 		}
-		bi, err := c.indexLang(m, lang, bleveDir)
+		wg.Wait()
 		if err != nil {
-			return st, err
-		}
-		if err := bi.Close(); err != nil {
 			return st, fmt.Errorf("search index: %w", err)
 		}
-		for _, i := range c.byLang[lang] {
-			c.fields[i] = nil
+		if clientErr != nil {
+			return st, clientErr
 		}
 	}
 	return st, c.WriteDocs(emit, docsFile)

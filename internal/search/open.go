@@ -28,6 +28,11 @@ type storedIndex struct {
 // WriteDocs writes the document table for Open.
 func (c *Corpus) WriteDocs(emit func(name string, data []byte) error, name string) error {
 	docs := c.docs
+	for _, lang := range c.langs {
+		if c.avg[lang] == nil {
+			c.analyze(lang)
+		}
+	}
 	st := storedIndex{Avg: c.avg}
 	rows := make([]storedDoc, len(docs))
 	for i, d := range docs {
