@@ -12,7 +12,11 @@ import (
 
 func repoSite(t testing.TB) (*site.Site, *Renderer) {
 	t.Helper()
-	k, err := kb.Load(os.DirFS("../../kb"))
+	kbDir := "../../kb"
+	if d := os.Getenv("P2PKB_BENCH_KB"); d != "" {
+		kbDir = d // a synthetic KB (p2pkb-bench -write DIR), for profiling
+	}
+	k, err := kb.Load(os.DirFS(kbDir))
 	if err != nil {
 		t.Fatal(err)
 	}
