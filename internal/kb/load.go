@@ -33,6 +33,7 @@ const ReproDir = "repro"
 type options struct {
 	name   string
 	schema []byte
+	cache  *Cache
 }
 
 // Option configures Load.
@@ -44,6 +45,52 @@ func WithName(name string) Option { return func(o *options) { o.name = name } }
 
 // WithDefaultSchema supplies the schema to use when the KB has no schema.json.
 func WithDefaultSchema(schema []byte) Option { return func(o *options) { o.schema = schema } }
+
+// WithCache reuses the entries of an earlier load with the same cache for
+// files whose size and modification time are unchanged, so that a reload
+// after an edit checks only the edited files (serve --watch).
+func WithCache(c *Cache) Option { return func(o *options) { o.cache = c } }
+
+// Cache holds checked files between loads; the zero value is empty.
+type Cache struct {
+	mu     sync.Mutex
+	schema string // the schema the files were checked against
+	files  map[string]cachedFile
+}
+
+type cachedFile struct {
+	size     int64
+	mod      time.Time
+	entry    *Entry
+	problems Problems
+	warnings []Problem
+}
+
+func (c *Cache) get(schema []byte, p string, info fs.FileInfo) (cachedFile, bool) {
+	if c == nil || info == nil {
+		return cachedFile{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.schema != string(schema) {
+		c.schema, c.files = string(schema), nil
+	}
+	f, ok := c.files[p]
+	return f, ok && f.size == info.Size() && f.mod.Equal(info.ModTime())
+}
+
+func (c *Cache) put(p string, info fs.FileInfo, f cachedFile) {
+	if c == nil || info == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.files == nil {
+		c.files = map[string]cachedFile{}
+	}
+	f.size, f.mod = info.Size(), info.ModTime()
+	c.files[p] = f
+}
 
 // Load reads every entry under fsys, checks it, and returns the KB. Its error
 // is a Problems listing everything wrong, each with file, line and field.
@@ -65,6 +112,7 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 	}
 
 	var files []string
+	var infos []fs.FileInfo // with a cache only
 	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -74,6 +122,13 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 		}
 		if !d.IsDir() && path.Ext(p) == ".json" && p != SchemaFile {
 			files = append(files, p)
+			if o.cache != nil {
+				info, err := d.Info()
+				if err != nil {
+					return err
+				}
+				infos = append(infos, info)
+			}
 		}
 		return nil
 	})
@@ -101,6 +156,14 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 				if i >= len(files) {
 					return
 				}
+				var info fs.FileInfo
+				if infos != nil {
+					info = infos[i]
+				}
+				if c, ok := o.cache.get(schemaData, files[i], info); ok {
+					results[i] = result{c.entry, &loader{name: o.name, problems: c.problems, warnings: c.warnings}}
+					continue
+				}
 				data, err := fs.ReadFile(fsys, files[i])
 				if err != nil {
 					once.Do(func() { readErr = fmt.Errorf("%s/%s: %w", o.name, files[i], err) })
@@ -108,6 +171,7 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 				}
 				fl := &loader{name: o.name, schema: schema}
 				results[i] = result{fl.file(files[i], data), fl}
+				o.cache.put(files[i], info, cachedFile{entry: results[i].entry, problems: fl.problems, warnings: fl.warnings})
 			}
 		}()
 	}
@@ -115,14 +179,11 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 	if readErr != nil {
 		return nil, readErr
 	}
-	l := loader{name: o.name, schema: schema, data: map[string][]byte{}}
+	l := loader{name: o.name, schema: schema, fsys: fsys}
 	kb := &KB{ByID: map[string]*Entry{}}
 	for _, r := range results {
 		l.problems = append(l.problems, r.l.problems...)
 		l.warnings = append(l.warnings, r.l.warnings...)
-		for f, d := range r.l.data {
-			l.data[f] = d
-		}
 		if r.entry != nil {
 			kb.ByID[r.entry.ID] = r.entry
 			kb.Entries = append(kb.Entries, r.entry)
@@ -159,7 +220,13 @@ type loader struct {
 	schema   *jsonschema.Schema
 	problems Problems
 	warnings []Problem
-	data     map[string][]byte // file -> contents, for placing link problems
+	fsys     fs.FS // for placing problems found across files, in files read again then
+}
+
+// data reads a file again to place a problem found after its own checks.
+func (l *loader) data(p string) []byte {
+	b, _ := fs.ReadFile(l.fsys, p)
+	return b
 }
 
 var printer = message.NewPrinter(language.English)
@@ -182,24 +249,21 @@ func (l *loader) warn(file string, data []byte, tokens []string, msg string) {
 
 // file checks and decodes one entry; nil when it has errors.
 func (l *loader) file(p string, data []byte) *Entry {
-	if l.data == nil {
-		l.data = map[string][]byte{}
-	}
-	l.data[p] = data
 	before := len(l.problems)
 
-	var raw any
-	if err := json.Unmarshal(data, &raw); err != nil {
-		pr := Problem{File: l.name + "/" + p, Message: "invalid JSON: " + err.Error()}
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) {
-			pr.Line, pr.Col = lineCol(data, int(syn.Offset)-1) // Offset is just past the bad byte
-		}
-		l.problems = append(l.problems, pr)
-		return nil
-	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
+		// encoding/json says where: parse again only for the message.
+		var raw any
+		if err := json.Unmarshal(data, &raw); err != nil {
+			pr := Problem{File: l.name + "/" + p, Message: "invalid JSON: " + err.Error()}
+			var syn *json.SyntaxError
+			if errors.As(err, &syn) {
+				pr.Line, pr.Col = lineCol(data, int(syn.Offset)-1) // Offset is just past the bad byte
+			}
+			l.problems = append(l.problems, pr)
+			return nil
+		}
 		l.fail(p, nil, nil, "invalid JSON: "+err.Error())
 		return nil
 	}
@@ -348,13 +412,13 @@ func (l *loader) reproducers(fsys fs.FS, kb *KB) error {
 		r := e.Reproducer
 		if r == nil {
 			if e.VerificationTier == "reproduced" {
-				l.fail(p, l.data[p], []string{"verification_tier"}, "reproduced needs a reproducer: the program under kb/repro/ and the output it printed")
+				l.fail(p, l.data(p), []string{"verification_tier"}, "reproduced needs a reproducer: the program under kb/repro/ and the output it printed")
 			}
 			continue
 		}
 		for _, f := range []struct{ field, path string }{{"program", r.Program}, {"output", r.Output}} {
 			if _, ok := kb.Repro[f.path]; !ok {
-				l.fail(p, l.data[p], []string{"reproducer", f.field}, fmt.Sprintf("no file %s/%s", l.name, f.path))
+				l.fail(p, l.data(p), []string{"reproducer", f.field}, fmt.Sprintf("no file %s/%s", l.name, f.path))
 			}
 		}
 		out, ok := kb.Repro[r.Output]
@@ -362,6 +426,7 @@ func (l *loader) reproducers(fsys fs.FS, kb *KB) error {
 			continue
 		}
 		re := regexp.MustCompile(e.Regex) // checked above
+		r.Line = "" // a cached entry keeps the line of an earlier output
 		for _, line := range strings.Split(string(out), "\n") {
 			if re.MatchString(line) {
 				r.Line = strings.TrimSpace(line)
@@ -369,7 +434,7 @@ func (l *loader) reproducers(fsys fs.FS, kb *KB) error {
 			}
 		}
 		if r.Line == "" {
-			l.fail(p, l.data[p], []string{"reproducer", "output"}, fmt.Sprintf("%s/%s has no line the entry's regex matches: the reproduction did not print the signature", l.name, r.Output))
+			l.fail(p, l.data(p), []string{"reproducer", "output"}, fmt.Sprintf("%s/%s has no line the entry's regex matches: the reproduction did not print the signature", l.name, r.Output))
 		}
 	}
 	return nil
@@ -389,7 +454,7 @@ func (l *loader) links(kb *KB) {
 		} {
 			for i, id := range g.ids {
 				if _, ok := kb.ByID[id]; !ok {
-					l.fail(p, l.data[p], []string{"transition_graph", g.field, fmt.Sprint(i)}, fmt.Sprintf("no entry has id %q", id))
+					l.fail(p, l.data(p), []string{"transition_graph", g.field, fmt.Sprint(i)}, fmt.Sprintf("no entry has id %q", id))
 				}
 			}
 		}

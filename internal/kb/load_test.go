@@ -151,3 +151,58 @@ func TestLocate(t *testing.T) {
 		}
 	}
 }
+
+// A reload through a cache checks again only the files that changed.
+func TestLoadWithCache(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../kb")); err != nil {
+		t.Fatal(err)
+	}
+	var c Cache
+	first, err := Load(os.DirFS(dir), WithCache(&c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "cuda/peer-access-unsupported-by-hardware"
+	file := filepath.Join(dir, filepath.FromSlash(id)+".json")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), `"evidence_count": `, `"evidence_count": 1`, 1)
+	if edited == string(data) {
+		t.Fatal("no evidence_count to edit")
+	}
+	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	second, err := Load(os.DirFS(dir), WithCache(&c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range first.Entries {
+		changed := second.ByID[e.ID] != e
+		if changed != (e.ID == id) {
+			t.Errorf("%s: reloaded %v, want %v", e.ID, changed, e.ID == id)
+		}
+	}
+	if got, was := second.ByID[id].EvidenceCount, first.ByID[id].EvidenceCount; got <= was {
+		t.Errorf("evidence_count %d after the edit, was %d", got, was)
+	}
+
+	// A broken edit is reported as without a cache, and fixing it loads again.
+	if err := os.WriteFile(file, []byte(strings.Replace(edited, `"confidence": `, `"confidence": "x`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(os.DirFS(dir), WithCache(&c))
+	_, uncached := Load(os.DirFS(dir))
+	if err == nil || uncached == nil || err.Error() != uncached.Error() {
+		t.Fatalf("with cache: %v\nwithout: %v", err, uncached)
+	}
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(os.DirFS(dir), WithCache(&c)); err != nil {
+		t.Fatal(err)
+	}
+}
