@@ -268,6 +268,7 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	root := *dir
+	var sess *build.Session
 	if root == "" {
 		tmp, err := os.MkdirTemp("", "p2pkb-serve-")
 		if err != nil {
@@ -279,7 +280,8 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		root = filepath.Join(tmp, "public")
-		if err := build.Build(sources, root, "", stderr); err != nil {
+		sess = build.NewSession(sources, root, "", stderr)
+		if err := sess.Build(); err != nil {
 			return err
 		}
 	}
@@ -292,22 +294,43 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	h := server.New(os.DirFS(root), ix)
 	if *watch {
-		rebuild := func() (fs.FS, *search.Index, error) {
-			sources, err := src.sources()
-			if err != nil {
-				return nil, nil, err
+		sess.IndexReady = func(ix *search.Index) {
+			if old := h.SetIndex(ix); old != nil {
+				old.Close()
 			}
-			if err := build.Build(sources, root, "", io.Discard); err != nil {
-				return nil, nil, err
+		}
+		rebuild := func(changed []string) (*search.Index, error) {
+			if inPlace, err := sess.Update(entriesOnly(changed, *src.kb)); err != nil || inPlace {
+				return nil, err
 			}
-			ix, err := build.OpenSearch(root)
-			return os.DirFS(root), ix, err
+			return build.OpenSearch(root)
 		}
 		if err := h.Watch(ctx, []string{*src.kb, *src.content, *src.templates, *src.assets}, rebuild, stderr); err != nil {
 			return err
 		}
 	}
 	return server.Serve(ctx, *addr, h, stdout, nil)
+}
+
+// entriesOnly tells whether every changed path is an entry of the KB in
+// kbDir: not its schema, not a reproducer, nothing outside it.
+func entriesOnly(changed []string, kbDir string) bool {
+	kbAbs, err := filepath.Abs(kbDir)
+	if err != nil {
+		return false
+	}
+	for _, p := range changed {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return false
+		}
+		rel, err := filepath.Rel(kbAbs, abs)
+		if err != nil || !filepath.IsLocal(rel) || filepath.Ext(rel) != ".json" || rel == kb.SchemaFile ||
+			strings.HasPrefix(filepath.ToSlash(rel), kb.ReproDir+"/") {
+			return false
+		}
+	}
+	return len(changed) > 0
 }
 
 func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {

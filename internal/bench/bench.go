@@ -28,12 +28,12 @@ import (
 
 // Options say what to measure.
 type Options struct {
-	N       []int  // synthetic KB sizes, one column each
-	Repo    string // repository root (kb/, content/, templates/, assets/)
-	Binary  string // a built p2pkb, run as a child so its peak memory is its own
+	N      []int  // synthetic KB sizes, one column each
+	Repo   string // repository root (kb/, content/, templates/, assets/)
+	Binary string // a built p2pkb, run as a child so its peak memory is its own
 	// Hugo and Pagefind, when installed: the same KB is built with them too.
 	Hugo, Pagefind string
-	Browser func(public, lang string, queries []string) (p50, p99 time.Duration, loaded int, err error)
+	Browser        func(public, lang string, queries []string) (p50, p99 time.Duration, loaded int, err error)
 }
 
 // Figures are one column of the table.

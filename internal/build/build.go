@@ -35,7 +35,11 @@ type Sources struct {
 // Model loads and checks the sources and builds the site model. The
 // warnings are problems that do not stop a build.
 func Model(src Sources, baseURL string) (*site.Site, []kb.Problem, error) {
-	k, err := kb.Load(src.KB.FS, kb.WithName(src.KB.Name), kb.WithDefaultSchema(src.Schema))
+	return model(src, baseURL, nil)
+}
+
+func model(src Sources, baseURL string, cache *kb.Cache) (*site.Site, []kb.Problem, error) {
+	k, err := kb.Load(src.KB.FS, kb.WithName(src.KB.Name), kb.WithDefaultSchema(src.Schema), kb.WithCache(cache))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -58,18 +62,27 @@ func Render(src Sources, s *site.Site, emit render.Emit) error {
 // Build generates the site into out, replacing it only when every step
 // succeeded, and reports what it did on log.
 func Build(src Sources, out, baseURL string, log io.Writer) error {
+	_, _, err := build(src, out, baseURL, log, nil)
+	return err
+}
+
+func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache) (*site.Site, *render.Renderer, error) {
 	start := time.Now()
-	s, _, err := Model(src, baseURL)
+	s, _, err := model(src, baseURL, cache)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	modelled := time.Now()
+	r, err := render.New(src.Templates.FS, src.Assets.FS)
+	if err != nil {
+		return nil, nil, err
+	}
 	tree, err := publish.Begin(out)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	var files atomic.Int64
-	err = Render(src, s, func(name string, data []byte) error {
+	err = r.Site(s, func(name string, data []byte) error {
 		files.Add(1)
 		return tree.Write(name, data)
 	})
@@ -79,16 +92,16 @@ func Build(src Sources, out, baseURL string, log io.Writer) error {
 	}
 	if err != nil {
 		tree.Abort()
-		return err
+		return nil, nil, err
 	}
 	if err := tree.Commit(); err != nil {
-		return err
+		return nil, nil, err
 	}
 	end := time.Now()
 	fmt.Fprintf(log, "built %s: %d entries, %d articles, %d files in %v (load %v, pages %v, search %v)\n",
 		out, len(s.KB.Entries), len(s.Articles.Slugs), files.Load(), round(end.Sub(start)),
 		round(modelled.Sub(start)), round(rendered.Sub(modelled)), round(end.Sub(rendered)))
-	return nil
+	return s, r, nil
 }
 
 func round(d time.Duration) time.Duration { return d.Round(time.Millisecond) }

@@ -426,7 +426,8 @@ func (l *loader) reproducers(fsys fs.FS, kb *KB) error {
 			continue
 		}
 		re := regexp.MustCompile(e.Regex) // checked above
-		r.Line = "" // a cached entry keeps the line of an earlier output
+		// A cached entry keeps the line of an earlier output.
+		r.Line = ""
 		for _, line := range strings.Split(string(out), "\n") {
 			if re.MatchString(line) {
 				r.Line = strings.TrimSpace(line)

@@ -96,7 +96,7 @@ var funcs = template.FuncMap{
 		b, err := json.Marshal(v)
 		return string(b), err
 	},
-	"pct":  func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
+	"pct": func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
 	// partialCached renders the named template for the page once per
 	// language and values, which must be all it depends on: the header and
 	// panel every page repeats cost most of a page's time.

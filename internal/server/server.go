@@ -50,6 +50,14 @@ func (h *Handler) Swap(site fs.FS, ix *search.Index) *search.Index {
 	return old
 }
 
+// SetIndex replaces the search index alone, and returns the one it
+// replaced, for the caller to close. The 404 page is read again too: the
+// site on disk may have been rebuilt.
+func (h *Handler) SetIndex(ix *search.Index) *search.Index {
+	site, _, _ := h.current()
+	return h.Swap(site, ix)
+}
+
 func (h *Handler) current() (fs.FS, *search.Index, []byte) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()

@@ -84,10 +84,12 @@ func (b *broadcaster) notify() {
 	}
 }
 
-// Watch rebuilds the site whenever a file under dirs changes, then swaps
-// the result in and reloads open pages. rebuild returns the new site and
-// index; a failed rebuild is logged and the old site keeps being served.
-func (h *Handler) Watch(ctx context.Context, dirs []string, rebuild func() (fs.FS, *search.Index, error), logw io.Writer) error {
+// Watch calls rebuild whenever files under dirs change, with their paths,
+// then reloads open pages. rebuild updates the site being served (on disk)
+// and returns its new search index, or nil when the index follows later
+// (through SetIndex); a failed rebuild is logged and the old site keeps
+// being served.
+func (h *Handler) Watch(ctx context.Context, dirs []string, rebuild func(changed []string) (*search.Index, error), logw io.Writer) error {
 	h.reload = &broadcaster{clients: map[chan struct{}]bool{}}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -108,6 +110,7 @@ func (h *Handler) Watch(ctx context.Context, dirs []string, rebuild func() (fs.F
 	go func() {
 		defer w.Close()
 		var timer <-chan time.Time
+		changed := map[string]bool{}
 		for {
 			select {
 			case <-ctx.Done():
@@ -121,6 +124,7 @@ func (h *Handler) Watch(ctx context.Context, dirs []string, rebuild func() (fs.F
 						w.Add(ev.Name)
 					}
 				}
+				changed[ev.Name] = true
 				// Editors write a file in several steps: wait for them to settle.
 				timer = time.After(50 * time.Millisecond)
 			case err, ok := <-w.Errors:
@@ -131,13 +135,20 @@ func (h *Handler) Watch(ctx context.Context, dirs []string, rebuild func() (fs.F
 			case <-timer:
 				timer = nil
 				start := time.Now()
-				site, ix, err := rebuild()
+				paths := make([]string, 0, len(changed))
+				for p := range changed {
+					paths = append(paths, p)
+				}
+				clear(changed)
+				ix, err := rebuild(paths)
 				if err != nil {
 					fmt.Fprintf(logw, "rebuild failed, still serving the previous site:\n%v\n", err)
 					continue
 				}
-				if old := h.Swap(site, ix); old != nil {
-					old.Close()
+				if ix != nil {
+					if old := h.SetIndex(ix); old != nil {
+						old.Close()
+					}
 				}
 				fmt.Fprintf(logw, "rebuilt in %v\n", time.Since(start).Round(time.Millisecond))
 				h.reload.notify()

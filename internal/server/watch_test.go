@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,6 +41,24 @@ func copyDir(t *testing.T, from, to string) {
 	}
 }
 
+// syncBuilder is a log written by the watcher and read by the test.
+type syncBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuilder) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuilder) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
 // An open page reloads itself with the new text after an entry changes.
 func TestWatchRebuildsAndReloads(t *testing.T) {
 	b := browsertest.New(t)
@@ -55,7 +74,9 @@ func TestWatchRebuildsAndReloads(t *testing.T) {
 		return build.Sources{KB: s("kb"), Content: s("content"), Templates: s("templates"), Assets: s("assets"), Schema: schema}
 	}
 	root := filepath.Join(work, "public")
-	if err := build.Build(src(), root, "", io.Discard); err != nil {
+	var log syncBuilder
+	sess := build.NewSession(src(), root, "", &log)
+	if err := sess.Build(); err != nil {
 		t.Fatal(err)
 	}
 	ix, err := build.OpenSearch(root)
@@ -63,15 +84,18 @@ func TestWatchRebuildsAndReloads(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := server.New(os.DirFS(root), ix)
+	sess.IndexReady = func(ix *search.Index) { h.SetIndex(ix) }
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var log strings.Builder
-	err = h.Watch(ctx, dirs, func() (fs.FS, *search.Index, error) {
-		if err := build.Build(src(), root, "", io.Discard); err != nil {
-			return nil, nil, err
+	err = h.Watch(ctx, dirs, func(changed []string) (*search.Index, error) {
+		entries := true
+		for _, p := range changed {
+			entries = entries && strings.HasPrefix(p, filepath.Join(work, "kb")) && strings.HasSuffix(p, ".json")
 		}
-		ix, err := build.OpenSearch(root)
-		return os.DirFS(root), ix, err
+		if inPlace, err := sess.Update(entries); err != nil || inPlace {
+			return nil, err
+		}
+		return build.OpenSearch(root)
 	}, &log)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,226 @@
+package build
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/render"
+	"github.com/p2pkb/p2pkb/internal/search"
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+// Session is a build kept in memory between builds, for serve --watch. When
+// only entries changed, Update re-renders just the pages that show them,
+// writes them in place and brings the search index up to date afterwards;
+// any other change is a full build.
+type Session struct {
+	src     Sources
+	out     string
+	baseURL string
+	log     io.Writer
+
+	cache kb.Cache
+	site  *site.Site
+	r     *render.Renderer
+
+	// IndexReady receives the search index of an update once it is built;
+	// pages are visible before that.
+	IndexReady func(*search.Index)
+
+	mu  sync.Mutex
+	gen int // updates so far: an index built for an older one is dropped
+}
+
+// NewSession prepares builds of src into out.
+func NewSession(src Sources, out, baseURL string, log io.Writer) *Session {
+	return &Session{src: src, out: out, baseURL: baseURL, log: log}
+}
+
+// Build is a full build, as Build; the session keeps its model.
+func (b *Session) Build() error {
+	b.mu.Lock()
+	b.gen++
+	b.mu.Unlock()
+	s, r, err := build(b.src, b.out, b.baseURL, b.log, &b.cache)
+	if err != nil {
+		return err
+	}
+	b.site, b.r = s, r
+	return nil
+}
+
+// Update brings the output up to date after a change in the KB's entries
+// (entriesOnly) or anywhere else. It reports whether it updated pages in
+// place, in which case the search index follows through IndexReady; else it
+// made a full build.
+func (b *Session) Update(entriesOnly bool) (bool, error) {
+	if !entriesOnly || b.site == nil {
+		return false, b.Build()
+	}
+	start := time.Now()
+	k, err := kb.Load(b.src.KB.FS, kb.WithName(b.src.KB.Name), kb.WithDefaultSchema(b.src.Schema), kb.WithCache(&b.cache))
+	if err != nil {
+		return false, err
+	}
+	changed, lists, ok := changedEntries(b.site.KB, k)
+	if !ok {
+		return false, b.Build()
+	}
+	s := site.New(k, b.site.Articles, b.baseURL)
+	pages := affected(s, changed, lists)
+	var wg sync.WaitGroup
+	errs := make(chan error, len(pages))
+	for _, p := range pages {
+		wg.Go(func() {
+			data, err := b.r.Page(p)
+			if err == nil {
+				err = writeInPlace(b.out, p.File(), data)
+			}
+			if err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return false, err
+	}
+	b.site = s
+	b.mu.Lock()
+	b.gen++
+	gen := b.gen
+	b.mu.Unlock()
+	fmt.Fprintf(b.log, "updated %d pages for %d changed entries in %v; search index follows\n", len(pages), len(changed), round(time.Since(start)))
+	go b.reindex(s, gen)
+	return true, nil
+}
+
+// reindex builds the client index and the server's index (in memory) of
+// the update gen, and writes the client index in place unless a later
+// update or build came first.
+func (b *Session) reindex(s *site.Site, gen int) {
+	start := time.Now()
+	c := search.NewCorpus(search.Docs(s))
+	files := map[string][]byte{}
+	var mu sync.Mutex
+	_, err := c.WriteClient(func(name string, data []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
+		files[name] = data
+		return nil
+	})
+	var ix *search.Index
+	if err == nil {
+		ix, err = c.Index("")
+	}
+	if err != nil {
+		fmt.Fprintf(b.log, "search index: %v\n", err)
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if gen != b.gen {
+		ix.Close()
+		return
+	}
+	for name, data := range files {
+		if err := writeInPlace(b.out, name, data); err != nil {
+			fmt.Fprintf(b.log, "search index: %v\n", err)
+			ix.Close()
+			return
+		}
+	}
+	fmt.Fprintf(b.log, "search index updated in %v\n", round(time.Since(start)))
+	if b.IndexReady != nil {
+		b.IndexReady(ix)
+	} else {
+		ix.Close()
+	}
+}
+
+// changedEntries lists the ids of entries that are new objects in k;
+// lists says whether what the home page lists of them changed; ok is false
+// when pages other than theirs change too: entries added or removed, or an
+// error code or signature changed (which code pages and links show).
+func changedEntries(old, k *kb.KB) (changed map[string]bool, lists, ok bool) {
+	if len(old.Entries) != len(k.Entries) {
+		return nil, false, false
+	}
+	changed = map[string]bool{}
+	for _, e := range k.Entries {
+		o := old.ByID[e.ID]
+		if o == nil {
+			return nil, false, false
+		}
+		if o == e {
+			continue
+		}
+		if o.ErrorCode != e.ErrorCode || o.Signature != e.Signature || o.SignatureZH != e.SignatureZH {
+			return nil, false, false
+		}
+		changed[e.ID] = true
+		lists = lists || o.Domain != e.Domain || o.Category != e.Category || o.VerificationTier != e.VerificationTier ||
+			o.Confidence != e.Confidence || o.AppliesWhen != e.AppliesWhen || fmt.Sprint(o.Versions) != fmt.Sprint(e.Versions)
+	}
+	return changed, lists, true
+}
+
+// affected lists the pages of s that show a changed entry: its own pages,
+// its stable links, the pages of entries related to it, and with lists the
+// home pages.
+func affected(s *site.Site, changed map[string]bool, lists bool) []*site.Page {
+	var out []*site.Page
+	for _, p := range s.Pages {
+		hit := false
+		switch p.Kind {
+		case site.KindHome:
+			hit = lists
+		case site.KindEntry:
+			hit = changed[p.Entry.ID]
+			for _, r := range p.Entry.Related {
+				hit = hit || changed[r.Entry.ID]
+			}
+		case site.KindRedirect, site.KindCodeList:
+			for _, e := range p.Targets {
+				hit = hit || changed[e.ID]
+			}
+		}
+		if hit {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// writeInPlace replaces one file of a published site; readers see the old
+// file or the new one, never a part.
+func writeInPlace(root, name string, data []byte) error {
+	p := filepath.Join(root, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".update-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), p)
+}

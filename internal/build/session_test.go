@@ -1,0 +1,92 @@
+package build_test
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/p2pkb/p2pkb/internal/build"
+	"github.com/p2pkb/p2pkb/internal/search"
+)
+
+// An edit of one entry rewrites the pages that show it and no others, and
+// the search index follows; an edit that changes what other pages show is a
+// full build.
+func TestSessionUpdatesEntryPagesInPlace(t *testing.T) {
+	work := t.TempDir()
+	if err := os.CopyFS(filepath.Join(work, "kb"), os.DirFS("../../kb")); err != nil {
+		t.Fatal(err)
+	}
+	src := repoSources(t)
+	src.KB.FS = os.DirFS(filepath.Join(work, "kb"))
+	out := filepath.Join(work, "public")
+	sess := build.NewSession(src, out, "", io.Discard)
+	indexes := make(chan *search.Index, 4)
+	sess.IndexReady = func(ix *search.Index) { indexes <- ix }
+	if err := sess.Build(); err != nil {
+		t.Fatal(err)
+	}
+	mtime := func(name string) time.Time {
+		st, err := os.Stat(filepath.Join(out, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.ModTime()
+	}
+	const id = "cuda/peer-access-unsupported-by-hardware"
+	unrelated := "en/kb/nccl/duplicate-gpu-detected/index.html"
+	before := mtime(unrelated)
+	time.Sleep(10 * time.Millisecond) // a rewrite would show in the modification time
+
+	file := filepath.Join(work, "kb", filepath.FromSlash(id)+".json")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), `"root_cause": "The two GPUs`, `"root_cause": "Zyzzyva: the two GPUs`, 1)
+	if edited == string(data) {
+		t.Fatal("no root cause to edit")
+	}
+	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inPlace, err := sess.Update(true)
+	if err != nil || !inPlace {
+		t.Fatalf("Update = %v, %v; want an update in place", inPlace, err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "en/kb", filepath.FromSlash(id), "index.html"))
+	if err != nil || !strings.Contains(string(page), "Zyzzyva") {
+		t.Errorf("the entry page does not show the edit (%v)", err)
+	}
+	if !mtime(unrelated).Equal(before) {
+		t.Errorf("%s was rewritten for an edit of another entry", unrelated)
+	}
+	select {
+	case ix := <-indexes:
+		rs, err := ix.Search("zyzzyva", "en", 5)
+		if err != nil || len(rs) == 0 || rs[0].ID != id {
+			t.Errorf("the updated index finds %v (%v) for the edited word, want %s first", rs, err, id)
+		}
+		ix.Close()
+	case <-time.After(30 * time.Second):
+		t.Fatal("no search index after the update")
+	}
+	if js, err := os.ReadFile(filepath.Join(out, "search/en/meta.js")); err != nil || len(js) == 0 {
+		t.Errorf("client index missing after the update: %v", err)
+	}
+
+	// A new error code changes the /e/ pages: a full build.
+	recoded := strings.Replace(edited, `"error_code": "`, `"error_code": "X`, 1)
+	if err := os.WriteFile(file, []byte(recoded), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if inPlace, err := sess.Update(true); err != nil || inPlace {
+		t.Fatalf("Update = %v, %v; want a full build", inPlace, err)
+	}
+	if !mtime(unrelated).After(before) {
+		t.Error("the full build did not rewrite the site")
+	}
+}
