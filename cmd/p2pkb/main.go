@@ -313,24 +313,33 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 }
 
 // entriesOnly tells whether every changed path is an entry of the KB in
-// kbDir: not its schema, not a reproducer, nothing outside it.
+// kbDir: not its schema, not a reproducer, nothing outside it. Files gone
+// again that are not JSON are an editor's temporary files (sed -i, vim's
+// 4913), and do not count.
 func entriesOnly(changed []string, kbDir string) bool {
 	kbAbs, err := filepath.Abs(kbDir)
 	if err != nil {
 		return false
 	}
+	n := 0
 	for _, p := range changed {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return false
 		}
 		rel, err := filepath.Rel(kbAbs, abs)
-		if err != nil || !filepath.IsLocal(rel) || filepath.Ext(rel) != ".json" || rel == kb.SchemaFile ||
-			strings.HasPrefix(filepath.ToSlash(rel), kb.ReproDir+"/") {
+		if err != nil || !filepath.IsLocal(rel) || rel == kb.SchemaFile || strings.HasPrefix(filepath.ToSlash(rel), kb.ReproDir+"/") {
+			return false
+		}
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) && filepath.Ext(p) != ".json" {
+			continue
+		}
+		n++
+		if filepath.Ext(rel) != ".json" {
 			return false
 		}
 	}
-	return len(changed) > 0
+	return n > 0
 }
 
 func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {

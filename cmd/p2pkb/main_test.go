@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -219,5 +220,34 @@ func TestMatchTellsCausesApartByMachine(t *testing.T) {
 	h200 := verdicts("../../probe/testdata/real/h200x2.json")
 	if h200["cuda/peer-access-under-mig"] != "does_not_apply" || h200["cuda/peer-access-unsupported-by-hardware"] != "does_not_apply" {
 		t.Errorf("on two NVLinked H200s without MIG: %v", h200)
+	}
+}
+
+// Only edits of entries take serve --watch's fast path.
+func TestEntriesOnly(t *testing.T) {
+	dir := t.TempDir()
+	kbDir := filepath.Join(dir, "kb")
+	os.MkdirAll(filepath.Join(kbDir, "cuda"), 0o755)
+	entry := filepath.Join(kbDir, "cuda", "x.json")
+	os.WriteFile(entry, []byte("{}"), 0o644)
+	gone := filepath.Join(kbDir, "cuda", "sedAb12Cd") // an editor's temporary file, renamed away
+	for _, c := range []struct {
+		changed []string
+		want    bool
+	}{
+		{[]string{entry}, true},
+		{[]string{entry, gone}, true},
+		{[]string{entry, filepath.Join(kbDir, "repro", "gone.txt")}, false},
+		{[]string{gone}, false},
+		{[]string{filepath.Join(kbDir, "schema.json")}, false},
+		{[]string{filepath.Join(kbDir, "repro", "a.txt")}, false},
+		{[]string{filepath.Join(kbDir, "repro", "out.json")}, false},
+		{[]string{filepath.Join(dir, "templates", "entry.html")}, false},
+		{[]string{entry, filepath.Join(dir, "content", "a.md")}, false},
+		{nil, false},
+	} {
+		if got := entriesOnly(c.changed, kbDir); got != c.want {
+			t.Errorf("entriesOnly(%v) = %v, want %v", c.changed, got, c.want)
+		}
 	}
 }

@@ -52,6 +52,8 @@ type Figures struct {
 	PageBytes, PageGzip    int
 	BuildLog               string
 
+	WatchP50, WatchMax time.Duration // serve --watch: an entry's edit to the page served with it
+
 	HugoWall, PagefindWall time.Duration // zero when not installed
 	HugoRSS, PagefindRSS   int64
 	HugoPages              int
@@ -70,7 +72,12 @@ func Run(w io.Writer, o Options) error {
 		return err
 	}
 	type column struct{ name, kb, content string }
-	cols := []column{{"repository KB", filepath.Join(o.Repo, "kb"), filepath.Join(o.Repo, "content")}}
+	// A copy of the repository's KB: the serve --watch figure edits entries.
+	repoKB := filepath.Join(tmp, "repository-kb")
+	if err := os.CopyFS(repoKB, os.DirFS(filepath.Join(o.Repo, "kb"))); err != nil {
+		return err
+	}
+	cols := []column{{"repository KB", repoKB, filepath.Join(o.Repo, "content")}}
 	for _, n := range o.N {
 		syn := filepath.Join(tmp, fmt.Sprintf("synthetic-%d", n))
 		if err := synth.Write(syn, n, 1, schema); err != nil {
@@ -186,6 +193,11 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, error) {
 	zw.Close()
 	f.PageGzip = gz.Len()
 
+	// Last, as it edits the KB's files.
+	if f.WatchP50, f.WatchMax, err = measureWatch(o, kbDir, contentDir, s.KB.Entries); err != nil {
+		return f, err
+	}
+
 	if o.Hugo != "" {
 		dir := out + ".hugo"
 		defer os.RemoveAll(dir)
@@ -272,6 +284,7 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	})
 	row("entry page HTML+CSS+JS", func(c Figures) string { return size(int64(c.PageBytes)) })
 	row("  gzipped", func(c Figures) string { return size(int64(c.PageGzip)) })
+	row("serve --watch edit visible p50 / max", func(c Figures) string { return dur(c.WatchP50) + " / " + dur(c.WatchMax) })
 	if hugo != "" {
 		row("Hugo build wall time", func(c Figures) string { return dur(c.HugoWall) })
 		row("Hugo build peak RSS", func(c Figures) string { return size(c.HugoRSS) })

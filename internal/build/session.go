@@ -1,6 +1,8 @@
 package build
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,8 +34,22 @@ type Session struct {
 	// pages are visible before that.
 	IndexReady func(*search.Index)
 
-	mu  sync.Mutex
-	gen int // updates so far: an index built for an older one is dropped
+	mu     sync.Mutex
+	gen    int                // updates so far: an index built for an older one is dropped
+	cancel context.CancelFunc // stops the index being built, which the next update makes stale
+}
+
+// next starts update or build number gen+1, stopping the index of the last.
+func (b *Session) next() (int, context.Context) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cancel != nil {
+		b.cancel()
+	}
+	var ctx context.Context
+	ctx, b.cancel = context.WithCancel(context.Background())
+	b.gen++
+	return b.gen, ctx
 }
 
 // NewSession prepares builds of src into out.
@@ -43,9 +59,7 @@ func NewSession(src Sources, out, baseURL string, log io.Writer) *Session {
 
 // Build is a full build, as Build; the session keeps its model.
 func (b *Session) Build() error {
-	b.mu.Lock()
-	b.gen++
-	b.mu.Unlock()
+	b.next()
 	s, r, err := build(b.src, b.out, b.baseURL, b.log, &b.cache)
 	if err != nil {
 		return err
@@ -63,6 +77,7 @@ func (b *Session) Update(entriesOnly bool) (bool, error) {
 		return false, b.Build()
 	}
 	start := time.Now()
+	gen, ctx := b.next() // the index in progress is stale: stop it, its cores are wanted here
 	k, err := kb.Load(b.src.KB.FS, kb.WithName(b.src.KB.Name), kb.WithDefaultSchema(b.src.Schema), kb.WithCache(&b.cache))
 	if err != nil {
 		return false, err
@@ -71,8 +86,7 @@ func (b *Session) Update(entriesOnly bool) (bool, error) {
 	if !ok {
 		return false, b.Build()
 	}
-	s := site.New(k, b.site.Articles, b.baseURL)
-	pages := affected(s, changed, lists)
+	s, pages := b.site.Update(k, changed, lists)
 	var wg sync.WaitGroup
 	errs := make(chan error, len(pages))
 	for _, p := range pages {
@@ -92,21 +106,17 @@ func (b *Session) Update(entriesOnly bool) (bool, error) {
 		return false, err
 	}
 	b.site = s
-	b.mu.Lock()
-	b.gen++
-	gen := b.gen
-	b.mu.Unlock()
 	fmt.Fprintf(b.log, "updated %d pages for %d changed entries in %v; search index follows\n", len(pages), len(changed), round(time.Since(start)))
-	go b.reindex(s, gen)
+	go b.reindex(ctx, s, gen)
 	return true, nil
 }
 
 // reindex builds the client index and the server's index (in memory) of
 // the update gen, and writes the client index in place unless a later
 // update or build came first.
-func (b *Session) reindex(s *site.Site, gen int) {
+func (b *Session) reindex(ctx context.Context, s *site.Site, gen int) {
 	start := time.Now()
-	c := search.NewCorpus(search.Docs(s))
+	c := search.NewCorpus(search.Docs(s)).WithContext(ctx)
 	files := map[string][]byte{}
 	var mu sync.Mutex
 	_, err := c.WriteClient(func(name string, data []byte) error {
@@ -118,6 +128,9 @@ func (b *Session) reindex(s *site.Site, gen int) {
 	var ix *search.Index
 	if err == nil {
 		ix, err = c.Index("")
+	}
+	if errors.Is(err, context.Canceled) {
+		return // a newer edit's index is on its way
 	}
 	if err != nil {
 		fmt.Fprintf(b.log, "search index: %v\n", err)
@@ -169,33 +182,6 @@ func changedEntries(old, k *kb.KB) (changed map[string]bool, lists, ok bool) {
 			o.Confidence != e.Confidence || o.AppliesWhen != e.AppliesWhen || fmt.Sprint(o.Versions) != fmt.Sprint(e.Versions)
 	}
 	return changed, lists, true
-}
-
-// affected lists the pages of s that show a changed entry: its own pages,
-// its stable links, the pages of entries related to it, and with lists the
-// home pages.
-func affected(s *site.Site, changed map[string]bool, lists bool) []*site.Page {
-	var out []*site.Page
-	for _, p := range s.Pages {
-		hit := false
-		switch p.Kind {
-		case site.KindHome:
-			hit = lists
-		case site.KindEntry:
-			hit = changed[p.Entry.ID]
-			for _, r := range p.Entry.Related {
-				hit = hit || changed[r.Entry.ID]
-			}
-		case site.KindRedirect, site.KindCodeList:
-			for _, e := range p.Targets {
-				hit = hit || changed[e.ID]
-			}
-		}
-		if hit {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // writeInPlace replaces one file of a published site; readers see the old

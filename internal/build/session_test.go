@@ -78,6 +78,33 @@ func TestSessionUpdatesEntryPagesInPlace(t *testing.T) {
 		t.Errorf("client index missing after the update: %v", err)
 	}
 
+	// Two quick edits: the index of the first is stale before it is done,
+	// and only the second's arrives.
+	for _, word := range []string{"Quokka", "Axolotl"} {
+		edited = strings.Replace(edited, `"root_cause": "`, `"root_cause": "`+word+` `, 1)
+		if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sess.Update(true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case ix := <-indexes:
+		if rs, _ := ix.Search("axolotl", "en", 5); len(rs) == 0 || rs[0].ID != id {
+			t.Errorf("the first index after two edits lacks the second: %v", rs)
+		}
+		ix.Close()
+	case <-time.After(30 * time.Second):
+		t.Fatal("no search index after two updates")
+	}
+	select {
+	case ix := <-indexes:
+		t.Error("a stale index arrived after the newer one")
+		ix.Close()
+	case <-time.After(500 * time.Millisecond):
+	}
+
 	// A new error code changes the /e/ pages: a full build.
 	recoded := strings.Replace(edited, `"error_code": "`, `"error_code": "X`, 1)
 	if err := os.WriteFile(file, []byte(recoded), 0o644); err != nil {

@@ -66,7 +66,11 @@ func WriteClient(docs []Doc, emit func(name string, data []byte) error) (ClientS
 func (c *Corpus) WriteClient(emit func(name string, data []byte) error) (ClientStats, error) {
 	var st ClientStats
 	for _, lang := range c.langs {
-		if err := writeLang(c.analyze(lang), emit, &st); err != nil {
+		a, err := c.analyze(lang)
+		if err != nil {
+			return st, err
+		}
+		if err := writeLang(a, emit, &st); err != nil {
 			return st, err
 		}
 	}
@@ -112,6 +116,10 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 			}
 			ct.postings = append(ct.postings, i, quantize(w))
 		}
+	}
+
+	if err := a.ctx.Err(); err != nil {
+		return err
 	}
 
 	// Anchors are chosen by the true document frequency, before truncation.

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"slices"
@@ -14,6 +15,7 @@ import (
 // a large KB while each of them ran it again, and holding every language's
 // terms at once was most of its memory.
 type Corpus struct {
+	ctx    context.Context // a cancelled context stops the indexing in progress
 	docs   []Doc
 	langs  []string // in order of first appearance
 	byLang map[string][]int
@@ -33,7 +35,7 @@ type termCount struct {
 
 // NewCorpus groups docs by language.
 func NewCorpus(docs []Doc) *Corpus {
-	c := &Corpus{docs: docs, byLang: map[string][]int{}, avg: map[string][]float64{}}
+	c := &Corpus{ctx: context.Background(), docs: docs, byLang: map[string][]int{}, avg: map[string][]float64{}}
 	for i, d := range docs {
 		if c.byLang[d.Lang] == nil {
 			c.langs = append(c.langs, d.Lang)
@@ -43,8 +45,16 @@ func NewCorpus(docs []Doc) *Corpus {
 	return c
 }
 
+// WithContext makes the indexing of c stop with an error when ctx is done:
+// serve --watch drops an index that a newer edit has made stale.
+func (c *Corpus) WithContext(ctx context.Context) *Corpus {
+	c.ctx = ctx
+	return c
+}
+
 // analyzed is one language's documents, in order, with their fields.
 type analyzed struct {
+	ctx    context.Context
 	lang   string
 	docs   []Doc
 	fields [][]fieldTerms // by document, then by field (the order of fields)
@@ -52,7 +62,7 @@ type analyzed struct {
 }
 
 // analyze analyzes the documents of lang on every core.
-func (c *Corpus) analyze(lang string) *analyzed {
+func (c *Corpus) analyze(lang string) (*analyzed, error) {
 	idx := c.byLang[lang]
 	a := &analyzed{lang: lang, docs: make([]Doc, len(idx)), fields: make([][]fieldTerms, len(idx))}
 	for k, i := range idx {
@@ -66,7 +76,7 @@ func (c *Corpus) analyze(lang string) *analyzed {
 			var terms []string
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= len(a.docs) {
+				if k >= len(a.docs) || c.ctx.Err() != nil {
 					return
 				}
 				fs := make([]fieldTerms, len(fields))
@@ -83,9 +93,13 @@ func (c *Corpus) analyze(lang string) *analyzed {
 		})
 	}
 	wg.Wait()
+	if err := c.ctx.Err(); err != nil {
+		return nil, err
+	}
 	a.avg = averageLengths(a.fields)
 	c.avg[lang] = a.avg
-	return a
+	a.ctx = c.ctx
+	return a, nil
 }
 
 // countTerms sorts terms and counts each.

@@ -135,7 +135,11 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 		ix.docs[d.Key()] = d
 	}
 	for _, lang := range c.langs {
-		a := c.analyze(lang)
+		a, err := c.analyze(lang)
+		if err != nil {
+			ix.Close()
+			return nil, err
+		}
 		ix.byLang[lang] = a.docs
 		bi, err := indexLang(m, a, dir)
 		if err != nil {
@@ -167,6 +171,10 @@ func indexLang(m mapping.IndexMapping, a *analyzed, dir string) (bleve.Index, er
 	}
 	batch := bi.NewBatch()
 	for k, d := range a.docs {
+		if err := a.ctx.Err(); err != nil {
+			bi.Close()
+			return nil, err
+		}
 		doc := document.NewDocument(d.Key())
 		for f, ft := range a.fields[k] {
 			if ft.n > 0 {
@@ -198,7 +206,10 @@ func (c *Corpus) Write(emit func(name string, data []byte) error, bleveDir, docs
 		return st, err
 	}
 	for _, lang := range c.langs {
-		a := c.analyze(lang)
+		a, err := c.analyze(lang)
+		if err != nil {
+			return st, err
+		}
 		// The two indexes read the analysis and share nothing else: one
 		// core writes the client index while the other feeds bleve.
 		var clientErr error

@@ -30,7 +30,9 @@ func (c *Corpus) WriteDocs(emit func(name string, data []byte) error, name strin
 	docs := c.docs
 	for _, lang := range c.langs {
 		if c.avg[lang] == nil {
-			c.analyze(lang)
+			if _, err := c.analyze(lang); err != nil {
+				return err
+			}
 		}
 	}
 	st := storedIndex{Avg: c.avg}

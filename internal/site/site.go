@@ -247,3 +247,59 @@ func byCode(entries []*kb.Entry) map[string][]*kb.Entry {
 	}
 	return out
 }
+
+// Update returns the site for k, a reload of s's KB in which the entries
+// named in changed are new objects with the same ids, error codes and
+// signatures (serve --watch). The pages that show a changed entry are new,
+// as the list pages' groups; the others are s's own, now of the new site.
+// It returns the pages that show a changed entry (with lists, the home
+// pages too: what they list of an entry changed).
+func (s *Site) Update(k *kb.KB, changed map[string]bool, lists bool) (*Site, []*Page) {
+	n := &Site{BaseURL: s.BaseURL, KB: k, Articles: s.Articles, Domains: group(k.Entries), Pages: make([]*Page, len(s.Pages))}
+	var affected []*Page
+	for i, p := range s.Pages {
+		if !p.shows(changed) && !(lists && p.Kind == KindHome) {
+			p.Site = n
+			n.Pages[i] = p
+			continue
+		}
+		q := *p
+		q.Site = n
+		switch q.Kind {
+		case KindEntry:
+			q.Entry = View(k.ByID[p.Entry.ID], p.Lang.Code, k)
+			q.Title = q.Entry.Signature
+		case KindRedirect, KindCodeList:
+			q.Targets = make([]*kb.Entry, len(p.Targets))
+			for j, e := range p.Targets {
+				q.Targets[j] = k.ByID[e.ID]
+			}
+		}
+		n.Pages[i] = &q
+		affected = append(affected, &q)
+	}
+	return n, affected
+}
+
+// shows tells whether the page shows one of the entries: its own pages,
+// its stable links, and the pages of entries related to it.
+func (p *Page) shows(ids map[string]bool) bool {
+	switch p.Kind {
+	case KindEntry:
+		if ids[p.Entry.ID] {
+			return true
+		}
+		for _, r := range p.Entry.Related {
+			if ids[r.Entry.ID] {
+				return true
+			}
+		}
+	case KindRedirect, KindCodeList:
+		for _, e := range p.Targets {
+			if ids[e.ID] {
+				return true
+			}
+		}
+	}
+	return false
+}
