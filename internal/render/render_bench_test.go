@@ -7,24 +7,28 @@ import (
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
-// BenchmarkEntryPages renders every entry page of the repository's KB.
-func BenchmarkEntryPages(b *testing.B) {
+// BenchmarkPages renders every page of some kinds of the repository's KB
+// (P2PKB_BENCH_KB: a synthetic one, written by p2pkb-bench -write).
+func BenchmarkPages(b *testing.B) {
 	s, r := repoSite(b)
-	var pages []*site.Page
-	for _, p := range s.Pages {
-		if p.Kind == site.KindEntry || p.Kind == site.KindRedirect {
-			pages = append(pages, p)
-		}
-	}
-	b.ResetTimer()
-	for b.Loop() {
-		for _, p := range pages {
-			if _, err := r.Page(p); err != nil {
-				b.Fatal(err)
+	for _, kind := range []site.Kind{site.KindEntry, site.KindRedirect} {
+		var pages []*site.Page
+		for _, p := range s.Pages {
+			if p.Kind == kind {
+				pages = append(pages, p)
 			}
 		}
+		b.Run(string(kind), func(b *testing.B) {
+			for b.Loop() {
+				for _, p := range pages {
+					if _, err := r.Page(p); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(pages)), "µs/page")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(pages)), "µs/page")
 }
 
 func tplDir() string {

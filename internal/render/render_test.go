@@ -36,7 +36,7 @@ func TestPartialCachedByLanguageAndDepth(t *testing.T) {
 	s, r := repoSite(t)
 	want := map[string]struct{ lang, machine, style string }{}
 	for _, p := range s.Pages {
-		if p.Kind != site.KindEntry && p.Kind != site.KindHome && p.Kind != site.KindRedirect {
+		if p.Kind != site.KindEntry && p.Kind != site.KindHome && p.Kind != site.KindArticle {
 			continue
 		}
 		code := p.Lang.Code
