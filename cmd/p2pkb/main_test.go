@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -248,6 +250,33 @@ func TestEntriesOnly(t *testing.T) {
 	} {
 		if got := entriesOnly(c.changed, kbDir); got != c.want {
 			t.Errorf("entriesOnly(%v) = %v, want %v", c.changed, got, c.want)
+		}
+	}
+}
+
+// build --cpuprofile and --memprofile write profiles: gzipped protocol
+// buffers, as pprof reads them.
+func TestBuildProfiles(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
+	code, _, stderr := call("", "build", "--out", filepath.Join(dir, "public"), "--cpuprofile", cpu, "--memprofile", mem)
+	if code != 0 {
+		t.Fatalf("build exited %d: %s", code, stderr)
+	}
+	for _, p := range []string{cpu, mem} {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			f.Close()
+			t.Fatalf("%s: %v", p, err)
+		}
+		data, err := io.ReadAll(zr)
+		f.Close()
+		if err != nil || len(data) < 100 {
+			t.Errorf("%s: %d bytes of profile (%v)", p, len(data), err)
 		}
 	}
 }
