@@ -62,11 +62,13 @@ func Render(src Sources, s *site.Site, emit render.Emit) error {
 // Build generates the site into out, replacing it only when every step
 // succeeded, and reports what it did on log.
 func Build(src Sources, out, baseURL string, log io.Writer) error {
-	_, _, err := build(src, out, baseURL, log, nil)
+	_, _, err := build(src, out, baseURL, log, nil, false)
 	return err
 }
 
-func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache) (*site.Site, *render.Renderer, error) {
+// build makes the site; keep says whether the pages stay in the model
+// returned, for updates, or go once written.
+func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, keep bool) (*site.Site, *render.Renderer, error) {
 	start := time.Now()
 	s, _, err := model(src, baseURL, cache)
 	if err != nil {
@@ -87,6 +89,9 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache) (*s
 		return tree.Write(name, data)
 	})
 	rendered := time.Now()
+	if !keep {
+		s.Pages = nil // written: their views need not stay through indexing
+	}
 	if err == nil {
 		err = writeSearch(s, tree)
 	}
@@ -114,7 +119,7 @@ const SearchDocsFile = "search/" + search.DocsFile
 
 // writeSearch writes the client index and the bleve index into the tree.
 func writeSearch(s *site.Site, tree *publish.Tree) error {
-	c := search.NewCorpus(search.Docs(s))
+	c := search.SiteCorpus(s)
 	_, err := c.Write(tree.Write, filepath.Join(tree.Dir(), filepath.FromSlash(SearchIndexDir)), SearchDocsFile)
 	return err
 }
@@ -143,7 +148,7 @@ func SearchIndex(src Sources) (*site.Site, *search.Index, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ix, err := search.Build(search.Docs(s), "")
+	ix, err := search.SiteCorpus(s).Index("")
 	if err != nil {
 		return nil, nil, err
 	}

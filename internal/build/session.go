@@ -60,7 +60,7 @@ func NewSession(src Sources, out, baseURL string, log io.Writer) *Session {
 // Build is a full build, as Build; the session keeps its model.
 func (b *Session) Build() error {
 	b.next()
-	s, r, err := build(b.src, b.out, b.baseURL, b.log, &b.cache)
+	s, r, err := build(b.src, b.out, b.baseURL, b.log, &b.cache, true)
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func (b *Session) Update(entriesOnly bool) (bool, error) {
 // update or build came first.
 func (b *Session) reindex(ctx context.Context, s *site.Site, gen int) {
 	start := time.Now()
-	c := search.NewCorpus(search.Docs(s)).WithContext(ctx)
+	c := search.SiteCorpus(s).WithContext(ctx)
 	files := map[string][]byte{}
 	var mu sync.Mutex
 	_, err := c.WriteClient(func(name string, data []byte) error {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"github.com/p2pkb/p2pkb/internal/site"
 	"math"
 	"runtime"
 	"slices"
@@ -15,7 +16,8 @@ import (
 // a large KB while each of them ran it again, and holding every language's
 // terms at once was most of its memory.
 type Corpus struct {
-	ctx    context.Context // a cancelled context stops the indexing in progress
+	ctx    context.Context    // a cancelled context stops the indexing in progress
+	source func(string) []Doc // makes a language's documents when it is analyzed, if set
 	docs   []Doc
 	langs  []string // in order of first appearance
 	byLang map[string][]int
@@ -45,6 +47,31 @@ func NewCorpus(docs []Doc) *Corpus {
 	return c
 }
 
+// SiteCorpus is the corpus of the site's pages. Each language's documents
+// are made when it is indexed, and once both indexes have them, only what
+// results show is kept of them: their text was much of a large build's
+// memory.
+func SiteCorpus(s *site.Site) *Corpus {
+	patterns := entryPatterns(s)
+	c := NewCorpus(nil)
+	c.source = func(lang string) []Doc { return langDocs(s, lang, patterns) }
+	for _, l := range site.Langs {
+		c.langs = append(c.langs, l.Code)
+	}
+	return c
+}
+
+// strip drops the text of a language's documents, which the indexes have.
+func (c *Corpus) strip(lang string) {
+	if c.source == nil {
+		return // the caller's documents: theirs to keep
+	}
+	for _, i := range c.byLang[lang] {
+		d := &c.docs[i]
+		d.Sig, d.Codes, d.Heading, d.Cause, d.Fix, d.Body = "", "", "", "", "", ""
+	}
+}
+
 // WithContext makes the indexing of c stop with an error when ctx is done:
 // serve --watch drops an index that a newer edit has made stale.
 func (c *Corpus) WithContext(ctx context.Context) *Corpus {
@@ -63,6 +90,12 @@ type analyzed struct {
 
 // analyze analyzes the documents of lang on every core.
 func (c *Corpus) analyze(lang string) (*analyzed, error) {
+	if c.source != nil && c.byLang[lang] == nil {
+		for _, d := range c.source(lang) {
+			c.byLang[lang] = append(c.byLang[lang], len(c.docs))
+			c.docs = append(c.docs, d)
+		}
+	}
 	idx := c.byLang[lang]
 	a := &analyzed{lang: lang, docs: make([]Doc, len(idx)), fields: make([][]fieldTerms, len(idx))}
 	for k, i := range idx {

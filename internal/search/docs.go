@@ -59,11 +59,27 @@ func (d Doc) Key() string { return d.Lang + ":" + d.ID }
 // paste what the software printed whatever language they read.
 func Docs(s *site.Site) []Doc {
 	var out []Doc
+	patterns := entryPatterns(s)
+	for _, l := range site.Langs {
+		out = append(out, langDocs(s, l.Code, patterns)...)
+	}
+	return out
+}
+
+// entryPatterns are the entries' patterns, one per entry for its languages.
+func entryPatterns(s *site.Site) []*Pattern {
 	patterns := make([]*Pattern, len(s.KB.Entries))
 	for i, e := range s.KB.Entries {
 		patterns[i] = NewPattern(e.Regex) // checked by kb.Load
 	}
-	for _, l := range site.Langs {
+	return patterns
+}
+
+// langDocs lists the documents of one language.
+func langDocs(s *site.Site, lang string, patterns []*Pattern) []Doc {
+	var out []Doc
+	l, _ := site.LangByCode(lang)
+	{
 		for i, e := range s.KB.Entries {
 			v := site.View(e, l.Code, s.KB)
 			d := Doc{ID: e.ID, Kind: "entry", Lang: l.Code, Title: v.Signature, Code: e.ErrorCode, Path: site.EntryPath(l.Code, e.ID),

@@ -123,30 +123,31 @@ func indexMapping() (mapping.IndexMapping, error) {
 func Build(docs []Doc, dir string) (*Index, error) { return NewCorpus(docs).Index(dir) }
 
 // Index builds the bleve index of the corpus, one per language, in dir ("":
-// in memory). Each language goes in as one batch, which makes one segment
-// and leaves nothing to merge.
+// in memory).
 func (c *Corpus) Index(dir string) (*Index, error) {
 	m, err := indexMapping()
 	if err != nil {
 		return nil, err
 	}
 	ix := &Index{bleve: map[string]bleve.Index{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: c.avg}
-	for _, d := range c.docs {
-		ix.docs[d.Key()] = d
-	}
 	for _, lang := range c.langs {
 		a, err := c.analyze(lang)
 		if err != nil {
 			ix.Close()
 			return nil, err
 		}
-		ix.byLang[lang] = a.docs
 		bi, err := indexLang(m, a, dir)
 		if err != nil {
 			ix.Close()
 			return nil, err
 		}
 		ix.bleve[lang] = bi
+		c.strip(lang)
+		for _, i := range c.byLang[lang] {
+			d := c.docs[i]
+			ix.byLang[lang] = append(ix.byLang[lang], d)
+			ix.docs[d.Key()] = d
+		}
 	}
 	ix.finish()
 	return ix, nil
@@ -155,7 +156,7 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 // batchDocs is how many documents go to bleve at once: a batch holds every
 // term of its documents twice over, and one of a whole language was most of
 // a large build's memory.
-const batchDocs = 2000
+const batchDocs = 1000
 
 // indexLang makes the bleve index of one language in dir/lang, or in memory.
 func indexLang(m mapping.IndexMapping, a *analyzed, dir string) (bleve.Index, error) {
@@ -226,6 +227,7 @@ func (c *Corpus) Write(emit func(name string, data []byte) error, bleveDir, docs
 		if clientErr != nil {
 			return st, clientErr
 		}
+		c.strip(lang)
 	}
 	return st, c.WriteDocs(emit, docsFile)
 }
