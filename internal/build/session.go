@@ -77,7 +77,6 @@ func (b *Session) Update(entriesOnly bool) (bool, error) {
 		return false, b.Build()
 	}
 	start := time.Now()
-	gen, ctx := b.next() // the index in progress is stale: stop it, its cores are wanted here
 	k, err := kb.Load(b.src.KB.FS, kb.WithName(b.src.KB.Name), kb.WithDefaultSchema(b.src.Schema), kb.WithCache(&b.cache))
 	if err != nil {
 		return false, err
@@ -86,6 +85,9 @@ func (b *Session) Update(entriesOnly bool) (bool, error) {
 	if !ok {
 		return false, b.Build()
 	}
+	// The index in progress is stale now: stop it, its cores are wanted here.
+	// (Not before: after a broken edit, it is the index of the pages served.)
+	gen, ctx := b.next()
 	s, pages := b.site.Update(k, changed, lists)
 	var wg sync.WaitGroup
 	errs := make(chan error, len(pages))

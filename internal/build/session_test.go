@@ -105,6 +105,34 @@ func TestSessionUpdatesEntryPagesInPlace(t *testing.T) {
 	case <-time.After(500 * time.Millisecond):
 	}
 
+	// A broken edit right after a good one fails, and the good one's index
+	// still arrives: it is the index of the pages being served.
+	edited = strings.Replace(edited, `"root_cause": "`, `"root_cause": "Pangolin `, 1)
+	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.Update(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(edited, `"confidence": `, `"confidence": "x`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.Update(true); err == nil {
+		t.Fatal("a broken edit updated the site")
+	}
+	select {
+	case ix := <-indexes:
+		if rs, _ := ix.Search("pangolin", "en", 5); len(rs) == 0 || rs[0].ID != id {
+			t.Errorf("the index after a good and a broken edit lacks the good one: %v", rs)
+		}
+		ix.Close()
+	case <-time.After(30 * time.Second):
+		t.Fatal("a broken edit stopped the index of the good one before it")
+	}
+	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	// A new error code changes the /e/ pages: a full build.
 	recoded := strings.Replace(edited, `"error_code": "`, `"error_code": "X`, 1)
 	if err := os.WriteFile(file, []byte(recoded), 0o644); err != nil {
