@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/formatters/html"
@@ -21,6 +22,7 @@ type Config struct {
 	Dark  string // chroma style for dark mode (prefers-color-scheme: dark)
 
 	formatter *html.Formatter
+	cache     sync.Map // lang + "\x00" + code -> highlighted HTML: articles repeat their examples
 }
 
 // Default is the site's configuration: GitHub (light) and One Dark (dark), both of which colour CUDA's built-ins, types and constants.
@@ -49,12 +51,24 @@ func Lexer(lang, code string) chroma.Lexer {
 }
 
 // Code writes code highlighted as lang: <pre class="chroma"> with class names.
+// The same code is highlighted once: the result is kept by content.
 func (c *Config) Code(w io.Writer, lang, code string) error {
+	key := lang + "\x00" + code
+	if h, ok := c.cache.Load(key); ok {
+		_, err := io.WriteString(w, h.(string))
+		return err
+	}
 	it, err := Lexer(lang, code).Tokenise(nil, code)
 	if err != nil {
 		return fmt.Errorf("highlight %s: %w", lang, err)
 	}
-	return c.formatter.Format(w, styles.Get(c.Light), it)
+	var b strings.Builder
+	if err := c.formatter.Format(&b, styles.Get(c.Light), it); err != nil {
+		return err
+	}
+	c.cache.Store(key, b.String())
+	_, err = io.WriteString(w, b.String())
+	return err
 }
 
 // CSS writes the stylesheet of the named chroma style, with the class names

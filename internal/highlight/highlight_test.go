@@ -125,3 +125,27 @@ func TestCodeUsesClassesAndCSSHasThem(t *testing.T) {
 		t.Error("an unknown style must be an error")
 	}
 }
+
+// Highlighting is kept by language and content: the same block comes out
+// the same, and the same text in another language is highlighted anew.
+func TestCodeCachedByLanguageAndContent(t *testing.T) {
+	c := Default()
+	code := "cudaError_t err = cudaDeviceEnablePeerAccess(1, 0);"
+	render := func(lang, code string) string {
+		var b strings.Builder
+		if err := c.Code(&b, lang, code); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	first := render("cuda", code)
+	if again := render("cuda", code); again != first {
+		t.Errorf("the same block came out differently:\n%s\n%s", first, again)
+	}
+	if plain := render("text", code); plain == first || strings.Contains(plain, `class="nf"`) {
+		t.Errorf("text highlighted as CUDA from the cache:\n%s", plain)
+	}
+	if other := render("cuda", code+" // again"); !strings.Contains(other, "again") {
+		t.Errorf("other code came from the cache:\n%s", other)
+	}
+}
