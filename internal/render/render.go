@@ -152,7 +152,7 @@ func (r *Renderer) Page(p *site.Page) ([]byte, error) {
 		return nil, fmt.Errorf("render %s: no template for %s pages", p.File(), p.Kind)
 	}
 	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "base.html", &view{Page: p, r: r, t: t}); err != nil {
+	if err := t.ExecuteTemplate(&buf, "base.html", newView(p, r, t)); err != nil {
 		return nil, fmt.Errorf("render %s: %w", p.File(), err)
 	}
 	return buf.Bytes(), nil
@@ -190,6 +190,18 @@ type view struct {
 	*site.Page
 	r *Renderer
 	t *template.Template // the page's template set, in its language
+
+	// The page's fields templates read most, again at the top: text/template
+	// looks a field up by name at every use, and one of an embedded struct
+	// costs it a search of every embedded level.
+	Title      string
+	Lang       site.Lang
+	Entry      *site.EntryView
+	Alternates []site.Alternate
+}
+
+func newView(p *site.Page, r *Renderer, t *template.Template) *view {
+	return &view{Page: p, r: r, t: t, Title: p.Title, Lang: p.Lang, Entry: p.Entry, Alternates: p.Alternates}
 }
 
 func (v *view) partialCached(name string, values []any) (template.HTML, error) {
@@ -208,10 +220,10 @@ func (v *view) partialCached(name string, values []any) (template.HTML, error) {
 }
 
 func (v *view) code() string {
-	if v.Lang.Code == "" {
+	if v.Page.Lang.Code == "" {
 		return site.Langs[0].Code
 	}
-	return v.Lang.Code
+	return v.Page.Lang.Code
 }
 
 // MD renders inline Markdown from the KB.
