@@ -8,9 +8,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
 	"html/template"
 	"io/fs"
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -65,25 +67,67 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 		}
 		return s, nil
 	}
-	base, err := template.New("base.html").Funcs(funcs).Funcs(template.FuncMap{"TL": text}).ParseFS(templates, "base.html")
-	if err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
+	sources := map[string]string{}
+	for _, k := range append([]site.Kind{"base"}, kinds...) {
+		name := string(k) + ".html"
+		b, err := fs.ReadFile(templates, name)
+		if err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+		sources[name] = string(b)
 	}
-	// T is a function bound to one language rather than a method of the
-	// page: templates call it dozens of times a page, and a method call costs
-	// text/template a reflective lookup each time.
-	for _, k := range []site.Kind{site.KindHome, site.KindSearch, site.KindEntry, site.KindArticle, site.KindRedirect, site.KindCodeList, site.KindNotFound} {
+	// Each language has its own templates: T is a function bound to the
+	// language, and a UI string asked for by a literal key is put into the
+	// template's text, escaped, before parsing. Both are the same on every
+	// page of the language; as calls they cost text/template reflection at
+	// every use, dozens of times a page.
+	for _, k := range kinds {
 		r.pages[k] = map[string]*template.Template{}
 		for _, l := range site.Langs {
-			t, err := template.Must(base.Clone()).Funcs(template.FuncMap{"T": func(key string) (string, error) { return text(l.Code, key) }}).
-				ParseFS(templates, string(k)+".html")
-			if err != nil {
-				return nil, fmt.Errorf("templates: %w", err)
+			t := template.New("base.html").Funcs(funcs).Funcs(template.FuncMap{
+				"TL": text,
+				"T":  func(key string) (string, error) { return text(l.Code, key) },
+			})
+			for i, name := range []string{"base.html", string(k) + ".html"} {
+				src, err := localize(sources[name], r.strings[l.Code])
+				if err != nil {
+					return nil, fmt.Errorf("templates/%s: %w", name, err)
+				}
+				into := t // base.html is t itself: New with its name would replace t by an empty template
+				if i > 0 {
+					into = t.New(name)
+				}
+				if _, err := into.Parse(src); err != nil {
+					return nil, fmt.Errorf("templates: %w", err)
+				}
 			}
 			r.pages[k][l.Code] = t
 		}
 	}
 	return r, nil
+}
+
+// kinds are the page kinds, each with its template file.
+var kinds = []site.Kind{site.KindHome, site.KindSearch, site.KindEntry, site.KindArticle, site.KindRedirect, site.KindCodeList, site.KindNotFound}
+
+// literalT is a UI string asked for by a literal key: {{T "key"}}.
+var literalT = regexp.MustCompile(`\{\{T "([A-Za-z0-9_]+)"\}\}`)
+
+// localize puts the UI strings asked for by literal keys into template
+// text, escaped as HTML. The strings are the project's own (i18n.json) and
+// templates use them in text and in quoted attributes, where HTML escaping
+// is html/template's too.
+func localize(src string, strs map[string]string) (string, error) {
+	var missing error
+	out := literalT.ReplaceAllStringFunc(src, func(m string) string {
+		key := literalT.FindStringSubmatch(m)[1]
+		v, ok := strs[key]
+		if !ok && missing == nil {
+			missing = fmt.Errorf("no %q string in i18n.json", key)
+		}
+		return html.EscapeString(v)
+	})
+	return out, missing
 }
 
 var funcs = template.FuncMap{

@@ -65,3 +65,27 @@ func TestPartialCachedByLanguageAndDepth(t *testing.T) {
 		}
 	}
 }
+
+// UI strings asked for by a literal key go into the template text escaped,
+// and a missing one fails New with the file and the key.
+func TestLocalize(t *testing.T) {
+	got, err := localize(`<p title="{{T "q"}}">{{T "q"}}</p>{{T (print "q")}}`, map[string]string{"q": `<a href="x">&'`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<p title="&lt;a href=&#34;x&#34;&gt;&amp;&#39;">&lt;a href=&#34;x&#34;&gt;&amp;&#39;</p>{{T (print "q")}}`
+	if got != want {
+		t.Errorf("localize:\n got %s\nwant %s", got, want)
+	}
+
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../templates")); err != nil {
+		t.Fatal(err)
+	}
+	entry, _ := os.ReadFile(dir + "/entry.html")
+	os.WriteFile(dir+"/entry.html", append(entry, []byte(`{{define "x"}}{{T "no_such_key"}}{{end}}`)...), 0o644)
+	_, err = New(os.DirFS(dir), os.DirFS("../../assets"))
+	if err == nil || !strings.Contains(err.Error(), "entry.html") || !strings.Contains(err.Error(), "no_such_key") {
+		t.Errorf("New with an unknown key: %v", err)
+	}
+}
