@@ -1,8 +1,10 @@
 package build_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/p2pkb/p2pkb/internal/build"
@@ -27,4 +29,30 @@ func buildSite(t testing.TB, baseURL string) string {
 		t.Fatalf("build: %v", err)
 	}
 	return out
+}
+
+// Two builds of the same sources write the same pages and client index, so
+// that a deploy changes only what changed.
+func TestBuildIsDeterministic(t *testing.T) {
+	a, b := buildSite(t, ""), buildSite(t, "")
+	n := 0
+	err := filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(a, p)
+		if strings.HasPrefix(filepath.ToSlash(rel), build.SearchIndexDir) {
+			return nil // bleve's own files
+		}
+		x, _ := os.ReadFile(p)
+		y, err := os.ReadFile(filepath.Join(b, rel))
+		if err != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two builds (%v)", rel, err)
+		}
+		n++
+		return nil
+	})
+	if err != nil || n < 100 {
+		t.Fatalf("compared %d files: %v", n, err)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"github.com/p2pkb/p2pkb/internal/site"
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -27,7 +26,7 @@ type Corpus struct {
 // fieldTerms is one field of one document after analysis.
 type fieldTerms struct {
 	n     int         // length in terms
-	terms []termCount // distinct terms, sorted
+	terms []termCount // distinct terms, in no order
 }
 
 type termCount struct {
@@ -106,7 +105,7 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			var toks []Token
-			var terms []string
+			counts := map[string]int{}
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= len(a.docs) || c.ctx.Err() != nil {
@@ -115,11 +114,7 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 				fs := make([]fieldTerms, len(fields))
 				for f := range fields {
 					toks = appendTokens(toks[:0], a.docs[k].field(fields[f].Name))
-					terms = terms[:0]
-					for _, t := range toks {
-						terms = append(terms, t.Term)
-					}
-					fs[f] = countTerms(terms)
+					fs[f] = countTerms(toks, counts)
 				}
 				a.fields[k] = fs
 			}
@@ -135,26 +130,19 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 	return a, nil
 }
 
-// countTerms sorts terms and counts each.
-func countTerms(terms []string) fieldTerms {
-	ft := fieldTerms{n: len(terms)}
-	if len(terms) == 0 {
+// countTerms counts each term of toks, with counts as scratch space.
+func countTerms(toks []Token, counts map[string]int) fieldTerms {
+	ft := fieldTerms{n: len(toks)}
+	if len(toks) == 0 {
 		return ft
 	}
-	slices.Sort(terms)
-	distinct := 1
-	for k := 1; k < len(terms); k++ {
-		if terms[k] != terms[k-1] {
-			distinct++
-		}
+	clear(counts)
+	for _, t := range toks {
+		counts[t.Term]++
 	}
-	ft.terms = make([]termCount, 0, distinct)
-	for k, t := range terms {
-		if k > 0 && t == terms[k-1] {
-			ft.terms[len(ft.terms)-1].n++
-			continue
-		}
-		ft.terms = append(ft.terms, termCount{term: t, n: 1})
+	ft.terms = make([]termCount, 0, len(counts))
+	for t, n := range counts {
+		ft.terms = append(ft.terms, termCount{term: t, n: n})
 	}
 	return ft
 }
