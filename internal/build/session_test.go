@@ -64,16 +64,21 @@ func TestSessionUpdatesEntryPagesInPlace(t *testing.T) {
 	if !mtime(unrelated).Equal(before) {
 		t.Errorf("%s was rewritten for an edit of another entry", unrelated)
 	}
-	select {
-	case ix := <-indexes:
-		rs, err := ix.Search("zyzzyva", "en", 5)
-		if err != nil || len(rs) == 0 || rs[0].ID != id {
-			t.Errorf("the updated index finds %v (%v) for the edited word, want %s first", rs, err, id)
+	// finds waits for the next index and checks that word finds the entry.
+	finds := func(word, when string) {
+		t.Helper()
+		select {
+		case ix := <-indexes:
+			rs, err := ix.Search(word, "en", 5)
+			if err != nil || len(rs) == 0 || rs[0].ID != id {
+				t.Errorf("%s: the index finds %v (%v) for %q, want %s first", when, rs, err, word, id)
+			}
+			ix.Close()
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: no search index", when)
 		}
-		ix.Close()
-	case <-time.After(30 * time.Second):
-		t.Fatal("no search index after the update")
 	}
+	finds("zyzzyva", "after an edit")
 	if js, err := os.ReadFile(filepath.Join(out, "search/en/meta.js")); err != nil || len(js) == 0 {
 		t.Errorf("client index missing after the update: %v", err)
 	}
@@ -89,15 +94,7 @@ func TestSessionUpdatesEntryPagesInPlace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	select {
-	case ix := <-indexes:
-		if rs, _ := ix.Search("axolotl", "en", 5); len(rs) == 0 || rs[0].ID != id {
-			t.Errorf("the first index after two edits lacks the second: %v", rs)
-		}
-		ix.Close()
-	case <-time.After(30 * time.Second):
-		t.Fatal("no search index after two updates")
-	}
+	finds("axolotl", "the first index after two edits")
 	select {
 	case ix := <-indexes:
 		t.Error("a stale index arrived after the newer one")
@@ -120,15 +117,7 @@ func TestSessionUpdatesEntryPagesInPlace(t *testing.T) {
 	if _, err := sess.Update(true); err == nil {
 		t.Fatal("a broken edit updated the site")
 	}
-	select {
-	case ix := <-indexes:
-		if rs, _ := ix.Search("pangolin", "en", 5); len(rs) == 0 || rs[0].ID != id {
-			t.Errorf("the index after a good and a broken edit lacks the good one: %v", rs)
-		}
-		ix.Close()
-	case <-time.After(30 * time.Second):
-		t.Fatal("a broken edit stopped the index of the good one before it")
-	}
+	finds("pangolin", "after a good and a broken edit")
 	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
