@@ -142,10 +142,10 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, error) {
 		return f, err
 	}
 	f.Entries = len(s.KB.Entries)
-	docs := search.Docs(s)
 	bdir := out + ".bleve"
 	t := time.Now()
-	ix, err := search.Build(docs, bdir)
+	ix, err := search.SiteCorpus(s).Index(bdir) // as the build makes it: analysis and bleve
+
 	if err != nil {
 		return f, err
 	}

@@ -85,8 +85,8 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 		r.pages[k] = map[string]*template.Template{}
 		for _, l := range site.Langs {
 			t := template.New("base.html").Funcs(funcs).Funcs(template.FuncMap{
-				"TL": text,
-				"T":  func(key string) (string, error) { return text(l.Code, key) },
+				"TL": text,                                                          // TL "lang" "key": a UI string in a named language
+				"T":  func(key string) (string, error) { return text(l.Code, key) }, // T "key": in the page's language
 			})
 			for i, name := range []string{"base.html", string(k) + ".html"} {
 				src, err := localize(sources[name], r.strings[l.Code])
@@ -131,10 +131,6 @@ func localize(src string, strs map[string]string) (string, error) {
 }
 
 var funcs = template.FuncMap{
-	// T is the UI string key in the page's language (bound in New).
-	"T": func(key string) (string, error) { return "", fmt.Errorf("T %q: no language", key) },
-	// TL is the UI string key in the named language (bound in New).
-	"TL": func(lang, key string) (string, error) { return "", fmt.Errorf("TL %q: no strings", key) },
 	// json writes a value as JSON, for data attributes scripts read.
 	"json": func(v any) (string, error) {
 		b, err := json.Marshal(v)
