@@ -13,8 +13,10 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/p2pkb/p2pkb/internal/content"
 	"github.com/p2pkb/p2pkb/internal/highlight"
@@ -148,27 +150,36 @@ var funcs = template.FuncMap{
 
 // Site renders every page and support file of s.
 func (r *Renderer) Site(s *site.Site, emit Emit) error {
-	errs := make(chan error, len(s.Pages))
+	// A few workers per core, each taking the next page: a page's file is
+	// written while another worker renders. One goroutine per page would
+	// grow a fresh stack for every page, deep as template execution goes.
+	var next atomic.Int64
+	var first error
+	var once sync.Once
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 8)
-	for _, p := range s.Pages {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			b, err := r.Page(p)
-			if err == nil {
-				err = emit(p.File(), b)
+	for range 4 * runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(s.Pages) {
+					return
+				}
+				p := s.Pages[i]
+				b, err := r.Page(p)
+				if err == nil {
+					err = emit(p.File(), b)
+				}
+				if err != nil {
+					once.Do(func() { first = err })
+					next.Store(int64(len(s.Pages))) // the others stop at their next page
+					return
+				}
 			}
-			if err != nil {
-				errs <- err
-			}
-		}()
+		})
 	}
 	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return err
+	if first != nil {
+		return first
 	}
 	if err := r.assetFiles(emit); err != nil {
 		return err
