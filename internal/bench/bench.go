@@ -85,14 +85,23 @@ func Run(w io.Writer, o Options) error {
 		}
 		cols = append(cols, column{fmt.Sprintf("synthetic N=%d", n), filepath.Join(syn, "kb"), filepath.Join(syn, "content")})
 	}
-	var figures []Figures
+	// Nothing is deleted until every build has run, and serve --watch, which
+	// deletes its output on exit, runs after them all. Where ext4 runs
+	// without a journal, it skips inodes freed in the last minutes when it
+	// makes a file: a build just after a large deletion took 2-3 times as
+	// long on this machine class.
+	figures := make([]Figures, len(cols))
+	entries := make([][]*kb.Entry, len(cols))
 	for i, c := range cols {
-		f, err := measure(o, c.name, c.kb, c.content, filepath.Join(tmp, fmt.Sprintf("out-%d", i)))
-		if err != nil {
+		if figures[i], entries[i], err = measure(o, c.name, c.kb, c.content, filepath.Join(tmp, fmt.Sprintf("out-%d", i))); err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
-		figures = append(figures, f)
-		os.RemoveAll(filepath.Join(tmp, fmt.Sprintf("out-%d", i))) // a large output need not stay for the next column
+	}
+	for i, c := range cols {
+		// Last, as it edits the KB's files.
+		if figures[i].WatchP50, figures[i].WatchMax, err = measureWatch(o, c.kb, c.content, entries[i]); err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
 	}
 	var hugo, pagefind string
 	if o.Hugo != "" {
@@ -105,7 +114,10 @@ func Run(w io.Writer, o Options) error {
 	return nil
 }
 
-func measure(o Options, name, kbDir, contentDir, out string) (Figures, error) {
+// measure builds one column with p2pkb (and Hugo and Pagefind where
+// installed) and takes every figure but serve --watch's. It returns the
+// KB's entries for that one.
+func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Entry, error) {
 	f := Figures{Name: name}
 	cmd := exec.Command(o.Binary, "build", "--kb", kbDir, "--content", contentDir,
 		"--templates", filepath.Join(o.Repo, "templates"), "--assets", filepath.Join(o.Repo, "assets"), "--out", out)
@@ -113,7 +125,7 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, error) {
 	cmd.Stdout, cmd.Stderr = &log, &log
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
-		return f, fmt.Errorf("build: %v\n%s", err, log.String())
+		return f, nil, fmt.Errorf("build: %v\n%s", err, log.String())
 	}
 	f.Wall = time.Since(start)
 	f.BuildLog = strings.TrimSpace(log.String())
@@ -139,7 +151,7 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, error) {
 	}
 	s, _, err := build.Model(src, "")
 	if err != nil {
-		return f, err
+		return f, nil, err
 	}
 	f.Entries = len(s.KB.Entries)
 	bdir := out + ".bleve"
@@ -147,22 +159,21 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, error) {
 	ix, err := search.SiteCorpus(s).Index(bdir) // as the build makes it: analysis and bleve
 
 	if err != nil {
-		return f, err
+		return f, nil, err
 	}
 	f.BleveTime = time.Since(t)
 	ix.Close()
-	os.RemoveAll(bdir)
 
 	queries := sampleQueries(s.KB.Entries)
 	ix, err = build.OpenSearch(out)
 	if err != nil {
-		return f, err
+		return f, nil, err
 	}
 	var lat []time.Duration
 	for _, q := range queries {
 		t := time.Now()
 		if _, err := ix.Search(q, "en", 10); err != nil {
-			return f, err
+			return f, nil, err
 		}
 		lat = append(lat, time.Since(t))
 	}
@@ -172,7 +183,7 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, error) {
 	if o.Browser != nil {
 		f.BrowserP50, f.BrowserP99, f.QueryBytes, err = o.Browser(out, "en", queries[:min(len(queries), 40)])
 		if err != nil {
-			return f, err
+			return f, nil, err
 		}
 	}
 
@@ -182,7 +193,7 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, error) {
 	for _, p := range []string{"en/kb/" + e.ID + "/index.html", "assets/style.css", "assets/chroma-light.css", "assets/site.js"} {
 		b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
 		if err != nil {
-			return f, err
+			return f, nil, err
 		}
 		f.PageBytes += len(b)
 		page.Write(b)
@@ -193,19 +204,12 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, error) {
 	zw.Close()
 	f.PageGzip = gz.Len()
 
-	// Last, as it edits the KB's files.
-	if f.WatchP50, f.WatchMax, err = measureWatch(o, kbDir, contentDir, s.KB.Entries); err != nil {
-		return f, err
-	}
-
 	if o.Hugo != "" {
-		dir := out + ".hugo"
-		defer os.RemoveAll(dir)
-		if err := measureHugo(o, s, dir, &f); err != nil {
-			return f, err
+		if err := measureHugo(o, s, out+".hugo", &f); err != nil {
+			return f, nil, err
 		}
 	}
-	return f, nil
+	return f, s.KB.Entries, nil
 }
 
 // sampleQueries mixes what people search with: pasted signatures with noise
