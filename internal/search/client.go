@@ -54,7 +54,7 @@ type ClientStats struct {
 }
 
 type clientTerm struct {
-	postings []int // docNum, weight, docNum, weight, ... docNum ascending
+	postings []int32 // docNum, weight, docNum, weight, ... docNum ascending
 }
 
 // WriteClient writes the client index of every language through emit.
@@ -114,7 +114,7 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 				ct = &clientTerm{}
 				terms[t] = ct
 			}
-			ct.postings = append(ct.postings, i, quantize(w))
+			ct.postings = append(ct.postings, int32(i), int32(quantize(w)))
 		}
 	}
 
@@ -138,7 +138,7 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 			continue
 		}
 		df[t] = n
-		type posting struct{ doc, w int }
+		type posting struct{ doc, w int32 }
 		ps := make([]posting, n)
 		for k := range ps {
 			ps[k] = posting{ct.postings[2*k], ct.postings[2*k+1]}
@@ -158,14 +158,14 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 		total += len(t) + 6 + 5*len(ct.postings)
 	}
 	shards := pow2(total / shardBytes)
-	shard := make([]map[string][]int, shards)
+	shard := make([]map[string][]int32, shards)
 	regexes := make([][][3]any, shards)
 	for i := range shard {
-		shard[i] = map[string][]int{}
+		shard[i] = map[string][]int32{}
 	}
 	for t, ct := range terms {
 		// Doc numbers as gaps keep the files small.
-		p := append([]int(nil), ct.postings...)
+		p := append([]int32(nil), ct.postings...)
 		for k := len(p) - 2; k >= 2; k -= 2 {
 			p[k] -= p[k-2]
 		}

@@ -156,7 +156,7 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 // batchDocs is how many documents go to bleve at once: a batch holds every
 // term of its documents twice over, and one of a whole language was most of
 // a large build's memory.
-const batchDocs = 1000
+const batchDocs = 500
 
 // indexLang makes the bleve index of one language in dir/lang, or in memory.
 func indexLang(m mapping.IndexMapping, a *analyzed, dir string) (bleve.Index, error) {
