@@ -82,7 +82,8 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 	// language, and a UI string asked for by a literal key is put into the
 	// template's text, escaped, before parsing. Both are the same on every
 	// page of the language; as calls they cost text/template reflection at
-	// every use, dozens of times a page.
+	// every use, dozens of times a page. TL with literal arguments is put in
+	// the same way.
 	for _, k := range kinds {
 		r.pages[k] = map[string]*template.Template{}
 		for _, l := range site.Langs {
@@ -91,7 +92,7 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 				"T":  func(key string) (string, error) { return text(l.Code, key) }, // T "key": in the page's language
 			})
 			for i, name := range []string{"base.html", string(k) + ".html"} {
-				src, err := localize(sources[name], r.strings[l.Code])
+				src, err := localize(sources[name], r.strings, l.Code)
 				if err != nil {
 					return nil, fmt.Errorf("templates/%s: %w", name, err)
 				}
@@ -112,20 +113,25 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 // kinds are the page kinds, each with its template file.
 var kinds = []site.Kind{site.KindHome, site.KindSearch, site.KindEntry, site.KindArticle, site.KindRedirect, site.KindCodeList, site.KindNotFound}
 
-// literalT is a UI string asked for by a literal key: {{T "key"}}.
-var literalT = regexp.MustCompile(`\{\{T "([A-Za-z0-9_]+)"\}\}`)
+// literalT is a UI string asked for by literal keys: {{T "key"}}, or
+// {{TL "lang" "key"}} in a named language.
+var literalT = regexp.MustCompile(`\{\{(?:T|TL "([a-z]+)") "([A-Za-z0-9_]+)"\}\}`)
 
-// localize puts the UI strings asked for by literal keys into template
-// text, escaped as HTML. The strings are the project's own (i18n.json) and
-// templates use them in text and in quoted attributes, where HTML escaping
-// is html/template's too.
-func localize(src string, strs map[string]string) (string, error) {
+// localize puts the UI strings asked for by literal keys into the template
+// text of language lang, escaped as HTML. The strings are the project's own
+// (i18n.json) and templates use them in text and in quoted attributes,
+// where HTML escaping is html/template's too.
+func localize(src string, strs map[string]map[string]string, lang string) (string, error) {
 	var missing error
 	out := literalT.ReplaceAllStringFunc(src, func(m string) string {
-		key := literalT.FindStringSubmatch(m)[1]
-		v, ok := strs[key]
+		sub := literalT.FindStringSubmatch(m)
+		in, key := lang, sub[2]
+		if sub[1] != "" {
+			in = sub[1]
+		}
+		v, ok := strs[in][key]
 		if !ok && missing == nil {
-			missing = fmt.Errorf("no %q string in i18n.json", key)
+			missing = fmt.Errorf("no %q string for %q in i18n.json", key, in)
 		}
 		return html.EscapeString(v)
 	})

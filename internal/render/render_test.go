@@ -69,11 +69,12 @@ func TestPartialCachedByLanguageAndDepth(t *testing.T) {
 // UI strings asked for by a literal key go into the template text escaped,
 // and a missing one fails New with the file and the key.
 func TestLocalize(t *testing.T) {
-	got, err := localize(`<p title="{{T "q"}}">{{T "q"}}</p>{{T (print "q")}}`, map[string]string{"q": `<a href="x">&'`})
+	strs := map[string]map[string]string{"en": {"q": `<a href="x">&'`}, "zh": {"q": "问"}}
+	got, err := localize(`<p title="{{T "q"}}">{{T "q"}}</p>{{T (print "q")}}{{TL "zh" "q"}}{{TL .Lang "q"}}`, strs, "en")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `<p title="&lt;a href=&#34;x&#34;&gt;&amp;&#39;">&lt;a href=&#34;x&#34;&gt;&amp;&#39;</p>{{T (print "q")}}`
+	want := `<p title="&lt;a href=&#34;x&#34;&gt;&amp;&#39;">&lt;a href=&#34;x&#34;&gt;&amp;&#39;</p>{{T (print "q")}}问{{TL .Lang "q"}}`
 	if got != want {
 		t.Errorf("localize:\n got %s\nwant %s", got, want)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -47,17 +48,21 @@ type analyzedField struct {
 	terms fieldTerms
 	freq  index.TokenFrequencies
 	bytes uint64
+	size  int // the memory bleve accounts for it, counted as it is made
 }
 
 func newAnalyzedField(name string, ft fieldTerms, textBytes int) *analyzedField {
 	freq := make(index.TokenFrequencies, len(ft.terms))
 	tfs := make([]index.TokenFreq, len(ft.terms))
+	// As TokenFrequencies.Size counts it, which would walk the map again.
+	size := int(unsafe.Sizeof(map[string]int{})) + len(ft.terms)*int(unsafe.Sizeof("")+unsafe.Sizeof(&tfs)+unsafe.Sizeof(tfs[0]))
 	for k, t := range ft.terms {
 		tfs[k] = index.TokenFreq{Term: []byte(t.term)}
 		tfs[k].SetFrequency(t.n)
 		freq[t.term] = &tfs[k]
+		size += 2 * len(t.term)
 	}
-	return &analyzedField{name: name, terms: ft, freq: freq, bytes: uint64(textBytes)}
+	return &analyzedField{name: name, terms: ft, freq: freq, bytes: uint64(textBytes), size: size}
 }
 
 func (f *analyzedField) Name() string                                     { return f.name }
@@ -66,7 +71,7 @@ func (f *analyzedField) Options() index.FieldIndexingOptions              { retu
 func (f *analyzedField) Analyze()                                         {}
 func (f *analyzedField) Value() []byte                                    { return nil }
 func (f *analyzedField) NumPlainTextBytes() uint64                        { return f.bytes }
-func (f *analyzedField) Size() int                                        { return f.freq.Size() }
+func (f *analyzedField) Size() int                                        { return f.size }
 func (f *analyzedField) EncodedFieldType() byte                           { return 't' }
 func (f *analyzedField) AnalyzedLength() int                              { return f.terms.n }
 func (f *analyzedField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freq }

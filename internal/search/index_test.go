@@ -60,3 +60,14 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// The size an analyzed field reports without walking its map is the one
+// bleve's own count gives, within rounding of the map's overhead.
+func TestAnalyzedFieldSize(t *testing.T) {
+	ft := countTerms(Analyze("cudaErrorPeerAccessUnsupported peer access is not supported between these two devices 两个设备"), map[string]int{})
+	f := newAnalyzedField("sig", ft, 80)
+	want := f.freq.Size()
+	if got := f.Size(); got < want*9/10 || got > want*11/10 {
+		t.Errorf("Size() = %d, TokenFrequencies.Size() = %d", got, want)
+	}
+}
