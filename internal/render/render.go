@@ -255,10 +255,13 @@ type view struct {
 	Lang       site.Lang
 	Entry      *site.EntryView
 	Alternates []site.Alternate
+	Target     string
+	Targets    []*kb.Entry
 }
 
 func newView(p *site.Page, r *Renderer, t *template.Template) *view {
-	return &view{Page: p, r: r, t: t, Title: p.Title, Lang: p.Lang, Entry: p.Entry, Alternates: p.Alternates}
+	return &view{Page: p, r: r, t: t, Title: p.Title, Lang: p.Lang, Entry: p.Entry, Alternates: p.Alternates,
+		Target: p.Target, Targets: p.Targets}
 }
 
 func (v *view) partialCached(name string, values []any) (template.HTML, error) {
