@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -121,17 +122,43 @@ const SearchDocsFile = "search/" + search.DocsFile
 // searchGCPercent is the GOGC setting while indexing.
 const searchGCPercent = 50
 
+// indexing counts the builds indexing now, and gcBefore is the setting the
+// last of them puts back.
+var (
+	indexingMu sync.Mutex
+	indexing   int
+	gcBefore   int
+)
+
+// lowerGC collects at one and a half times the live heap until the returned
+// function is called. Indexing holds the most live memory of a build (a
+// language's analysis, the client postings and a bleve batch at once), and
+// the heap grows to twice the live memory by default: this keeps a build's
+// peak down for a few percent more of its CPU. A lower setting of the
+// user's stays, and builds indexing at once put back the setting from
+// before the first of them.
+func lowerGC() (restore func()) {
+	indexingMu.Lock()
+	defer indexingMu.Unlock()
+	if indexing == 0 {
+		gcBefore = debug.SetGCPercent(searchGCPercent)
+		if gcBefore < searchGCPercent {
+			debug.SetGCPercent(gcBefore)
+		}
+	}
+	indexing++
+	return func() {
+		indexingMu.Lock()
+		defer indexingMu.Unlock()
+		if indexing--; indexing == 0 {
+			debug.SetGCPercent(gcBefore)
+		}
+	}
+}
+
 // writeSearch writes the client index and the bleve index into the tree.
 func writeSearch(s *site.Site, tree *publish.Tree) error {
-	// Indexing holds the most live memory of a build (a language's analysis,
-	// the client postings and a bleve batch at once), and the heap grows to
-	// twice the live memory by default: collecting at one and a half times
-	// keeps a build's peak down for a few percent more of its CPU.
-	if old := debug.SetGCPercent(searchGCPercent); old < searchGCPercent {
-		debug.SetGCPercent(old) // a lower setting of the user's stays
-	} else {
-		defer debug.SetGCPercent(old)
-	}
+	defer lowerGC()()
 	c := search.SiteCorpus(s)
 	_, err := c.Write(tree.Write, filepath.Join(tree.Dir(), filepath.FromSlash(SearchIndexDir)), SearchDocsFile)
 	return err
