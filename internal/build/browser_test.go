@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
@@ -207,6 +208,21 @@ func TestBrowserStableLinks(t *testing.T) {
 		t.Errorf("the list of a shared code links %v, want %v", links, want)
 	}
 	checkQuiet(t, b, root)
+
+	// Without JavaScript, the refresh in <noscript> leads to English.
+	if _, err := chromedp.Call(b.Context(), emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	b.Do(chromedp.Navigate(root + "e/GPA/index.html"))
+	en := root + "en/kb/tensorflow/gpu-peer-access-error/index.html"
+	var loc string
+	for i := 0; i < 50 && loc != en; i++ {
+		loc, _ = browsertest.EvalErr[string](b, `location.href`)
+		time.Sleep(50 * time.Millisecond)
+	}
+	if loc != en {
+		t.Errorf("without JavaScript, e/GPA/ led to %s, want %s", loc, en)
+	}
 }
 
 func jsString(s string) string {

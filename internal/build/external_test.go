@@ -84,6 +84,13 @@ func htmlLoads(t *testing.T, data []byte) []string {
 			continue
 		}
 		tok := z.Token()
+		if tok.Data == "noscript" {
+			// Its markup comes as text, and acts where scripts are off.
+			if z.Next() == html.TextToken {
+				urls = append(urls, htmlLoads(t, z.Text())...)
+			}
+			continue
+		}
 		attrs := map[string]string{}
 		for _, a := range tok.Attr {
 			attrs[a.Key] = a.Val
@@ -114,14 +121,14 @@ func external(u string) bool {
 }
 
 func TestHTMLLoadsFindsExternalResources(t *testing.T) {
-	page := []byte(`<html><head><link rel="stylesheet" href="https://cdn.example/x.css"><link rel="canonical" href="https://kb.example.org/"><script src="//cdn.example/x.js"></script></head><body><img src="../a.png"></body></html>`)
+	page := []byte(`<html><head><link rel="stylesheet" href="https://cdn.example/x.css"><link rel="canonical" href="https://kb.example.org/"><script src="//cdn.example/x.js"></script><noscript><meta http-equiv="refresh" content="0; url=https://cdn.example/nojs"></noscript></head><body><img src="../a.png"></body></html>`)
 	var ext []string
 	for _, u := range htmlLoads(t, page) {
 		if external(u) {
 			ext = append(ext, u)
 		}
 	}
-	if strings.Join(ext, " ") != "https://cdn.example/x.css //cdn.example/x.js" {
+	if strings.Join(ext, " ") != "https://cdn.example/x.css //cdn.example/x.js https://cdn.example/nojs" {
 		t.Errorf("external loads = %v", ext)
 	}
 }
