@@ -305,9 +305,16 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 			}
 			return build.OpenSearch(root)
 		}
-		if err := h.Watch(ctx, []string{*src.kb, *src.content, *src.templates, *src.assets}, rebuild, stderr); err != nil {
+		watching, err := h.Watch(ctx, []string{*src.kb, *src.content, *src.templates, *src.assets}, rebuild, stderr)
+		if err != nil {
 			return err
 		}
+		// Nothing may write to the output once it is removed on return.
+		defer func() {
+			stop() // serving may have ended on its own
+			<-watching
+			sess.Close()
+		}()
 	}
 	return server.Serve(ctx, *addr, h, stdout, nil)
 }

@@ -34,9 +34,17 @@ type Session struct {
 	// pages are visible before that.
 	IndexReady func(*search.Index)
 
-	mu     sync.Mutex
-	gen    int                // updates so far: an index built for an older one is dropped
-	cancel context.CancelFunc // stops the index being built, which the next update makes stale
+	mu       sync.Mutex
+	gen      int                // updates so far: an index built for an older one is dropped
+	cancel   context.CancelFunc // stops the index being built, which the next update makes stale
+	indexing sync.WaitGroup     // the indexes being built in the background
+}
+
+// Close stops the search index being built and returns once nothing of the
+// session writes to the output any more: the output can be removed then.
+func (b *Session) Close() {
+	b.next() // makes the index in progress stale, and stops it
+	b.indexing.Wait()
 }
 
 // next starts update or build number gen+1, stopping the index of the last.
@@ -109,7 +117,7 @@ func (b *Session) Update(entriesOnly bool) (bool, error) {
 	}
 	b.site = s
 	fmt.Fprintf(b.log, "updated %d pages for %d changed entries in %v; search index follows\n", len(pages), len(changed), round(time.Since(start)))
-	go b.reindex(ctx, s, gen)
+	b.indexing.Go(func() { b.reindex(ctx, s, gen) })
 	return true, nil
 }
 

@@ -134,3 +134,46 @@ func TestSessionUpdatesEntryPagesInPlace(t *testing.T) {
 		t.Error("the full build did not rewrite the site")
 	}
 }
+
+// Close stops the index an update left building, and once it returns
+// nothing writes to the output: serve --watch removes it then.
+func TestSessionCloseWaitsForTheIndex(t *testing.T) {
+	work := t.TempDir()
+	if err := os.CopyFS(filepath.Join(work, "kb"), os.DirFS("../../kb")); err != nil {
+		t.Fatal(err)
+	}
+	src := repoSources(t)
+	src.KB.FS = os.DirFS(filepath.Join(work, "kb"))
+	out := filepath.Join(work, "public")
+	sess := build.NewSession(src, out, "", io.Discard)
+	ready := make(chan *search.Index, 1)
+	sess.IndexReady = func(ix *search.Index) { ready <- ix }
+	if err := sess.Build(); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(work, "kb", "cuda", "peer-access-unsupported-by-hardware.json")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(string(data), `"root_cause": "The two GPUs`, `"root_cause": "Edited: the two GPUs`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if inPlace, err := sess.Update(true); err != nil || !inPlace {
+		t.Fatalf("Update = %v, %v; want an update in place", inPlace, err)
+	}
+	sess.Close()
+	if err := os.RemoveAll(out); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // an index still running would write within this
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the output came back after Close: %v", err)
+	}
+	select {
+	case ix := <-ready:
+		ix.Close()
+		t.Error("an index stopped by Close was handed over")
+	default:
+	}
+}

@@ -88,12 +88,13 @@ func (b *broadcaster) notify() {
 // then reloads open pages. rebuild updates the site being served (on disk)
 // and returns its new search index, or nil when the index follows later
 // (through SetIndex); a failed rebuild is logged and the old site keeps
-// being served.
-func (h *Handler) Watch(ctx context.Context, dirs []string, rebuild func(changed []string) (*search.Index, error), logw io.Writer) error {
+// being served. Watching stops when ctx is done; the channel returned is
+// closed then, after the rebuild in progress, if any.
+func (h *Handler) Watch(ctx context.Context, dirs []string, rebuild func(changed []string) (*search.Index, error), logw io.Writer) (<-chan struct{}, error) {
 	h.reload = &broadcaster{clients: map[chan struct{}]bool{}}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		return fmt.Errorf("watch: %w", err)
+		return nil, fmt.Errorf("watch: %w", err)
 	}
 	for _, d := range dirs {
 		err := filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
@@ -104,10 +105,12 @@ func (h *Handler) Watch(ctx context.Context, dirs []string, rebuild func(changed
 		})
 		if err != nil {
 			w.Close()
-			return fmt.Errorf("watch %s: %w", d, err)
+			return nil, fmt.Errorf("watch %s: %w", d, err)
 		}
 	}
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		defer w.Close()
 		var timer <-chan time.Time
 		changed := map[string]bool{}
@@ -134,6 +137,9 @@ func (h *Handler) Watch(ctx context.Context, dirs []string, rebuild func(changed
 				fmt.Fprintf(logw, "watch: %v\n", err)
 			case <-timer:
 				timer = nil
+				if ctx.Err() != nil {
+					return // stopping: no rebuild to wait for
+				}
 				start := time.Now()
 				paths := make([]string, 0, len(changed))
 				for p := range changed {
@@ -155,5 +161,5 @@ func (h *Handler) Watch(ctx context.Context, dirs []string, rebuild func(changed
 			}
 		}
 	}()
-	return nil
+	return done, nil
 }

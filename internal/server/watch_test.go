@@ -86,8 +86,7 @@ func TestWatchRebuildsAndReloads(t *testing.T) {
 	h := server.New(os.DirFS(root), ix)
 	sess.IndexReady = func(ix *search.Index) { h.SetIndex(ix) }
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	err = h.Watch(ctx, dirs, func(changed []string) (*search.Index, error) {
+	watching, err := h.Watch(ctx, dirs, func(changed []string) (*search.Index, error) {
 		entries := true
 		for _, p := range changed {
 			entries = entries && strings.HasPrefix(p, filepath.Join(work, "kb")) && strings.HasSuffix(p, ".json")
@@ -100,6 +99,12 @@ func TestWatchRebuildsAndReloads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The temporary folder goes once nothing writes to it any more.
+	defer func() {
+		cancel()
+		<-watching
+		sess.Close()
+	}()
 	ready := make(chan string, 1)
 	go server.Serve(ctx, "127.0.0.1:0", h, io.Discard, ready)
 	addr := <-ready
