@@ -12,23 +12,31 @@ import (
 	"github.com/p2pkb/p2pkb/internal/search"
 )
 
-// An edit of one entry rewrites the pages that show it and no others, and
-// the search index follows; an edit that changes what other pages show is a
-// full build.
-func TestSessionUpdatesEntryPagesInPlace(t *testing.T) {
-	work := t.TempDir()
+// newSession builds the repository's KB, copied into work/kb, into
+// work/public, and hands the search indexes of its updates to the channel.
+func newSession(t *testing.T) (sess *build.Session, work, out string, indexes chan *search.Index) {
+	t.Helper()
+	work = t.TempDir()
 	if err := os.CopyFS(filepath.Join(work, "kb"), os.DirFS("../../kb")); err != nil {
 		t.Fatal(err)
 	}
 	src := repoSources(t)
 	src.KB.FS = os.DirFS(filepath.Join(work, "kb"))
-	out := filepath.Join(work, "public")
-	sess := build.NewSession(src, out, "", io.Discard)
-	indexes := make(chan *search.Index, 4)
+	out = filepath.Join(work, "public")
+	sess = build.NewSession(src, out, "", io.Discard)
+	indexes = make(chan *search.Index, 4)
 	sess.IndexReady = func(ix *search.Index) { indexes <- ix }
 	if err := sess.Build(); err != nil {
 		t.Fatal(err)
 	}
+	return sess, work, out, indexes
+}
+
+// An edit of one entry rewrites the pages that show it and no others, and
+// the search index follows; an edit that changes what other pages show is a
+// full build.
+func TestSessionUpdatesEntryPagesInPlace(t *testing.T) {
+	sess, work, out, indexes := newSession(t)
 	mtime := func(name string) time.Time {
 		st, err := os.Stat(filepath.Join(out, filepath.FromSlash(name)))
 		if err != nil {
@@ -138,19 +146,7 @@ func TestSessionUpdatesEntryPagesInPlace(t *testing.T) {
 // Close stops the index an update left building, and once it returns
 // nothing writes to the output: serve --watch removes it then.
 func TestSessionCloseWaitsForTheIndex(t *testing.T) {
-	work := t.TempDir()
-	if err := os.CopyFS(filepath.Join(work, "kb"), os.DirFS("../../kb")); err != nil {
-		t.Fatal(err)
-	}
-	src := repoSources(t)
-	src.KB.FS = os.DirFS(filepath.Join(work, "kb"))
-	out := filepath.Join(work, "public")
-	sess := build.NewSession(src, out, "", io.Discard)
-	ready := make(chan *search.Index, 1)
-	sess.IndexReady = func(ix *search.Index) { ready <- ix }
-	if err := sess.Build(); err != nil {
-		t.Fatal(err)
-	}
+	sess, work, out, ready := newSession(t)
 	file := filepath.Join(work, "kb", "cuda", "peer-access-unsupported-by-hardware.json")
 	data, err := os.ReadFile(file)
 	if err != nil {
