@@ -3,6 +3,7 @@ package render
 import (
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/p2pkb/p2pkb/internal/content"
@@ -88,5 +89,41 @@ func TestLocalize(t *testing.T) {
 	_, err = New(os.DirFS(dir), os.DirFS("../../assets"))
 	if err == nil || !strings.Contains(err.Error(), "entry.html") || !strings.Contains(err.Error(), "no_such_key") {
 		t.Errorf("New with an unknown key: %v", err)
+	}
+}
+
+// A page that fails to render fails the site with the page's file and the
+// cause, and the site's support files are not written after it.
+func TestSiteStopsAtAFailingPage(t *testing.T) {
+	s, _ := repoSite(t)
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../templates")); err != nil {
+		t.Fatal(err)
+	}
+	entry, _ := os.ReadFile(dir + "/entry.html")
+	const bad = "cuda/peer-access-unsupported-by-hardware"
+	failing := strings.Replace(string(entry), `{{- $k := $e.Entry -}}`,
+		`{{- $k := $e.Entry -}}{{if eq $k.ID "`+bad+`"}}{{T (print "no_such_" "key")}}{{end}}`, 1)
+	if failing == string(entry) {
+		t.Fatal("entry.html has no $k to hook the failure on")
+	}
+	os.WriteFile(dir+"/entry.html", []byte(failing), 0o644)
+	r, err := New(os.DirFS(dir), os.DirFS("../../assets"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	written := map[string]bool{}
+	err = r.Site(s, func(name string, _ []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
+		written[name] = true
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "kb/"+bad+"/index.html") || !strings.Contains(err.Error(), "no_such_key") {
+		t.Fatalf("Site with a failing page: %v", err)
+	}
+	if written["sitemap.xml"] || written["assets/style.css"] {
+		t.Error("support files were written after a page failed")
 	}
 }
