@@ -11,7 +11,13 @@
     "p2p.blocked_pairs": "pairs without P2P", "nvlink.present": "NVLink", "nvswitch.present": "NVSwitch",
     "mig.enabled": "MIG", "virtualized": "virtual machine", "container": "container", "iommu.enabled": "IOMMU",
     "acs.redirect": "ACS redirect", "nvml.available": "NVML", "driver.version": "driver", "cuda.version": "CUDA",
-    "cuda.driver": "CUDA (driver)"
+    "cuda.driver": "CUDA (driver)",
+    "gpu.consumer": "consumer GPU", "topo.sys_pairs": "pairs across CPU sockets (SYS)", "wsl": "WSL2", "slurm": "Slurm job",
+    "iommu.passthrough": "IOMMU passthrough", "iommu.faults": "IOMMU faults", "xid.count": "Xid errors", "xid.nvlink": "NVLink Xid",
+    "nccl.version": "NCCL", "nccl.p2p_used": "NCCL P2P transport", "nccl.transport": "NCCL transport", "nccl.p2p_refused": "NCCL P2P refused",
+    "p2p.test.ran": "P2P test", "p2p.test.data_ok": "P2P data check", "p2p.test.failed_pairs": "pairs failing the P2P test",
+    "p2p.test.slow_pairs": "pairs where P2P is not faster", "p2p.test.ipc_ok": "cross-process P2P", "p2p.test.timeouts": "pairs timed out",
+    "p2p.test.enable_error": "peer access error"
   };
   function knownFact(n) {
     return Object.prototype.hasOwnProperty.call(NAMES, n) || (/^env\..+/.test(n)) || (/^python\..+/.test(n));

@@ -13,6 +13,8 @@ type Entry struct {
 	Signature          string            `json:"signature"`            // the message exactly as printed
 	SignatureZH        string            `json:"signature_zh"`         // the Chinese message or translation
 	Regex              string            `json:"regex"`                // RE2 and JavaScript pattern matching Signature
+	Severity           string            `json:"severity"`             // error or note; "" reads as error
+	SignatureSource    *SignatureSource  `json:"signature_source"`     // where Signature was copied from
 	Domain             string            `json:"domain"`               // cuda, nccl, tensorflow, ...
 	Category           string            `json:"category"`             // runtime_error, system_error, ...
 	Subcategory        string            `json:"subcategory"`          // optional finer grouping
@@ -56,6 +58,18 @@ type Reproducer struct {
 	Date    string `json:"date"`    // ISO date of the run
 	Line    string `json:"-"`       // the output line the pattern matches, set by Load
 }
+
+// SignatureSource says where an entry's signature was copied from, so that a
+// reader can check it against what the software prints.
+type SignatureSource struct {
+	Kind string `json:"kind"` // reproduction, source, report, documentation
+	URL  string `json:"url"`  // the source line, the report or the page; empty for a reproduction
+	Note string `json:"note"` // what is there: "transport/p2p.cc, p2pMap(), NCCL 2.21"
+}
+
+// IsNote reports whether the entry describes an informational line rather
+// than a failure.
+func (e *Entry) IsNote() bool { return e.Severity == "note" }
 
 // Version is one component and version the entry is known to concern.
 type Version struct {

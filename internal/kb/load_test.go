@@ -55,7 +55,7 @@ func TestLoadBroken(t *testing.T) {
 		want []string // substrings of the one problem reported
 	}{
 		{"syntax", []string{file + ":8:3:", "invalid JSON"}},
-		{"unknown-field", []string{file + ":8:3:", "severity: unknown field"}},
+		{"unknown-field", []string{file + ":8:3:", "priority: unknown field"}},
 		{"wrong-type", []string{file + ":91:3:", "evidence_count:", "want integer"}},
 		{"missing-required", []string{file + ":1:1:", "signature: missing required field"}},
 		{"id-mismatch", []string{file + ":3:3:", "id:", "does not match the file path"}},

@@ -22,7 +22,10 @@ type value struct {
 type Facts map[string]value
 
 var factNames = []string{"gpu.count", "gpu.arch", "p2p.all_pairs_ok", "p2p.blocked_pairs", "nvlink.present", "nvswitch.present",
-	"mig.enabled", "virtualized", "container", "iommu.enabled", "acs.redirect", "nvml.available", "driver.version", "cuda.version", "cuda.driver"}
+	"mig.enabled", "virtualized", "container", "iommu.enabled", "acs.redirect", "nvml.available", "driver.version", "cuda.version", "cuda.driver",
+	"gpu.consumer", "topo.sys_pairs", "wsl", "slurm", "iommu.passthrough", "iommu.faults", "xid.count", "xid.nvlink",
+	"nccl.version", "nccl.p2p_used", "nccl.transport", "nccl.p2p_refused",
+	"p2p.test.ran", "p2p.test.data_ok", "p2p.test.failed_pairs", "p2p.test.slow_pairs", "p2p.test.ipc_ok", "p2p.test.timeouts", "p2p.test.enable_error"}
 
 func knownFact(name string) bool {
 	if strings.HasPrefix(name, "env.") && len(name) > 4 || strings.HasPrefix(name, "python.") && len(name) > 7 {
@@ -163,7 +166,13 @@ var displayNames = map[string]string{
 	"p2p.blocked_pairs": "pairs without P2P", "nvlink.present": "NVLink", "nvswitch.present": "NVSwitch",
 	"mig.enabled": "MIG", "virtualized": "virtual machine", "container": "container", "iommu.enabled": "IOMMU",
 	"acs.redirect": "ACS redirect", "nvml.available": "NVML", "driver.version": "driver", "cuda.version": "CUDA",
-	"cuda.driver": "CUDA (driver)",
+	"cuda.driver":  "CUDA (driver)",
+	"gpu.consumer": "consumer GPU", "topo.sys_pairs": "pairs across CPU sockets (SYS)", "wsl": "WSL2", "slurm": "Slurm job",
+	"iommu.passthrough": "IOMMU passthrough", "iommu.faults": "IOMMU faults", "xid.count": "Xid errors", "xid.nvlink": "NVLink Xid",
+	"nccl.version": "NCCL", "nccl.p2p_used": "NCCL P2P transport", "nccl.transport": "NCCL transport", "nccl.p2p_refused": "NCCL P2P refused",
+	"p2p.test.ran": "P2P test", "p2p.test.data_ok": "P2P data check", "p2p.test.failed_pairs": "pairs failing the P2P test",
+	"p2p.test.slow_pairs": "pairs where P2P is not faster", "p2p.test.ipc_ok": "cross-process P2P", "p2p.test.timeouts": "pairs timed out",
+	"p2p.test.enable_error": "peer access error",
 }
 
 func displayName(name string) string {

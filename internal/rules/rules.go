@@ -40,6 +40,29 @@
 //	python.NAME        version of a Python package the probe found: torch, tensorflow, jax, jaxlib, cupy, nccl
 //	env.NAME           a variable the probe records (CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER,
 //	                   TF_GPU_ALLOCATOR, NCCL_*); "" when it is not set
+//	gpu.consumer       some GPU is a consumer part (GeForce, TITAN) rather than a data-centre one
+//	topo.sys_pairs     number of GPU pairs whose path crosses the link between CPU sockets (SYS)
+//	wsl                the host is Windows Subsystem for Linux 2
+//	slurm              the process runs inside a Slurm job
+//	iommu.passthrough  the IOMMU is in passthrough mode (iommu=pt, iommu.passthrough=1)
+//	iommu.faults       number of IOMMU faults seen (AMD-Vi IO_PAGE_FAULT, DMAR faults)
+//	xid.count          number of NVRM Xid errors seen
+//	xid.nvlink         an Xid that reports an NVLink error (74, 144-150) was seen
+//	nccl.version       NCCL version a log reports
+//	nccl.p2p_used      some channel between GPUs of one node went via P2P
+//	nccl.transport     the slowest transport between GPUs of one node: P2P, SHM or NET
+//	nccl.p2p_refused   NCCL said P2P is disabled between connected GPUs, or could not enable it
+//	p2p.test.ran       p2p-probe --test moved data between GPUs
+//	p2p.test.data_ok   every pair and path it checked arrived intact
+//	p2p.test.failed_pairs  number of ordered pairs where enabling, copying or checking failed
+//	p2p.test.slow_pairs    number of ordered pairs where P2P is not faster than the copy staged through the host
+//	p2p.test.ipc_ok    every cross-process path (CUDA IPC, cuMem handles) worked and verified
+//	p2p.test.timeouts  number of ordered pairs killed at the deadline
+//	p2p.test.enable_error  the first error name enabling peer access returned (CUDA_ERROR_TOO_MANY_PEERS); "" when none
+//
+// Facts come from a p2p-probe report, from the --test section of one, or
+// from a pasted log (nvidia-smi topo, NCCL_DEBUG=INFO, dmesg, lspci, the CUDA
+// samples); a fact no source saw is unknown.
 //
 // # Versions
 //

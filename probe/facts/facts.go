@@ -25,6 +25,7 @@ type Report struct {
 	Pairs         []Pair   `json:"pairs"`          // every ordered pair of distinct GPUs
 	Software      Software `json:"software"`       // what around the GPUs changes P2P
 	Summary       Summary  `json:"summary"`        // derived, for people and the matcher
+	Test          *Test    `json:"test,omitempty"` // what --test measured; absent without --test
 }
 
 // Probe names the program that wrote the report.
