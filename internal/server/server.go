@@ -1,7 +1,10 @@
 // Package server serves a built site over HTTP, read-only, with the search
 // API beside the pages: GET /api/search?q=&lang=&limit=. It is hardened for
 // a shared login node: no path leaves the site, queries and results are
-// bounded, slow clients time out, and a panic in a handler becomes a 500.
+// bounded, searches at once are limited, slow clients time out, and a panic
+// in a handler becomes a 500. Text is gzipped for clients that accept it,
+// and every file has a validator (ETag, Last-Modified) for conditional
+// requests.
 package server
 
 import (
@@ -15,10 +18,13 @@ import (
 	"net"
 	"net/http"
 	"path"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/klauspost/compress/gzhttp"
 
 	"github.com/p2pkb/p2pkb/internal/search"
 )
@@ -29,12 +35,19 @@ type Handler struct {
 	site     fs.FS
 	ix       *search.Index
 	notFound []byte
-	reload   *broadcaster // non-nil with --watch
+	reload   *broadcaster  // non-nil with --watch
+	gzip     http.Handler  // serve behind gzip
+	searches chan struct{} // one token per search running
 }
+
+// searchWait is how long a search waits for a free slot before the client
+// is told to retry: a burst of searches must not starve the pages.
+const searchWait = 2 * time.Second
 
 // New returns the handler for a built site.
 func New(site fs.FS, ix *search.Index) *Handler {
-	h := &Handler{}
+	h := &Handler{searches: make(chan struct{}, 2*runtime.GOMAXPROCS(0))}
+	h.gzip = gzhttp.GzipHandler(http.HandlerFunc(h.serve))
 	h.Swap(site, ix)
 	return h
 }
@@ -65,6 +78,16 @@ func (h *Handler) current() (fs.FS, *search.Index, []byte) {
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/api/events" {
+		// An event stream must reach the page as it is written, not when a
+		// compressor's buffer fills.
+		h.serve(w, r)
+		return
+	}
+	h.gzip.ServeHTTP(w, r)
+}
+
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if p := recover(); p != nil {
 			log.Printf("serve %s: panic: %v", r.URL.Path, p)
@@ -150,7 +173,30 @@ func (h *Handler) file(w http.ResponseWriter, r *http.Request) {
 		}
 		rs = strings.NewReader(string(data))
 	}
+	w.Header().Set("ETag", h.etag(name, st))
+	w.Header().Set("Cache-Control", cacheControl(r))
 	http.ServeContent(w, r, name, st.ModTime(), rs)
+}
+
+// etag is a weak validator from the file's size and time: a build replaces
+// files whole, so a new file has a new time. It is weak because gzip and the
+// reload script of --watch change the bytes but not the meaning.
+func (h *Handler) etag(name string, st fs.FileInfo) string {
+	gen := 0
+	if h.reload != nil && path.Ext(name) == ".html" {
+		gen = h.reload.generation()
+	}
+	return fmt.Sprintf(`W/"%x-%x-%x"`, st.Size(), st.ModTime().UnixNano(), gen)
+}
+
+// cacheControl lets a browser keep a file whose URL carries its version
+// (?v=<hash of its content>) for good, and makes it ask again, cheaply with
+// the validator, for everything else.
+func cacheControl(r *http.Request) string {
+	if r.URL.Query().Get("v") != "" {
+		return "public, max-age=31536000, immutable"
+	}
+	return "no-cache"
 }
 
 func (h *Handler) missing(w http.ResponseWriter) {
@@ -193,6 +239,18 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = min(n, search.MaxResults)
 	}
+	wait := time.NewTimer(searchWait)
+	defer wait.Stop()
+	select {
+	case h.searches <- struct{}{}:
+		defer func() { <-h.searches }()
+	case <-wait.C:
+		w.Header().Set("Retry-After", "1")
+		apiError(w, http.StatusServiceUnavailable, "too many searches at once; retry in a second")
+		return
+	case <-r.Context().Done():
+		return
+	}
 	_, ix, _ := h.current()
 	res, err := ix.Search(text, lang, limit)
 	if err != nil {
@@ -211,6 +269,17 @@ func apiError(w http.ResponseWriter, code int, msg string) {
 	json.NewEncoder(w).Encode(map[string]string{"error": msg})
 }
 
+// Timeouts bound how long one client may hold a connection.
+type Timeouts struct {
+	ReadHeader time.Duration // a request line and headers sent slowly are cut here
+	Read       time.Duration // the whole request
+	Write      time.Duration // the whole response
+	Idle       time.Duration // a kept-alive connection with no request
+}
+
+// DefaultTimeouts are those of `p2pkb serve`.
+var DefaultTimeouts = Timeouts{ReadHeader: 5 * time.Second, Read: 10 * time.Second, Write: 30 * time.Second, Idle: 60 * time.Second}
+
 // Serve listens on addr until ctx ends, then shuts down gracefully. ready,
 // when not nil, receives the address actually bound (for port 0).
 func Serve(ctx context.Context, addr string, h http.Handler, logw io.Writer, ready chan<- string) error {
@@ -218,18 +287,23 @@ func Serve(ctx context.Context, addr string, h http.Handler, logw io.Writer, rea
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	srv := &http.Server{
-		Handler:           http.MaxBytesHandler(h, 1<<20),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       60 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          log.New(logw, "serve: ", 0),
-	}
 	fmt.Fprintf(logw, "serving on http://%s/\n", ln.Addr())
 	if ready != nil {
 		ready <- ln.Addr().String()
+	}
+	return ServeListener(ctx, ln, h, logw, DefaultTimeouts)
+}
+
+// ServeListener serves on ln with the given timeouts until ctx ends.
+func ServeListener(ctx context.Context, ln net.Listener, h http.Handler, logw io.Writer, t Timeouts) error {
+	srv := &http.Server{
+		Handler:           http.MaxBytesHandler(h, 1<<20),
+		ReadHeaderTimeout: t.ReadHeader,
+		ReadTimeout:       t.Read,
+		WriteTimeout:      t.Write,
+		IdleTimeout:       t.Idle,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          log.New(logw, "serve: ", 0),
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
