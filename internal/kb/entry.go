@@ -9,40 +9,40 @@ package kb
 // happens, what fails and what works. The JSON names are the file format
 // (kb/schema.json); a field a file leaves null reads as the empty value.
 type Entry struct {
-	ID                 string            `json:"id"`                   // domain/slug, mirrors the file path
-	Signature          string            `json:"signature"`            // the message exactly as printed
-	SignatureZH        string            `json:"signature_zh"`         // the Chinese message or translation
-	Regex              string            `json:"regex"`                // RE2 and JavaScript pattern matching Signature
-	Severity           string            `json:"severity"`             // error or note; "" reads as error
-	SignatureSource    *SignatureSource  `json:"signature_source"`     // where Signature was copied from
-	Domain             string            `json:"domain"`               // cuda, nccl, tensorflow, ...
-	Category           string            `json:"category"`             // runtime_error, system_error, ...
-	Subcategory        string            `json:"subcategory"`          // optional finer grouping
-	RootCause          string            `json:"root_cause"`           // inline Markdown
-	RootCauseType      string            `json:"root_cause_type"`      // generic, hardware, driver, ...
-	RootCauseZH        string            `json:"root_cause_zh"`        // inline Markdown
-	Versions           []Version         `json:"versions"`             // components and versions it is seen with
-	OSSpecific         map[string]string `json:"os_specific"`          // OS name -> what differs there
-	DeadEnds           []DeadEnd         `json:"dead_ends"`            // what people try that fails
-	Workarounds        []Workaround      `json:"workarounds"`          // what works, with success rates
-	WorkaroundsZH      []string          `json:"workarounds_zh"`       // Chinese text of Workarounds, same order
-	TransitionGraph    TransitionGraph   `json:"transition_graph"`     // related entries
-	OfficialDocURL     string            `json:"official_doc_url"`     // vendor documentation
-	OfficialDocSection string            `json:"official_doc_section"` // section within that page
-	ErrorCode          string            `json:"error_code"`           // cudaErrorPeerAccessUnsupported, GPA, ...
-	VerificationTier   string            `json:"verification_tier"`    // ai_generated, community, reproduced, vendor_confirmed
-	Confidence         float64           `json:"confidence"`           // in [0,1]
-	FixSuccessRate     float64           `json:"fix_success_rate"`     // in [0,1]
-	Resolvable         string            `json:"resolvable"`           // yes, partial, no
-	FirstSeen          string            `json:"first_seen"`           // ISO date
-	LastConfirmed      string            `json:"last_confirmed"`       // ISO date
-	LastUpdated        string            `json:"last_updated"`         // ISO date
-	EvidenceCount      int               `json:"evidence_count"`       // reports behind the entry
-	Tags               []string          `json:"tags"`                 // free labels
-	Locale             string            `json:"locale"`               // language of the source text
-	Aliases            []string          `json:"aliases"`              // other spellings: driver API names, numbers
-	Reproducer         *Reproducer       `json:"reproducer"`           // how the signature was reproduced, if it was
-	AppliesWhen        string            `json:"applies_when"`         // condition over probe facts; empty: always
+	ID                 string            `json:"id"`                             // domain/slug, mirrors the file path
+	Signature          string            `json:"signature"`                      // the message exactly as printed
+	SignatureZH        string            `json:"signature_zh"`                   // the Chinese message or translation
+	Regex              string            `json:"regex"`                          // RE2 and JavaScript pattern matching Signature
+	Severity           string            `json:"severity,omitempty"`             // error or note; "" reads as error
+	SignatureSource    *SignatureSource  `json:"signature_source,omitempty"`     // where Signature was copied from
+	Domain             string            `json:"domain"`                         // cuda, nccl, tensorflow, ...
+	Category           string            `json:"category"`                       // runtime_error, system_error, ...
+	Subcategory        string            `json:"subcategory"`                    // optional finer grouping
+	RootCause          string            `json:"root_cause"`                     // inline Markdown
+	RootCauseType      string            `json:"root_cause_type"`                // generic, hardware, driver, ...
+	RootCauseZH        string            `json:"root_cause_zh"`                  // inline Markdown
+	Versions           []Version         `json:"versions"`                       // components and versions it is seen with
+	OSSpecific         map[string]string `json:"os_specific"`                    // OS name -> what differs there
+	DeadEnds           []DeadEnd         `json:"dead_ends"`                      // what people try that fails
+	Workarounds        []Workaround      `json:"workarounds"`                    // what works, with success rates
+	WorkaroundsZH      []string          `json:"workarounds_zh"`                 // Chinese text of Workarounds, same order
+	TransitionGraph    TransitionGraph   `json:"transition_graph"`               // related entries
+	OfficialDocURL     string            `json:"official_doc_url,omitempty"`     // vendor documentation
+	OfficialDocSection string            `json:"official_doc_section,omitempty"` // section within that page
+	ErrorCode          string            `json:"error_code"`                     // cudaErrorPeerAccessUnsupported, GPA, ...
+	VerificationTier   string            `json:"verification_tier"`              // ai_generated, community, reproduced, vendor_confirmed
+	Confidence         float64           `json:"confidence"`                     // in [0,1]
+	FixSuccessRate     float64           `json:"fix_success_rate"`               // in [0,1]
+	Resolvable         string            `json:"resolvable"`                     // yes, partial, no
+	FirstSeen          string            `json:"first_seen,omitempty"`           // ISO date
+	LastConfirmed      string            `json:"last_confirmed,omitempty"`       // ISO date
+	LastUpdated        string            `json:"last_updated,omitempty"`         // ISO date
+	EvidenceCount      int               `json:"evidence_count"`                 // reports behind the entry
+	Tags               []string          `json:"tags"`                           // free labels
+	Locale             string            `json:"locale"`                         // language of the source text
+	Aliases            []string          `json:"aliases"`                        // other spellings: driver API names, numbers
+	Reproducer         *Reproducer       `json:"reproducer,omitempty"`           // how the signature was reproduced, if it was
+	AppliesWhen        string            `json:"applies_when,omitempty"`         // condition over probe facts; empty: always
 
 	// File is the entry's path inside the KB, for messages; not in the JSON.
 	File string `json:"-"`
