@@ -3,7 +3,7 @@ GO       ?= go
 N        ?= 10000
 CHROMIUM ?= chromium
 
-.PHONY: site test lint probe bench browser clean
+.PHONY: site test lint probe bench fuzz browser clean
 
 ## site: build the site from the repository's kb/ and content/ into public/
 site:
@@ -25,6 +25,16 @@ probe:
 ## bench: one table of build, index and search figures at the KB's size and at N synthetic entries (N=1000,10000,50000 for several)
 bench: browser
 	$(GO) run ./cmd/p2pkb-bench -n $(N)
+
+## fuzz: every fuzz target (func FuzzXxx) for FUZZTIME each; a crasher is kept in its package's testdata/fuzz and fails make test until fixed
+FUZZTIME ?= 30s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "== $$pkg $$t ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
 
 # Browser tests need Debian's chromium; as root (CI) it is installed here.
 browser:

@@ -8,9 +8,7 @@ import (
 
 // lineCol converts a byte offset into 1-based line and column.
 func lineCol(data []byte, off int) (line, col int) {
-	if off > len(data) {
-		off = len(data)
-	}
+	off = max(0, min(off, len(data))) // an empty file's syntax error is at offset 0, so off-1 is -1
 	before := data[:off]
 	line = bytes.Count(before, []byte("\n")) + 1
 	col = off - bytes.LastIndexByte(before, '\n')

@@ -36,7 +36,9 @@ func (l lit) String() string {
 	if l.num || l.boolean {
 		return l.text
 	}
-	return strconv.Quote(l.text)
+	// The language's strings have no escapes: a string is everything
+	// between its quotes, so it prints back the same way.
+	return `"` + l.text + `"`
 }
 
 func (l lit) eval(Facts) result {
