@@ -3,14 +3,14 @@ GO       ?= go
 N        ?= 10000
 CHROMIUM ?= chromium
 
-.PHONY: site test lint probe bench fuzz browser clean
+.PHONY: site test lint probe bench fuzz browser vocab clean
 
 ## site: build the site from the repository's kb/ and content/ into public/
 site:
 	$(GO) run ./cmd/p2pkb build --kb kb --content content --templates templates --assets assets --out public
 
 ## test: every test, browser tests in headless Chromium included
-test: browser
+test: browser vocab
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
@@ -35,6 +35,16 @@ fuzz:
 			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 		done; \
 	done
+
+# The structured-data test checks pages against schema.org's vocabulary as the
+# schema-dts package declares it, fetched once from npm.
+VOCAB = internal/build/testdata/schema-dts/package/dist/schema.d.ts
+vocab: $(VOCAB)
+$(VOCAB):
+	@mkdir -p internal/build/testdata/schema-dts
+	@if command -v npm >/dev/null 2>&1; then \
+		cd internal/build/testdata/schema-dts && npm pack --silent schema-dts@2.1.0 >/dev/null && tar xzf schema-dts-2.1.0.tgz && rm schema-dts-2.1.0.tgz; \
+	else echo "the structured-data test needs npm to fetch schema-dts (it is skipped until then)"; fi
 
 # Browser tests need Debian's chromium; as root (CI) it is installed here.
 browser:

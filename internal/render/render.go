@@ -199,6 +199,20 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 	if err := emit("sitemap.xml", sitemap(s)); err != nil {
 		return err
 	}
+	for _, l := range site.Langs {
+		f, err := r.feed(s, l.Code)
+		if err != nil {
+			return fmt.Errorf("render %s: %w", FeedPath(l.Code), err)
+		}
+		if err := emit(FeedPath(l.Code), f); err != nil {
+			return err
+		}
+		if s.BaseURL != "" {
+			if err := emit(OpenSearchPath(l.Code), openSearch(s, l.Code, r.strings[l.Code]["site_name"])); err != nil {
+				return err
+			}
+		}
+	}
 	return emit("robots.txt", robots(s))
 }
 

@@ -1,0 +1,104 @@
+package render
+
+import (
+	"html"
+	"regexp"
+	"strings"
+
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+var tags = regexp.MustCompile(`<[^>]*>`)
+
+// Plain is inline Markdown from the KB as plain text, for the places that
+// take no markup: meta descriptions, link previews, structured data, feeds.
+func (v *view) Plain(s string) (string, error) {
+	h, err := v.MD(s)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(html.UnescapeString(tags.ReplaceAllString(string(h), ""))), nil
+}
+
+// OGLocale is the page's language as Open Graph writes it: language and
+// territory.
+func (v *view) OGLocale() string {
+	if v.code() == "zh" {
+		return "zh_CN"
+	}
+	return "en_US"
+}
+
+// EntryLD is the schema.org description of an entry page (JSON-LD): a
+// TechArticle whose headline is the message and whose subject is the error,
+// with its dates and the sources it is based on. html/template writes it as
+// JSON inside its script element.
+func (v *view) EntryLD() (map[string]any, error) {
+	e := v.Entry
+	k := e.Entry
+	desc, err := v.Plain(e.RootCause.Text)
+	if err != nil {
+		return nil, err
+	}
+	name := v.r.strings[v.code()]["site_name"]
+	about := map[string]any{"@type": "Thing", "name": k.ErrorCode, "description": k.Signature}
+	if len(k.Aliases) > 0 {
+		about["alternateName"] = k.Aliases
+	}
+	ld := map[string]any{
+		"@context":    "https://schema.org",
+		"@type":       "TechArticle",
+		"headline":    e.Signature,
+		"name":        e.Signature,
+		"about":       about,
+		"description": desc,
+		"inLanguage":  v.LangTag(),
+		"publisher":   map[string]any{"@type": "Organization", "name": name},
+	}
+	if k.FirstSeen != "" {
+		ld["datePublished"] = k.FirstSeen
+	}
+	if k.LastUpdated != "" {
+		ld["dateModified"] = k.LastUpdated
+	}
+	if len(k.Tags) > 0 {
+		ld["keywords"] = strings.Join(k.Tags, ", ")
+	}
+	if u := v.Site.URL(v.Page.Path); u != "" {
+		ld["url"] = u
+		ld["mainEntityOfPage"] = u
+	}
+	src := ""
+	if k.SignatureSource != nil {
+		src = k.SignatureSource.URL
+	}
+	if based := entrySources(src, k.OfficialDocURL, e); len(based) > 0 {
+		ld["isBasedOn"] = based
+	}
+	return ld, nil
+}
+
+// entrySources are the public pages an entry rests on, each once.
+func entrySources(src, doc string, e *site.EntryView) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(u string) {
+		if u != "" && !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	add(src)
+	add(doc)
+	for _, w := range e.Workarounds {
+		for _, s := range w.Sources {
+			add(s)
+		}
+	}
+	for _, d := range e.DeadEnds {
+		for _, s := range d.Sources {
+			add(s)
+		}
+	}
+	return out
+}
