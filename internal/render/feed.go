@@ -55,7 +55,9 @@ func FeedPath(lang string) string { return lang + "/feed.xml" }
 // same wherever the site is served.
 func (r *Renderer) feed(s *site.Site, lang string) ([]byte, error) {
 	entries := append(s.KB.Entries[:0:0], s.KB.Entries...)
-	sort.SliceStable(entries, func(i, j int) bool { return updated(entries[i].LastUpdated, entries[i].FirstSeen) > updated(entries[j].LastUpdated, entries[j].FirstSeen) })
+	sort.SliceStable(entries, func(i, j int) bool {
+		return updated(entries[i].LastUpdated, entries[i].FirstSeen) > updated(entries[j].LastUpdated, entries[j].FirstSeen)
+	})
 	if len(entries) > feedSize {
 		entries = entries[:feedSize]
 	}
