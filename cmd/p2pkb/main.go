@@ -36,6 +36,7 @@ commands:
   explain explain every known error message in a log (stdin or arguments)
   serve   serve the site and its search API over HTTP
   match   tell which entries and fixes apply to a machine described by p2p-probe
+  new     write the skeleton of a new entry from a pasted error line
 
 Run 'p2pkb <command> -h' for a command's flags.
 `
@@ -68,6 +69,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = matchCmd(args, os.Stdin, stdout, stderr)
 	case "serve":
 		err = serveCmd(args, stdout, stderr)
+	case "new":
+		err = newCmd(args, stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -280,3 +280,34 @@ func TestBuildProfiles(t *testing.T) {
 		}
 	}
 }
+
+// new writes a skeleton into the KB folder from an error line in a log, says
+// where, and refuses to overwrite an entry; lint refuses the skeleton until
+// its TODOs are written.
+func TestNewWritesASkeleton(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "train.log")
+	os.WriteFile(log, []byte("step 1 loss 2.3\n[rank0]: RuntimeError: CUDA error: peer access is not supported between these two devices\n"), 0o644)
+	kbDir := filepath.Join(dir, "kb")
+	code, out, errOut := call("", "new", "--kb", kbDir, "--from-log", log)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	path := strings.SplitN(out, "\n", 2)[0]
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("new printed %q: %v", path, err)
+	}
+	if !strings.Contains(string(data), `"signature": "RuntimeError: CUDA error: peer access is not supported between these two devices"`) {
+		t.Errorf("skeleton lacks the verbatim signature:\n%s", data)
+	}
+	if code, _, errOut = call("", "new", "--kb", kbDir, "--from-log", log); code == 0 || !strings.Contains(errOut, "exists already") {
+		t.Errorf("a second new over the same entry: exit %d, %s", code, errOut)
+	}
+	schema, _ := os.ReadFile("../../kb/schema.json")
+	os.WriteFile(filepath.Join(kbDir, "schema.json"), schema, 0o644)
+	code, _, errOut = call("", "lint", "--kb", kbDir, "--content", "../../content")
+	if code == 0 || !strings.Contains(errOut, "root_cause: still says TODO") {
+		t.Errorf("lint of a skeleton: exit %d, %s", code, errOut)
+	}
+}

@@ -340,11 +340,51 @@ func (l *loader) check(p string, data []byte, e *Entry) {
 		}
 	}
 	l.checkRules(p, data, e)
+	l.checkTODO(p, data)
 	if len(e.WorkaroundsZH) > len(e.Workarounds) {
 		l.fail(p, data, []string{"workarounds_zh"}, fmt.Sprintf("has %d items for %d workarounds", len(e.WorkaroundsZH), len(e.Workarounds)))
 	}
 
 	l.warnChinese(p, data, e)
+}
+
+// TODO marks what `p2pkb new` leaves for a person to write; no entry is
+// published with one left.
+const TODO = "TODO"
+
+// checkTODO refuses an entry that still holds a TODO of its skeleton, naming
+// each field.
+func (l *loader) checkTODO(p string, data []byte) {
+	if !bytes.Contains(data, []byte(TODO)) {
+		return
+	}
+	var raw any
+	if json.Unmarshal(data, &raw) != nil {
+		return
+	}
+	var walk func(v any, path []string)
+	walk = func(v any, path []string) {
+		switch x := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(x[k], append(path, k))
+			}
+		case []any:
+			for i, y := range x {
+				walk(y, append(path, fmt.Sprint(i)))
+			}
+		case string:
+			if strings.Contains(x, TODO) {
+				l.fail(p, data, append([]string(nil), path...), "still says TODO: write it before the entry is published")
+			}
+		}
+	}
+	walk(raw, nil)
 }
 
 // checkRules parses every condition and version constraint, so that a

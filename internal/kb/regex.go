@@ -72,3 +72,7 @@ func nonPortable(expr string) string {
 	}
 	return ""
 }
+
+// CompilePattern compiles an entry's regex as the loader does: RE2 that
+// JavaScript reads the same way, or an error saying what to rewrite.
+func CompilePattern(expr string) (*regexp.Regexp, error) { return compilePortable(expr) }
