@@ -43,6 +43,15 @@
       setTimeout(function () { btn.textContent = label; btn.classList.remove("done"); }, 2000);
       return;
     }
+    var open = ev.target.closest && ev.target.closest("button.open-machine");
+    var panel = document.getElementById("machine");
+    if (open && panel) {
+      panel.open = true;
+      panel.scrollIntoView();
+      var field = panel.querySelector("textarea");
+      if (field) { field.focus(); }
+      return;
+    }
     var lang = ev.target.closest && ev.target.closest("nav.langs a[data-lang]");
     if (lang) {
       try { localStorage.setItem("p2pkb.lang", lang.dataset.lang); } catch (e) { /* storage off: nothing to remember */ }

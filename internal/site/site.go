@@ -59,6 +59,9 @@ type Site struct {
 	Articles *content.Set
 	Pages    []*Page
 	Domains  []Domain // entries grouped for the home page
+	RepoURL  string   // the project's repository (--repo-url), for edit and report links; "" leaves them out
+
+	causes map[string]int // entry id -> how many entries are causes of its message
 }
 
 // Domain groups entries of one domain by category.
@@ -146,6 +149,7 @@ func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
 	}
 	s := &Site{BaseURL: baseURL, KB: k, Articles: articles}
 	s.Domains = group(k.Entries)
+	s.causes = sharedCauses(k)
 
 	// Language-neutral pages.
 	s.add(&Page{Kind: KindRedirect, Path: "", Title: "p2pkb"})
