@@ -132,6 +132,7 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 	src := addSourceFlags(fl, true)
 	out := fl.String("out", "public", "output `DIR`, replaced only when the build succeeds")
 	baseURL := fl.String("base-url", "", "absolute `URL` of the site root, for canonical links and sitemap.xml")
+	repoURL := fl.String("repo-url", "", "the project's repository `URL` (GitHub layout), for \"Edit this entry\" and \"Report\" links")
 	cpuProfile := fl.String("cpuprofile", "", "write a CPU profile of the build to `FILE` (go tool pprof)")
 	memProfile := fl.String("memprofile", "", "write a heap profile taken at the end of the build to `FILE`")
 	if err := fl.Parse(args); err != nil {
@@ -141,6 +142,7 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	sources.RepoURL = *repoURL
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,6 +33,7 @@ type Source struct {
 type Sources struct {
 	KB, Content, Templates, Assets Source
 	Schema                         []byte // used when the KB has no schema.json
+	RepoURL                        string // the project's repository (--repo-url), for edit and report links; "" leaves them out
 }
 
 // Model loads and checks the sources and builds the site model. The
@@ -49,7 +51,9 @@ func model(src Sources, baseURL string, cache *kb.Cache) (*site.Site, []kb.Probl
 	if err != nil {
 		return nil, k.Warnings, err
 	}
-	return site.New(k, articles, baseURL), k.Warnings, nil
+	s := site.New(k, articles, baseURL)
+	s.RepoURL = strings.TrimSuffix(src.RepoURL, "/")
+	return s, k.Warnings, nil
 }
 
 // Render renders the site into emit.

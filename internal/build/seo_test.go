@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/p2pkb/p2pkb/internal/build"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -292,5 +294,37 @@ func TestOpenSearch(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(out, "en", "index.html"))
 	if strings.Contains(string(b), "opensearch") {
 		t.Error("a page links an OpenSearch description that was not written")
+	}
+}
+
+// With --repo-url every entry page offers to edit its file and to report a
+// problem, both in the repository; without it, neither link is there.
+func TestEntryEditAndReportLinks(t *testing.T) {
+	src := repoSources(t)
+	src.RepoURL = "https://github.com/example/p2pkb/"
+	out := filepath.Join(t.TempDir(), "public")
+	if err := build.Build(src, out, "https://kb.example.org/", os.Stderr); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "zh", "kb", "cuda", "peer-access-to-same-device", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := regexp.MustCompile(`<a href="([^"]*)">编辑此条目</a>`).FindSubmatch(page)
+	report := regexp.MustCompile(`<a href="([^"]*)">报告此条目的问题</a>`).FindSubmatch(page)
+	if edit == nil || report == nil {
+		t.Fatalf("the links are missing:\n%s", page)
+	}
+	if got := unescape(string(edit[1])); got != "https://github.com/example/p2pkb/edit/main/kb/cuda/peer-access-to-same-device.json" {
+		t.Errorf("edit link %s", got)
+	}
+	u, err := url.Parse(strings.ReplaceAll(unescape(string(report[1])), "&#43;", "+"))
+	if err != nil || u.Path != "/example/p2pkb/issues/new" || !strings.Contains(u.Query().Get("body"), "https://kb.example.org/zh/kb/cuda/peer-access-to-same-device/") ||
+		!strings.Contains(u.Query().Get("title"), "cuda/peer-access-to-same-device") {
+		t.Errorf("report link %s (%v)", report[1], err)
+	}
+	plain, _ := os.ReadFile(filepath.Join(buildSite(t, ""), "en", "kb", "cuda", "peer-access-to-same-device", "index.html"))
+	if strings.Contains(string(plain), `class="edit"`) {
+		t.Error("edit links without --repo-url")
 	}
 }

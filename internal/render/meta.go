@@ -2,6 +2,7 @@ package render
 
 import (
 	"html"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -101,4 +102,22 @@ func entrySources(src, doc string, e *site.EntryView) []string {
 		}
 	}
 	return out
+}
+
+// EditURL opens the entry's file for editing in the project's repository
+// (GitHub's layout: <repo>/edit/main/kb/<id>.json).
+func (v *view) EditURL() string {
+	return v.Site.RepoURL + "/edit/main/kb/" + v.Entry.ID + ".json"
+}
+
+// ReportEntryURL opens a new issue about the entry, its title and body
+// filled in with the entry and the page; nothing is sent until the reader
+// submits it there.
+func (v *view) ReportEntryURL() string {
+	page := v.Site.URL(v.Page.Path)
+	if page == "" {
+		page = v.Page.Path
+	}
+	body := "Entry: " + v.Entry.ID + "\nPage: " + page + "\n\nWhat is wrong or missing:\n"
+	return v.Site.RepoURL + "/issues/new?title=" + url.QueryEscape("Entry "+v.Entry.ID+": ") + "&body=" + url.QueryEscape(body)
 }
