@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/p2pkb/p2pkb/internal/build"
 	"net/url"
 	"os"
 	"path"
@@ -14,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/p2pkb/p2pkb/internal/build"
 )
 
 // vocabulary is schema.org as the schema-dts package declares it (generated
