@@ -23,7 +23,7 @@ func testFacts(f Facts, t *facts.Test) {
 		return
 	}
 	ran := boolean(t.Ran, "P2P test")
-	ran.yes = fmt.Sprintf("P2P test ran (%d GPUs, %d pairs, %s each)", len(t.Devices), len(t.Pairs), size(t.SizeBytes))
+	ran.yes = fmt.Sprintf("P2P test ran (%d GPUs, %d pairs, %s each)", len(t.Devices), len(t.Pairs), Size(t.SizeBytes))
 	ran.no = "P2P test did not run"
 	if t.Error != "" {
 		ran.no += ": " + t.Error
@@ -48,7 +48,11 @@ func testFacts(f Facts, t *facts.Test) {
 		v := boolean(*s.DataOK, "P2P data check")
 		paths := 0
 		for _, p := range t.Pairs {
-			paths += len(p.Paths)
+			for _, x := range p.Paths {
+				if x.Status == "ok" || x.Status == "mismatch" {
+					paths++
+				}
+			}
 		}
 		v.yes = fmt.Sprintf("every copy arrived intact (%d pairs, %d paths checked)", len(t.Pairs), paths)
 		var bad []string
@@ -137,7 +141,7 @@ func pathProblem(p facts.TestPair, x facts.TestPath) string {
 	name := pairName(p)
 	switch {
 	case x.WrongWords > 0 || x.FirstMismatch != nil:
-		s := fmt.Sprintf("%s: %s copied, %d words wrong", name, size(x.Bytes), x.WrongWords)
+		s := fmt.Sprintf("%s: %s copied, %d words wrong", name, Size(x.Bytes), x.WrongWords)
 		if m := x.FirstMismatch; m != nil {
 			s += fmt.Sprintf(", first at offset %d: expected %s, got %s", m.Offset, m.Expected, m.Got)
 		}
@@ -179,8 +183,8 @@ func listed(rs []string) string {
 	return strings.Join(rs[:maxListed], "; ") + fmt.Sprintf("; and %d more", len(rs)-maxListed)
 }
 
-// size words a byte count in the largest binary unit that divides it.
-func size(b int64) string {
+// Size words a byte count in the largest binary unit that divides it.
+func Size(b int64) string {
 	switch {
 	case b >= 1<<30 && b%(1<<30) == 0:
 		return strconv.FormatInt(b>>30, 10) + " GiB"

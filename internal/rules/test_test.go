@@ -35,8 +35,8 @@ func TestFigures(t *testing.T) {
 		}
 	}
 	for b, want := range map[int64]string{4 << 20: "4 MiB", 1 << 30: "1 GiB", 3 << 19: "1.5 MiB", 1536 << 20: "1536 MiB", 512: "512 bytes", 8 << 10: "8 KiB"} {
-		if got := size(b); got != want {
-			t.Errorf("size(%d) = %q, want %q", b, got, want)
+		if got := Size(b); got != want {
+			t.Errorf("Size(%d) = %q, want %q", b, got, want)
 		}
 	}
 }
