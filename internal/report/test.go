@@ -56,6 +56,9 @@ func withTest(out []Applicable, t *facts.Test, f rules.Facts) any {
 	return matched{Test: testResult(t, f), Entries: out}
 }
 
+var checkLabels = map[string]string{"p2p.test.data_ok": "t_data", "p2p.test.ipc_ok": "t_ipc",
+	"p2p.test.failed_pairs == 0": "t_failed", "p2p.test.slow_pairs == 0": "t_slow", "p2p.test.timeouts == 0": "t_timeouts"}
+
 var checkFacts = []string{"p2p.test.data_ok", "p2p.test.ipc_ok", "p2p.test.failed_pairs == 0", "p2p.test.slow_pairs == 0", "p2p.test.timeouts == 0"}
 
 func testResult(t *facts.Test, f rules.Facts) *TestResult {
@@ -153,16 +156,20 @@ func writeTest(w io.Writer, t *facts.Test, f rules.Facts, lang string) {
 	}
 	fmt.Fprintf(w, "%s\n\n", text(lang, "t_legend"))
 	for _, c := range r.Checks {
+		label := text(lang, checkLabels[c.Fact]) + text(lang, "t_colon")
+		if count, ok := strings.CutSuffix(c.Fact, " == 0"); ok {
+			if c.Holds != nil && !*c.Holds {
+				fmt.Fprintf(w, "  ✗ %s%s\n", label, f.Text(count))
+			}
+			continue // none failed, was slow or timed out: the matrix says so
+		}
 		mark := "?"
 		if c.Holds != nil && *c.Holds {
-			if strings.HasSuffix(c.Fact, "== 0") {
-				continue // no pair failed, was slow or timed out: the matrix says so
-			}
 			mark = "✓"
 		} else if c.Holds != nil {
 			mark = "✗"
 		}
-		fmt.Fprintf(w, "  %s %s\n", mark, strings.Join(c.Reasons, "; "))
+		fmt.Fprintf(w, "  %s %s%s\n", mark, label, strings.Join(c.Reasons, "; "))
 	}
 	if r.Verdict != "" {
 		fmt.Fprintf(w, "\n  %s%s\n", text(lang, "t_verdict"), r.Verdict)
@@ -186,13 +193,15 @@ func init() {
 			"t_off":   "Unidirectional bandwidth (GB/s), P2P off (staged through host memory)",
 			"t_legend": "F failed (data wrong, peer access refused or an error), S slow (P2P not faster than through the host), " +
 				"T timed out, - skipped; the diagonal is a copy within the GPU",
-			"t_verdict": "p2p-probe says: "},
+			"t_verdict": "p2p-probe says: ", "t_colon": ": ", "t_data": "Data check", "t_ipc": "Cross-process (IPC)",
+			"t_failed": "Pairs that failed", "t_slow": "Pairs where P2P is not faster than through the host", "t_timeouts": "Pairs that timed out"},
 		"zh": {"t_title": "P2P 测试（p2p-probe --test）：", "t_not_run": "未运行",
 			"t_sizes":   "%d 块 GPU，%d 个有序对，每次复制 %s，用时 %.1f 秒",
 			"t_on":      "单向带宽（GB/s），P2P 开启；行：源，列：目标",
 			"t_off":     "单向带宽（GB/s），P2P 关闭（经主机内存中转）",
 			"t_legend":  "F 失败（数据错误、对等访问被拒绝或出错），S 慢（P2P 不比经主机快），T 超时，- 跳过；对角线为 GPU 内部复制",
-			"t_verdict": "p2p-probe 的结论："},
+			"t_verdict": "p2p-probe 的结论：", "t_colon": "：", "t_data": "数据校验", "t_ipc": "跨进程（IPC）",
+			"t_failed": "失败的 GPU 对", "t_slow": "P2P 不比经主机快的 GPU 对", "t_timeouts": "超时的 GPU 对"},
 	} {
 		for k, v := range m {
 			texts[lang][k] = v

@@ -244,3 +244,14 @@ func hostFacts(f Facts, r *facts.Report) {
 		f["iommu.passthrough"] = v
 	}
 }
+
+// Text is how a number or string fact reads in a reason: for the test's
+// pair counts, the count and the pairs ("1 (GPU0->GPU1: ...)"); "" when the
+// fact is unknown.
+func (f Facts) Text(name string) string {
+	v := f.get(name)
+	if !v.known || v.kind == "bool" {
+		return ""
+	}
+	return v.s
+}
