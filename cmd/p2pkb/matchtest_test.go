@@ -20,7 +20,7 @@ func TestMatchPrintsTheTest(t *testing.T) {
 		"     0    1921.4        41.3 F",
 		"     1      41.0      1918.7  ",
 		"     0    1921.4        20.9 F",
-		"✗ data arrived wrong: GPU0->GPU1: 4 MiB copied, 1048576 words wrong, first at offset 0: expected 0x9e3779b9, got 0x00000000",
+		"✗ Data check: data arrived wrong: GPU0->GPU1: 4 MiB copied, 1048576 words wrong, first at offset 0: expected 0x9e3779b9, got 0x00000000",
 		"p2p-probe says: Data arrived wrong between GPU0->GPU1",
 	} {
 		if !strings.Contains(out, want) {
@@ -31,11 +31,11 @@ func TestMatchPrintsTheTest(t *testing.T) {
 		t.Errorf("the test must come before the entries:\n%s", out)
 	}
 	_, out, _ = call("", "match", "--probe", testReports+"h200x2-test-slow.json")
-	if !strings.Contains(out, "24.1 S") || !strings.Contains(out, "GPU0->GPU1: 24.1 GB/s with P2P, 25.3 GB/s without") {
+	if !strings.Contains(out, "24.1 S") || !strings.Contains(out, "✗ Pairs where P2P is not faster than through the host: 2 (GPU0->GPU1: 24.1 GB/s with P2P, 25.3 GB/s without") {
 		t.Errorf("slow pairs not marked:\n%s", out)
 	}
 	_, out, _ = call("", "match", "--lang", "zh", "--probe", testReports+"h200x2-test-timeout.json")
-	if !strings.Contains(out, "单向带宽") || !strings.Contains(out, "389.6 T") || !strings.Contains(out, "GPU0->GPU1: timed out in ipc_cumem: cuMemImportFromShareableHandle") {
+	if !strings.Contains(out, "单向带宽") || !strings.Contains(out, "389.6 T") || !strings.Contains(out, "✗ 超时的 GPU 对：1 (GPU0->GPU1: timed out in ipc_cumem: cuMemImportFromShareableHandle)") {
 		t.Errorf("zh timeout:\n%s", out)
 	}
 	_, out, _ = call("", "match", "--probe", testReports+"h200x2-test-nolib.json")
