@@ -80,8 +80,13 @@
     if (T.ran !== true) { box.appendChild(el("p", "", t("tTitle") + t("tColon") + t("tNotRun") + (T.error ? ": " + str(T.error) : ""))); return box; }
     var devices = Array.isArray(T.devices) ? T.devices : [], pairs = Array.isArray(T.pairs) ? T.pairs : [];
     var ord = function (x) { return typeof x === "number" && x >= 0 && x < 64 && x === Math.floor(x); };
-    var n = 0, local = {}, byPair = {};
-    devices.forEach(function (d) { if (ord(d.ordinal)) { n = Math.max(n, d.ordinal + 1); local[d.ordinal] = d.local_gbps; } });
+    var n = 0, local = {}, h2d = {}, d2h = {}, host = false, byPair = {};
+    devices.forEach(function (d) {
+      if (!ord(d.ordinal)) { return; }
+      n = Math.max(n, d.ordinal + 1);
+      local[d.ordinal] = d.local_gbps; h2d[d.ordinal] = d.h2d_gbps; d2h[d.ordinal] = d.d2h_gbps;
+      host = host || typeof d.h2d_gbps === "number" || typeof d.d2h_gbps === "number";
+    });
     pairs.forEach(function (p) { if (ord(p.from) && ord(p.to)) { n = Math.max(n, p.from + 1, p.to + 1); byPair[p.from + ">" + p.to] = p; } });
     box.appendChild(el("p", "", t("tTitle") + t("tColon") + devices.length + " GPU · " + R.size(Number(T.size_bytes) || 0) + " · " +
       ((Number(T.duration_ms) || 0) / 1000).toFixed(1) + " s"));
@@ -90,6 +95,7 @@
     var table = el("table", "matrix bandwidth"), head = el("tr");
     head.appendChild(el("th", "", t("tCorner")));
     for (var j = 0; j < n; j++) { head.appendChild(el("th", "", "GPU" + j)); }
+    if (host) { head.appendChild(el("th", "", t("tHost"))); }
     table.appendChild(head);
     for (var a = 0; a < n; a++) {
       var row = el("tr");
@@ -109,7 +115,16 @@
         }
         row.appendChild(cell);
       }
+      if (host) { row.appendChild(el("td", "host", fig(d2h[a]))); }
       table.appendChild(row);
+    }
+    if (host) {
+      // Pinned host memory as one more endpoint, so a single GPU still gets figures.
+      var hrow = el("tr");
+      hrow.appendChild(el("th", "", t("tHost")));
+      for (var c = 0; c < n; c++) { hrow.appendChild(el("td", "host", fig(h2d[c]))); }
+      hrow.appendChild(el("td", "local", ""));
+      table.appendChild(hrow);
     }
     box.appendChild(table);
     // The checks, worded by the rules so that the marks below agree.

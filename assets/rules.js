@@ -159,7 +159,7 @@
     if (!t || typeof t !== "object") { return; }
     var pairs = Array.isArray(t.pairs) ? t.pairs : [], devices = Array.isArray(t.devices) ? t.devices : [];
     var ran = bool(t.ran === true, "P2P test");
-    ran.yes = "P2P test ran (" + devices.length + " GPUs, " + pairs.length + " pairs, " + size(t.size_bytes || 0) + " each)";
+    ran.yes = "P2P test ran (" + devices.length + " GPU, " + pairs.length + " pairs, " + size(t.size_bytes || 0) + " each)";
     ran.no = "P2P test did not run" + (t.error ? ": " + t.error : "");
     f["p2p.test.ran"] = ran;
     if (t.ran !== true) {

@@ -42,6 +42,11 @@ func TestMatchPrintsTheTest(t *testing.T) {
 	if !strings.HasPrefix(out, "P2P test (p2p-probe --test): did not run: libcuda.so.1: cannot open shared object file") {
 		t.Errorf("a test that could not run:\n%s", out)
 	}
+	// One GPU: its own copy and the host's figures.
+	_, out, _ = call("", "match", "--probe", testReports+"h100-test-one-gpu.json")
+	if !strings.Contains(out, "     0    1287.6  ") || !strings.Contains(out, "Host to GPU / GPU to host (GB/s): GPU0 52.8 / 53.4") {
+		t.Errorf("one GPU:\n%s", out)
+	}
 	// Without a test nothing is printed before the entries.
 	_, out, _ = call("", "match", "--probe", "../../probe/testdata/real/h200x2.json")
 	if strings.Contains(out, "P2P test") || !strings.HasPrefix(out, "●") {

@@ -88,13 +88,17 @@ func TestBrowserYourMachineTest(t *testing.T) {
 		t.Fatalf("refused: %s", msg)
 	}
 	m := text("table.bandwidth")
-	for _, want := range []string{"GPU0", "GPU1", "1921.4", "389.6 / 21.9", "390.1 / 21.6"} {
+	for _, want := range []string{"GPU0", "GPU1", "Host", "1921.4", "389.6 / 21.9", "390.1 / 21.6", "55.1", "53.9"} {
 		if !strings.Contains(m, want) {
 			t.Errorf("bandwidth matrix %q lacks %q", m, want)
 		}
 	}
 	if got := text(".p2p-test p.meta"); !strings.HasPrefix(got, "GB/s with P2P on / off; rows: from, columns: to") {
 		t.Errorf("matrix legend %q", got)
+	}
+	// The host as an endpoint: GPU1 to host in row GPU1, host to GPU1 in the row Host.
+	if got := browsertest.Eval[string](b, `[...document.querySelectorAll("table.bandwidth tr")].map(r => [...r.children].map(c => c.textContent).join("|")).join("\n")`); got != "from \\ to|GPU0|GPU1|Host\nGPU0|1921.4|389.6 / 21.9|55.1\nGPU1|390.1 / 21.6|1918.7|54.8\nHost|54.2|53.9|" {
+		t.Errorf("matrix rows:\n%s", got)
 	}
 	if n := count("table.bandwidth .mark"); n != 0 {
 		t.Errorf("%d pairs marked on a healthy machine", n)

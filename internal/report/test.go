@@ -20,18 +20,21 @@ type TestResult struct {
 	DurationMS int64  `json:"duration_ms"`
 	// GB/s by source row and destination column; the diagonal is a copy
 	// within the GPU; null where nothing was measured.
-	P2POn   [][]*float64 `json:"bandwidth_p2p_on"`
-	P2POff  [][]*float64 `json:"bandwidth_p2p_off"`
-	Pairs   []PairResult `json:"pairs"`
-	Checks  []Check      `json:"checks"` // data, cross-process, failed, slow, timed out
-	Verdict string       `json:"verdict"`
+	P2POn   [][]*float64       `json:"bandwidth_p2p_on"`
+	P2POff  [][]*float64       `json:"bandwidth_p2p_off"`
+	Devices []facts.TestDevice `json:"devices"` // host to device and back, and the local copy
+	Pairs   []PairResult       `json:"pairs"`
+	Checks  []Check            `json:"checks"` // data, cross-process, failed, slow, timed out
+	Verdict string             `json:"verdict"`
 }
 
 // PairResult is one ordered pair's outcome.
 type PairResult struct {
-	From   int    `json:"from"`
-	To     int    `json:"to"`
-	Status string `json:"status"` // ok, failed, slow, timeout, skipped
+	From      int              `json:"from"`
+	To        int              `json:"to"`
+	Status    string           `json:"status"` // ok, failed, slow, timeout, skipped
+	Bandwidth *facts.Bandwidth `json:"bandwidth,omitempty"`
+	LatencyUS *facts.Latency   `json:"latency_us,omitempty"`
 }
 
 // Check is one fact of the test with its verdict and reasons.
@@ -63,7 +66,10 @@ var checkFacts = []string{"p2p.test.data_ok", "p2p.test.ipc_ok", "p2p.test.faile
 
 func testResult(t *facts.Test, f rules.Facts) *TestResult {
 	r := &TestResult{Ran: t.Ran, Error: t.Error, SizeBytes: t.SizeBytes, DurationMS: t.DurationMS, Verdict: t.Summary.Verdict,
-		Pairs: []PairResult{}, Checks: []Check{}}
+		Devices: t.Devices, Pairs: []PairResult{}, Checks: []Check{}}
+	if r.Devices == nil {
+		r.Devices = []facts.TestDevice{}
+	}
 	n := 0
 	for _, d := range t.Devices {
 		n = max(n, d.Ordinal+1)
@@ -80,7 +86,7 @@ func testResult(t *facts.Test, f rules.Facts) *TestResult {
 		}
 	}
 	for _, p := range t.Pairs {
-		r.Pairs = append(r.Pairs, PairResult{From: p.Src, To: p.Dst, Status: p.Status})
+		r.Pairs = append(r.Pairs, PairResult{From: p.Src, To: p.Dst, Status: p.Status, Bandwidth: p.Bandwidth, LatencyUS: p.LatencyUS})
 		if b := p.Bandwidth; b != nil && p.Src >= 0 && p.Src < n && p.Dst >= 0 && p.Dst < n {
 			on, off := b.P2POn, b.P2POff
 			r.P2POn[p.Src][p.Dst], r.P2POff[p.Src][p.Dst] = &on, &off
@@ -154,7 +160,17 @@ func writeTest(w io.Writer, t *facts.Test, f rules.Facts, lang string) {
 			fmt.Fprintln(w)
 		}
 	}
-	fmt.Fprintf(w, "%s\n\n", text(lang, "t_legend"))
+	fmt.Fprintf(w, "%s\n", text(lang, "t_legend"))
+	var host []string
+	for _, d := range t.Devices {
+		if d.H2DGBps > 0 || d.D2HGBps > 0 {
+			host = append(host, fmt.Sprintf("GPU%d %s / %s", d.Ordinal, rules.GBps(d.H2DGBps), rules.GBps(d.D2HGBps)))
+		}
+	}
+	if len(host) > 0 {
+		fmt.Fprintf(w, "%s%s%s\n", text(lang, "t_host"), text(lang, "t_colon"), strings.Join(host, ", "))
+	}
+	fmt.Fprintln(w)
 	for _, c := range r.Checks {
 		label := text(lang, checkLabels[c.Fact]) + text(lang, "t_colon")
 		if count, ok := strings.CutSuffix(c.Fact, " == 0"); ok {
@@ -193,14 +209,14 @@ func init() {
 			"t_off":   "Unidirectional bandwidth (GB/s), P2P off (staged through host memory)",
 			"t_legend": "F failed (data wrong, peer access refused or an error), S slow (P2P not faster than through the host), " +
 				"T timed out, - skipped; the diagonal is a copy within the GPU",
-			"t_verdict": "p2p-probe says: ", "t_colon": ": ", "t_data": "Data check", "t_ipc": "Cross-process (IPC)",
+			"t_verdict": "p2p-probe says: ", "t_colon": ": ", "t_host": "Host to GPU / GPU to host (GB/s)", "t_data": "Data check", "t_ipc": "Cross-process (IPC)",
 			"t_failed": "Pairs that failed", "t_slow": "Pairs where P2P is not faster than through the host", "t_timeouts": "Pairs that timed out"},
 		"zh": {"t_title": "P2P 测试（p2p-probe --test）：", "t_not_run": "未运行",
 			"t_sizes":   "%d 块 GPU，%d 个有序对，每次复制 %s，用时 %.1f 秒",
 			"t_on":      "单向带宽（GB/s），P2P 开启；行：源，列：目标",
 			"t_off":     "单向带宽（GB/s），P2P 关闭（经主机内存中转）",
 			"t_legend":  "F 失败（数据错误、对等访问被拒绝或出错），S 慢（P2P 不比经主机快），T 超时，- 跳过；对角线为 GPU 内部复制",
-			"t_verdict": "p2p-probe 的结论：", "t_colon": "：", "t_data": "数据校验", "t_ipc": "跨进程（IPC）",
+			"t_verdict": "p2p-probe 的结论：", "t_colon": "：", "t_host": "主机到 GPU / GPU 到主机（GB/s）", "t_data": "数据校验", "t_ipc": "跨进程（IPC）",
 			"t_failed": "失败的 GPU 对", "t_slow": "P2P 不比经主机快的 GPU 对", "t_timeouts": "超时的 GPU 对"},
 	} {
 		for k, v := range m {

@@ -23,7 +23,7 @@ func testFacts(f Facts, t *facts.Test) {
 		return
 	}
 	ran := boolean(t.Ran, "P2P test")
-	ran.yes = fmt.Sprintf("P2P test ran (%d GPUs, %d pairs, %s each)", len(t.Devices), len(t.Pairs), Size(t.SizeBytes))
+	ran.yes = fmt.Sprintf("P2P test ran (%d GPU, %d pairs, %s each)", len(t.Devices), len(t.Pairs), Size(t.SizeBytes))
 	ran.no = "P2P test did not run"
 	if t.Error != "" {
 		ran.no += ": " + t.Error
