@@ -126,7 +126,9 @@
       hrow.appendChild(el("td", "local", ""));
       table.appendChild(hrow);
     }
-    box.appendChild(table);
+    var scroll = el("div", "scroll");
+    scroll.appendChild(table);
+    box.appendChild(scroll);
     // The checks, worded by the rules so that the marks below agree.
     var facts = R.fromReport(r), list = el("ul", "checks");
     var line = function (truth, label, text) {

@@ -146,7 +146,7 @@ func TestBrowserYourMachineTest(t *testing.T) {
 		t.Errorf("checks %q", got)
 	}
 	paste(t, b, report("h200x2-test-timeout.json"))
-	if got := text("td.pair-timeout"); !strings.Contains(got, "⏱ timed out") {
+	if got := text("td.pair-timeout"); !strings.Contains(got, "✗ timed out") {
 		t.Errorf("timeout cell %q", got)
 	}
 	if got := text("ul.checks"); !strings.Contains(got, "? Cross-process (IPC): cross-process P2P unknown") || !strings.Contains(got, "GPU0->GPU1: timed out in ipc_cumem: cuMemImportFromShareableHandle") {
