@@ -66,6 +66,87 @@
         out.appendChild(bl);
       }
     }
+    out.appendChild(showTest(r));
+  }
+
+  // showTest draws what p2p-probe --test measured: bandwidth with P2P on and
+  // off by source row and destination column, as p2pBandwidthLatencyTest
+  // prints it, pairs that did not pass marked in words, the checks with the
+  // rules' reasons, and the probe's verdict.
+  var MARKS = { failed: "tFailed", slow: "tSlow", timeout: "tTimeout", skipped: "tSkipped" };
+  function showTest(r) {
+    var box = el("div", "p2p-test"), T = r.test, R = window.p2pkbRules;
+    if (!T || typeof T !== "object") { box.appendChild(el("p", "meta", t("tNone"))); return box; }
+    if (T.ran !== true) { box.appendChild(el("p", "", t("tTitle") + t("tColon") + t("tNotRun") + (T.error ? ": " + str(T.error) : ""))); return box; }
+    var devices = Array.isArray(T.devices) ? T.devices : [], pairs = Array.isArray(T.pairs) ? T.pairs : [];
+    var ord = function (x) { return typeof x === "number" && x >= 0 && x < 64 && x === Math.floor(x); };
+    var n = 0, local = {}, h2d = {}, d2h = {}, host = false, byPair = {};
+    devices.forEach(function (d) {
+      if (!ord(d.ordinal)) { return; }
+      n = Math.max(n, d.ordinal + 1);
+      local[d.ordinal] = d.local_gbps; h2d[d.ordinal] = d.h2d_gbps; d2h[d.ordinal] = d.d2h_gbps;
+      host = host || typeof d.h2d_gbps === "number" || typeof d.d2h_gbps === "number";
+    });
+    pairs.forEach(function (p) { if (ord(p.from) && ord(p.to)) { n = Math.max(n, p.from + 1, p.to + 1); byPair[p.from + ">" + p.to] = p; } });
+    box.appendChild(el("p", "", t("tTitle") + t("tColon") + devices.length + " GPU · " + R.size(Number(T.size_bytes) || 0) + " · " +
+      ((Number(T.duration_ms) || 0) / 1000).toFixed(1) + " s"));
+    var fig = function (x) { return typeof x === "number" ? R.gbps(x) : "–"; };
+    box.appendChild(el("p", "meta", t("tCaption")));
+    var table = el("table", "matrix bandwidth"), head = el("tr");
+    head.appendChild(el("th", "", t("tCorner")));
+    for (var j = 0; j < n; j++) { head.appendChild(el("th", "", "GPU" + j)); }
+    if (host) { head.appendChild(el("th", "", t("tHost"))); }
+    table.appendChild(head);
+    for (var a = 0; a < n; a++) {
+      var row = el("tr");
+      row.appendChild(el("th", "", "GPU" + a));
+      for (var b = 0; b < n; b++) {
+        if (a === b) { row.appendChild(el("td", "local", fig(local[a]))); continue; }
+        var p = byPair[a + ">" + b], cell = el("td");
+        if (p) {
+          var bw = p.bandwidth && typeof p.bandwidth === "object" ? p.bandwidth : {};
+          cell.appendChild(el("span", "on", fig(bw.p2p_on)));
+          cell.appendChild(document.createTextNode(" / "));
+          cell.appendChild(el("span", "off", fig(bw.p2p_off)));
+          if (Object.prototype.hasOwnProperty.call(MARKS, p.status)) {
+            cell.className = "pair-" + p.status;
+            cell.appendChild(el("span", "mark", t(MARKS[p.status])));
+          }
+        }
+        row.appendChild(cell);
+      }
+      if (host) { row.appendChild(el("td", "host", fig(d2h[a]))); }
+      table.appendChild(row);
+    }
+    if (host) {
+      // Pinned host memory as one more endpoint, so a single GPU still gets figures.
+      var hrow = el("tr");
+      hrow.appendChild(el("th", "", t("tHost")));
+      for (var c = 0; c < n; c++) { hrow.appendChild(el("td", "host", fig(h2d[c]))); }
+      hrow.appendChild(el("td", "local", ""));
+      table.appendChild(hrow);
+    }
+    var scroll = el("div", "scroll");
+    scroll.appendChild(table);
+    box.appendChild(scroll);
+    // The checks, worded by the rules so that the marks below agree.
+    var facts = R.fromReport(r), list = el("ul", "checks");
+    var line = function (truth, label, text) {
+      list.appendChild(el("li", "check-" + truth, { applies: "✓ ", does_not_apply: "✗ ", unknown: "? " }[truth] + t(label) + t("tColon") + text));
+    };
+    [["tData", "p2p.test.data_ok"], ["tIpc", "p2p.test.ipc_ok"]].forEach(function (c) {
+      var v = R.applies([], c[1], facts);
+      line(v.truth, c[0], v.reasons.join("; "));
+    });
+    // Pair counts only when some pair failed, was slow or hung: the matrix marks them too.
+    [["tFailedPairs", "p2p.test.failed_pairs"], ["tSlowPairs", "p2p.test.slow_pairs"], ["tTimeouts", "p2p.test.timeouts"]].forEach(function (c) {
+      var v = facts[c[1]];
+      if (v && v.known && v.n > 0) { line("does_not_apply", c[0], v.s); }
+    });
+    box.appendChild(list);
+    var verdict = (T.summary || {}).verdict;
+    if (verdict) { box.appendChild(el("p", "test-verdict", t("tVerdict") + t("tColon") + str(verdict))); }
+    return box;
   }
 
   var LABELS = { applies: "lApplies", does_not_apply: "lDoesNotApply", unknown: "lUnknown" };

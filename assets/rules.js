@@ -82,7 +82,128 @@
       f["env." + k] = { known: true, kind: "str", s: typeof env[k] === "string" ? env[k] : "", display: k };
     });
     Object.keys(env).forEach(function (k) { f["env." + k] = { known: true, kind: "str", s: String(env[k]), display: k }; });
+    hostFacts(f, r);
+    testFacts(f, r.test);
     return f;
+  }
+
+  // hostFacts mirrors internal/rules hostFacts.
+  function hostFacts(f, r) {
+    if (r.nvml && r.nvml.available) {
+      var consumer = "", unknown = false;
+      (r.gpus || []).forEach(function (g) {
+        if (typeof g.name !== "string") { unknown = true; return; }
+        var l = g.name.toLowerCase();
+        if (!consumer && (l.indexOf("geforce") >= 0 || l.indexOf("titan") >= 0)) { consumer = g.name; }
+      });
+      if (consumer || !unknown) { f["gpu.consumer"] = bool(!!consumer, "consumer GPU"); f["gpu.consumer"].yes = "consumer GPU (" + consumer + ")"; }
+    }
+    var k = (r.host || {}).kernel;
+    if (typeof k === "string" && k) {
+      var lk = k.toLowerCase();
+      f.wsl = bool(lk.indexOf("microsoft") >= 0 || lk.indexOf("wsl") >= 0, "WSL2");
+      f.wsl.yes = "WSL2 (kernel " + k + ")";
+    }
+    var args = ((r.software || {}).iommu || {}).kernel_args;
+    if (Array.isArray(args) && args.length) {
+      var pt = false;
+      args.forEach(function (a) {
+        if (["iommu=pt", "iommu.passthrough=1", "iommu.passthrough=y", "iommu.passthrough=on"].indexOf(a) >= 0) { pt = true; }
+        if (["iommu=nopt", "iommu.passthrough=0", "iommu.passthrough=n", "iommu.passthrough=off"].indexOf(a) >= 0) { pt = false; }
+      });
+      var v = bool(pt, "IOMMU passthrough"), all = args.join(" ");
+      v.yes = "IOMMU passthrough (kernel args " + all + ")";
+      v.no = "no IOMMU passthrough (kernel args " + all + ")";
+      f["iommu.passthrough"] = v;
+    }
+  }
+
+  var TEST_FACTS = ["p2p.test.data_ok", "p2p.test.failed_pairs", "p2p.test.slow_pairs", "p2p.test.ipc_ok", "p2p.test.timeouts", "p2p.test.enable_error"];
+  function listed(rs) { return rs.length <= 3 ? rs.join("; ") : rs.slice(0, 3).join("; ") + "; and " + (rs.length - 3) + " more"; }
+  function size(b) {
+    if (b >= 1073741824 && b % 1073741824 === 0) { return (b / 1073741824) + " GiB"; }
+    if (b >= 1048576) { return String(b / 1048576) + " MiB"; }
+    if (b >= 1024) { return String(b / 1024) + " KiB"; }
+    return String(b) + " bytes";
+  }
+  function gbps(x) { x = Number(x) || 0; return (Math.floor(x * 10 + 0.5) / 10).toFixed(1); }
+  function pairName(p) { return "GPU" + p.from + "->GPU" + p.to; }
+  function paths(p) { return Array.isArray(p.paths) ? p.paths : []; }
+  function pathProblem(p, x) {
+    var m = x.first_mismatch;
+    if (x.wrong_words > 0 || (m && typeof m === "object")) {
+      var s = pairName(p) + ": " + size(x.bytes || 0) + " copied, " + (x.wrong_words || 0) + " words wrong";
+      if (m && typeof m === "object") { s += ", first at offset " + m.offset + ": expected " + m.expected + ", got " + m.got; }
+      return s;
+    }
+    if (x.error) { return pairName(p) + " " + x.path + ": " + x.error; }
+    return pairName(p) + " " + x.path + ": " + x.status;
+  }
+  function mismatch(p) {
+    var ps = paths(p);
+    for (var i = 0; i < ps.length; i++) { if (ps[i].status === "mismatch" || ps[i].wrong_words > 0) { return pathProblem(p, ps[i]); } }
+    return "";
+  }
+  function failure(p) {
+    var m = mismatch(p), ps = paths(p);
+    if (m) { return m; }
+    if (p.enable && p.enable !== "OK") { return pairName(p) + ": enabling peer access: " + p.enable; }
+    for (var i = 0; i < ps.length; i++) { if (ps[i].error) { return pathProblem(p, ps[i]); } }
+    if (p.reason) { return String(p.reason); }
+    if (p.step) { return pairName(p) + ": failed in " + p.step; }
+    return pairName(p) + ": failed";
+  }
+
+  // testFacts mirrors internal/rules testFacts.
+  function testFacts(f, t) {
+    if (!t || typeof t !== "object") { return; }
+    var pairs = Array.isArray(t.pairs) ? t.pairs : [], devices = Array.isArray(t.devices) ? t.devices : [];
+    var ran = bool(t.ran === true, "P2P test");
+    ran.yes = "P2P test ran (" + devices.length + " GPU, " + pairs.length + " pairs, " + size(t.size_bytes || 0) + " each)";
+    ran.no = "P2P test did not run" + (t.error ? ": " + t.error : "");
+    f["p2p.test.ran"] = ran;
+    if (t.ran !== true) {
+      var why = t.error ? " (the test did not run: " + t.error + ")" : " (the test did not run)";
+      TEST_FACTS.forEach(function (n) { f[n] = { known: false, display: NAMES[n] + why }; });
+      return;
+    }
+    var byName = {}, s = t.summary || {};
+    pairs.forEach(function (p) { byName[pairName(p)] = p; });
+    if (typeof s.data_ok === "boolean") {
+      var v = bool(s.data_ok, "P2P data check"), n = 0, bad = [];
+      pairs.forEach(function (p) {
+        n += paths(p).filter(function (x) { return x.status === "ok" || x.status === "mismatch"; }).length;
+        var m = mismatch(p);
+        if (m) { bad.push(m); }
+      });
+      v.yes = "every copy arrived intact (" + pairs.length + " pairs, " + n + " paths checked)";
+      v.no = "data arrived wrong" + (bad.length ? ": " + listed(bad) : "");
+      f["p2p.test.data_ok"] = v;
+    }
+    if (typeof s.ipc_ok === "boolean") {
+      var iv = bool(s.ipc_ok, "cross-process P2P"), ibad = [];
+      pairs.forEach(function (p) {
+        var x = paths(p).filter(function (x) { return String(x.path).indexOf("ipc_") === 0 && x.status !== "ok"; })[0];
+        if (x) { ibad.push(pathProblem(p, x)); }
+      });
+      iv.yes = "cross-process P2P works (CUDA IPC and cuMem handles verified)";
+      iv.no = "cross-process P2P failed" + (ibad.length ? ": " + listed(ibad) : "");
+      f["p2p.test.ipc_ok"] = iv;
+    }
+    var count = function (name, list, why) {
+      list = Array.isArray(list) ? list : [];
+      var rs = list.map(function (n) { return Object.prototype.hasOwnProperty.call(byName, n) ? why(byName[n]) : String(n); });
+      f[name] = { known: true, kind: "num", n: list.length, s: String(list.length) + (rs.length ? " (" + listed(rs) + ")" : ""), display: NAMES[name] };
+    };
+    count("p2p.test.failed_pairs", s.failed_pairs, failure);
+    count("p2p.test.slow_pairs", s.slow_pairs, function (p) {
+      var b = p.bandwidth;
+      return b && typeof b === "object" ? pairName(p) + ": " + gbps(b.p2p_on) + " GB/s with P2P, " + gbps(b.p2p_off) + " GB/s without" : pairName(p);
+    });
+    count("p2p.test.timeouts", s.timeouts, function (p) { return pairName(p) + (p.step ? ": timed out in " + p.step : ": timed out"); });
+    var enable = "";
+    pairs.forEach(function (p) { if (!enable && p.enable && p.enable !== "OK") { enable = String(p.enable); } });
+    f["p2p.test.enable_error"] = { known: true, kind: "str", s: enable, display: NAMES["p2p.test.enable_error"] };
   }
 
   function get(f, name) {
@@ -279,5 +400,5 @@
     return ev(e, f);
   }
 
-  window.p2pkbRules = { fromReport: fromReport, parse: parse, applies: applies, compareVersions: compareVersions };
+  window.p2pkbRules = { fromReport: fromReport, parse: parse, applies: applies, compareVersions: compareVersions, gbps: gbps, size: size };
 })();

@@ -397,7 +397,7 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer ix.Close()
-	_, err = report.Match(stdout, ix, s, rules.FromReport(rep), text, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL})
+	_, err = report.Match(stdout, ix, s, rules.FromReport(rep), text, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Test: rep.Test})
 	return err
 }
 

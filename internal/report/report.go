@@ -16,6 +16,7 @@ import (
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/site"
+	"github.com/p2pkb/p2pkb/probe/facts"
 )
 
 // Options shape the output.
@@ -24,6 +25,8 @@ type Options struct {
 	JSON    bool   // machine-readable output
 	Limit   int    // results to show
 	BaseURL string // prefix of links; "" gives site-root paths (/en/kb/<id>/)
+
+	Test *facts.Test // what p2p-probe --test measured; match prints it first
 }
 
 // Lang picks the language: the flag when given, else LANG (zh_CN.UTF-8 -> zh).
@@ -277,8 +280,9 @@ func Match(w io.Writer, ix *search.Index, s *site.Site, f rules.Facts, input str
 		if out == nil {
 			out = []Applicable{}
 		}
-		return len(out), writeJSON(w, out)
+		return len(out), writeJSON(w, withTest(out, o.Test, f))
 	}
+	writeTest(w, o.Test, f, o.Lang)
 	if len(out) == 0 {
 		fmt.Fprintln(w, text0(o.Lang, input))
 	}

@@ -119,6 +119,8 @@ func FromReport(r *facts.Report) Facts {
 	for k, v := range r.Software.Env {
 		f["env."+k] = value{known: true, kind: "str", s: v, display: k}
 	}
+	hostFacts(f, r)
+	testFacts(f, r.Test)
 	return f
 }
 
