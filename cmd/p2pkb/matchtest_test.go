@@ -49,7 +49,7 @@ func TestMatchPrintsTheTest(t *testing.T) {
 	}
 	// Without a test nothing is printed before the entries.
 	_, out, _ = call("", "match", "--probe", "../../probe/testdata/real/h200x2.json")
-	if strings.Contains(out, "P2P test") || !strings.HasPrefix(out, "●") {
+	if strings.Contains(out, "P2P test (p2p-probe --test)") || !strings.HasPrefix(out, "●") {
 		t.Errorf("no test, yet:\n%s", out[:min(len(out), 300)])
 	}
 }
