@@ -132,6 +132,7 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 	src := addSourceFlags(fl, true)
 	out := fl.String("out", "public", "output `DIR`, replaced only when the build succeeds")
 	baseURL := fl.String("base-url", "", "absolute `URL` of the site root, for canonical links and sitemap.xml")
+	quiet := fl.Bool("quiet", false, "no progress line on a terminal")
 	repoURL := fl.String("repo-url", "", "the project's repository `URL` (GitHub layout), for \"Edit this entry\" and \"Report\" links")
 	cpuProfile := fl.String("cpuprofile", "", "write a CPU profile of the build to `FILE` (go tool pprof)")
 	memProfile := fl.String("memprofile", "", "write a heap profile taken at the end of the build to `FILE`")
@@ -154,7 +155,10 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	if err := build.Build(sources, *out, *baseURL, stdout); err != nil {
+	progress, done := buildProgress(stderr, *quiet)
+	err = build.Build(sources, *out, *baseURL, stdout, progress)
+	done()
+	if err != nil {
 		return err
 	}
 	if *memProfile != "" {

@@ -65,16 +65,28 @@ func Render(src Sources, s *site.Site, emit render.Emit) error {
 	return r.Site(s, emit)
 }
 
+// Progress hears how far a build is: the stage (load, pages, search), and
+// for pages how many of how many are written. A terminal shows it.
+type Progress func(stage string, done, total int)
+
 // Build generates the site into out, replacing it only when every step
-// succeeded, and reports what it did on log.
-func Build(src Sources, out, baseURL string, log io.Writer) error {
-	_, _, err := build(src, out, baseURL, log, nil, false)
+// succeeded, and reports what it did on log. progress may be nil.
+func Build(src Sources, out, baseURL string, log io.Writer, progress ...Progress) error {
+	var p Progress
+	if len(progress) > 0 {
+		p = progress[0]
+	}
+	_, _, err := build(src, out, baseURL, log, nil, false, p)
 	return err
 }
 
 // build makes the site; keep says whether the pages stay in the model
 // returned, for updates, or go once written.
-func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, keep bool) (*site.Site, *render.Renderer, error) {
+func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, keep bool, progress Progress) (*site.Site, *render.Renderer, error) {
+	if progress == nil {
+		progress = func(string, int, int) {}
+	}
+	progress("load", 0, 0)
 	start := time.Now()
 	s, _, err := model(src, baseURL, cache)
 	if err != nil {
@@ -90,8 +102,12 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 		return nil, nil, err
 	}
 	var files atomic.Int64
+	pages := len(s.Pages)
+	progress("pages", 0, pages)
 	err = r.Site(s, func(name string, data []byte) error {
-		files.Add(1)
+		if n := int(files.Add(1)); n <= pages {
+			progress("pages", n, pages)
+		}
 		return tree.Write(name, data)
 	})
 	rendered := time.Now()
@@ -99,6 +115,7 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 		s.Pages = nil // written: their views need not stay through indexing
 	}
 	if err == nil {
+		progress("search", 0, 0)
 		err = writeSearch(s, tree)
 	}
 	if err != nil {

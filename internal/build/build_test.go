@@ -2,9 +2,11 @@ package build_test
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/p2pkb/p2pkb/internal/build"
@@ -54,5 +56,32 @@ func TestBuildIsDeterministic(t *testing.T) {
 	})
 	if err != nil || n < 100 {
 		t.Fatalf("compared %d files: %v", n, err)
+	}
+}
+
+// A build tells its progress: loading, every page written out of how many,
+// then the search index.
+func TestBuildReportsProgress(t *testing.T) {
+	var stages []string
+	last, total := 0, 0
+	var mu sync.Mutex
+	p := func(stage string, done, n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(stages) == 0 || stages[len(stages)-1] != stage {
+			stages = append(stages, stage)
+		}
+		if stage == "pages" {
+			last, total = max(last, done), n
+		}
+	}
+	if err := build.Build(repoSources(t), filepath.Join(t.TempDir(), "public"), "", io.Discard, p); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(stages, ",") != "load,pages,search" {
+		t.Errorf("stages %v", stages)
+	}
+	if total == 0 || last != total {
+		t.Errorf("pages %d of %d at the end", last, total)
 	}
 }

@@ -68,7 +68,7 @@ func NewSession(src Sources, out, baseURL string, log io.Writer) *Session {
 // Build is a full build, as Build; the session keeps its model.
 func (b *Session) Build() error {
 	b.next()
-	s, r, err := build(b.src, b.out, b.baseURL, b.log, &b.cache, true)
+	s, r, err := build(b.src, b.out, b.baseURL, b.log, &b.cache, true, nil)
 	if err != nil {
 		return err
 	}
