@@ -1,0 +1,241 @@
+package search
+
+import (
+	"regexp/syntax"
+	"sort"
+)
+
+// LineMatcher finds the entries whose signature pattern matches a line, fast
+// enough for logs of gigabytes: one pass of an Aho-Corasick automaton over
+// the line finds the literals the patterns require, and only the patterns
+// whose literals are all there are run. A log line that holds none of them,
+// which is nearly every line, costs one table lookup per byte.
+type LineMatcher struct {
+	docs   []Doc
+	need   []int   // per doc: how many distinct literals it requires; 0: run its pattern on every line
+	users  [][]int // per literal: the docs requiring it
+	always []int   // docs whose patterns require no literal the automaton can look for
+
+	ac acAutomaton
+
+	// Per line scratch, stamped so that nothing is cleared between lines.
+	stamp    uint32
+	litSeen  []uint32
+	docStamp []uint32
+	docCount []int
+	cands    []int
+}
+
+// LineMatch is one entry whose pattern matched a line.
+type LineMatch struct {
+	Doc  *Doc
+	Text string // what the pattern matched
+}
+
+// Literals shorter than this find too many lines to be worth looking for,
+// and longer ones are cut: any prefix of a required literal is required too,
+// and the automaton stays small however long the signatures are.
+const (
+	minLiteral = 3
+	maxLiteral = 32
+)
+
+// NewLineMatcher prepares the patterns of docs (entries of one language).
+func NewLineMatcher(docs []Doc) *LineMatcher {
+	m := &LineMatcher{}
+	litID := map[string]int{}
+	var lits []string
+	for _, d := range docs {
+		if d.Regex == nil || d.Regex.Regexp() == nil {
+			continue
+		}
+		i := len(m.docs)
+		m.docs = append(m.docs, d)
+		ids := map[int]bool{}
+		if re, err := syntax.Parse(d.Regex.String(), syntax.Perl); err == nil {
+			for _, l := range requiredLiterals(re.Simplify()) {
+				t := l.text
+				if len(t) < minLiteral {
+					continue
+				}
+				if len(t) > maxLiteral {
+					t = t[:maxLiteral]
+				}
+				id, ok := litID[t]
+				if !ok {
+					id = len(lits)
+					litID[t] = id
+					lits = append(lits, t)
+					m.users = append(m.users, nil)
+				}
+				if !ids[id] {
+					ids[id] = true
+					m.users[id] = append(m.users[id], i)
+				}
+			}
+		}
+		m.need = append(m.need, len(ids))
+		if len(ids) == 0 {
+			m.always = append(m.always, i)
+		}
+	}
+	m.ac = newAutomaton(lits)
+	m.litSeen = make([]uint32, len(lits))
+	m.docStamp = make([]uint32, len(m.docs))
+	m.docCount = make([]int, len(m.docs))
+	return m
+}
+
+// Match returns the entries whose pattern matches line, longest match first.
+// Lines where every entry that could match is done (done(i) true for the
+// index of its document in the order given) are not run through any pattern
+// and give nil: a message already found costs nothing when it repeats. done
+// may be nil. A LineMatcher is not safe for concurrent use.
+func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
+	m.stamp++
+	if m.stamp == 0 { // wrapped: start the stamps again
+		clear(m.litSeen)
+		clear(m.docStamp)
+		m.stamp = 1
+	}
+	m.cands = m.cands[:0]
+	m.ac.scan(line, func(lit int) {
+		if m.litSeen[lit] == m.stamp {
+			return
+		}
+		m.litSeen[lit] = m.stamp
+		for _, d := range m.users[lit] {
+			if m.docStamp[d] != m.stamp {
+				m.docStamp[d], m.docCount[d] = m.stamp, 0
+			}
+			m.docCount[d]++
+			if m.docCount[d] == m.need[d] {
+				m.cands = append(m.cands, d)
+			}
+		}
+	})
+	m.cands = append(m.cands, m.always...)
+	if len(m.cands) == 0 {
+		return nil
+	}
+	if done != nil {
+		all := true
+		for _, d := range m.cands {
+			if !done(&m.docs[d]) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return nil
+		}
+	}
+	sort.Ints(m.cands) // the documents' order, whatever order the literals came in
+	s := string(line)
+	var out []LineMatch
+	for _, d := range m.cands {
+		if t := m.docs[d].Regex.Regexp().FindString(s); t != "" {
+			out = append(out, LineMatch{&m.docs[d], t})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Text) > len(out[j].Text) })
+	return out
+}
+
+// acAutomaton is an Aho-Corasick automaton as a full transition table over
+// byte classes: the bytes no literal holds share one class, so the table is
+// small.
+type acAutomaton struct {
+	class  [256]uint8
+	n      int     // classes
+	next   []int32 // state*n + class -> state
+	out    [][]int // state -> literals ending there, through the failure links too
+	hasOut []bool
+}
+
+func newAutomaton(lits []string) acAutomaton {
+	var a acAutomaton
+	var used [256]bool
+	for _, l := range lits {
+		for i := 0; i < len(l); i++ {
+			used[l[i]] = true
+		}
+	}
+	a.n = 1
+	for b := range used {
+		if used[b] && a.n < 256 {
+			a.class[b] = uint8(a.n)
+			a.n++
+		}
+	}
+	// The trie, with -1 for a missing edge.
+	newState := func() int {
+		for c := 0; c < a.n; c++ {
+			a.next = append(a.next, -1)
+		}
+		a.out = append(a.out, nil)
+		return len(a.out) - 1
+	}
+	newState()
+	for id, l := range lits {
+		s := 0
+		for i := 0; i < len(l); i++ {
+			c := int(a.class[l[i]])
+			if a.next[s*a.n+c] < 0 {
+				a.next[s*a.n+c] = int32(newState())
+			}
+			s = int(a.next[s*a.n+c])
+		}
+		a.out[s] = append(a.out[s], id)
+	}
+	// Breadth first, each missing edge takes its failure state's edge.
+	fail := make([]int, len(a.out))
+	var queue []int
+	for c := 0; c < a.n; c++ {
+		if t := a.next[c]; t < 0 {
+			a.next[c] = 0
+		} else {
+			queue = append(queue, int(t))
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		a.out[s] = append(a.out[s], a.out[fail[s]]...)
+		for c := 0; c < a.n; c++ {
+			t := a.next[s*a.n+c]
+			if t < 0 {
+				a.next[s*a.n+c] = a.next[fail[s]*a.n+c]
+				continue
+			}
+			fail[t] = int(a.next[fail[s]*a.n+c])
+			queue = append(queue, int(t))
+		}
+	}
+	a.hasOut = make([]bool, len(a.out))
+	for s, o := range a.out {
+		a.hasOut[s] = len(o) > 0
+	}
+	return a
+}
+
+// scan calls found for every literal occurrence in b.
+func (a *acAutomaton) scan(b []byte, found func(lit int)) {
+	if len(a.out) <= 1 {
+		return
+	}
+	s, n, next, class, hasOut := int32(0), int32(a.n), a.next, &a.class, a.hasOut
+	for _, c := range b {
+		s = next[s*n+int32(class[c])]
+		if hasOut[s] {
+			for _, l := range a.out[s] {
+				found(l)
+			}
+		}
+	}
+}
+
+// LineMatcher returns a matcher of the entries of lang.
+func (ix *Index) LineMatcher(lang string) *LineMatcher {
+	return NewLineMatcher(ix.byLang[lang])
+}
