@@ -144,13 +144,14 @@ func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 
 // acAutomaton is an Aho-Corasick automaton as a full transition table over
 // byte classes: the bytes no literal holds share one class, so the table is
-// small.
+// small. The table holds each state premultiplied by the number of classes,
+// negated (minus one) for a state where literals end, so that the loop over
+// a line's bytes is one lookup and one test per byte.
 type acAutomaton struct {
-	class  [256]uint8
-	n      int     // classes
-	next   []int32 // state*n + class -> state
-	out    [][]int // state -> literals ending there, through the failure links too
-	hasOut []bool
+	class [256]int32
+	next  []int32       // state*n + class -> state*n, or -(state*n)-1 when literals end there
+	n     int32
+	out   [][]int // state -> literals ending there, through the failure links too
 }
 
 func newAutomaton(lits []string) acAutomaton {
@@ -161,39 +162,41 @@ func newAutomaton(lits []string) acAutomaton {
 			used[l[i]] = true
 		}
 	}
-	a.n = 1
+	n := 1
 	for b := range used {
-		if used[b] && a.n < 256 {
-			a.class[b] = uint8(a.n)
-			a.n++
+		if used[b] {
+			a.class[b] = int32(n)
+			n++
 		}
 	}
 	// The trie, with -1 for a missing edge.
+	var next []int32
+	var out [][]int
 	newState := func() int {
-		for c := 0; c < a.n; c++ {
-			a.next = append(a.next, -1)
+		for c := 0; c < n; c++ {
+			next = append(next, -1)
 		}
-		a.out = append(a.out, nil)
-		return len(a.out) - 1
+		out = append(out, nil)
+		return len(out) - 1
 	}
 	newState()
 	for id, l := range lits {
 		s := 0
 		for i := 0; i < len(l); i++ {
 			c := int(a.class[l[i]])
-			if a.next[s*a.n+c] < 0 {
-				a.next[s*a.n+c] = int32(newState())
+			if next[s*n+c] < 0 {
+				next[s*n+c] = int32(newState())
 			}
-			s = int(a.next[s*a.n+c])
+			s = int(next[s*n+c])
 		}
-		a.out[s] = append(a.out[s], id)
+		out[s] = append(out[s], id)
 	}
 	// Breadth first, each missing edge takes its failure state's edge.
-	fail := make([]int, len(a.out))
+	fail := make([]int, len(out))
 	var queue []int
-	for c := 0; c < a.n; c++ {
-		if t := a.next[c]; t < 0 {
-			a.next[c] = 0
+	for c := 0; c < n; c++ {
+		if t := next[c]; t < 0 {
+			next[c] = 0
 		} else {
 			queue = append(queue, int(t))
 		}
@@ -201,20 +204,25 @@ func newAutomaton(lits []string) acAutomaton {
 	for len(queue) > 0 {
 		s := queue[0]
 		queue = queue[1:]
-		a.out[s] = append(a.out[s], a.out[fail[s]]...)
-		for c := 0; c < a.n; c++ {
-			t := a.next[s*a.n+c]
+		out[s] = append(out[s], out[fail[s]]...)
+		for c := 0; c < n; c++ {
+			t := next[s*n+c]
 			if t < 0 {
-				a.next[s*a.n+c] = a.next[fail[s]*a.n+c]
+				next[s*n+c] = next[fail[s]*n+c]
 				continue
 			}
-			fail[t] = int(a.next[fail[s]*a.n+c])
+			fail[t] = int(next[fail[s]*n+c])
 			queue = append(queue, int(t))
 		}
 	}
-	a.hasOut = make([]bool, len(a.out))
-	for s, o := range a.out {
-		a.hasOut[s] = len(o) > 0
+	a.out, a.n = out, int32(n)
+	a.next = make([]int32, len(next))
+	for i, t := range next {
+		v := t * int32(n)
+		if len(out[t]) > 0 {
+			v = -v - 1
+		}
+		a.next[i] = v
 	}
 	return a
 }
@@ -224,11 +232,12 @@ func (a *acAutomaton) scan(b []byte, found func(lit int)) {
 	if len(a.out) <= 1 {
 		return
 	}
-	s, n, next, class, hasOut := int32(0), int32(a.n), a.next, &a.class, a.hasOut
+	s, next, class := int32(0), a.next, &a.class
 	for _, c := range b {
-		s = next[s*n+int32(class[c])]
-		if hasOut[s] {
-			for _, l := range a.out[s] {
+		s = next[s+class[c]]
+		if s < 0 {
+			s = -s - 1
+			for _, l := range a.out[s/a.n] {
 				found(l)
 			}
 		}
