@@ -20,7 +20,7 @@ type ExplainFigures struct {
 	Wall    time.Duration
 	CPU     time.Duration // user and system: on a machine others share, the wall time says more about them
 	PeakRSS int64         // bytes
-	Found   bool  // explain found the error at the end and exited 0
+	Found   bool          // explain found the error at the end and exited 0
 }
 
 // The error at the end of the generated logs, as PyTorch prints it under

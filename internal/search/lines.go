@@ -149,7 +149,7 @@ func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 // a line's bytes is one lookup and one test per byte.
 type acAutomaton struct {
 	class [256]int32
-	next  []int32       // state*n + class -> state*n, or -(state*n)-1 when literals end there
+	next  []int32 // state*n + class -> state*n, or -(state*n)-1 when literals end there
 	n     int32
 	out   [][]int // state -> literals ending there, through the failure links too
 }
