@@ -279,5 +279,6 @@
     return ev(e, f);
   }
 
-  window.p2pkbRules = { fromReport: fromReport, parse: parse, applies: applies, compareVersions: compareVersions };
+  window.p2pkbRules = { fromReport: fromReport, parse: parse, applies: applies, compareVersions: compareVersions,
+    displayName: function (n) { return NAMES[n] || n; } };
 })();
