@@ -3,6 +3,7 @@ package search
 import (
 	"regexp/syntax"
 	"sort"
+	"strings"
 )
 
 // LineMatcher finds the entries whose signature pattern matches a line, fast
@@ -53,14 +54,7 @@ func NewLineMatcher(docs []Doc) *LineMatcher {
 		m.docs = append(m.docs, d)
 		ids := map[int]bool{}
 		if re, err := syntax.Parse(d.Regex.String(), syntax.Perl); err == nil {
-			for _, l := range requiredLiterals(re.Simplify()) {
-				t := l.text
-				if len(t) < minLiteral {
-					continue
-				}
-				if len(t) > maxLiteral {
-					t = t[:maxLiteral]
-				}
+			for _, t := range lookFor(requiredLiterals(re.Simplify())) {
 				id, ok := litID[t]
 				if !ok {
 					id = len(lits)
@@ -84,6 +78,54 @@ func NewLineMatcher(docs []Doc) *LineMatcher {
 	m.docStamp = make([]uint32, len(m.docs))
 	m.docCount = make([]int, len(m.docs))
 	return m
+}
+
+// lookFor picks what the automaton looks for from a pattern's required
+// literals: any part of one is required too, so each is cut to start at its
+// rarest byte in log text (a capital, a sign) and to hold at most maxLiteral
+// bytes. Only those that start at a rare byte are kept, or the best one when
+// none does: the automaton passes the bytes that start nothing quickly.
+func lookFor(lits []literal) []string {
+	var rare []string
+	best, bestRank := "", -1
+	for _, l := range lits {
+		t := l.text
+		at, r := 0, -1
+		for i := 0; i+minLiteral <= len(t); i++ {
+			if k := rarity(t[i]); k > r {
+				at, r = i, k
+			}
+		}
+		if r < 0 {
+			continue
+		}
+		t = t[at:min(len(t), at+maxLiteral)]
+		if r >= 2 {
+			rare = append(rare, t)
+		}
+		if r > bestRank || r == bestRank && len(t) > len(best) {
+			best, bestRank = t, r
+		}
+	}
+	if len(rare) == 0 && best != "" {
+		return []string{best}
+	}
+	return rare
+}
+
+// rarity ranks how seldom a byte starts a word in logs: 0 for space, 1 for
+// the commonest letters, signs and digits, 2 for the other lower-case
+// letters, 3 for capitals and the rest.
+func rarity(c byte) int {
+	switch {
+	case c == ' ' || c == '\t':
+		return 0
+	case strings.IndexByte("etaoinsrhldcu0123456789:.,/-_=[]()", c) >= 0:
+		return 1
+	case c >= 'a' && c <= 'z':
+		return 2
+	}
+	return 3
 }
 
 // Match returns the entries whose pattern matches line, longest match first.
@@ -151,7 +193,8 @@ type acAutomaton struct {
 	class [256]int32
 	next  []int32 // state*n + class -> state*n, or -(state*n)-1 when literals end there
 	n     int32
-	out   [][]int // state -> literals ending there, through the failure links too
+	out   [][]int   // state -> literals ending there, through the failure links too
+	start [256]bool // bytes that leave the start state: the others are skipped without the table
 }
 
 func newAutomaton(lits []string) acAutomaton {
@@ -224,6 +267,9 @@ func newAutomaton(lits []string) acAutomaton {
 		}
 		a.next[i] = v
 	}
+	for c := 0; c < 256; c++ {
+		a.start[c] = a.next[a.class[c]] != 0
+	}
 	return a
 }
 
@@ -232,9 +278,19 @@ func (a *acAutomaton) scan(b []byte, found func(lit int)) {
 	if len(a.out) <= 1 {
 		return
 	}
-	s, next, class := int32(0), a.next, &a.class
-	for _, c := range b {
-		s = next[s+class[c]]
+	s, next, class, start := int32(0), a.next, &a.class, &a.start
+	for i := 0; i < len(b); i++ {
+		if s == 0 {
+			// Most bytes of a log start no literal: a loop without the
+			// table's chain of lookups passes them quickly.
+			for i < len(b) && !start[b[i]] {
+				i++
+			}
+			if i == len(b) {
+				return
+			}
+		}
+		s = next[s+class[b[i]]]
 		if s < 0 {
 			s = -s - 1
 			for _, l := range a.out[s/a.n] {
