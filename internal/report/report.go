@@ -1,7 +1,8 @@
 // Package report answers in a terminal: ranked search results, and the
-// explanation of every known error found in a log, as text for people or as
-// JSON for tools. It formats what the search index and the site model hold;
-// it finds nothing itself.
+// explanation of every known message in a log read as a stream, each with
+// its causes ranked by a machine's facts, as text for people or as JSON for
+// tools. It formats what the search index and the site model hold and
+// judges it with internal/rules; search's line matcher finds the messages.
 package report
 
 import (
