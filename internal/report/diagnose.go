@@ -430,7 +430,7 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 	if utf8.RuneCountInString(shown) > 200 {
 		shown = string([]rune(shown)[:200]) + "…"
 	}
-	fmt.Fprintf(w, "%s %s %d: %s\n", mark, text(o.Lang, "line"), m.Line, shown)
+	fmt.Fprintf(w, "%s %s: %s\n", mark, fmt.Sprintf(text(o.Lang, "line"), m.Line), shown)
 	if len(m.Causes) > 1 {
 		fmt.Fprintf(w, "  %s\n", fmt.Sprintf(text(o.Lang, "n_causes"), len(m.Causes)))
 	}
@@ -511,7 +511,7 @@ func backquoted(xs []string) []string {
 
 func init() {
 	for lang, m := range map[string]map[string]string{
-		"en": {"line": "line", "n_causes": "%d known causes, the most likely first:",
+		"en": {"line": "line %d", "n_causes": "%d known causes, the most likely first:",
 			"ruled_out":            "None of the %d known causes of this message fits the facts:",
 			"collect":              "What to collect next:",
 			"tell_apart":           "To tell them apart, find out: %s. Run `%s`%s.",
@@ -522,7 +522,7 @@ func init() {
 			"collect_test":         "Run `p2p-probe --test` there: it moves data between every pair of GPUs and names the pairs and calls that fail.",
 			"collect_log":          "Rerun with `NCCL_DEBUG=INFO` (and `CUDA_LAUNCH_BLOCKING=1` for a CUDA error) and pass the whole log, so that the lines around the message are read too.",
 			"collect_new":          "If nothing fits then, this is a cause the knowledge base does not have yet: report it with the probe report and the log."},
-		"zh": {"line": "行", "n_causes": "已知 %d 个原因，最可能的在前：",
+		"zh": {"line": "第 %d 行", "n_causes": "已知 %d 个原因，最可能的在前：",
 			"ruled_out":            "这条信息的 %d 个已知原因都与事实不符：",
 			"collect":              "接下来请收集：",
 			"tell_apart":           "要区分它们，需要知道：%s。运行 `%s`%s。",
