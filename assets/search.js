@@ -279,7 +279,7 @@
       g.causes.sort(function (a, b) { return a.tier - b.tier || b.confidence - a.confidence || b.len - a.len; });
       var out = g.causes.every(function (c) { return c.tier === 2; });
       g.verdict = g.causes[0].tier === 0 ? "applies" : out ? "ruled_out" : "unknown";
-      if (g.verdict !== "unknown") { return; }
+      if (g.verdict !== "unknown" || !rules) { return; }
       // What would tell them apart: the unknown facts their conditions read, most used first.
       var uses = {}, order = [];
       g.causes.forEach(function (c) {
