@@ -1,6 +1,7 @@
 # p2pkb. A fresh machine with Go needs only: make site, make test.
 GO       ?= go
 N        ?= 10000
+LOG_MB   ?= 100,1000
 CHROMIUM ?= chromium
 
 .PHONY: site test lint probe bench fuzz browser vocab clean
@@ -22,9 +23,9 @@ lint:
 probe:
 	CGO_ENABLED=1 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o bin/p2p-probe ./probe
 
-## bench: one table of build, index and search figures at the KB's size and at N synthetic entries (N=1000,10000,50000 for several)
+## bench: explain on generated logs of LOG_MB megabytes, then one table of build, index and search figures at the KB's size and at N synthetic entries (N=1000,10000,50000 for several)
 bench: browser
-	$(GO) run ./cmd/p2pkb-bench -n $(N)
+	$(GO) run ./cmd/p2pkb-bench -n $(N) -explain-mb $(LOG_MB)
 
 ## fuzz: every fuzz target (func FuzzXxx) for FUZZTIME each; a crasher is kept in its package's testdata/fuzz and fails make test until fixed
 FUZZTIME ?= 30s

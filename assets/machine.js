@@ -156,6 +156,8 @@
 
   // mark judges this page's entry and its workarounds and dead ends.
   function mark(r) {
+    // Pages that judge more than this function marks (the causes of a pasted message) follow.
+    queueMicrotask(function () { document.dispatchEvent(new Event("p2pkb-machine")); });
     document.querySelectorAll(".verdict").forEach(function (e) { e.remove(); });
     document.querySelectorAll("[data-applies]").forEach(function (e) { delete e.dataset.applies; });
     if (!r) { return; }
@@ -192,7 +194,7 @@
 
   // Pages that add entries later (search results) ask for marks again.
   var current = null;
-  window.p2pkbMachine = { refresh: function () { mark(current); } };
+  window.p2pkbMachine = { refresh: function () { mark(current); }, facts: function () { return current ? window.p2pkbRules.fromReport(current) : null; } };
 
   function use(text, quiet) {
     var msg = $(".machine-message");

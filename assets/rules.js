@@ -400,5 +400,6 @@
     return ev(e, f);
   }
 
-  window.p2pkbRules = { fromReport: fromReport, parse: parse, applies: applies, compareVersions: compareVersions, gbps: gbps, size: size };
+  window.p2pkbRules = { fromReport: fromReport, parse: parse, applies: applies, compareVersions: compareVersions, gbps: gbps, size: size,
+    displayName: function (n) { return NAMES[n] || n; } };
 })();

@@ -231,6 +231,145 @@
     });
   }
 
+  // pasteFor mirrors report.pasteFor: the output that shows a fact when
+  // pasted with the message.
+  function pasteFor(f) {
+    if (f === "p2p.all_pairs_ok" || f === "p2p.blocked_pairs") { return "nvidia-smi topo -p2p r"; }
+    if (["nvlink.present", "nvswitch.present", "topo.sys_pairs"].indexOf(f) >= 0) { return "nvidia-smi topo -m"; }
+    if (["gpu.count", "mig.enabled", "gpu.consumer", "gpu.arch"].indexOf(f) >= 0) { return "nvidia-smi -L"; }
+    if (f === "driver.version" || f === "cuda.driver") { return "nvidia-smi"; }
+    if (f === "cuda.version") { return "nvcc --version"; }
+    if (/^nccl\./.test(f) || /^env\.NCCL_/.test(f)) { return "NCCL_DEBUG=INFO"; }
+    if (/^(iommu|xid)\./.test(f)) { return "sudo dmesg"; }
+    if (f === "acs.redirect") { return "sudo lspci -vvv"; }
+    if (/^p2p\.test\./.test(f)) { return "p2pBandwidthLatencyTest"; }
+    if (/^python\./.test(f)) { return "pip list"; }
+    return "";
+  }
+
+  // factsIn lists the facts a parsed condition reads, in order of first use.
+  function factsIn(e, out) {
+    if (!e) { return out; }
+    if (e.t === "fact" && out.indexOf(e.name) < 0) { out.push(e.name); }
+    ["e", "l", "r"].forEach(function (k) { if (e[k]) { factsIn(e[k], out); } });
+    return out;
+  }
+
+  // causeGroups mirrors report.message: the entries whose patterns match the
+  // same line of q are the causes of that line's message, ranked by the
+  // facts (a p2p-probe report's, or null): those whose conditions hold, then
+  // unknown, then those ruled out; by confidence within each.
+  function causeGroups(results, q, facts) {
+    var rules = window.p2pkbRules, lines = q.split("\n"), groups = [], byLine = {};
+    results.forEach(function (r) {
+      if (r.kind !== "entry" || !r.match) { return; }
+      var n = -1;
+      for (var i = 0; i < lines.length; i++) { if (lines[i].indexOf(r.match) >= 0) { n = i; break; } }
+      if (!byLine[n]) { byLine[n] = { line: n + 1, text: (n >= 0 ? lines[n] : r.match).trim(), causes: [] }; groups.push(byLine[n]); }
+      var v = { truth: "unknown", reasons: [] };
+      if (facts && rules) {
+        try { v = rules.applies(r.versions || [], r.applies_when || "", facts); } catch (e) { v = { truth: "unknown", reasons: [e.message] }; }
+      }
+      var conditional = !!(r.applies_when || "").trim() || (r.versions || []).some(function (x) { return /[<>=]/.test(x); });
+      var len = Array.from(r.match).length;
+      byLine[n].causes.push({ result: r, truth: v.truth, reasons: v.reasons || [], condition: r.applies_when || "", len: len,
+        confidence: 2 * (r.score - 1000 - len), tier: v.truth === "does_not_apply" ? 2 : v.truth === "applies" && conditional ? 0 : 1 });
+    });
+    groups.forEach(function (g) {
+      g.causes.sort(function (a, b) { return a.tier - b.tier || b.confidence - a.confidence || b.len - a.len; });
+      var out = g.causes.every(function (c) { return c.tier === 2; });
+      g.verdict = g.causes[0].tier === 0 ? "applies" : out ? "ruled_out" : "unknown";
+      if (g.verdict !== "unknown" || !rules) { return; }
+      // What would tell them apart: the unknown facts their conditions read, most used first.
+      var uses = {}, order = [];
+      g.causes.forEach(function (c) {
+        if (c.truth === "does_not_apply") { return; }
+        var names = [];
+        try { names = factsIn(rules.parse(c.condition), []); } catch (e) { names = []; }
+        names.forEach(function (n) {
+          var known = facts && (Object.prototype.hasOwnProperty.call(facts, n) || /^env\.NCCL_/.test(n));
+          if (known) { return; }
+          if (!uses[n]) { order.push(n); uses[n] = 0; }
+          uses[n]++;
+        });
+      });
+      order = order.map(function (n, i) { return { n: n, i: i }; }).sort(function (a, b) { return uses[b.n] - uses[a.n] || a.i - b.i; }).map(function (x) { return x.n; });
+      if (!order.length) { return; }
+      var paste = [];
+      order.forEach(function (n) { var p = pasteFor(n); if (p && paste.indexOf(p) < 0) { paste.push(p); } });
+      g.tellApart = { facts: order, names: order.map(function (n) { return rules.displayName(n); }),
+        run: order.some(function (n) { return /^p2p\.test\./.test(n); }) ? "p2p-probe --test" : "p2p-probe", paste: paste };
+    });
+    return groups;
+  }
+
+  // renderCauses shows each pasted message that has several known causes,
+  // or whose every cause is ruled out, with its causes in order.
+  function renderCauses(section, groups, facts) {
+    var t = function (k) { return section.dataset[k] || k; };
+    var el = function (tag, cls, text) {
+      var e = document.createElement(tag);
+      if (cls) { e.className = cls; }
+      if (text !== undefined) { e.textContent = String(text); }
+      return e;
+    };
+    var labels = { applies: "lApplies", does_not_apply: "lDoesNotApply", unknown: "lUnknown" };
+    section.textContent = "";
+    groups.forEach(function (g) {
+      if (g.causes.length < 2 && g.verdict !== "ruled_out") { return; }
+      var box = el("div", "causes");
+      box.dataset.line = g.line;
+      box.dataset.verdict = g.verdict;
+      var head = el("p", "causes-head", t("line").replace("%d", g.line) + ": ");
+      head.appendChild(el("code", "", g.text));
+      box.appendChild(head);
+      var ruledOut = g.verdict === "ruled_out";
+      box.appendChild(el("p", "", (ruledOut ? t("ruledOut") : t("n")).replace("%d", g.causes.length)));
+      var ol = el(ruledOut ? "ul" : "ol", "cause-list");
+      g.causes.forEach(function (c) {
+        var li = el("li");
+        li.dataset.causeId = c.result.id;
+        li.dataset.truth = c.truth; // not data-applies: "hide what does not apply" must not hide what was ruled out
+        if (ruledOut) { li.appendChild(document.createTextNode("✗ ")); }
+        var a = el("a", "", c.result.title + " (" + c.result.id + ")");
+        a.href = root + c.result.path + "index.html";
+        li.appendChild(a);
+        if (facts) {
+          li.appendChild(el("span", "verdict cause-verdict verdict-" + c.truth, t(labels[c.truth]) + (c.reasons.length ? ": " + c.reasons.join("; ") : "")));
+        }
+        ol.appendChild(li);
+      });
+      box.appendChild(ol);
+      if (ruledOut) {
+        box.appendChild(el("p", "", t("collect")));
+        var next = el("ol", "collect-next");
+        var items = ["collectSameMachine"];
+        if (!facts || !Object.prototype.hasOwnProperty.call(facts, "p2p.test.ran")) { items.push("collectTest"); }
+        items.push("collectLog", "collectNew");
+        items.forEach(function (k) { next.appendChild(el("li", "", t(k))); });
+        box.appendChild(next);
+      } else if (g.tellApart) {
+        box.appendChild(el("p", "tell-apart", t("tellApart").replace("%s", g.tellApart.names.join(", ")).replace("%s", g.tellApart.run).replace("%s", g.tellApart.paste.join(", "))));
+      }
+      section.appendChild(box);
+    });
+    section.hidden = !section.firstChild;
+  }
+
+  // rankCauses puts each message's causes in the result list in their order.
+  function rankCauses(results, groups) {
+    var pos = {};
+    groups.forEach(function (g, i) { g.causes.forEach(function (c, j) { pos[c.result.id] = [i, j]; }); });
+    var matched = results.filter(function (r) { return pos[r.id]; }).sort(function (a, b) {
+      return pos[a.id][0] - pos[b.id][0] || pos[a.id][1] - pos[b.id][1];
+    });
+    return matched.concat(results.filter(function (r) { return !pos[r.id]; }));
+  }
+
+  function machineFacts() {
+    return window.p2pkbMachine && window.p2pkbMachine.facts ? window.p2pkbMachine.facts() : null;
+  }
+
   function page() {
     var list = document.getElementById("search-results");
     if (!list) { return; }
@@ -240,7 +379,23 @@
     input.value = q;
     if (!q.trim()) { input.focus(); return; }
     status.textContent = status.dataset.searching;
+    var causes = document.getElementById("search-causes"), shown = null;
+    var showCauses = function () {
+      if (!shown || !causes) { return; }
+      var facts = machineFacts(), groups = causeGroups(shown, q, facts);
+      renderCauses(causes, groups, facts);
+      return groups;
+    };
+    document.addEventListener("p2pkb-machine", function () {
+      if (!shown) { return; }
+      // Move the result items rather than draw them again: they carry the machine's marks.
+      var items = {};
+      Array.prototype.forEach.call(list.children, function (li) { items[li.dataset.resultId] = li; });
+      rankCauses(shown, showCauses()).forEach(function (r) { if (items[r.id]) { list.appendChild(items[r.id]); } });
+    });
     search(q, lang).then(function (results) {
+      shown = results;
+      results = rankCauses(results, showCauses());
       render(list, results, q);
       status.textContent = results.length ? status.dataset.found.replace("%d", results.length) : "";
       hint.hidden = results.length > 0;
@@ -265,6 +420,6 @@
     });
   }
 
-  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex };
+  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", page); } else { page(); }
 })();

@@ -25,6 +25,8 @@ import (
 func main() {
 	n := flag.String("n", "10000", "synthetic KB sizes, comma-separated (1000,10000,50000)")
 	write := flag.String("write", "", "only write the synthetic KB of the first size into `DIR` (kb/ and content/), for profiling a build")
+	explainMB := flag.String("explain-mb", "100,1000", "sizes in MB of the generated logs that explain reads, comma-separated; empty for none")
+	explainOnly := flag.Bool("explain-only", false, "only the explain table")
 	flag.Parse()
 	var sizes []int
 	for _, s := range strings.Split(*n, ",") {
@@ -42,7 +44,19 @@ func main() {
 		}
 		return
 	}
-	if err := run(sizes); err != nil {
+	var logSizes []int
+	for _, s := range strings.Split(*explainMB, ",") {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		v, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || v < 1 {
+			fmt.Fprintf(os.Stderr, "p2pkb-bench: -explain-mb %q: want sizes like 100,1000\n", *explainMB)
+			os.Exit(2)
+		}
+		logSizes = append(logSizes, v)
+	}
+	if err := run(sizes, logSizes, *explainOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "p2pkb-bench:", err)
 		os.Exit(1)
 	}
@@ -56,7 +70,7 @@ func writeSynthetic(dir string, n int) error {
 	return synth.Write(dir, n, 1, schema)
 }
 
-func run(n []int) error {
+func run(n, logSizes []int, explainOnly bool) error {
 	repo, err := os.Getwd()
 	if err != nil {
 		return err
@@ -69,6 +83,15 @@ func run(n []int) error {
 	bin := filepath.Join(tmp, "p2pkb")
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/p2pkb").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	if len(logSizes) > 0 {
+		if _, err := bench.Explain(os.Stdout, repo, bin, logSizes); err != nil {
+			return err
+		}
+		fmt.Println()
+	}
+	if explainOnly {
+		return nil
 	}
 	o := bench.Options{N: n, Repo: repo, Binary: bin, Hugo: bench.FindHugo()}
 	if o.Hugo != "" {

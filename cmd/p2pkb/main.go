@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -24,6 +25,7 @@ import (
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/server"
+	"github.com/p2pkb/p2pkb/internal/site"
 	"github.com/p2pkb/p2pkb/probe/facts"
 )
 
@@ -66,7 +68,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	case "match":
-		err = matchCmd(args, os.Stdin, stdout, stderr)
+		err = matchCmd(args, stdin, stdout, stderr)
 	case "serve":
 		err = serveCmd(args, stdout, stderr)
 	case "new":
@@ -224,29 +226,63 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	fl.SetOutput(stderr)
 	src := addSourceFlags(fl, false)
 	lang, asJSON, baseURL := reportFlags(fl)
+	follow, file := logFlags(fl)
 	if err := fl.Parse(args); err != nil {
 		return 0, err
 	}
-	text := strings.Join(fl.Args(), " ")
-	if fl.NArg() == 0 || text == "-" {
-		// A log can be large; what explain needs is in the lines, so a cap
-		// keeps memory bounded.
-		data, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+	in, closeIn, err := logInput(fl.Args(), *file, stdin, true)
+	if err != nil {
+		return 0, err
+	}
+	defer closeIn()
+	s, err := src.model()
+	if err != nil {
+		return 0, err
+	}
+	w, o := stdout, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr}
+	if *follow {
+		in, w = io.TeeReader(in, stdout), stderr
+	}
+	sum, err := report.Explain(w, s, in, nil, o)
+	return sum.Errors, err
+}
+
+// logFlags are the flags of the commands that read a log.
+func logFlags(fl *flag.FlagSet) (follow *bool, file *string) {
+	follow = fl.Bool("follow", false, "pass the input through to standard output as it arrives, and explain each known message on standard error as soon as it appears")
+	fl.BoolVar(follow, "tee", false, "the same as --follow")
+	file = fl.String("file", "", "read the log from `FILE` (default: the arguments, else standard input)")
+	return follow, file
+}
+
+// logInput is the log to read: the file, the arguments as text, or standard
+// input ("-", or no arguments when fromStdin). It is read as a stream, so a
+// log of any size fits. nil when there is none.
+func logInput(args []string, file string, stdin io.Reader, fromStdin bool) (io.Reader, func(), error) {
+	switch {
+	case file != "" && file != "-":
+		f, err := os.Open(file)
 		if err != nil {
-			return 0, fmt.Errorf("explain: reading standard input: %w", err)
+			return nil, nil, err
 		}
-		text = string(data)
+		return f, func() { f.Close() }, nil
+	case file == "-" || len(args) == 1 && args[0] == "-" || len(args) == 0 && fromStdin:
+		return stdin, func() {}, nil
+	case len(args) > 0:
+		return strings.NewReader(strings.Join(args, " ")), func() {}, nil
 	}
-	sources, err := src.sources()
+	return nil, func() {}, nil
+}
+
+// model loads the site model, without the search index that explaining a
+// log does not need.
+func (s sourceFlags) model() (*site.Site, error) {
+	sources, err := s.sources()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	s, ix, err := build.SearchIndex(sources)
-	if err != nil {
-		return 0, err
-	}
-	defer ix.Close()
-	return report.Explain(stdout, ix, s, text, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL})
+	m, _, err := build.Model(sources, "")
+	return m, err
 }
 
 func serveCmd(args []string, stdout, stderr io.Writer) error {
@@ -364,44 +400,60 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	src := addSourceFlags(fl, false)
 	lang, asJSON, baseURL := reportFlags(fl)
 	probeFile := fl.String("probe", "", "p2p-probe output `FILE` (- for standard input)")
+	follow, file := logFlags(fl)
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	if *probeFile == "" {
-		return errors.New("usage: p2pkb match --probe FILE [TEXT...]")
-	}
-	var in io.Reader = stdin
-	if *probeFile != "-" {
-		f, err := os.Open(*probeFile)
-		if err != nil {
-			return err
+	f := rules.Facts{}
+	var test *facts.Test
+	if *probeFile != "" {
+		var pin io.Reader = stdin
+		if *probeFile != "-" {
+			pf, err := os.Open(*probeFile)
+			if err != nil {
+				return err
+			}
+			defer pf.Close()
+			pin = pf
 		}
-		defer f.Close()
-		in = f
-	}
-	rep, err := facts.Read(in)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *probeFile, err)
-	}
-	text := strings.Join(fl.Args(), " ")
-	if fl.NArg() == 0 && *probeFile != "-" && !isTerminal(stdin) {
-		// A log piped in: judge the entries it names.
-		data, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+		rep, err := facts.Read(pin)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", *probeFile, err)
 		}
-		text = string(data)
+		f, test = rules.FromReport(rep), rep.Test
 	}
-	sources, err := src.sources()
+	// A log piped in: judge the entries it names.
+	in, closeIn, err := logInput(fl.Args(), *file, stdin, *probeFile != "-" && !isTerminal(stdin))
 	if err != nil {
 		return err
 	}
-	s, ix, err := build.SearchIndex(sources)
+	defer closeIn()
+	if in == stdin && *file == "" {
+		// Nothing piped in (a script's empty standard input): as without text.
+		br := bufio.NewReader(stdin)
+		if _, err := br.Peek(1); err == io.EOF {
+			in = nil
+		} else {
+			in = br
+		}
+	}
+	if in == nil && *probeFile == "" {
+		return errors.New("usage: p2pkb match [--probe FILE] [--file LOG | TEXT...]")
+	}
+	s, err := src.model()
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
-	_, err = report.Match(stdout, ix, s, rules.FromReport(rep), text, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Test: rep.Test})
+	o := report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Test: test}
+	if in == nil {
+		_, err = report.MatchAll(stdout, s, f, o)
+		return err
+	}
+	w := stdout
+	if *follow {
+		in, w = io.TeeReader(in, stdout), stderr
+	}
+	_, err = report.Match(w, s, f, in, o)
 	return err
 }
 

@@ -68,7 +68,7 @@ func TestMatchJSONWithTest(t *testing.T) {
 			} `json:"checks"`
 			Verdict string `json:"verdict"`
 		} `json:"test"`
-		Entries []map[string]any `json:"entries"`
+		Messages []map[string]any `json:"messages"`
 	}
 	code, out, errOut := call("", "match", "--json", "--probe", testReports+"h200x2-test-refused.json", "peer access is not supported between these two devices")
 	if code != 0 {
@@ -93,8 +93,8 @@ func TestMatchJSONWithTest(t *testing.T) {
 		!strings.HasPrefix(got["p2p.test.failed_pairs == 0"], "false pairs failing the P2P test 2 (GPU0->GPU1: enabling peer access: CUDA_ERROR_PEER_ACCESS_UNSUPPORTED") {
 		t.Errorf("checks %q", got)
 	}
-	if tr.Verdict != "Peer access was refused on 2 pairs: CUDA_ERROR_PEER_ACCESS_UNSUPPORTED." || len(res.Entries) == 0 || res.Entries[0]["id"] == nil {
-		t.Errorf("verdict %q, entries %v", tr.Verdict, res.Entries)
+	if tr.Verdict != "Peer access was refused on 2 pairs: CUDA_ERROR_PEER_ACCESS_UNSUPPORTED." || len(res.Messages) == 0 || res.Messages[0]["causes"] == nil {
+		t.Errorf("verdict %q, messages %v", tr.Verdict, res.Messages)
 	}
 	// The healthy run: the off figures are there too.
 	_, out, _ = call("", "match", "--json", "--probe", testReports+"h200x2-test-ok.json")

@@ -1,7 +1,8 @@
 // Package report answers in a terminal: ranked search results, and the
-// explanation of every known error found in a log, as text for people or as
-// JSON for tools. It formats what the search index and the site model hold;
-// it finds nothing itself.
+// explanation of every known message in a log read as a stream, each with
+// its causes ranked by a machine's facts, as text for people or as JSON for
+// tools. It formats what the search index and the site model hold and
+// judges it with internal/rules; search's line matcher finds the messages.
 package report
 
 import (
@@ -27,6 +28,11 @@ type Options struct {
 	BaseURL string // prefix of links; "" gives site-root paths (/en/kb/<id>/)
 
 	Test *facts.Test // what p2p-probe --test measured; match prints it first
+	// Reading a log (Explain, Match).
+	Follow     bool                     // write each message as soon as it appears, the summary at the end
+	Observe    func(n int, line string) // sees every line of the input, numbered from 1, in order (a line over 1 MiB in overlapping pieces, each with its number)
+	PasteFacts func() rules.Facts       // the facts gathered from the input so far; the machine's win over them
+	Warn       io.Writer                // where to say that the input was read otherwise than as given (lines too long)
 }
 
 // Lang picks the language: the flag when given, else LANG (zh_CN.UTF-8 -> zh).
@@ -81,86 +87,6 @@ func Search(w io.Writer, ix *search.Index, q string, o Options) (int, error) {
 	return len(hits), nil
 }
 
-// Explanation is one known error found in a log.
-type Explanation struct {
-	ID          string       `json:"id"`
-	Code        string       `json:"error_code"`
-	Signature   string       `json:"signature"`
-	Match       string       `json:"match"` // the text of the log the pattern matched
-	RootCause   string       `json:"root_cause"`
-	Workarounds []Workaround `json:"workarounds"` // by success rate, highest first
-	DeadEnds    []DeadEnd    `json:"dead_ends"`
-	Tier        string       `json:"verification_tier"`
-	URL         string       `json:"url"`
-}
-
-// Workaround is a fix with its success rate.
-type Workaround struct {
-	Text        string  `json:"text"`
-	SuccessRate float64 `json:"success_rate"`
-	Condition   string  `json:"condition,omitempty"`
-}
-
-// DeadEnd is something not to try.
-type DeadEnd struct {
-	Text     string  `json:"text"`
-	FailRate float64 `json:"fail_rate"`
-}
-
-// Explain finds every known signature in log and explains each. It returns
-// how many it found.
-func Explain(w io.Writer, ix *search.Index, s *site.Site, log string, o Options) (int, error) {
-	var out []Explanation
-	for _, d := range ix.Matches(log, o.Lang) {
-		e := s.KB.ByID[d.ID]
-		v := site.View(e, o.Lang, s.KB)
-		x := Explanation{ID: e.ID, Code: e.ErrorCode, Signature: v.Signature, Match: d.Regex.FindString(firstMatchingLine(d.Regex.Regexp(), log)),
-			RootCause: plain(v.RootCause.Text), Tier: e.VerificationTier, URL: link(o.BaseURL, d.Path),
-			Workarounds: []Workaround{}, DeadEnds: []DeadEnd{}}
-		for _, wk := range v.Workarounds {
-			x.Workarounds = append(x.Workarounds, Workaround{Text: plain(wk.Text.Text), SuccessRate: wk.SuccessRate, Condition: wk.Condition})
-		}
-		for _, de := range v.DeadEnds {
-			x.DeadEnds = append(x.DeadEnds, DeadEnd{Text: deadEndText(de), FailRate: de.FailRate})
-		}
-		out = append(out, x)
-	}
-	if o.JSON {
-		if out == nil {
-			out = []Explanation{}
-		}
-		return len(out), writeJSON(w, out)
-	}
-	if len(out) == 0 {
-		fmt.Fprintln(w, text(o.Lang, "no_match"))
-	}
-	for i, x := range out {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintf(w, "● %s  [%s]\n", x.Signature, x.Code)
-		if x.Tier == "ai_generated" {
-			fmt.Fprintf(w, "  %s\n", text(o.Lang, "unverified"))
-		}
-		fmt.Fprintf(w, "  %s: %s\n", text(o.Lang, "matched"), x.Match)
-		fmt.Fprintf(w, "\n  %s\n    %s\n", text(o.Lang, "cause"), x.RootCause)
-		if len(x.Workarounds) > 0 {
-			fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "works"))
-			for j, wk := range x.Workarounds {
-				fmt.Fprintf(w, "    %d. [%3.0f%%] %s\n", j+1, wk.SuccessRate*100, wk.Text)
-			}
-		}
-		if len(x.DeadEnds) > 0 {
-			fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "avoid"))
-			for _, de := range x.DeadEnds {
-				fmt.Fprintf(w, "    ✗ [%3.0f%% %s] %s\n", de.FailRate*100, text(o.Lang, "fail"), de.Text)
-			}
-		}
-		fmt.Fprintf(w, "\n  %s %s\n", text(o.Lang, "more"), x.URL)
-	}
-	return len(out), nil
-}
-
 // deadEndText is a dead end as one line: what is tried, and why it fails.
 func deadEndText(de site.DeadEndView) string {
 	t := plain(de.WhyFails.Text)
@@ -168,18 +94,6 @@ func deadEndText(de site.DeadEndView) string {
 		t = plain(de.Action.Text) + " — " + t
 	}
 	return t
-}
-
-func firstMatchingLine(re *regexp.Regexp, log string) string {
-	if re.MatchString(log) {
-		return log
-	}
-	for _, l := range strings.Split(log, "\n") {
-		if re.MatchString(l) {
-			return l
-		}
-	}
-	return ""
 }
 
 var mdLink = regexp.MustCompile(`\[([^\]]+)\]\(([^)]+)\)`)
@@ -236,19 +150,13 @@ type Applicable struct {
 	DeadEnds    []Marked `json:"dead_ends"`
 }
 
-// Match judges entries against a machine's facts: with text, the entries
-// whose signature occurs in it; without, every entry that may apply (applies
-// or unknown). It returns how many it printed.
-func Match(w io.Writer, ix *search.Index, s *site.Site, f rules.Facts, input string, o Options) (int, error) {
+// MatchAll lists every entry that may apply to a machine (applies or
+// unknown), with its workarounds and dead ends marked. It returns how many
+// it printed.
+func MatchAll(w io.Writer, s *site.Site, f rules.Facts, o Options) (int, error) {
 	var ids []string
-	if strings.TrimSpace(input) != "" {
-		for _, d := range ix.Matches(input, o.Lang) {
-			ids = append(ids, d.ID)
-		}
-	} else {
-		for _, e := range s.KB.Entries {
-			ids = append(ids, e.ID)
-		}
+	for _, e := range s.KB.Entries {
+		ids = append(ids, e.ID)
 	}
 	var out []Applicable
 	for _, id := range ids {
@@ -261,7 +169,7 @@ func Match(w io.Writer, ix *search.Index, s *site.Site, f rules.Facts, input str
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", e.File, err)
 		}
-		if input == "" && v.Truth == rules.False {
+		if v.Truth == rules.False {
 			continue
 		}
 		view := site.View(e, o.Lang, s.KB)
@@ -284,7 +192,7 @@ func Match(w io.Writer, ix *search.Index, s *site.Site, f rules.Facts, input str
 	}
 	writeTest(w, o.Test, f, o.Lang)
 	if len(out) == 0 {
-		fmt.Fprintln(w, text0(o.Lang, input))
+		fmt.Fprintln(w, text(o.Lang, "none_apply"))
 	}
 	for i, a := range out {
 		if i > 0 {
@@ -332,10 +240,3 @@ func because(reasons []string) string {
 }
 
 func verdictWord(lang, v string) string { return text(lang, "v_"+v) }
-
-func text0(lang, input string) string {
-	if input == "" {
-		return text(lang, "none_apply")
-	}
-	return text(lang, "no_match")
-}

@@ -1,0 +1,549 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/rules"
+	"github.com/p2pkb/p2pkb/internal/search"
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+// Message is one known message found in the input, with every entry whose
+// signature matches its line: the known causes of that message, the most
+// likely first.
+type Message struct {
+	Line     int     `json:"line"`      // the input's line where it first appears, from 1
+	LineText string  `json:"line_text"` // that line, cut to maxLineText bytes
+	Match    string  `json:"match"`     // what the longest pattern matched
+	Severity string  `json:"severity"`  // error, or note when every cause is a line a healthy run prints too
+	Verdict  string  `json:"verdict"`   // applies: a cause's conditions hold; unknown; ruled_out: every cause is
+	Causes   []Cause `json:"causes"`    // most likely first
+	// TellApart names what would tell the causes apart when no cause is
+	// known to hold: the facts their conditions read, and how to get them.
+	TellApart *TellApart `json:"tell_apart,omitempty"`
+	Collect   []string   `json:"collect_next,omitempty"` // when every cause is ruled out: what to gather next
+
+	judged bool // there were facts to judge the causes by
+}
+
+// Cause is one entry as a cause of a message, judged against the facts.
+type Cause struct {
+	ID          string   `json:"id"`
+	Code        string   `json:"error_code"`
+	Signature   string   `json:"signature"`
+	Severity    string   `json:"severity"`
+	Condition   string   `json:"applies_when,omitempty"`
+	Verdict     string   `json:"verdict"` // applies, unknown, does_not_apply
+	Reasons     []string `json:"reasons,omitempty"`
+	RootCause   string   `json:"root_cause"`
+	Confidence  float64  `json:"confidence"`
+	Tier        string   `json:"verification_tier"`
+	URL         string   `json:"url"`
+	Workarounds []Marked `json:"workarounds"` // by success rate; with facts, those that apply first
+	DeadEnds    []Marked `json:"dead_ends"`
+}
+
+// TellApart is what would decide between causes.
+type TellApart struct {
+	Facts []string `json:"facts"` // fact names, most telling first
+	Names []string `json:"names"` // the same as reasons name them
+	Run   string   `json:"run"`   // the probe command that finds them all
+	Paste []string `json:"paste"` // commands whose output, pasted with the log, shows them
+}
+
+// Summary counts what the input held.
+type Summary struct {
+	Errors int `json:"errors"` // messages with a cause that is an error
+	Notes  int `json:"notes"`  // messages that are notes only
+}
+
+const maxLineText = 1000
+
+// scan reads the input line by line and calls found for every new message:
+// a line where some entry matches for the first time, with every entry that
+// matches that line. An entry is reported once, where it first appears.
+func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, ms []search.LineMatch)) error {
+	var docs []search.Doc
+	for _, d := range search.Docs(s) {
+		if d.Lang == o.Lang && d.Kind == "entry" {
+			docs = append(docs, d)
+		}
+	}
+	m := search.NewLineMatcher(docs)
+	seen := map[string]bool{}
+	done := func(d *search.Doc) bool { return seen[d.ID] }
+	long := func(n int, length int64) {
+		if o.Warn != nil {
+			fmt.Fprintf(o.Warn, "p2pkb: line %d is %.1f MB long: read in pieces of %d KiB that overlap by %d KiB; a message across two pieces longer than that would be missed\n",
+				n, float64(length)/1e6, pieceBytes>>10, overlapBytes>>10)
+		}
+	}
+	return eachLine(in, func(n int, line []byte) {
+		if o.Observe != nil {
+			o.Observe(n, string(line))
+		}
+		ms := m.Match(line, done)
+		if len(ms) == 0 {
+			return
+		}
+		for _, x := range ms {
+			seen[x.Doc.ID] = true
+		}
+		found(n, line, ms)
+	}, long)
+}
+
+// message judges the entries matched on one line as causes of its message.
+func message(s *site.Site, n int, line []byte, ms []search.LineMatch, f rules.Facts, o Options) (Message, error) {
+	text := string(line)
+	if len(text) > maxLineText {
+		text = strings.ToValidUTF8(text[:maxLineText], "") + "…"
+	}
+	msg := Message{Line: n, LineText: strings.TrimSpace(text), Match: ms[0].Text, Severity: "note", judged: len(f) > 0}
+	type ranked struct {
+		c     Cause
+		tier  int // 0: its conditions hold; 1: unknown, or no condition; 2: ruled out
+		match int
+	}
+	var rs []ranked
+	for _, x := range ms {
+		e := s.KB.ByID[x.Doc.ID]
+		c, conditional, err := cause(s, e, f, o)
+		if err != nil {
+			return msg, err
+		}
+		tier := 1
+		switch {
+		case c.Verdict == rules.True.String() && conditional:
+			tier = 0
+		case c.Verdict == rules.False.String():
+			tier = 2
+		}
+		if !e.IsNote() {
+			msg.Severity = "error"
+		}
+		rs = append(rs, ranked{c, tier, len(x.Text)})
+	}
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if a.tier != b.tier {
+			return a.tier < b.tier
+		}
+		if a.c.Confidence != b.c.Confidence {
+			return a.c.Confidence > b.c.Confidence
+		}
+		return a.match > b.match
+	})
+	msg.Verdict = "unknown"
+	allOut := true
+	for _, r := range rs {
+		msg.Causes = append(msg.Causes, r.c)
+		allOut = allOut && r.tier == 2
+	}
+	switch {
+	case rs[0].tier == 0:
+		msg.Verdict = "applies"
+	case allOut:
+		msg.Verdict = "ruled_out"
+		msg.Collect = collectNext(f, o.Lang)
+	default:
+		msg.TellApart = tellApart(s, msg.Causes, f)
+	}
+	return msg, nil
+}
+
+// cause judges entry e against the facts; conditional says whether it has
+// any condition to judge.
+func cause(s *site.Site, e *kb.Entry, f rules.Facts, o Options) (Cause, bool, error) {
+	var versions []string
+	for _, v := range e.Versions {
+		versions = append(versions, v.Version)
+	}
+	v, err := rules.Applies(versions, e.AppliesWhen, f)
+	if err != nil {
+		return Cause{}, false, fmt.Errorf("%s: %w", e.File, err)
+	}
+	conditional := strings.TrimSpace(e.AppliesWhen) != ""
+	for _, ver := range versions {
+		if c, _ := rules.Constraint(ver); c != nil {
+			conditional = true
+		}
+	}
+	view := site.View(e, o.Lang, s.KB)
+	sev := "error"
+	if e.IsNote() {
+		sev = "note"
+	}
+	c := Cause{ID: e.ID, Code: e.ErrorCode, Signature: view.Signature, Severity: sev, Condition: e.AppliesWhen,
+		Verdict: v.Truth.String(), Reasons: v.Reasons, RootCause: plain(view.RootCause.Text), Confidence: e.Confidence,
+		Tier: e.VerificationTier, URL: link(o.BaseURL, site.EntryPath(o.Lang, e.ID)), Workarounds: []Marked{}, DeadEnds: []Marked{}}
+	for _, wk := range view.Workarounds {
+		c.Workarounds = append(c.Workarounds, mark(plain(wk.Text.Text), wk.SuccessRate, wk.Condition, f))
+	}
+	if len(f) > 0 {
+		sort.SliceStable(c.Workarounds, func(i, j int) bool { return rank(c.Workarounds[i].Verdict) < rank(c.Workarounds[j].Verdict) })
+	}
+	for _, de := range view.DeadEnds {
+		c.DeadEnds = append(c.DeadEnds, mark(deadEndText(de), de.FailRate, de.Condition, f))
+	}
+	return c, conditional, nil
+}
+
+// tellApart names the facts the causes' conditions read that are not known,
+// those read by the most causes first, and where each can be found.
+func tellApart(s *site.Site, causes []Cause, f rules.Facts) *TellApart {
+	uses := map[string]int{}
+	var order []string
+	for _, c := range causes {
+		if c.Verdict == rules.False.String() {
+			continue
+		}
+		names, err := rules.FactsIn(c.Condition)
+		if err != nil {
+			continue
+		}
+		for _, n := range names {
+			if f.Known(n) {
+				continue
+			}
+			if uses[n] == 0 {
+				order = append(order, n)
+			}
+			uses[n]++
+		}
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	sort.SliceStable(order, func(i, j int) bool { return uses[order[i]] > uses[order[j]] })
+	t := &TellApart{Facts: order, Run: "p2p-probe", Paste: []string{}}
+	seen := map[string]bool{}
+	for _, n := range order {
+		t.Names = append(t.Names, rules.DisplayName(n))
+		if strings.HasPrefix(n, "p2p.test.") {
+			t.Run = "p2p-probe --test"
+		}
+		if p := pasteFor(n); p != "" && !seen[p] {
+			seen[p] = true
+			t.Paste = append(t.Paste, p)
+		}
+	}
+	return t
+}
+
+// pasteFor is the output that shows a fact when pasted with the log.
+func pasteFor(fact string) string {
+	switch {
+	case fact == "p2p.all_pairs_ok" || fact == "p2p.blocked_pairs":
+		return "nvidia-smi topo -p2p r"
+	case fact == "nvlink.present" || fact == "nvswitch.present" || fact == "topo.sys_pairs":
+		return "nvidia-smi topo -m"
+	case fact == "gpu.count" || fact == "mig.enabled" || fact == "gpu.consumer" || fact == "gpu.arch":
+		return "nvidia-smi -L"
+	case fact == "driver.version" || fact == "cuda.driver":
+		return "nvidia-smi"
+	case fact == "cuda.version":
+		return "nvcc --version"
+	case strings.HasPrefix(fact, "nccl.") || strings.HasPrefix(fact, "env.NCCL_"):
+		return "NCCL_DEBUG=INFO"
+	case strings.HasPrefix(fact, "iommu.") || strings.HasPrefix(fact, "xid."):
+		return "sudo dmesg"
+	case fact == "acs.redirect":
+		return "sudo lspci -vvv"
+	case strings.HasPrefix(fact, "p2p.test."):
+		return "p2pBandwidthLatencyTest"
+	case strings.HasPrefix(fact, "python."):
+		return "pip list"
+	}
+	return ""
+}
+
+// collectNext says what to gather when every known cause is ruled out.
+func collectNext(f rules.Facts, lang string) []string {
+	var out []string
+	if len(f) > 0 {
+		out = append(out, text(lang, "collect_same_machine"))
+	}
+	if !f.Known("p2p.test.ran") {
+		out = append(out, text(lang, "collect_test"))
+	}
+	return append(out, text(lang, "collect_log"), text(lang, "collect_new"))
+}
+
+// mergeFacts puts the machine's facts over those read from the input: a
+// probe report describes the machine, a log only what it printed.
+func mergeFacts(machine rules.Facts, o Options) rules.Facts {
+	if o.PasteFacts == nil {
+		return machine
+	}
+	pasted := o.PasteFacts()
+	if len(pasted) == 0 {
+		return machine
+	}
+	out := rules.Facts{}
+	for k, v := range pasted {
+		out[k] = v
+	}
+	for k, v := range machine {
+		out[k] = v
+	}
+	return out
+}
+
+// diagnose reads the input and returns its messages, errors first, in the
+// order they appear; with o.Follow it writes each one to w as it appears,
+// judged by the facts known then.
+func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, judge bool) ([]Message, Summary, error) {
+	type found struct {
+		n    int
+		line []byte
+		ms   []search.LineMatch
+	}
+	var all []found
+	var sum Summary
+	var werr error
+	err := scan(s, in, o, func(n int, line []byte, ms []search.LineMatch) {
+		all = append(all, found{n, append([]byte(nil), line[:min(len(line), maxLineText+utf8.UTFMax)]...), ms})
+		if !o.Follow || werr != nil {
+			return
+		}
+		msg, err := message(s, n, line, ms, mergeFacts(f, o), o)
+		if err != nil {
+			werr = err
+			return
+		}
+		count(&sum, msg)
+		if o.JSON {
+			werr = writeJSONLine(w, msg)
+			return
+		}
+		werr = writeMessage(w, msg, o, judge)
+	})
+	if err != nil {
+		return nil, sum, err
+	}
+	if werr != nil {
+		return nil, sum, werr
+	}
+	facts := mergeFacts(f, o)
+	var errs, notes []Message
+	for _, x := range all {
+		msg, err := message(s, x.n, x.line, x.ms, facts, o)
+		if err != nil {
+			return nil, sum, err
+		}
+		if msg.Severity == "note" {
+			notes = append(notes, msg)
+		} else {
+			errs = append(errs, msg)
+		}
+	}
+	sum = Summary{Errors: len(errs), Notes: len(notes)}
+	return append(errs, notes...), sum, nil
+}
+
+func count(sum *Summary, m Message) {
+	if m.Severity == "note" {
+		sum.Notes++
+	} else {
+		sum.Errors++
+	}
+}
+
+// Diagnosis is what `explain --json` and `match --json` print for an input.
+type Diagnosis struct {
+	Test     *TestResult `json:"test,omitempty"` // what p2p-probe --test measured, with match --probe
+	Messages []Message   `json:"messages"`       // errors first, then notes, each in the order of the input
+	Summary
+}
+
+// Explain reads a log line by line and explains every known message in it:
+// the causes of each, ranked by the facts (f, the machine's, possibly
+// empty, with those o.PasteFacts gathers from the input below them), errors
+// apart from notes. It returns how many of each it found.
+func Explain(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options) (Summary, error) {
+	return report(w, s, in, f, o, len(f) > 0)
+}
+
+// Match is Explain for a machine: every cause's workarounds and dead ends
+// are marked as applying to it or not.
+func Match(w io.Writer, s *site.Site, f rules.Facts, in io.Reader, o Options) (Summary, error) {
+	return report(w, s, in, f, o, true)
+}
+
+func report(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, judge bool) (Summary, error) {
+	msgs, sum, err := diagnose(w, s, in, f, o, judge)
+	if err != nil {
+		return sum, err
+	}
+	if o.JSON {
+		if o.Follow {
+			return sum, writeJSONLine(w, sum)
+		}
+		if msgs == nil {
+			msgs = []Message{}
+		}
+		d := Diagnosis{Messages: msgs, Summary: sum}
+		if judge && o.Test != nil {
+			d.Test = testResult(o.Test, f)
+		}
+		return sum, writeJSON(w, d)
+	}
+	if judge && !o.Follow {
+		writeTest(w, o.Test, f, o.Lang)
+	}
+	if !o.Follow {
+		notesShown := false
+		for i, m := range msgs {
+			if m.Severity == "note" && !notesShown {
+				notesShown = true
+				fmt.Fprintf(w, "%s\n\n", text(o.Lang, "notes_head"))
+			} else if i > 0 {
+				fmt.Fprintln(w)
+			}
+			if err := writeMessage(w, m, o, judge); err != nil {
+				return sum, err
+			}
+		}
+	}
+	if sum.Errors+sum.Notes == 0 {
+		fmt.Fprintln(w, text(o.Lang, "no_match"))
+		return sum, nil
+	}
+	fmt.Fprintf(w, "\n%s\n", fmt.Sprintf(text(o.Lang, "summary"), sum.Errors, sum.Notes))
+	return sum, nil
+}
+
+func writeJSONLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// writeMessage prints one message with its causes: in full those that may
+// apply, in a line each those ruled out, and what to find out or collect
+// next when no cause is known to hold.
+func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
+	mark := "●"
+	if m.Severity == "note" {
+		mark = "○"
+	}
+	shown := m.LineText
+	if utf8.RuneCountInString(shown) > 200 {
+		shown = string([]rune(shown)[:200]) + "…"
+	}
+	fmt.Fprintf(w, "%s %s: %s\n", mark, fmt.Sprintf(text(o.Lang, "line"), m.Line), shown)
+	if len(m.Causes) > 1 {
+		fmt.Fprintf(w, "  %s\n", fmt.Sprintf(text(o.Lang, "n_causes"), len(m.Causes)))
+	}
+	if m.Verdict == "ruled_out" {
+		fmt.Fprintf(w, "\n  %s\n", fmt.Sprintf(text(o.Lang, "ruled_out"), len(m.Causes)))
+		for _, c := range m.Causes {
+			fmt.Fprintf(w, "    ✗ %s — %s%s\n      %s\n", c.ID, verdictWord(o.Lang, c.Verdict), because(c.Reasons), c.URL)
+		}
+		fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "collect"))
+		for i, c := range m.Collect {
+			fmt.Fprintf(w, "    %d. %s\n", i+1, c)
+		}
+		return nil
+	}
+	for i, c := range m.Causes {
+		ind := "  "
+		if len(m.Causes) > 1 {
+			fmt.Fprintf(w, "\n  %d. %s [%s]", i+1, c.ID, c.Code)
+			ind = "     "
+		} else {
+			fmt.Fprintf(w, "  %s [%s]", c.Signature, c.Code)
+		}
+		if m.judged && (c.Verdict != rules.True.String() || c.Condition != "" || len(c.Reasons) > 0) {
+			fmt.Fprintf(w, " — %s%s", verdictWord(o.Lang, c.Verdict), because(c.Reasons))
+		}
+		fmt.Fprintln(w)
+		if c.Verdict == rules.False.String() && len(m.Causes) > 1 {
+			fmt.Fprintf(w, "%s%s %s\n", ind, text(o.Lang, "more"), c.URL)
+			continue
+		}
+		if c.Tier == "ai_generated" {
+			fmt.Fprintf(w, "%s%s\n", ind, text(o.Lang, "unverified"))
+		}
+		fmt.Fprintf(w, "\n%s%s\n%s  %s\n", ind, text(o.Lang, "cause"), ind, c.RootCause)
+		if m.Severity != "note" {
+			writeMarked(w, ind, c, o, judge)
+		}
+		fmt.Fprintf(w, "\n%s%s %s\n", ind, text(o.Lang, "more"), c.URL)
+	}
+	if t := m.TellApart; t != nil && len(m.Causes) > 1 {
+		paste := ""
+		if len(t.Paste) > 0 {
+			paste = fmt.Sprintf(text(o.Lang, "paste"), strings.Join(backquoted(t.Paste), ", "))
+		}
+		fmt.Fprintf(w, "\n  %s\n", fmt.Sprintf(text(o.Lang, "tell_apart"), strings.Join(t.Names, ", "), t.Run, paste))
+	}
+	return nil
+}
+
+func writeMarked(w io.Writer, ind string, c Cause, o Options, judge bool) {
+	verdict := func(m Marked) string {
+		if !judge {
+			return ""
+		}
+		return fmt.Sprintf("\n%s     %s%s", ind, verdictWord(o.Lang, m.Verdict), because(m.Reasons))
+	}
+	if len(c.Workarounds) > 0 {
+		fmt.Fprintf(w, "\n%s%s\n", ind, text(o.Lang, "works"))
+		for j, m := range c.Workarounds {
+			fmt.Fprintf(w, "%s  %d. [%3.0f%%] %s%s\n", ind, j+1, m.Rate*100, m.Text, verdict(m))
+		}
+	}
+	if len(c.DeadEnds) > 0 {
+		fmt.Fprintf(w, "\n%s%s\n", ind, text(o.Lang, "avoid"))
+		for _, m := range c.DeadEnds {
+			fmt.Fprintf(w, "%s  ✗ [%3.0f%% %s] %s%s\n", ind, m.Rate*100, text(o.Lang, "fail"), m.Text, verdict(m))
+		}
+	}
+}
+
+func backquoted(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = "`" + x + "`"
+	}
+	return out
+}
+
+func init() {
+	for lang, m := range map[string]map[string]string{
+		"en": {"line": "line %d", "n_causes": "%d known causes, the most likely first:",
+			"ruled_out":            "None of the %d known causes of this message fits the facts:",
+			"collect":              "What to collect next:",
+			"tell_apart":           "To tell them apart, find out: %s. Run `%s`%s.",
+			"paste":                ", or paste the output of %s with the log",
+			"notes_head":           "Notes: lines a healthy run prints too",
+			"summary":              "Recognized: %d error message(s), %d note(s).",
+			"collect_same_machine": "Check that the facts come from the machine, the container and the CUDA_VISIBLE_DEVICES of the failing job.",
+			"collect_test":         "Run `p2p-probe --test` there: it moves data between every pair of GPUs and names the pairs and calls that fail.",
+			"collect_log":          "Rerun with `NCCL_DEBUG=INFO` (and `CUDA_LAUNCH_BLOCKING=1` for a CUDA error) and pass the whole log, so that the lines around the message are read too.",
+			"collect_new":          "If nothing fits then, this is a cause the knowledge base does not have yet: report it with the probe report and the log."},
+		"zh": {"line": "第 %d 行", "n_causes": "已知 %d 个原因，最可能的在前：",
+			"ruled_out":            "这条信息的 %d 个已知原因都与事实不符：",
+			"collect":              "接下来请收集：",
+			"tell_apart":           "要区分它们，需要知道：%s。运行 `%s`%s。",
+			"paste":                "，或把 %s 的输出与日志一起粘贴",
+			"notes_head":           "提示：健康的运行也会打印的行",
+			"summary":              "识别出 %d 条错误信息、%d 条提示。",
+			"collect_same_machine": "确认这些事实来自出错作业所在的机器、容器和 CUDA_VISIBLE_DEVICES。",
+			"collect_test":         "在那里运行 `p2p-probe --test`：它在每对 GPU 之间传输数据，并指出失败的 GPU 对和调用。",
+			"collect_log":          "用 `NCCL_DEBUG=INFO`（CUDA 错误再加 `CUDA_LAUNCH_BLOCKING=1`）重新运行，并提供完整日志，以便读取这条信息前后的行。",
+			"collect_new":          "如果仍然没有符合的原因，说明知识库还没有这个原因：请附上探测报告和日志报告它。"},
+	} {
+		for k, v := range m {
+			texts[lang][k] = v
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package report
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/p2pkb/p2pkb/internal/content"
+	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/rules"
+	"github.com/p2pkb/p2pkb/internal/site"
+	"github.com/p2pkb/p2pkb/probe/facts"
+)
+
+func repoSite(t testing.TB) *site.Site {
+	t.Helper()
+	k, err := kb.Load(os.DirFS("../../kb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := content.Load(os.DirFS("../../content"), "content")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return site.New(k, a, "")
+}
+
+func probeFacts(t *testing.T, path string) rules.Facts {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := facts.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rules.FromReport(r)
+}
+
+// The line observer sees every line once, in order, with its number, and the
+// facts gathered from the input rank the causes, below the machine's.
+func TestObserverAndPastedFacts(t *testing.T) {
+	s := repoSite(t)
+	log := "one\r\ntwo\n[rank0]: RuntimeError: CUDA error: peer access is not supported between these two devices\nfour"
+	var seen []string
+	mig := probeFacts(t, "../../probe/testdata/golden/mig-enabled.json")
+	asked := 0
+	o := Options{Lang: "en", Observe: func(n int, line string) { seen = append(seen, strings.Repeat("#", n)+line) },
+		PasteFacts: func() rules.Facts { asked++; return mig }}
+	msgs, sum, err := diagnose(io.Discard, s, strings.NewReader(log), nil, o, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(seen, "|"); got != "#one|##two|###[rank0]: RuntimeError: CUDA error: peer access is not supported between these two devices|####four" {
+		t.Errorf("observed %q", got)
+	}
+	if sum.Errors != 1 || asked == 0 || msgs[0].Causes[0].ID != "cuda/peer-access-under-mig" {
+		t.Errorf("with the pasted facts of a MIG machine: %+v, first cause %s", sum, msgs[0].Causes[0].ID)
+	}
+	// The machine's facts win over the pasted ones.
+	h200 := probeFacts(t, "../../probe/testdata/real/h200x2.json")
+	msgs, _, err = diagnose(io.Discard, s, strings.NewReader(log), h200, o, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := msgs[0].Causes[0]; c.ID != "cuda/peer-access-to-same-device" || c.Verdict != "applies" {
+		t.Errorf("machine facts under pasted ones: first cause %s %s", c.ID, c.Verdict)
+	}
+}
