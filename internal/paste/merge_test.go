@@ -36,8 +36,8 @@ func TestMerge(t *testing.T) {
 		t.Errorf("conflicts %+v, want %+v", conflicts, want)
 	}
 	for when, truth := range map[string]string{
-		"nvlink.present":                   "applies",        // the probe's NV18 wins over the paste's PHB
-		"nvlink.present && !nccl.p2p_used": "applies",        // nccl.p2p_used only the paste knows
+		"nvlink.present":                   "applies", // the probe's NV18 wins over the paste's PHB
+		"nvlink.present && !nccl.p2p_used": "applies", // nccl.p2p_used only the paste knows
 		"nccl.transport == \"SHM\"":        "applies",
 		"python.torch >= 2.11":             "applies",
 		"gpu.count > 2":                    "does_not_apply", // both say 2

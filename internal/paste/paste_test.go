@@ -114,7 +114,7 @@ func TestStrip(t *testing.T) {
 	for in, want := range map[string]string{
 		"[rank3]: RuntimeError: x":                             "RuntimeError: x",
 		"host-1.cluster:123:456 [7] NCCL INFO x":               "NCCL INFO x",
-		">> > GPU0\tX":                                          "GPU0\tX",
+		">> > GPU0\tX":                                         "GPU0\tX",
 		"(pid=99) hello":                                       "hello",
 		"[Sun Nov 22 11:00:40 2026] NVRM: Xid":                 "NVRM: Xid",
 		"2024-01-02 03:04:05,123 [rank0]: NCCL INFO x":         "NCCL INFO x",
