@@ -1,6 +1,7 @@
 package paste
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -231,7 +232,7 @@ func (t *bwTest) line(x *Extractor, s string, n int, raw string) bool {
 				continue
 			}
 			v, err := strconv.ParseFloat(c, 64)
-			if err != nil {
+			if err != nil || math.IsNaN(v) {
 				continue
 			}
 			bm := t.mats[t.cur]
