@@ -20,6 +20,7 @@ import (
 	"github.com/p2pkb/p2pkb"
 	"github.com/p2pkb/p2pkb/internal/build"
 	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/report"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
@@ -65,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	case "match":
-		err = matchCmd(args, os.Stdin, stdout, stderr)
+		err = matchCmd(args, stdin, stdout, stderr)
 	case "serve":
 		err = serveCmd(args, stdout, stderr)
 	case "help", "-h", "--help":
@@ -237,7 +238,8 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 0, err
 	}
 	defer ix.Close()
-	return report.Explain(stdout, ix, s, text, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL})
+	found := report.Found{Facts: paste.Extract(text)}
+	return report.ExplainFacts(stdout, ix, s, text, found, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL})
 }
 
 func serveCmd(args []string, stdout, stderr io.Writer) error {
@@ -354,25 +356,29 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fl.SetOutput(stderr)
 	src := addSourceFlags(fl, false)
 	lang, asJSON, baseURL := reportFlags(fl)
-	probeFile := fl.String("probe", "", "p2p-probe output `FILE` (- for standard input)")
+	probeFile := fl.String("probe", "", "p2p-probe output `FILE` (- for standard input); without it, the facts of the pasted text judge")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	if *probeFile == "" {
-		return errors.New("usage: p2pkb match --probe FILE [TEXT...]")
+	if *probeFile == "" && fl.NArg() == 0 && isTerminal(stdin) {
+		return errors.New("usage: p2pkb match [--probe FILE] [TEXT...]")
 	}
-	var in io.Reader = stdin
-	if *probeFile != "-" {
-		f, err := os.Open(*probeFile)
-		if err != nil {
-			return err
+	var probe rules.Facts
+	if *probeFile != "" {
+		var in io.Reader = stdin
+		if *probeFile != "-" {
+			f, err := os.Open(*probeFile)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			in = f
 		}
-		defer f.Close()
-		in = f
-	}
-	rep, err := facts.Read(in)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *probeFile, err)
+		rep, err := facts.Read(in)
+		if err != nil {
+			return fmt.Errorf("%s: %w", *probeFile, err)
+		}
+		probe = rules.FromReport(rep)
 	}
 	text := strings.Join(fl.Args(), " ")
 	if fl.NArg() == 0 && *probeFile != "-" && !isTerminal(stdin) {
@@ -392,7 +398,7 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer ix.Close()
-	_, err = report.Match(stdout, ix, s, rules.FromReport(rep), text, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL})
+	_, err = report.MatchFacts(stdout, ix, s, probe, paste.Extract(text), text, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL})
 	return err
 }
 

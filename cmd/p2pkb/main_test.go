@@ -63,7 +63,8 @@ func TestExplainNothingExitsOne(t *testing.T) {
 		t.Errorf("exit %d: %s", code, out)
 	}
 	code, out, _ = call("", "explain", "--json", "nothing to see")
-	if code != 1 || strings.TrimSpace(out) != "[]" {
+	var res struct{ Explanations, Facts []any }
+	if err := json.Unmarshal([]byte(out), &res); code != 1 || err != nil || res.Explanations == nil || len(res.Explanations)+len(res.Facts) != 0 {
 		t.Errorf("exit %d: %s", code, out)
 	}
 }
@@ -88,12 +89,12 @@ func TestExplainRealNCCLLog(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	var xs []struct{ ID string }
-	if err := json.Unmarshal([]byte(out), &xs); err != nil {
+	var res struct{ Explanations []struct{ ID string } }
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, x := range xs {
+	for _, x := range res.Explanations {
 		got = append(got, x.ID)
 	}
 	for _, want := range []string{"nccl/p2p-disabled-by-environment", "nccl/p2p-off-shm-transport"} {
@@ -109,11 +110,11 @@ func matchJSON(t *testing.T, probe string, args ...string) []map[string]any {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var res []map[string]any
+	var res struct{ Entries []map[string]any }
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	return res
+	return res.Entries
 }
 
 func workaroundVerdict(t *testing.T, a map[string]any, contains string) (string, string) {

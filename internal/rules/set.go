@@ -56,3 +56,6 @@ func factDisplay(name string) string {
 	}
 	return displayName(name)
 }
+
+// Display is how reasons name a fact: "NCCL" for nccl.version.
+func Display(name string) string { return factDisplay(name) }
