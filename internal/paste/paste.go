@@ -208,11 +208,11 @@ var (
 	reCmdline  = regexp.MustCompile(`(?:^|Kernel command line: |Command line: )(BOOT_IMAGE=.*|.*\b(?:intel_iommu|amd_iommu|iommu)(?:\.passthrough)?=.*)`)
 	reIOMMUArg = regexp.MustCompile(`(?:^|\s)(intel_iommu|amd_iommu|iommu|iommu\.passthrough)=(\S+)`)
 
-	reDriver     = regexp.MustCompile(`(CUDA )?Driver Version\s*:\s*(\d+(?:\.\d+)*)`)
+	reDriver     = regexp.MustCompile(`(CUDA )?Driver Version"?\s*:\s*"?(\d+(?:\.\d+)*)`)
 	reSMICUDA    = regexp.MustCompile(`CUDA Version\s*:\s*(\d+\.\d+)`)
 	reEnvDriver  = regexp.MustCompile(`Nvidia driver version\s*: (\d+\.\d+(?:\.\d+)?)`)
 	reNvcc       = regexp.MustCompile(`Cuda compilation tools, release (\d+\.\d+), V`)
-	reRuntime    = regexp.MustCompile(`(?i)CUDA runtime version\s*:?\s*(\d+(?:\.\d+)*)`)
+	reRuntime    = regexp.MustCompile(`(?i)CUDA runtime version"?\s*:?\s*"?(\d+(?:\.\d+)*)`)
 	reTorch      = regexp.MustCompile(`PyTorch version\s*: (\d\S*)|\btorch==(\d\S*)|^torch (\d+\.\d+\S*) cuda `)
 	reTF         = regexp.MustCompile(`(?i)TensorFlow version:? (\d\S*)|\btensorflow(?:-gpu)?==(\d\S*)`)
 	reJAX        = regexp.MustCompile(`^jax:\s+(\d\S*)|\bjax==(\d\S*)`)
