@@ -140,6 +140,23 @@ func (x *Extractor) setEvent(name, kind, value string, prio int, e event, source
 // labels, timestamps, NCCL's host:pid:tid [dev], quote marks.
 var prefixes = regexp.MustCompile(`^(?:\[(?:rank|default)?\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+: |\([A-Za-z]*\s*pid=\d+[^)]*\)|>+|\[\s*\d+\.\d+\]|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.\-\[\]]+:|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]\s]+\]|[\w.-]+:\d+:\d+ \[\d+\])`)
 
+// mayHavePrefix is a quick test that s may start with one of prefixes:
+// most lines of a log start with none.
+func mayHavePrefix(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch c := s[0]; {
+	case c == '[' || c == '(' || c == '>' || c >= '0' && c <= '9':
+		return true
+	case c >= 'A' && c <= 'Z' && len(s) > 4 && (s[3] == ' ' || s[1] >= '0' && s[1] <= '9'):
+		return true // a syslog month, a glog level and date
+	}
+	// host:pid:tid [dev]
+	i := strings.IndexByte(s, ':')
+	return i > 0 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' && strings.Contains(s, "] ")
+}
+
 var ansi = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
 
 // Strip removes the prefixes and surrounding blanks of a line.
@@ -148,7 +165,7 @@ func Strip(line string) string {
 		line = ansi.ReplaceAllString(line, "")
 	}
 	s := strings.TrimSpace(line)
-	for i := 0; i < 8; i++ {
+	for i := 0; i < 8 && mayHavePrefix(s); i++ {
 		loc := prefixes.FindStringIndex(s)
 		if loc == nil || loc[1] == 0 {
 			break
@@ -228,10 +245,14 @@ var (
 
 // scan tries the patterns that need no state beyond one line.
 func (x *Extractor) scan(s string, n int, raw string) {
-	if m := reP2PMode.FindStringSubmatch(s); m != nil {
-		x.p2pMode = m[1]
+	// Each pattern runs only on lines holding a word it needs: most lines of
+	// a log hold none, and unanchored patterns are what costs.
+	if strings.Contains(s, "-p2p") {
+		if m := reP2PMode.FindStringSubmatch(s); m != nil {
+			x.p2pMode = m[1]
+		}
 	}
-	if reBWStart.MatchString(s) {
+	if containsAny(s, "Peer-to-Peer", "P2P Connectivity", "P2P=") && reBWStart.MatchString(s) {
 		x.bw = &bwTest{cur: -1}
 		x.bw.line(x, s, n, raw)
 		return
@@ -254,7 +275,7 @@ func (x *Extractor) scan(s string, n int, raw string) {
 			x.simple.seen = true
 		}
 	}
-	if m := reDevCount.FindStringSubmatch(s); m != nil {
+	if m := find(s, reDevCount, "CUDA-capable"); m != nil {
 		x.set("gpu.count", "num", trimNum(m[1]), 2, n, raw, "simpleP2P")
 		x.simple.seen = true
 	}
@@ -276,6 +297,24 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	x.versionLine(s, n, raw)
 }
 
+// find runs re only when s holds one of words, one of which every match of
+// re contains.
+func find(s string, re *regexp.Regexp, words ...string) []string {
+	if !containsAny(s, words...) {
+		return nil
+	}
+	return re.FindStringSubmatch(s)
+}
+
+func containsAny(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
 func trimNum(s string) string {
 	n, err := strconv.Atoi(s)
 	if err != nil {
@@ -285,32 +324,33 @@ func trimNum(s string) string {
 }
 
 func (x *Extractor) ncclLine(s string, n int, raw string) {
-	if m := reNCCLVersion.FindStringSubmatch(s); m != nil {
+	if m := find(s, reNCCLVersion, "NCCL version"); m != nil {
 		x.set("nccl.version", "version", m[1], 1, n, raw, source(s, "NCCL", "traceback"))
 	}
 	if !strings.Contains(s, "NCCL INFO") && !strings.Contains(s, "NCCL WARN") {
 		return
 	}
-	if m := reNCCLHost.FindStringSubmatch(raw); m != nil && len(x.nccl.hosts) < 2 && (len(x.nccl.hosts) == 0 || x.nccl.hosts[0] != m[1]) {
-		x.nccl.hosts = append(x.nccl.hosts, m[1])
-	}
-	if m := reNCCLDriver.FindStringSubmatch(s); m != nil {
+	if m := find(s, reNCCLDriver, "cudaDriverVersion"); m != nil {
 		x.set("cuda.driver", "version", cudaInt(m[1]), 2, n, raw, "NCCL")
 	}
-	if m := reNCCLEnv.FindStringSubmatch(s); m != nil {
+	if m := find(s, reNCCLEnv, "set by environment"); m != nil {
 		v := strings.TrimSuffix(strings.TrimSpace(m[2]), ".")
 		x.set("env."+m[1], "str", v, 1, n, raw, "NCCL")
 	}
-	if m := reChannel.FindStringSubmatch(s); m != nil {
+	if m := find(s, reChannel, " via "); m != nil {
 		i := map[string]int{"P2P": 0, "SHM": 1, "NET": 2}[m[1]]
 		x.nccl.seen[i].mark(n, raw)
 		x.nccl.firstChannel.mark(n, raw)
+		// The hosts that print channels tell whether NET joins GPUs of one host.
+		if h := reNCCLHost.FindStringSubmatch(raw); h != nil && len(x.nccl.hosts) < 2 && (len(x.nccl.hosts) == 0 || x.nccl.hosts[0] != h[1]) {
+			x.nccl.hosts = append(x.nccl.hosts, h[1])
+		}
 	}
-	if m := reNodes.FindStringSubmatch(s); m != nil && !x.nccl.nodesSeen {
+	if m := find(s, reNodes, "nNodes"); m != nil && !x.nccl.nodesSeen {
 		x.nccl.nodes, _ = strconv.Atoi(m[1])
 		x.nccl.nodesSeen = true
 	}
-	if reRefused.MatchString(s) {
+	if (strings.Contains(s, "P2P is disabled") || strings.Contains(s, "Could not enable P2P")) && reRefused.MatchString(s) {
 		x.nccl.refused.mark(n, raw)
 	}
 }
@@ -343,7 +383,7 @@ func (x *Extractor) kernelLine(s string, n int, raw string) {
 			x.iommuFaults.add(n, raw)
 		}
 	}
-	if m := reIOMMUOn.FindStringSubmatch(s); m != nil {
+	if m := find(s, reIOMMUOn, "IOMMU", "iommu"); m != nil {
 		x.set("iommu.enabled", "bool", "true", 1, n, raw, "dmesg")
 		if m[1] != "" {
 			x.set("iommu.passthrough", "bool", strconv.FormatBool(m[1] == "Passthrough"), 2, n, raw, "dmesg")
@@ -367,13 +407,13 @@ func (x *Extractor) kernelLine(s string, n int, raw string) {
 			}
 		}
 	}
-	if reWSL.MatchString(s) {
+	if (strings.Contains(s, "WSL") || strings.Contains(s, "/wsl/")) && reWSL.MatchString(s) {
 		x.set("wsl", "bool", "true", 1, n, raw, "host")
 	}
-	if reContainer.MatchString(s) {
+	if containsAny(s, "docker", "container-cli", "podman", "pptainer", "ingularity", "enroot", "pyxis") && reContainer.MatchString(s) {
 		x.set("container", "bool", "true", 1, n, raw, "host")
 	}
-	if reSlurm.MatchString(s) {
+	if containsAny(s, "SLURM_", "srun: ", "slurmstepd: ", "salloc: ") && reSlurm.MatchString(s) {
 		x.set("slurm", "bool", "true", 1, n, raw, "host")
 	}
 }
@@ -404,48 +444,48 @@ func first(m []string) string {
 
 func (x *Extractor) versionLine(s string, n int, raw string) {
 	if strings.Contains(s, "Version") || strings.Contains(s, "version") {
-		if m := reDriver.FindStringSubmatch(s); m != nil {
+		if m := find(s, reDriver, "Driver Version"); m != nil {
 			if m[1] != "" {
 				x.set("cuda.driver", "version", cudaInt(m[2]), 1, n, raw, "nvbandwidth")
 			} else {
 				x.set("driver.version", "version", m[2], 2, n, raw, "nvidia-smi")
 			}
 		}
-		if m := reSMICUDA.FindStringSubmatch(s); m != nil {
+		if m := find(s, reSMICUDA, "CUDA Version"); m != nil {
 			x.set("cuda.driver", "version", m[1], 1, n, raw, "nvidia-smi")
 			x.set("cuda.version", "version", m[1], 1, n, raw, "nvidia-smi")
 		}
-		if m := reEnvDriver.FindStringSubmatch(s); m != nil {
+		if m := find(s, reEnvDriver, "driver version"); m != nil {
 			x.set("driver.version", "version", m[1], 2, n, raw, "PyTorch collect_env")
 		}
-		if m := reRuntime.FindStringSubmatch(s); m != nil {
+		if m := find(s, reRuntime, "untime"); m != nil {
 			x.set("cuda.version", "version", cudaInt(m[1]), 2, n, raw, "CUDA runtime")
 		}
 	}
-	if m := reNvcc.FindStringSubmatch(s); m != nil {
+	if m := find(s, reNvcc, "Cuda compilation tools"); m != nil {
 		x.set("cuda.version", "version", m[1], 3, n, raw, "nvcc")
 	}
-	if m := reTorch.FindStringSubmatch(s); m != nil {
+	if m := find(s, reTorch, "torch", "PyTorch"); m != nil {
 		x.set("python.torch", "version", first(m), 1, n, raw, "PyTorch")
 	}
-	if m := reTF.FindStringSubmatch(s); m != nil {
+	if m := find(s, reTF, "ensor"); m != nil {
 		x.set("python.tensorflow", "version", first(m), 1, n, raw, "TensorFlow")
 	}
-	if m := reJAX.FindStringSubmatch(s); m != nil {
+	if m := find(s, reJAX, "jax"); m != nil {
 		x.set("python.jax", "version", first(m), 1, n, raw, "JAX")
 	}
-	if m := reJAXLib.FindStringSubmatch(s); m != nil {
+	if m := find(s, reJAXLib, "jaxlib"); m != nil {
 		x.set("python.jaxlib", "version", first(m), 1, n, raw, "JAX")
 	}
-	if m := reVLLM.FindStringSubmatch(s); m != nil {
+	if m := find(s, reVLLM, "LLM", "vllm"); m != nil {
 		x.set("python.vllm", "version", first(m), 1, n, raw, "vLLM")
 	}
-	if m := rePipNCCL.FindStringSubmatch(s); m != nil {
+	if m := find(s, rePipNCCL, "nvidia-nccl-cu"); m != nil {
 		x.set("python.nccl", "version", m[1], 1, n, raw, "pip")
 	}
-	if reConsumer.MatchString(s) {
+	if containsAny(s, "GeForce", "TITAN") && reConsumer.MatchString(s) {
 		x.consumer.mark(n, raw)
-	} else if reDataCentre.MatchString(s) {
+	} else if containsAny(s, "Tesla ", "NVIDIA ") && reDataCentre.MatchString(s) {
 		x.dataCentre.mark(n, raw)
 	}
 }

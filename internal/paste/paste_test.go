@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/p2pkb/p2pkb/internal/rules"
 )
 
 type testCase struct {
@@ -18,7 +20,7 @@ type testCase struct {
 }
 
 // loadCases reads the shared table and the input of each case.
-func loadCases(t *testing.T) ([]testCase, []string) {
+func loadCases(t testing.TB) ([]testCase, []string) {
 	t.Helper()
 	data, err := os.ReadFile("testdata/cases.json")
 	if err != nil {
@@ -126,4 +128,61 @@ func TestStrip(t *testing.T) {
 			t.Errorf("Strip(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// Throughput of the extractor on a real-shaped log; make bench reports it
+// with go test -bench.
+func BenchmarkExtract(b *testing.B) {
+	data, err := os.ReadFile("testdata/h200x2-nccl-default.log")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		x := New()
+		for n, l := range lines {
+			x.Line(n+1, l)
+		}
+		x.Facts()
+	}
+}
+
+// Any text: no panic, the same facts whole or line by line, every fact a
+// fact rules knows, on a line of the input.
+func FuzzExtract(f *testing.F) {
+	_, inputs := loadCases(f)
+	for _, in := range inputs {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		facts := Extract(in)
+		lines := strings.Split(in, "\n")
+		if err := checkFacts(facts, len(lines)); err != nil {
+			t.Fatal(err)
+		}
+		x := New()
+		for i, l := range lines {
+			if i == len(lines)-1 && l == "" {
+				break
+			}
+			x.Line(i+1, l)
+		}
+		if got, want := short(x.Facts()), short(facts); !reflect.DeepEqual(got, want) {
+			t.Fatalf("line by line %v, whole %v", got, want)
+		}
+	})
+}
+
+func checkFacts(facts []Fact, lines int) error {
+	for _, f := range facts {
+		if err := (rules.Facts{}).Set(f.Name, f.Kind, f.Value); err != nil {
+			return fmt.Errorf("%+v: %w", f, err)
+		}
+		if f.Line < 1 || f.Line > lines {
+			return fmt.Errorf("%+v: line out of the input's %d", f, lines)
+		}
+	}
+	return nil
 }
