@@ -48,6 +48,9 @@
     dataCentre: /\bTesla [A-Z]?\d+|\bNVIDIA (?:[ABHLV]\d+[A-Za-z]?\b|G[HB]200\b|RTX (?:A\d+|PRO|\d+ Ada)\b|Quadro\b)/,
     wsl: /microsoft-standard-WSL2|\/usr\/lib\/wsl\/lib|\bWSL2\b/,
     container: /\/\.dockerenv|\bdocker run\b|nvidia-container-cli|\bpodman run\b|\b[Aa]pptainer\b|\b[Ss]ingularity>|\benroot\b|\bpyxis\b/,
+    migCurrent: /^Current\s*:\s*(Enabled|Disabled)/,
+    migDevice: /^MIG \d+g\.\d+gb\s+Device\s+\d+:/,
+    virtMode: /^Virtualization Mode\s*:\s*(Pass-Through|VGPU|None)\b/,
     slurm: /\bSLURM_(?:JOB_ID|PROCID|LOCALID|STEP_ID|NODELIST)\b|^srun: |^slurmstepd: |\bsalloc: /,
     gpuName: /^GPU(\d+)$/,
     topoCell: /^(?:NV\d+|PIX|PXB|PHB|NODE|SYS|SOC)$/,
@@ -100,6 +103,7 @@
     this.iommuFaults = { n: 0, first: ev() }; this.xids = { n: 0, first: ev() }; this.xidNVLink = ev();
     this.acs = { any: ev(), redirect: ev() }; this.consumer = ev(); this.dataCentre = ev();
     this.simple = { seen: false, verifyKO: ev(), passed: ev(), ran: ev() };
+    this.mig = { next: false, on: ev(), seen: ev() };
   }
   var X = Extractor.prototype;
 
@@ -132,6 +136,7 @@
 
   X.scan = function (s, n, raw) {
     var m;
+    this.gpuLine(s, n, raw);
     if ((m = RE.p2pMode.exec(s))) { this.p2pMode = m[1]; }
     if (RE.bwStart.test(s)) {
       this.bw = { cur: -1, conn: false, mats: [null, null, null, null], ran: ev(), onFirst: ev(), devices: 0, devLine: ev() };
@@ -155,6 +160,20 @@
     }
     this.kernelLine(s, n, raw);
     this.versionLine(s, n, raw);
+  };
+
+  // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
+  X.gpuLine = function (s, n, raw) {
+    var m;
+    if (this.mig.next) {
+      this.mig.next = false;
+      if ((m = RE.migCurrent.exec(s))) { mark(this.mig.seen, n, raw); if (m[1] === "Enabled") { mark(this.mig.on, n, raw); } }
+    }
+    if (s === "MIG Mode") { this.mig.next = true; }
+    if (s.indexOf("MIG ") === 0 && RE.migDevice.test(s)) { mark(this.mig.on, n, raw); }
+    if (s.indexOf("Virtualization Mode") === 0 && (m = RE.virtMode.exec(s))) {
+      this.set("virtualized", "bool", String(m[1] !== "None"), 1, n, raw, "nvidia-smi");
+    }
   };
 
   X.ncclLine = function (s, n, raw) {
@@ -418,6 +437,7 @@
       this.setEvent("xid.count", "num", String(this.xids.n), 1, this.xids.first, "dmesg");
       this.setEvent("xid.nvlink", "bool", String(this.xidNVLink.set), 1, this.xidNVLink.set ? this.xidNVLink : this.xids.first, "dmesg");
     }
+    this.setEvent("mig.enabled", "bool", String(this.mig.on.set), 1, this.mig.on.set ? this.mig.on : this.mig.seen, "nvidia-smi");
     this.setEvent("acs.redirect", "bool", String(this.acs.redirect.set), 1, this.acs.redirect.set ? this.acs.redirect : this.acs.any, "lspci");
     this.setEvent("gpu.consumer", "bool", String(this.consumer.set), 1, this.consumer.set ? this.consumer : this.dataCentre, "GPU name");
     var f = this.f;

@@ -56,7 +56,11 @@ type Extractor struct {
 	acs         struct{ any, redirect event }
 	consumer    event
 	dataCentre  event
-	simple      struct {
+	mig         struct {
+		next     bool // the line before was "MIG Mode" (nvidia-smi -q)
+		on, seen event
+	}
+	simple struct {
 		seen     bool
 		verifyKO event
 		passed   event
@@ -247,6 +251,7 @@ var (
 func (x *Extractor) scan(s string, n int, raw string) {
 	// Each pattern runs only on lines holding a word it needs: most lines of
 	// a log hold none, and unanchored patterns are what costs.
+	x.gpuLine(s, n, raw)
 	if strings.Contains(s, "-p2p") {
 		if m := reP2PMode.FindStringSubmatch(s); m != nil {
 			x.p2pMode = m[1]
@@ -313,6 +318,36 @@ func containsAny(s string, words ...string) bool {
 		}
 	}
 	return false
+}
+
+var (
+	reMIGCurrent = regexp.MustCompile(`^Current\s*:\s*(Enabled|Disabled)`)
+	reMIGDevice  = regexp.MustCompile(`^MIG \d+g\.\d+gb\s+Device\s+\d+:`)
+	reVirtMode   = regexp.MustCompile(`^Virtualization Mode\s*:\s*(Pass-Through|VGPU|None)\b`)
+)
+
+// gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
+func (x *Extractor) gpuLine(s string, n int, raw string) {
+	if x.mig.next {
+		x.mig.next = false
+		if m := reMIGCurrent.FindStringSubmatch(s); m != nil {
+			x.mig.seen.mark(n, raw)
+			if m[1] == "Enabled" {
+				x.mig.on.mark(n, raw)
+			}
+		}
+	}
+	if s == "MIG Mode" {
+		x.mig.next = true
+	}
+	if strings.HasPrefix(s, "MIG ") && reMIGDevice.MatchString(s) {
+		x.mig.on.mark(n, raw)
+	}
+	if strings.HasPrefix(s, "Virtualization Mode") {
+		if m := reVirtMode.FindStringSubmatch(s); m != nil {
+			x.set("virtualized", "bool", strconv.FormatBool(m[1] != "None"), 1, n, raw, "nvidia-smi")
+		}
+	}
 }
 
 func trimNum(s string) string {
@@ -520,6 +555,11 @@ func (x *Extractor) Facts() []Fact {
 		} else {
 			x.setEvent("xid.nvlink", "bool", "false", 1, x.xids.first, "dmesg")
 		}
+	}
+	if x.mig.on.set {
+		x.setEvent("mig.enabled", "bool", "true", 1, x.mig.on, "nvidia-smi")
+	} else {
+		x.setEvent("mig.enabled", "bool", "false", 1, x.mig.seen, "nvidia-smi")
 	}
 	if x.acs.redirect.set {
 		x.setEvent("acs.redirect", "bool", "true", 1, x.acs.redirect, "lspci")
