@@ -5,7 +5,7 @@
 // the cases both sides run. Pasted text is only read, never shown as markup.
 (function () {
   "use strict";
-  var MAX_TEXT = 300, MAX_GPUS = 64;
+  var MAX_TEXT = 300, MAX_GPUS = 64, MAX_ENV = 64;
 
   var PREFIXES = /^(?:\[(?:rank|default)?\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+: |\([A-Za-z]*\s*pid=\d+[^)]*\)|>+|\[\s*\d+\.\d+\]|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.\-\[\]]+:|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]\s]+\]|[\w.-]+:\d+:\d+ \[\d+\])/;
   var ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
@@ -104,6 +104,7 @@
     this.acs = { any: ev(), redirect: ev() }; this.consumer = ev(); this.dataCentre = ev();
     this.simple = { seen: false, verifyKO: ev(), passed: ev(), ran: ev() };
     this.mig = { next: false, on: ev(), seen: ev() };
+    this.envCount = 0;
   }
   var X = Extractor.prototype;
 
@@ -184,7 +185,13 @@
     if (s.indexOf("NCCL INFO") < 0 && s.indexOf("NCCL WARN") < 0) { return; }
     if ((m = RE.ncclHost.exec(raw)) && c.hosts.length < 2 && (c.hosts.length === 0 || c.hosts[0] !== m[1])) { c.hosts.push(m[1]); }
     if ((m = RE.ncclDriver.exec(s))) { this.set("cuda.driver", "version", cudaInt(m[1]), 2, n, raw, "NCCL"); }
-    if ((m = RE.ncclEnv.exec(s))) { this.set("env." + m[1], "str", m[2].trim().replace(/\.$/, ""), 1, n, raw, "NCCL"); }
+    if ((m = RE.ncclEnv.exec(s))) {
+      var known = Object.prototype.hasOwnProperty.call(this.f, "env." + m[1]);
+      if (known || this.envCount < MAX_ENV) {
+        if (!known) { this.envCount++; }
+        this.set("env." + m[1], "str", m[2].trim().replace(/\.$/, ""), 1, n, raw, "NCCL");
+      }
+    }
     if ((m = RE.channel.exec(s))) { mark(c.seen[{ P2P: 0, SHM: 1, NET: 2 }[m[1]]], n, raw); mark(c.firstChannel, n, raw); }
     if ((m = RE.nodes.exec(s)) && !c.nodesSeen) { c.nodes = parseInt(m[1], 10); c.nodesSeen = true; }
     if (RE.refused.test(s)) { mark(c.refused, n, raw); }

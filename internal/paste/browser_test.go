@@ -51,6 +51,11 @@ func TestTableInBrowser(t *testing.T) {
 		}
 	}
 
+	// The bound on NCCL variables kept is the same.
+	if n := browsertest.Eval[int](b, `p2pkbPaste.extract(Array.from({length: 1000}, (_, i) => "h:1:1 [0] NCCL INFO NCCL_X" + i + " set by environment to 1").join("\n")).length`); n != maxEnv {
+		t.Errorf("browser keeps %d NCCL variables, want %d", n, maxEnv)
+	}
+
 	// Merging with a probe report: the same conflicts as Go.
 	report, err := os.ReadFile("../../probe/testdata/real/h200x2.json")
 	if err != nil {

@@ -28,8 +28,12 @@ type Fact struct {
 // MaxText is how much of a line a fact keeps.
 const MaxText = 300
 
-// maxGPUs bounds every matrix, so hostile input cannot grow memory.
-const maxGPUs = 64
+// maxGPUs bounds every matrix, and maxEnv the NCCL_* variables kept, so
+// that hostile input cannot grow memory.
+const (
+	maxGPUs = 64
+	maxEnv  = 64
+)
 
 // Extractor gathers facts from lines given in order. The zero value is not
 // ready: use New.
@@ -53,6 +57,7 @@ type Extractor struct {
 	iommuFaults counter
 	xids        counter
 	xidNVLink   event
+	envCount    int // env.NCCL_* facts kept
 	acs         struct{ any, redirect event }
 	consumer    event
 	dataCentre  event
@@ -370,7 +375,12 @@ func (x *Extractor) ncclLine(s string, n int, raw string) {
 	}
 	if m := find(s, reNCCLEnv, "set by environment"); m != nil {
 		v := strings.TrimSuffix(strings.TrimSpace(m[2]), ".")
-		x.set("env."+m[1], "str", v, 1, n, raw, "NCCL")
+		if _, ok := x.facts["env."+m[1]]; ok || x.envCount < maxEnv {
+			if !ok {
+				x.envCount++
+			}
+			x.set("env."+m[1], "str", v, 1, n, raw, "NCCL")
+		}
 	}
 	if m := find(s, reChannel, " via "); m != nil {
 		i := map[string]int{"P2P": 0, "SHM": 1, "NET": 2}[m[1]]

@@ -98,6 +98,13 @@ func TestBounds(t *testing.T) {
 	if len(f) != 1 || len(f[0].Text) > MaxText+len("…") || !strings.HasSuffix(f[0].Text, "…") {
 		t.Fatalf("long line: %+v", f)
 	}
+	var env strings.Builder
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&env, "h:1:1 [0] NCCL INFO NCCL_X%d set by environment to 1\n", i)
+	}
+	if got := len(Extract(env.String())); got != maxEnv {
+		t.Errorf("%d NCCL variables kept, want the bound %d", got, maxEnv)
+	}
 	var b strings.Builder
 	for i := 0; i < 100; i++ {
 		fmt.Fprintf(&b, "GPU%d\t", i)
