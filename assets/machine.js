@@ -1,10 +1,11 @@
 // p2pkb "Your machine": a p2p-probe report pasted, dropped or opened from a
 // #probe= link, kept in this browser only (localStorage), and used to mark
-// which entries, workarounds and dead ends apply. The report is untrusted:
-// it is parsed as JSON only, checked, and every string is shown as text.
+// which entries, workarounds and dead ends apply. A pasted log instead
+// gives the facts paste.js recognizes in it, used where no report has them.
+// Both are untrusted: parsed, checked, and every string is shown as text.
 (function () {
   "use strict";
-  var KEY = "p2pkb.probe", MAX = 1 << 20;
+  var KEY = "p2pkb.probe", MAX = 1 << 20, PASTE_KEY = "p2pkb.paste", PASTE_MAX = 8 << 20;
   var body = document.body, panel = document.getElementById("machine");
   if (!panel || !window.p2pkbRules) { return; }
   var t = function (k) { return panel.dataset[k] || k; };
@@ -30,9 +31,31 @@
   }
   var str = function (v) { return v === null || v === undefined ? "?" : typeof v === "object" ? (v.error ? String(v.error) : "?") : String(v); };
 
+  // Facts of a pasted log: stored as the facts only, never the log.
+  var pasted = [], pasteBox = $(".machine-paste");
+  var pt = function (k) { return (pasteBox && pasteBox.dataset[k]) || k; };
+  function showPasted(conflicts) {
+    if (!pasteBox) { return; }
+    pasteBox.textContent = "";
+    if (!pasted.length) { return; }
+    pasteBox.appendChild(el("p", "meta", pt("pasted")));
+    var list = el("ul", "pasted-facts");
+    pasted.forEach(function (f) {
+      var li = el("li", "", f.name + " = " + f.value + " · " + f.line + ": " + f.text.replace(/\s+/g, " ").trim());
+      li.dataset.fact = f.name;
+      list.appendChild(li);
+    });
+    pasteBox.appendChild(list);
+    (conflicts || []).forEach(function (c) {
+      var words = pt("conflict").replace("{name}", c.display).replace("{log}", c.log).replace("{line}", String(c.line)).replace("{probe}", c.probe);
+      pasteBox.appendChild(el("p", "conflict", words));
+    });
+  }
+
   function show(r) {
     var out = $(".machine-facts");
     out.textContent = "";
+    if (!r && pasted.length) { $(".machine-state").textContent = pt("pastedFacts").replace("%d", pasted.length); return; }
     if (!r) { $(".machine-state").textContent = t("none"); return; }
     var d = r.driver || {};
     $(".machine-state").textContent = r.gpus.length + " GPU · driver " + str(d.version) + " · CUDA " + str(d.cuda);
@@ -160,8 +183,13 @@
     queueMicrotask(function () { document.dispatchEvent(new Event("p2pkb-machine")); });
     document.querySelectorAll(".verdict").forEach(function (e) { e.remove(); });
     document.querySelectorAll("[data-applies]").forEach(function (e) { delete e.dataset.applies; });
-    if (!r) { return; }
-    var facts = window.p2pkbRules.fromReport(r);
+    var merged = window.p2pkbPaste ? window.p2pkbPaste.merge(r ? window.p2pkbRules.fromReport(r) : null, pasted) : null;
+    if (merged) {
+      merged.conflicts.forEach(function (c) { c.display = window.p2pkbRules.fact(c.name, "str", "").display; });
+      showPasted(merged.conflicts);
+    }
+    if (!r && !pasted.length) { return; }
+    var facts = merged ? merged.facts : window.p2pkbRules.fromReport(r);
     var judge = function (versions, when) {
       try { return window.p2pkbRules.applies(versions, when, facts); } catch (e) { return { truth: "unknown", reasons: [e.message] }; }
     };
@@ -194,10 +222,37 @@
 
   // Pages that add entries later (search results) ask for marks again.
   var current = null;
-  window.p2pkbMachine = { refresh: function () { mark(current); }, facts: function () { return current ? window.p2pkbRules.fromReport(current) : null; } };
+
+  // usePaste takes the facts of a pasted log; keep stores them for other pages.
+  function usePaste(text, keep) {
+    var msg = $(".machine-message");
+    if (text.length > PASTE_MAX) { msg.textContent = pt("large"); return false; }
+    var found = window.p2pkbPaste.extract(text);
+    if (!found.length) { if (keep) { msg.textContent = pt("none"); } return false; }
+    pasted = found;
+    if (keep) {
+      try { localStorage.setItem(PASTE_KEY, JSON.stringify(found)); } catch (e) { /* storage off: this page only */ }
+      msg.textContent = "";
+    }
+    show(current);
+    mark(current);
+    return true;
+  }
+  window.p2pkbMachine = {
+    refresh: function () { mark(current); },
+    // facts: what this page judges by, the report's and a pasted log's, or null.
+    facts: function () {
+      if (!current && !pasted.length) { return null; }
+      var merged = window.p2pkbPaste ? window.p2pkbPaste.merge(current ? window.p2pkbRules.fromReport(current) : null, pasted) : null;
+      return merged ? merged.facts : window.p2pkbRules.fromReport(current);
+    },
+    // paste: the search page hands over its query, which may be a whole log.
+    paste: function (text) { if (!window.p2pkbPaste || !usePaste(String(text), false)) { mark(current); } }
+  };
 
   function use(text, quiet) {
     var msg = $(".machine-message");
+    if (window.p2pkbPaste && !/^\s*[{[]/.test(text)) { return usePaste(text, true); }
     try {
       var r = check(text);
       try { localStorage.setItem(KEY, text); } catch (e) { /* storage off: keep it for this page */ }
@@ -207,13 +262,16 @@
       mark(r);
       return true;
     } catch (e) {
+      // JSON that is no probe report may still be output paste.js reads (nvbandwidth -j).
+      if (window.p2pkbPaste && usePaste(text, true)) { return true; }
       msg.textContent = e.message;
       return false;
     }
   }
 
   function forget() {
-    try { localStorage.removeItem(KEY); } catch (e) { /* nothing stored */ }
+    try { localStorage.removeItem(KEY); localStorage.removeItem(PASTE_KEY); } catch (e) { /* nothing stored */ }
+    pasted = [];
     $(".machine-message").textContent = t("forgotten");
     current = null;
     show(null);
@@ -256,6 +314,16 @@
     return;
   }
   var saved = null;
-  try { saved = localStorage.getItem(KEY); } catch (e) { saved = null; }
+  try {
+    saved = localStorage.getItem(KEY);
+    var kept = JSON.parse(localStorage.getItem(PASTE_KEY) || "[]");
+    // Stored facts are read back as data and checked like any input.
+    if (Array.isArray(kept)) {
+      pasted = kept.filter(function (f) {
+        return f && typeof f.name === "string" && typeof f.value === "string" && typeof f.kind === "string" && typeof f.line === "number" && typeof f.text === "string";
+      });
+    }
+  } catch (e) { saved = null; }
+  if (!saved && pasted.length) { show(null); mark(null); return; }
   if (saved) { use(saved, true); } else { show(null); }
 })();

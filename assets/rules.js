@@ -402,4 +402,13 @@
 
   window.p2pkbRules = { fromReport: fromReport, parse: parse, applies: applies, compareVersions: compareVersions, gbps: gbps, size: size,
     displayName: function (n) { return NAMES[n] || n; } };
+
+  // fact mirrors rules.Facts.Set: one fact from another source than a probe
+  // report (a pasted log), its value given as text.
+  window.p2pkbRules.fact = function (name, kind, text) {
+    var v = { known: true, kind: kind, s: text, display: NAMES[name] || name.replace(/^(?:env|python)\./, "") };
+    if (kind === "bool") { v.b = text === "true"; v.s = ""; }
+    if (kind === "num") { v.n = parseFloat(text); }
+    return v;
+  };
 })();

@@ -399,7 +399,8 @@
       render(list, results, q);
       status.textContent = results.length ? status.dataset.found.replace("%d", results.length) : "";
       hint.hidden = results.length > 0;
-      if (window.p2pkbMachine) { window.p2pkbMachine.refresh(); }
+      // A pasted log also carries facts: they judge the results where no probe report does.
+      if (window.p2pkbMachine) { window.p2pkbMachine.paste(q); }
       document.body.dataset.searchDone = "true";
     }, function (err) {
       status.textContent = err.message;

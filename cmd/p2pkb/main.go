@@ -21,6 +21,7 @@ import (
 	"github.com/p2pkb/p2pkb"
 	"github.com/p2pkb/p2pkb/internal/build"
 	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/report"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
@@ -239,7 +240,7 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return 0, err
 	}
-	w, o := stdout, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr}
+	w, o := stdout, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Paste: paste.New()}
 	if *follow {
 		in, w = io.TeeReader(in, stdout), stderr
 	}
@@ -444,7 +445,7 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Test: test}
+	o := report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Test: test, Paste: paste.New()}
 	if in == nil {
 		_, err = report.MatchAll(stdout, s, f, o)
 		return err

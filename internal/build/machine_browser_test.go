@@ -124,15 +124,26 @@ func TestBrowserYourMachineRefusesHostileInput(t *testing.T) {
 	evil := `{"schema_version": 1, "probe": {"name": "p2p-probe"}, "driver": {"version": "<img src=x onerror=window.__pwned=1>", "cuda": "javascript:window.__pwned=1"},
 		"gpus": [{"index": 0, "name": "<script>window.__pwned=1</script>", "architecture": "<b>x</b>"}, {"index": 1, "name": "<a href=javascript:window.__pwned=1>click</a>"}],
 		"pairs": [{"from": 0, "to": 1, "connection": "<img src=x onerror=window.__pwned=1>"}], "summary": {}}`
+	// Big inputs are made in the page: sent through the DevTools protocol they
+	// take longer than the test's deadline on a busy machine.
 	cases := []struct{ name, text, want string }{
-		{"script", "<script>window.__pwned=1</script>", "not JSON"},
-		{"10 MB", strings.Repeat("a", 10<<20), "larger than 1 MB"},
+		{"script", "<script>window.__pwned=1</script>", "No output this site knows"},
+		{"10 MB", `"a".repeat(10 << 20)`, "larger than 8 MB"},
+		{"2 MB of JSON", `"{" + "a".repeat(2 << 20)`, "larger than 1 MB"},
+		{"markup in a log", "vm:1:1 [0] NCCL INFO NCCL_X set by environment to <img src=x onerror=window.__pwned=1>", ""},
 		{"deep", strings.Repeat("[", 10000) + strings.Repeat("]", 10000), "not a p2p-probe report"},
 		{"not a report", `{"id": "x"}`, "not a p2p-probe report"},
 		{"markup in strings", evil, "Read"},
 	}
 	for _, c := range cases {
-		msg := paste(t, b, c.text)
+		var msg string
+		if strings.Contains(c.name, "MB") {
+			browsertest.Eval[any](b, `(() => { document.querySelector(".machine-input").value = `+c.text+`; return null; })()`)
+			b.Do(chromedp.Click(chromedp.CSS(".machine-use")))
+			msg = browsertest.Eval[string](b, `document.querySelector(".machine-message").textContent`)
+		} else {
+			msg = paste(t, b, c.text)
+		}
 		if !strings.Contains(msg, c.want) {
 			t.Errorf("%s: message %q, want %q", c.name, msg, c.want)
 		}

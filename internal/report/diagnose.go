@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/site"
@@ -358,8 +359,10 @@ func count(sum *Summary, m Message) {
 
 // Diagnosis is what `explain --json` and `match --json` print for an input.
 type Diagnosis struct {
-	Test     *TestResult `json:"test,omitempty"` // what p2p-probe --test measured, with match --probe
-	Messages []Message   `json:"messages"`       // errors first, then notes, each in the order of the input
+	Facts     []paste.Fact     `json:"facts"`          // facts found in the input, with their lines
+	Conflicts []paste.Conflict `json:"conflicts"`      // where the probe report disagrees with the input; the probe's facts are used
+	Test      *TestResult      `json:"test,omitempty"` // what p2p-probe --test measured, with match --probe
+	Messages  []Message        `json:"messages"`       // errors first, then notes, each in the order of the input
 	Summary
 }
 
@@ -378,23 +381,32 @@ func Match(w io.Writer, s *site.Site, f rules.Facts, in io.Reader, o Options) (S
 }
 
 func report(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, judge bool) (Summary, error) {
+	if x := o.Paste; x != nil {
+		o.Observe = x.Line
+		o.PasteFacts = func() rules.Facts { return paste.Facts(x.Facts()) }
+	}
 	msgs, sum, err := diagnose(w, s, in, f, o, judge)
 	if err != nil {
 		return sum, err
 	}
+	fd := found(o, f)
 	if o.JSON {
 		if o.Follow {
-			return sum, writeJSONLine(w, sum)
+			return sum, writeJSONLine(w, struct {
+				Found
+				Summary
+			}{fd, sum})
 		}
 		if msgs == nil {
 			msgs = []Message{}
 		}
-		d := Diagnosis{Messages: msgs, Summary: sum}
+		d := Diagnosis{Facts: fd.Facts, Conflicts: fd.Conflicts, Messages: msgs, Summary: sum}
 		if judge && o.Test != nil {
 			d.Test = testResult(o.Test, f)
 		}
 		return sum, writeJSON(w, d)
 	}
+	WriteFacts(w, fd, o.Lang)
 	if judge && !o.Follow {
 		writeTest(w, o.Test, f, o.Lang)
 	}

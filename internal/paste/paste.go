@@ -1,0 +1,682 @@
+// Package paste reads what people paste (nvidia-smi topo, the CUDA P2P
+// samples, nvbandwidth, NCCL_DEBUG=INFO logs, lspci, dmesg, tracebacks and
+// banners) and turns what it recognizes into the facts p2p-probe gives, under
+// the names of internal/rules, each with the line it came from. It reads line
+// by line and keeps only a few counters and small matrices, so a log of any
+// size fits in bounded memory; assets/paste.js is the same extractor in the
+// browser, and testdata/cases.json holds the cases both run.
+package paste
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Fact is one fact found in pasted text.
+type Fact struct {
+	Name   string `json:"name"`   // a fact of internal/rules: nccl.version
+	Kind   string `json:"kind"`   // bool, num, version or str
+	Value  string `json:"value"`  // as text: "true", "2", "2.28.9"
+	Line   int    `json:"line"`   // 1-based line of the input it came from
+	Text   string `json:"text"`   // that line, cut to MaxText bytes with "…"
+	Source string `json:"source"` // the kind of output: "NCCL", "nvidia-smi topo -m", ...
+}
+
+// MaxText is how much of a line a fact keeps.
+const MaxText = 300
+
+// maxGPUs bounds every matrix, and maxEnv the NCCL_* variables kept, so
+// that hostile input cannot grow memory.
+const (
+	maxGPUs = 64
+	maxEnv  = 64
+)
+
+// Extractor gathers facts from lines given in order. The zero value is not
+// ready: use New.
+type Extractor struct {
+	facts map[string]Fact
+	prio  map[string]int
+
+	mat     *matrix // a GPU matrix being read (topo -m, topo -p2p)
+	p2pMode string  // the -p2p mode a command line named, for the next matrix
+	bw      *bwTest // p2pBandwidthLatencyTest, once seen
+	pairs   pairSet // P2P per ordered pair, from every source that tells
+
+	nccl struct {
+		seen         [3]event // P2P, SHM, NET channels
+		nodes        int      // nNodes of the first communicator
+		nodesSeen    bool
+		hosts        []string // host names of NCCL's line prefixes, two at most
+		refused      event
+		firstChannel event
+	}
+	iommuFaults counter
+	xids        counter
+	xidNVLink   event
+	envCount    int // env.NCCL_* facts kept
+	acs         struct{ any, redirect event }
+	consumer    event
+	dataCentre  event
+	mig         struct {
+		next     bool // the line before was "MIG Mode" (nvidia-smi -q)
+		on, seen event
+	}
+	simple struct {
+		seen     bool
+		verifyKO event
+		passed   event
+		ran      event
+	}
+}
+
+type event struct {
+	line int
+	text string
+	set  bool
+}
+
+func (e *event) mark(n int, text string) {
+	if !e.set {
+		*e = event{line: n, text: text, set: true}
+	}
+}
+
+type counter struct {
+	n     int
+	first event
+}
+
+func (c *counter) add(n int, text string) {
+	c.n++
+	c.first.mark(n, text)
+}
+
+// New returns an empty Extractor.
+func New() *Extractor {
+	return &Extractor{facts: map[string]Fact{}, prio: map[string]int{}}
+}
+
+// Extract reads a whole text.
+func Extract(text string) []Fact {
+	x := New()
+	n := 0
+	for len(text) > 0 {
+		n++
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		x.Line(n, line)
+	}
+	return x.Facts()
+}
+
+func cut(s string) string {
+	s = strings.TrimRight(s, "\r")
+	if len(s) <= MaxText {
+		return s
+	}
+	i := MaxText
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// set records a fact; a source of higher priority replaces a lower one, and
+// among equals the first line wins.
+func (x *Extractor) set(name, kind, value string, prio, n int, text, source string) {
+	if old, ok := x.prio[name]; ok && old >= prio {
+		return
+	}
+	x.prio[name] = prio
+	x.facts[name] = Fact{Name: name, Kind: kind, Value: value, Line: n, Text: cut(text), Source: source}
+}
+
+func (x *Extractor) setEvent(name, kind, value string, prio int, e event, source string) {
+	if e.set {
+		x.set(name, kind, value, prio, e.line, e.text, source)
+	}
+}
+
+// prefixes are what logs put before a program's own output: launcher rank
+// labels, timestamps, NCCL's host:pid:tid [dev], quote marks.
+var prefixes = regexp.MustCompile(`^(?:\[(?:rank|default)?\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+: |\([A-Za-z]*\s*pid=\d+[^)]*\)|>+|\[\s*\d+\.\d+\]|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.\-\[\]]+:|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]\s]+\]|[\w.-]+:\d+:\d+ \[\d+\])`)
+
+// mayHavePrefix is a quick test that s may start with one of prefixes:
+// most lines of a log start with none.
+func mayHavePrefix(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch c := s[0]; {
+	case c == '[' || c == '(' || c == '>' || c >= '0' && c <= '9':
+		return true
+	case c >= 'A' && c <= 'Z' && len(s) > 4 && (s[3] == ' ' || s[1] >= '0' && s[1] <= '9'):
+		return true // a syslog month, a glog level and date
+	}
+	// host:pid:tid [dev]
+	i := strings.IndexByte(s, ':')
+	return i > 0 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' && strings.Contains(s, "] ")
+}
+
+var ansi = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+
+// Strip removes the prefixes and surrounding blanks of a line.
+func Strip(line string) string {
+	if strings.IndexByte(line, 0x1b) >= 0 {
+		line = ansi.ReplaceAllString(line, "")
+	}
+	s := strings.TrimSpace(line)
+	for i := 0; i < 8 && mayHavePrefix(s); i++ {
+		loc := prefixes.FindStringIndex(s)
+		if loc == nil || loc[1] == 0 {
+			break
+		}
+		s = strings.TrimSpace(s[loc[1]:])
+	}
+	return s
+}
+
+// Line reads line n (1-based) of the input.
+func (x *Extractor) Line(n int, raw string) {
+	s := Strip(raw)
+	if x.mat != nil && x.mat.row(s, n, raw) {
+		return
+	}
+	if x.mat != nil {
+		x.endMatrix()
+	}
+	if x.bw != nil && x.bw.line(x, s, n, raw) {
+		return
+	}
+	if s == "" {
+		return
+	}
+	if m := startMatrix(s, n, raw); m != nil {
+		m.mode = x.p2pMode
+		x.p2pMode = ""
+		x.mat = m
+		return
+	}
+	x.scan(s, n, raw)
+}
+
+var (
+	reP2PMode    = regexp.MustCompile(`-p2p ([rwnap]+)\b`)
+	reBWStart    = regexp.MustCompile(`P2P \(Peer-to-Peer\) GPU Bandwidth Latency Test|^P2P Connectivity Matrix|^(?:Unidirectional|Bidirectional) P2P=(?:Enabled|Disabled) Bandwidth|^P2P=(?:Enabled|Disabled) Latency`)
+	reDevice     = regexp.MustCompile(`^Device:? (\d+)[:,] (.+?)(?:, pciBusID|\s+\(|$)`)
+	reCanAccess  = regexp.MustCompile(`Device=(\d+) (CAN|CANNOT) Access Peer Device=(\d+)`)
+	rePeerAccess = regexp.MustCompile(`Peer access from (.+?) \(GPU(\d+)\) -> (.+?) \(GPU(\d+)\) : (Yes|No)`)
+	reDevCount   = regexp.MustCompile(`CUDA-capable device count: (\d+)`)
+
+	reNCCLVersion = regexp.MustCompile(`NCCL version:? (\d+\.\d+\.\d+)`)
+	reNCCLDriver  = regexp.MustCompile(`NCCL INFO cudaDriverVersion (\d+)`)
+	reNCCLEnv     = regexp.MustCompile(`\b(NCCL_[A-Z0-9_]+) set by environment to (.*)$`)
+	reChannel     = regexp.MustCompile(`Channel \d+(?:/\d+)? : \d+\[[0-9a-fx]+\] -> \d+\[[0-9a-fx]+\](?: \[(?:send|receive)\])? via (P2P|SHM|NET)/`)
+	reNCCLHost    = regexp.MustCompile(`([\w.-]+):\d+:\d+ \[\d+\] NCCL `)
+	reNodes       = regexp.MustCompile(`NCCL INFO comm 0x[0-9a-f]+ rank \d+ nRanks \d+ nNodes (\d+)`)
+	reRefused     = regexp.MustCompile(`P2P is disabled between (?:NVLINK )?connected GPUs|Could not enable P2P between`)
+
+	reACS      = regexp.MustCompile(`ACSCtl:\s`)
+	reRedirect = regexp.MustCompile(`ReqRedir\+|CmpltRedir\+`)
+	reAMDFault = regexp.MustCompile(`AMD-Vi: Event logged \[IO_PAGE_FAULT`)
+	reDMAR     = regexp.MustCompile(`DMAR: ?\[DMA (?:Read|Write)`)
+	reIOMMUOn  = regexp.MustCompile(`DMAR: IOMMU enabled|AMD-Vi: Found IOMMU|Adding to iommu group|iommu: Default domain type: (Translated|Passthrough)`)
+	reXid      = regexp.MustCompile(`NVRM: Xid \([^)]*\): (\d+)`)
+	reNVRM     = regexp.MustCompile(`NVRM: loading NVIDIA UNIX .*?Kernel Module(?: for \S+)?\s+(\d+\.\d+(?:\.\d+)?)`)
+	reCmdline  = regexp.MustCompile(`(?:^|Kernel command line: |Command line: )(BOOT_IMAGE=.*|.*\b(?:intel_iommu|amd_iommu|iommu)(?:\.passthrough)?=.*)`)
+	reIOMMUArg = regexp.MustCompile(`(?:^|\s)(intel_iommu|amd_iommu|iommu|iommu\.passthrough)=(\S+)`)
+
+	reDriver     = regexp.MustCompile(`(CUDA )?Driver Version"?\s*:\s*"?(\d+(?:\.\d+)*)`)
+	reSMICUDA    = regexp.MustCompile(`CUDA Version\s*:\s*(\d+\.\d+)`)
+	reEnvDriver  = regexp.MustCompile(`Nvidia driver version\s*: (\d+\.\d+(?:\.\d+)?)`)
+	reNvcc       = regexp.MustCompile(`Cuda compilation tools, release (\d+\.\d+), V`)
+	reRuntime    = regexp.MustCompile(`(?i)CUDA runtime version"?\s*:?\s*"?(\d+(?:\.\d+)*)`)
+	reTorch      = regexp.MustCompile(`PyTorch version\s*: (\d\S*)|\btorch==(\d\S*)|^torch (\d+\.\d+\S*) cuda `)
+	reTF         = regexp.MustCompile(`(?i)TensorFlow version:? (\d\S*)|\btensorflow(?:-gpu)?==(\d\S*)`)
+	reJAX        = regexp.MustCompile(`^jax:\s+(\d\S*)|\bjax==(\d\S*)`)
+	reJAXLib     = regexp.MustCompile(`^jaxlib:\s+(\d\S*)|\bjaxlib==(\d\S*)`)
+	reVLLM       = regexp.MustCompile(`vLLM Version\s*: v?(\d\S*)|\bvllm==(\d\S*)|vLLM API server version v?(\d\S*)|LLM engine \(v(\d[^)\s]*)\)`)
+	rePipNCCL    = regexp.MustCompile(`\bnvidia-nccl-cu\d+==(\d\S*)`)
+	reConsumer   = regexp.MustCompile(`\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b`)
+	reDataCentre = regexp.MustCompile(`\bTesla [A-Z]?\d+|\bNVIDIA (?:[ABHLV]\d+[A-Za-z]?\b|G[HB]200\b|RTX (?:A\d+|PRO|\d+ Ada)\b|Quadro\b)`)
+	reWSL        = regexp.MustCompile(`microsoft-standard-WSL2|/usr/lib/wsl/lib|\bWSL2\b`)
+	reContainer  = regexp.MustCompile(`/\.dockerenv|\bdocker run\b|nvidia-container-cli|\bpodman run\b|\b[Aa]pptainer\b|\b[Ss]ingularity>|\benroot\b|\bpyxis\b`)
+	reSlurm      = regexp.MustCompile(`\bSLURM_(?:JOB_ID|PROCID|LOCALID|STEP_ID|NODELIST)\b|^srun: |^slurmstepd: |\bsalloc: `)
+)
+
+// scan tries the patterns that need no state beyond one line.
+func (x *Extractor) scan(s string, n int, raw string) {
+	// Each pattern runs only on lines holding a word it needs: most lines of
+	// a log hold none, and unanchored patterns are what costs.
+	x.gpuLine(s, n, raw)
+	if strings.Contains(s, "-p2p") {
+		if m := reP2PMode.FindStringSubmatch(s); m != nil {
+			x.p2pMode = m[1]
+		}
+	}
+	if containsAny(s, "Peer-to-Peer", "P2P Connectivity", "P2P=") && reBWStart.MatchString(s) {
+		x.bw = &bwTest{cur: -1}
+		x.bw.line(x, s, n, raw)
+		return
+	}
+	if strings.Contains(s, "NCCL") {
+		x.ncclLine(s, n, raw)
+	}
+	if strings.Contains(s, "Device") {
+		if m := reCanAccess.FindStringSubmatch(s); m != nil {
+			a, _ := strconv.Atoi(m[1])
+			b, _ := strconv.Atoi(m[3])
+			x.pairs.add(a, b, m[2] == "CAN", n, raw, "p2pBandwidthLatencyTest")
+		}
+	}
+	if strings.Contains(s, "Peer access from") {
+		if m := rePeerAccess.FindStringSubmatch(s); m != nil {
+			a, _ := strconv.Atoi(m[2])
+			b, _ := strconv.Atoi(m[4])
+			x.pairs.add(a, b, m[5] == "Yes", n, raw, "simpleP2P")
+			x.simple.seen = true
+		}
+	}
+	if m := find(s, reDevCount, "CUDA-capable"); m != nil {
+		x.set("gpu.count", "num", trimNum(m[1]), 2, n, raw, "simpleP2P")
+		x.simple.seen = true
+	}
+	if strings.HasPrefix(s, "Verification error @ element") {
+		x.simple.verifyKO.mark(n, raw)
+		x.simple.ran.mark(n, raw)
+	}
+	if x.simple.seen {
+		switch {
+		case strings.HasPrefix(s, "Test passed"):
+			x.simple.passed.mark(n, raw)
+		case strings.HasPrefix(s, "Test failed"):
+			x.simple.verifyKO.mark(n, raw)
+		case strings.HasPrefix(s, "cudaMemcpyPeer / cudaMemcpy between"), strings.HasPrefix(s, "Run kernel on GPU"):
+			x.simple.ran.mark(n, raw)
+		}
+	}
+	x.kernelLine(s, n, raw)
+	x.versionLine(s, n, raw)
+}
+
+// find runs re only when s holds one of words, one of which every match of
+// re contains.
+func find(s string, re *regexp.Regexp, words ...string) []string {
+	if !containsAny(s, words...) {
+		return nil
+	}
+	return re.FindStringSubmatch(s)
+}
+
+func containsAny(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	reMIGCurrent = regexp.MustCompile(`^Current\s*:\s*(Enabled|Disabled)`)
+	reMIGDevice  = regexp.MustCompile(`^MIG \d+g\.\d+gb\s+Device\s+\d+:`)
+	reVirtMode   = regexp.MustCompile(`^Virtualization Mode\s*:\s*(Pass-Through|VGPU|None)\b`)
+)
+
+// gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
+func (x *Extractor) gpuLine(s string, n int, raw string) {
+	if x.mig.next {
+		x.mig.next = false
+		if m := reMIGCurrent.FindStringSubmatch(s); m != nil {
+			x.mig.seen.mark(n, raw)
+			if m[1] == "Enabled" {
+				x.mig.on.mark(n, raw)
+			}
+		}
+	}
+	if s == "MIG Mode" {
+		x.mig.next = true
+	}
+	if strings.HasPrefix(s, "MIG ") && reMIGDevice.MatchString(s) {
+		x.mig.on.mark(n, raw)
+	}
+	if strings.HasPrefix(s, "Virtualization Mode") {
+		if m := reVirtMode.FindStringSubmatch(s); m != nil {
+			x.set("virtualized", "bool", strconv.FormatBool(m[1] != "None"), 1, n, raw, "nvidia-smi")
+		}
+	}
+}
+
+func trimNum(s string) string {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return s
+	}
+	return strconv.Itoa(n)
+}
+
+func (x *Extractor) ncclLine(s string, n int, raw string) {
+	if m := find(s, reNCCLVersion, "NCCL version"); m != nil {
+		x.set("nccl.version", "version", m[1], 1, n, raw, source(s, "NCCL", "traceback"))
+	}
+	if !strings.Contains(s, "NCCL INFO") && !strings.Contains(s, "NCCL WARN") {
+		return
+	}
+	if m := find(s, reNCCLDriver, "cudaDriverVersion"); m != nil {
+		x.set("cuda.driver", "version", cudaInt(m[1]), 2, n, raw, "NCCL")
+	}
+	if m := find(s, reNCCLEnv, "set by environment"); m != nil {
+		v := strings.TrimSuffix(strings.TrimSpace(m[2]), ".")
+		if _, ok := x.facts["env."+m[1]]; ok || x.envCount < maxEnv {
+			if !ok {
+				x.envCount++
+			}
+			x.set("env."+m[1], "str", v, 1, n, raw, "NCCL")
+		}
+	}
+	if m := find(s, reChannel, " via "); m != nil {
+		i := map[string]int{"P2P": 0, "SHM": 1, "NET": 2}[m[1]]
+		x.nccl.seen[i].mark(n, raw)
+		x.nccl.firstChannel.mark(n, raw)
+		// The hosts that print channels tell whether NET joins GPUs of one host.
+		if h := reNCCLHost.FindStringSubmatch(raw); h != nil && len(x.nccl.hosts) < 2 && (len(x.nccl.hosts) == 0 || x.nccl.hosts[0] != h[1]) {
+			x.nccl.hosts = append(x.nccl.hosts, h[1])
+		}
+	}
+	if m := find(s, reNodes, "nNodes"); m != nil && !x.nccl.nodesSeen {
+		x.nccl.nodes, _ = strconv.Atoi(m[1])
+		x.nccl.nodesSeen = true
+	}
+	if (strings.Contains(s, "P2P is disabled") || strings.Contains(s, "Could not enable P2P")) && reRefused.MatchString(s) {
+		x.nccl.refused.mark(n, raw)
+	}
+}
+
+func source(s, withINFO, other string) string {
+	if strings.Contains(s, "NCCL INFO") || strings.Contains(s, "NCCL WARN") {
+		return withINFO
+	}
+	return other
+}
+
+// cudaInt turns CUDA's integer versions (13000, 12040) into 13.0, 12.4.
+func cudaInt(s string) string {
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 1000 {
+		return s
+	}
+	return strconv.Itoa(v/1000) + "." + strconv.Itoa(v%1000/10)
+}
+
+func (x *Extractor) kernelLine(s string, n int, raw string) {
+	if strings.Contains(s, "ACSCtl:") && reACS.MatchString(s) {
+		x.acs.any.mark(n, raw)
+		if reRedirect.MatchString(s) {
+			x.acs.redirect.mark(n, raw)
+		}
+	}
+	if strings.Contains(s, "AMD-Vi") || strings.Contains(s, "DMAR") {
+		if reAMDFault.MatchString(s) || reDMAR.MatchString(s) {
+			x.iommuFaults.add(n, raw)
+		}
+	}
+	if m := find(s, reIOMMUOn, "IOMMU", "iommu"); m != nil {
+		x.set("iommu.enabled", "bool", "true", 1, n, raw, "dmesg")
+		if m[1] != "" {
+			x.set("iommu.passthrough", "bool", strconv.FormatBool(m[1] == "Passthrough"), 2, n, raw, "dmesg")
+		}
+	}
+	if strings.Contains(s, "NVRM") {
+		if m := reXid.FindStringSubmatch(s); m != nil {
+			x.xids.add(n, raw)
+			if id, _ := strconv.Atoi(m[1]); id == 74 || id >= 144 && id <= 150 {
+				x.xidNVLink.mark(n, raw)
+			}
+		}
+		if m := reNVRM.FindStringSubmatch(s); m != nil {
+			x.set("driver.version", "version", m[1], 1, n, raw, "dmesg")
+		}
+	}
+	if strings.Contains(s, "iommu") || strings.HasPrefix(s, "BOOT_IMAGE=") {
+		if m := reCmdline.FindStringSubmatch(s); m != nil {
+			for _, a := range reIOMMUArg.FindAllStringSubmatch(m[1], -1) {
+				x.iommuArg(a[1], strings.ToLower(strings.Trim(a[2], `"',`)), n, raw)
+			}
+		}
+	}
+	if (strings.Contains(s, "WSL") || strings.Contains(s, "/wsl/")) && reWSL.MatchString(s) {
+		x.set("wsl", "bool", "true", 1, n, raw, "host")
+	}
+	if containsAny(s, "docker", "container-cli", "podman", "pptainer", "ingularity", "enroot", "pyxis") && reContainer.MatchString(s) {
+		x.set("container", "bool", "true", 1, n, raw, "host")
+	}
+	if containsAny(s, "SLURM_", "srun: ", "slurmstepd: ", "salloc: ") && reSlurm.MatchString(s) {
+		x.set("slurm", "bool", "true", 1, n, raw, "host")
+	}
+}
+
+// iommuArg reads one IOMMU option of the kernel command line.
+func (x *Extractor) iommuArg(name, val string, n int, raw string) {
+	const src = "kernel command line"
+	switch {
+	case name == "intel_iommu" && val == "on", name == "amd_iommu" && (val == "on" || val == "force_enable"):
+		x.set("iommu.enabled", "bool", "true", 3, n, raw, src)
+	case (name == "intel_iommu" || name == "amd_iommu" || name == "iommu") && val == "off":
+		x.set("iommu.enabled", "bool", "false", 3, n, raw, src)
+	case name == "iommu" && val == "pt", name == "iommu.passthrough" && (val == "1" || val == "y" || val == "on"):
+		x.set("iommu.passthrough", "bool", "true", 3, n, raw, src)
+	case name == "iommu" && val == "nopt", name == "iommu.passthrough" && (val == "0" || val == "n" || val == "off"):
+		x.set("iommu.passthrough", "bool", "false", 3, n, raw, src)
+	}
+}
+
+func first(m []string) string {
+	for _, g := range m[1:] {
+		if g != "" {
+			return g
+		}
+	}
+	return ""
+}
+
+func (x *Extractor) versionLine(s string, n int, raw string) {
+	if strings.Contains(s, "Version") || strings.Contains(s, "version") {
+		if m := find(s, reDriver, "Driver Version"); m != nil {
+			if m[1] != "" {
+				x.set("cuda.driver", "version", cudaInt(m[2]), 1, n, raw, "nvbandwidth")
+			} else {
+				x.set("driver.version", "version", m[2], 2, n, raw, "nvidia-smi")
+			}
+		}
+		if m := find(s, reSMICUDA, "CUDA Version"); m != nil {
+			x.set("cuda.driver", "version", m[1], 1, n, raw, "nvidia-smi")
+			x.set("cuda.version", "version", m[1], 1, n, raw, "nvidia-smi")
+		}
+		if m := find(s, reEnvDriver, "driver version"); m != nil {
+			x.set("driver.version", "version", m[1], 2, n, raw, "PyTorch collect_env")
+		}
+		if m := find(s, reRuntime, "untime"); m != nil {
+			x.set("cuda.version", "version", cudaInt(m[1]), 2, n, raw, "CUDA runtime")
+		}
+	}
+	if m := find(s, reNvcc, "Cuda compilation tools"); m != nil {
+		x.set("cuda.version", "version", m[1], 3, n, raw, "nvcc")
+	}
+	if m := find(s, reTorch, "torch", "PyTorch"); m != nil {
+		x.set("python.torch", "version", first(m), 1, n, raw, "PyTorch")
+	}
+	if m := find(s, reTF, "ensor"); m != nil {
+		x.set("python.tensorflow", "version", first(m), 1, n, raw, "TensorFlow")
+	}
+	if m := find(s, reJAX, "jax"); m != nil {
+		x.set("python.jax", "version", first(m), 1, n, raw, "JAX")
+	}
+	if m := find(s, reJAXLib, "jaxlib"); m != nil {
+		x.set("python.jaxlib", "version", first(m), 1, n, raw, "JAX")
+	}
+	if m := find(s, reVLLM, "LLM", "vllm"); m != nil {
+		x.set("python.vllm", "version", first(m), 1, n, raw, "vLLM")
+	}
+	if m := find(s, rePipNCCL, "nvidia-nccl-cu"); m != nil {
+		x.set("python.nccl", "version", m[1], 1, n, raw, "pip")
+	}
+	if containsAny(s, "GeForce", "TITAN") && reConsumer.MatchString(s) {
+		x.consumer.mark(n, raw)
+	} else if containsAny(s, "Tesla ", "NVIDIA ") && reDataCentre.MatchString(s) {
+		x.dataCentre.mark(n, raw)
+	}
+}
+
+// Facts ends the input and returns the facts found, by line.
+func (x *Extractor) Facts() []Fact {
+	if x.mat != nil {
+		x.endMatrix()
+	}
+	if x.bw != nil {
+		x.bw.end(x)
+		x.bw = nil
+	}
+	x.pairs.facts(x)
+	x.ncclFacts()
+	if x.simple.ran.set {
+		x.setEvent("p2p.test.ran", "bool", "true", 1, x.simple.ran, "simpleP2P")
+	}
+	if x.simple.verifyKO.set {
+		x.setEvent("p2p.test.data_ok", "bool", "false", 2, x.simple.verifyKO, "simpleP2P")
+	} else {
+		x.setEvent("p2p.test.data_ok", "bool", "true", 1, x.simple.passed, "simpleP2P")
+	}
+	if x.iommuFaults.n > 0 {
+		x.setEvent("iommu.faults", "num", strconv.Itoa(x.iommuFaults.n), 1, x.iommuFaults.first, "dmesg")
+		x.setEvent("iommu.enabled", "bool", "true", 2, x.iommuFaults.first, "dmesg")
+	}
+	if x.xids.n > 0 {
+		x.setEvent("xid.count", "num", strconv.Itoa(x.xids.n), 1, x.xids.first, "dmesg")
+		if x.xidNVLink.set {
+			x.setEvent("xid.nvlink", "bool", "true", 1, x.xidNVLink, "dmesg")
+		} else {
+			x.setEvent("xid.nvlink", "bool", "false", 1, x.xids.first, "dmesg")
+		}
+	}
+	if x.mig.on.set {
+		x.setEvent("mig.enabled", "bool", "true", 1, x.mig.on, "nvidia-smi")
+	} else {
+		x.setEvent("mig.enabled", "bool", "false", 1, x.mig.seen, "nvidia-smi")
+	}
+	if x.acs.redirect.set {
+		x.setEvent("acs.redirect", "bool", "true", 1, x.acs.redirect, "lspci")
+	} else {
+		x.setEvent("acs.redirect", "bool", "false", 1, x.acs.any, "lspci")
+	}
+	if x.consumer.set {
+		x.setEvent("gpu.consumer", "bool", "true", 1, x.consumer, "GPU name")
+	} else {
+		x.setEvent("gpu.consumer", "bool", "false", 1, x.dataCentre, "GPU name")
+	}
+	out := make([]Fact, 0, len(x.facts))
+	for _, f := range x.facts {
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Line != out[j].Line {
+			return out[i].Line < out[j].Line
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// ncclFacts: P2P and SHM always join GPUs of one host; NET does when the
+// communicator has one node, or when every line came from one host (with
+// P2P and SHM both off, NCCL counts each GPU of a host as a node of its own).
+func (x *Extractor) ncclFacts() {
+	c := &x.nccl
+	p2p, shm, net := c.seen[0], c.seen[1], c.seen[2]
+	if !(c.nodesSeen && c.nodes == 1 || len(c.hosts) == 1) {
+		net = event{}
+	}
+	if !p2p.set && !shm.set && !net.set {
+		if c.refused.set {
+			x.setEvent("nccl.p2p_refused", "bool", "true", 1, c.refused, "NCCL")
+		}
+		return
+	}
+	if p2p.set {
+		x.setEvent("nccl.p2p_used", "bool", "true", 1, p2p, "NCCL")
+	} else if shm.set {
+		x.setEvent("nccl.p2p_used", "bool", "false", 1, shm, "NCCL")
+	} else {
+		x.setEvent("nccl.p2p_used", "bool", "false", 1, net, "NCCL")
+	}
+	switch {
+	case net.set:
+		x.setEvent("nccl.transport", "str", "NET", 1, net, "NCCL")
+	case shm.set:
+		x.setEvent("nccl.transport", "str", "SHM", 1, shm, "NCCL")
+	default:
+		x.setEvent("nccl.transport", "str", "P2P", 1, p2p, "NCCL")
+	}
+	if c.refused.set {
+		x.setEvent("nccl.p2p_refused", "bool", "true", 1, c.refused, "NCCL")
+	} else {
+		x.setEvent("nccl.p2p_refused", "bool", "false", 1, c.firstChannel, "NCCL")
+	}
+}
+
+// pairSet is P2P per ordered pair, as topo -p2p, the samples and
+// p2pBandwidthLatencyTest report it.
+type pairSet struct {
+	seen, blocked       [maxGPUs][maxGPUs]bool
+	any                 bool
+	firstOK, firstBlock event
+	okSource, noSource  string
+}
+
+func (p *pairSet) add(a, b int, ok bool, n int, raw, src string) {
+	if a < 0 || b < 0 || a >= maxGPUs || b >= maxGPUs || a == b {
+		return
+	}
+	p.any = true
+	p.seen[a][b] = true
+	if ok {
+		if !p.firstOK.set {
+			p.okSource = src
+		}
+		p.firstOK.mark(n, raw)
+		return
+	}
+	p.blocked[a][b] = true
+	if !p.firstBlock.set {
+		p.noSource = src
+	}
+	p.firstBlock.mark(n, raw)
+}
+
+func (p *pairSet) facts(x *Extractor) {
+	if !p.any {
+		return
+	}
+	blocked := 0
+	for a := range p.blocked {
+		for b := range p.blocked[a] {
+			if p.blocked[a][b] {
+				blocked++
+			}
+		}
+	}
+	if blocked > 0 {
+		x.setEvent("p2p.all_pairs_ok", "bool", "false", 1, p.firstBlock, p.noSource)
+		x.setEvent("p2p.blocked_pairs", "num", strconv.Itoa(blocked), 1, p.firstBlock, p.noSource)
+		return
+	}
+	x.setEvent("p2p.all_pairs_ok", "bool", "true", 1, p.firstOK, p.okSource)
+	x.setEvent("p2p.blocked_pairs", "num", "0", 1, p.firstOK, p.okSource)
+}

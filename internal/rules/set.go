@@ -1,0 +1,61 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Set records a fact seen by another source than a probe report, such as a
+// pasted log. kind is bool, num, version or str and text the value as text
+// ("true", "2", "2.28.9"); the fact is named in reasons as FromReport names it.
+func (f Facts) Set(name, kind, text string) error {
+	if !knownFact(name) {
+		return fmt.Errorf("unknown fact %q", name)
+	}
+	v := value{known: true, kind: kind, s: text, display: factDisplay(name)}
+	switch kind {
+	case "bool":
+		b, err := strconv.ParseBool(text)
+		if err != nil {
+			return fmt.Errorf("fact %s: %q is not true or false", name, text)
+		}
+		v.b, v.s = b, ""
+	case "num":
+		n, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return fmt.Errorf("fact %s: %q is not a number", name, text)
+		}
+		v.n = n
+	case "version", "str":
+	default:
+		return fmt.Errorf("fact %s: unknown kind %q", name, kind)
+	}
+	f[name] = v
+	return nil
+}
+
+// Lookup returns a fact's kind and its value as text, as Set takes them; ok
+// is false when no source saw the fact.
+func (f Facts) Lookup(name string) (kind, text string, ok bool) {
+	v, found := f[name]
+	if !found || !v.known {
+		return "", "", false
+	}
+	if v.kind == "bool" {
+		return v.kind, strconv.FormatBool(v.b), true
+	}
+	return v.kind, v.s, true
+}
+
+func factDisplay(name string) string {
+	for _, p := range []string{"env.", "python."} {
+		if strings.HasPrefix(name, p) {
+			return strings.TrimPrefix(name, p)
+		}
+	}
+	return displayName(name)
+}
+
+// Display is how reasons name a fact: "NCCL" for nccl.version.
+func Display(name string) string { return factDisplay(name) }
