@@ -208,8 +208,13 @@ func newTimer(d Driver) (*timer, error) {
 	return t, nil
 }
 
-// ms queues n calls of op between the events and returns the milliseconds between them.
+// ms queues n calls of op between the events and returns the milliseconds
+// between them. One call before the first event keeps set-up costs of the
+// first copy out of the figure.
 func (t *timer) ms(n int, op func() error) (float64, error) {
+	if err := op(); err != nil {
+		return 0, err
+	}
 	if err := t.d.Record(t.start, t.s); err != nil {
 		return 0, err
 	}

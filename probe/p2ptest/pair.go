@@ -105,8 +105,7 @@ func (r *pairRun) run() error {
 	p.Bandwidth, p.LatencyUS = bw, lat
 	r.out.state(r.st)
 	if !r.j.Peer {
-		r.note("%s: cuDeviceCanAccessPeer says no: only the staged copy was tried", r.name())
-		return nil
+		return nil // the pair's reason says why
 	}
 
 	r.at("enable peer access")
