@@ -267,9 +267,14 @@ func (f *fake) NewEvent() (cuda.Event, error) {
 	return cuda.Event(len(f.events) - 1), nil
 }
 
-func (f *fake) Record(e cuda.Event, s cuda.Stream) error { f.events[e] = f.streams[s].clock; return nil }
+func (f *fake) Record(e cuda.Event, s cuda.Stream) error {
+	f.events[e] = f.streams[s].clock
+	return nil
+}
 
-func (f *fake) Elapsed(a, b cuda.Event) (float64, error) { return (f.events[b] - f.events[a]) / 1000, nil }
+func (f *fake) Elapsed(a, b cuda.Event) (float64, error) {
+	return (f.events[b] - f.events[a]) / 1000, nil
+}
 
 // IpcHandle names the memory's file by this process's id and descriptor.
 func (f *fake) IpcHandle(p cuda.Ptr) (cuda.IpcHandle, error) {
