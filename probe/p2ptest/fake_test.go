@@ -22,7 +22,8 @@ type scenario struct {
 	NoPeer    []string          `json:"no_peer,omitempty"`   // pairs "0->1" cuDeviceCanAccessPeer refuses
 	Refuse    map[string]string `json:"refuse,omitempty"`    // "0->1": cuCtxEnablePeerAccess's error name
 	Corrupt   map[string]string `json:"corrupt,omitempty"`   // "0->1/peer_copy" or "0->1/*" (every P2P path): "zeros" or "flip"
-	Hang      string            `json:"hang,omitempty"`      // "0->1": waiting for a P2P copy never returns
+	Hang      string            `json:"hang,omitempty"`      // "0->1" or "0->1/ipc_cumem": waiting for a P2P copy (of that path) never returns
+	Crash     string            `json:"crash,omitempty"`     // "0->1": the process aborts in its first P2P copy, if that is from 0 to 1
 	IPCOpen   string            `json:"ipc_open,omitempty"`  // cuIpcOpenMemHandle's error name
 	PeerGBps  float64           `json:"peer_gbps,omitempty"` // P2P bandwidth; 350 when 0
 }
@@ -33,6 +34,12 @@ func openFake() (Driver, error) {
 	var sc scenario
 	if err := json.Unmarshal([]byte(os.Getenv(scenarioEnv)), &sc); err != nil {
 		return nil, err
+	}
+	// Every process of the scenario leaves its id, so a test can check
+	// that none outlives the run.
+	if f, err := os.OpenFile(filepath.Join(os.TempDir(), "pids"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644); err == nil {
+		fmt.Fprintln(f, os.Getpid())
+		f.Close()
 	}
 	if sc.NoLibrary {
 		return nil, errors.New("libcuda.so.1: cannot open shared object file: No such file or directory")
@@ -54,6 +61,8 @@ type fake struct {
 	next    uint64
 	streams []*fstream
 	events  []float64
+	// p2pCopies counts copies between devices other than staged ones.
+	p2pCopies int
 }
 
 type region struct {
@@ -211,9 +220,16 @@ func (f *fake) move(dst, src *region, n int64, kind string, s cuda.Stream) {
 		default:
 			copy(dst.data[:n], src.data[:n])
 		}
-		if f.sc.Hang == key {
+		if f.sc.Hang == key || f.sc.Hang == key+"/"+kind {
 			f.streams[s].hang = true
 		}
+		// Only as this process's first P2P copy: the other pair's
+		// bidirectional copies in this direction stay unharmed.
+		if f.sc.Crash == key && f.p2pCopies == 0 {
+			syscall.Kill(os.Getpid(), syscall.SIGABRT)
+			select {}
+		}
+		f.p2pCopies++
 	} else {
 		copy(dst.data[:n], src.data[:n])
 	}
@@ -294,6 +310,9 @@ func devOf(file *os.File) int {
 	return n
 }
 
+// IpcOpen maps the memory for the current device. Opening enables peer
+// access as it needs (CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS), so a pair whose
+// enable is refused is refused here the same way.
 func (f *fake) IpcOpen(h cuda.IpcHandle) (cuda.Ptr, error) {
 	if f.sc.IPCOpen != "" {
 		return 0, fakeErr("cuIpcOpenMemHandle", f.sc.IPCOpen)
@@ -302,6 +321,10 @@ func (f *fake) IpcOpen(h cuda.IpcHandle) (cuda.Ptr, error) {
 	file, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/%d", pid, fd), os.O_RDWR, 0)
 	if err != nil {
 		return 0, fakeErr("cuIpcOpenMemHandle", "CUDA_ERROR_INVALID_HANDLE")
+	}
+	if name := f.sc.Refuse[pairKey(f.cur, devOf(file))]; name != "" {
+		file.Close()
+		return 0, fakeErr("cuIpcOpenMemHandle", name)
 	}
 	return f.mapFile(file, int64(n), devOf(file), PathIPCLegacy)
 }

@@ -38,6 +38,8 @@ var scenarios = map[string]scenario{
 	"too-many-peers":   {GPUs: 2, Refuse: map[string]string{"1->0": "CUDA_ERROR_TOO_MANY_PEERS"}},
 	"slow":             {GPUs: 2, PeerGBps: 5},
 	"hang":             {GPUs: 2, Hang: "0->1"},
+	"hang-ipc":         {GPUs: 2, Hang: "1->0/ipc_cumem"},
+	"crash":            {GPUs: 2, Crash: "0->1"},
 	"ipc-open-fails":   {GPUs: 2, IPCOpen: "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"},
 	"no-library":       {NoLibrary: true},
 	"one-gpu":          {GPUs: 1},
@@ -58,20 +60,30 @@ func eight() scenario {
 
 var (
 	resultsMu sync.Mutex
-	results   = map[string]*facts.Test{}
+	results   = map[string]*scenarioRun{}
 )
 
-// outcome runs a scenario once for all the tests that look at it.
+type scenarioRun struct {
+	once sync.Once
+	test *facts.Test
+}
+
+// outcome runs a scenario once for all the tests that look at it; other
+// scenarios run meanwhile.
 func outcome(t *testing.T, name string) *facts.Test {
 	t.Helper()
 	resultsMu.Lock()
-	defer resultsMu.Unlock()
-	if r, ok := results[name]; ok {
-		return r
+	r := results[name]
+	if r == nil {
+		r = &scenarioRun{}
+		results[name] = r
 	}
-	r := runScenario(t, scenarios[name])
-	results[name] = r
-	return r
+	resultsMu.Unlock()
+	r.once.Do(func() { r.test = runScenario(t, scenarios[name]) })
+	if r.test == nil {
+		t.Fatalf("scenario %s did not run", name)
+	}
+	return r.test
 }
 
 func runScenario(t *testing.T, sc scenario) *facts.Test {
@@ -82,11 +94,34 @@ func runScenario(t *testing.T, sc scenario) *facts.Test {
 		timeout = time.Second
 	}
 	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	return Run(Options{
+	dir := t.TempDir()
+	test := Run(Options{
 		Size: testSize, Timeout: timeout, Seed: 0x2545f491,
-		Exe: os.Args[0], Env: []string{scenarioEnv + "=" + string(cfg), "TMPDIR=" + t.TempDir()},
+		Exe: os.Args[0], Env: []string{scenarioEnv + "=" + string(cfg), "TMPDIR=" + dir},
 		Now: func() time.Time { return clock },
 	})
+	checkGone(t, dir)
+	return test
+}
+
+// checkGone fails if a process of the run, a killed pair's second process
+// above all, is still alive when Run returns.
+func checkGone(t *testing.T, dir string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "pids"))
+	if err != nil {
+		t.Fatalf("no child left its process id: %v", err)
+	}
+	for _, f := range strings.Fields(string(data)) {
+		stat, err := os.ReadFile("/proc/" + f + "/stat")
+		if err != nil {
+			continue // gone
+		}
+		// A zombie waits only for its parent to collect it; it runs no more.
+		if _, after, _ := strings.Cut(string(stat), ") "); !strings.HasPrefix(after, "Z") {
+			t.Errorf("process %s of the test is still running: %s", f, stat)
+		}
+	}
 }
 
 // report puts the test section into a fake machine's report, so the golden
@@ -311,6 +346,38 @@ func TestHang(t *testing.T) {
 	}
 }
 
+// A hang in the second process: the deadline kills it with the pair's
+// process, and the step says where it hung.
+func TestHangInSecondProcess(t *testing.T) {
+	test := outcome(t, "hang-ipc")
+	p := pair(t, test, 1, 0)
+	if p.Status != "timeout" || p.Step != "ipc_cumem: second process: copy" {
+		t.Fatalf("%+v", p)
+	}
+	if x := path(t, p, PathIPCLegacy); x.Status != "ok" {
+		t.Errorf("legacy IPC before the hang: %+v", x)
+	}
+	if s := test.Summary; s.IPCOK == nil || *s.IPCOK || len(s.Timeouts) != 1 {
+		t.Errorf("summary %+v", s)
+	}
+}
+
+// A child that dies (a driver crash) fails its pair with the step and its
+// last words; the other pair and the JSON are unharmed.
+func TestCrash(t *testing.T) {
+	test := outcome(t, "crash")
+	p := pair(t, test, 0, 1)
+	if p.Status != "failed" || p.Step != PathPeer || !strings.Contains(p.Reason, "the test process failed") || !strings.Contains(p.Reason, "SIGABRT") {
+		t.Fatalf("%+v", p)
+	}
+	if q := pair(t, test, 1, 0); q.Status != "ok" {
+		t.Errorf("1->0 %+v", q)
+	}
+	if s := test.Summary; len(s.FailedPairs) != 1 || !strings.Contains(s.Verdict, "1 of 2 pairs failed") {
+		t.Errorf("summary %+v", s)
+	}
+}
+
 func TestIPCOpenFails(t *testing.T) {
 	test := outcome(t, "ipc-open-fails")
 	s := test.Summary
@@ -364,7 +431,8 @@ func TestEightGPUs(t *testing.T) {
 	if p := pair(t, test, 1, 6); p.Enable != "" || len(p.Paths) != 1 || p.Paths[0].Status != "ok" || *p.CanAccessPeer {
 		t.Errorf("a pair without P2P: %+v", p)
 	}
-	if s := test.Summary; len(s.FailedPairs) != 1 || s.FailedPairs[0] != "GPU2->GPU3" || !*s.DataOK || !*s.IPCOK {
+	// GPU2 cannot open GPU3's memory over IPC either: the same peer mapping.
+	if s := test.Summary; len(s.FailedPairs) != 1 || s.FailedPairs[0] != "GPU2->GPU3" || !*s.DataOK || *s.IPCOK {
 		t.Errorf("summary %+v", s)
 	}
 }
