@@ -8,6 +8,7 @@
 //   nvcc -O2 -o peer_bw peer_bw.cu && ./peer_bw 67108864
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
 
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
@@ -59,6 +60,7 @@ int main(int argc, char **argv) {
 	}
 	printf("{\"size\": %zu, \"devices\": [", n);
 	void *host; CK(cudaHostAlloc(&host, n, cudaHostAllocPortable));
+	memset(host, 1, n); // touch every page first, as the probe does when it writes its pattern
 	for (int d = 0; d < count; d++) {
 		CK(cudaSetDevice(d));
 		cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
