@@ -159,7 +159,7 @@ func Run(o Options) *facts.Test {
 	t := &facts.Test{SizeBytes: o.Size, Devices: []facts.TestDevice{}, Pairs: []facts.TestPair{}}
 	defer func() {
 		t.DurationMS = o.Now().Sub(start).Milliseconds()
-		Summarize(t)
+		summarize(t)
 	}()
 
 	res := o.spawn("enum", job{Size: o.Size, Seed: o.Seed})
@@ -191,6 +191,9 @@ func Run(o Options) *facts.Test {
 	for _, pi := range en.Peers {
 		p := facts.TestPair{From: pi.From, To: pi.To, Src: pi.From, Dst: pi.To, CanAccessPeer: pi.Can, Attributes: pi.Attrs, Paths: []facts.TestPath{}}
 		name := fmt.Sprintf("GPU%d->GPU%d", pi.From, pi.To)
+		if pi.Error != "" {
+			t.Notes = append(t.Notes, name+": "+pi.Error)
+		}
 		if timeouts >= maxTimeouts {
 			p.Status, p.Reason = "skipped", fmt.Sprintf("%s: not tried after %d pairs hung", name, timeouts)
 			t.Pairs = append(t.Pairs, p)

@@ -13,9 +13,9 @@ import (
 // the pair is "slow".
 const slowRatio = 1.1
 
-// Summarize judges each pair the children left unjudged, and derives the
+// summarize judges each pair the children left unjudged, and derives the
 // summary and verdict from pairs and devices.
-func Summarize(t *facts.Test) {
+func summarize(t *facts.Test) {
 	for i := range t.Pairs {
 		judge(&t.Pairs[i])
 	}
@@ -90,7 +90,10 @@ func judge(p *facts.TestPair) {
 	switch {
 	case len(problems) > 0:
 		p.Status, p.Reason = "failed", strings.Join(problems, "; ")
-	case p.CanAccessPeer == nil || !*p.CanAccessPeer:
+	case p.CanAccessPeer == nil:
+		p.Status = "skipped"
+		p.Reason = fmt.Sprintf("%s: cuDeviceCanAccessPeer failed, so no P2P path was tried", name)
+	case !*p.CanAccessPeer:
 		p.Status = "skipped"
 		p.Reason = fmt.Sprintf("%s: cuDeviceCanAccessPeer says no, so no P2P path was tried; the staged copy through host memory was verified", name)
 	case p.Bandwidth != nil && p.Bandwidth.P2POn > 0 && p.Bandwidth.P2POn < slowRatio*p.Bandwidth.P2POff:
