@@ -84,7 +84,7 @@ func (f *fake) Version() (int, error)    { return 13000, nil }
 func (f *fake) Count() (int, error)      { return f.sc.GPUs, nil }
 func (f *fake) Name(int) (string, error) { return "NVIDIA H200", nil }
 func (f *fake) PCIBusID(dev int) (string, error) {
-	return fmt.Sprintf("0000:%02x:00.0", 0x18+dev), nil
+	return fmt.Sprintf("0000:00:%02x.0", 6+dev), nil // as the two H200s of testdata/real read
 }
 
 func pairKey(a, b int) string { return fmt.Sprintf("%d->%d", a, b) }

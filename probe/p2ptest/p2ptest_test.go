@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-const testSize = 64 << 10
+const testSize = 1 << 20
 
 // scenarios are the fake machines; each has a golden report.
 var scenarios = map[string]scenario{
@@ -91,7 +91,7 @@ func runScenario(t *testing.T, sc scenario) *facts.Test {
 	cfg, _ := json.Marshal(sc)
 	timeout := 20 * time.Second
 	if sc.Hang != "" {
-		timeout = time.Second
+		timeout = 3 * time.Second
 	}
 	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	dir := t.TempDir()
@@ -228,8 +228,8 @@ func TestHealthy(t *testing.T) {
 				t.Errorf("%d->%d %s: %+v", p.Src, p.Dst, x.Path, x)
 			}
 		}
-		// The fake moves 64 KiB in 2 us + 64Ki/350e3 us with P2P, 10 us + 64Ki/20e3 us staged.
-		if b := p.Bandwidth; b == nil || b.P2POn != 30.0 || b.P2POff != 4.9 || b.BidirP2POn != 59.9 {
+		// The fake moves 1 MiB in 2 us + 1Mi/350e3 us with P2P, 10 us + 1Mi/20e3 us staged.
+		if b := p.Bandwidth; b == nil || b.P2POn != 209.9 || b.P2POff != 16.8 || b.BidirP2POn != 419.8 {
 			t.Errorf("bandwidth %+v", p.Bandwidth)
 		}
 		if l := p.LatencyUS; l == nil || l.P2POn != 2.0 || l.P2POff != 10.0 {
@@ -241,7 +241,7 @@ func TestHealthy(t *testing.T) {
 			t.Errorf("device %+v", d)
 		}
 	}
-	if !strings.HasPrefix(s.Verdict, "All 2 pairs with P2P moved 64 KiB intact") {
+	if !strings.HasPrefix(s.Verdict, "All 2 pairs with P2P moved 1 MiB intact") {
 		t.Errorf("verdict %q", s.Verdict)
 	}
 }
@@ -264,7 +264,7 @@ func TestZeros(t *testing.T) {
 			t.Errorf("%s: %+v %+v", name, x, x.FirstMismatch)
 		}
 	}
-	if !strings.HasPrefix(p.Reason, "GPU0->GPU1: 64 KiB copied, 16384 words wrong, first at offset 0: expected 0x") || !strings.Contains(p.Reason, "got 0x00000000 (peer_copy)") {
+	if !strings.HasPrefix(p.Reason, "GPU0->GPU1: 1 MiB copied, 262144 words wrong, first at offset 0: expected 0x") || !strings.Contains(p.Reason, "got 0x00000000 (peer_copy)") {
 		t.Errorf("reason %q", p.Reason)
 	}
 	if q := pair(t, test, 1, 0); q.Status != "ok" {
@@ -312,7 +312,7 @@ func TestEnableRefused(t *testing.T) {
 	}
 }
 
-// 64 KiB with P2P at 5 GB/s and 2 us take longer than staged at 20 GB/s and 10 us.
+// 1 MiB with P2P at 5 GB/s and 2 us takes longer than staged at 20 GB/s and 10 us.
 func TestSlow(t *testing.T) {
 	test := outcome(t, "slow")
 	if len(test.Summary.SlowPairs) != 2 || *test.Summary.DataOK != true {
@@ -329,10 +329,10 @@ func TestHang(t *testing.T) {
 	start := time.Now()
 	test := outcome(t, "hang")
 	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("took %s with a 1 s deadline", d)
+		t.Errorf("took %s with a 3 s deadline", d)
 	}
 	p := pair(t, test, 0, 1)
-	if p.Status != "timeout" || p.Step != PathPeer || !strings.Contains(p.Reason, "no answer within 1s") {
+	if p.Status != "timeout" || p.Step != PathPeer || !strings.Contains(p.Reason, "no answer within 3s") {
 		t.Fatalf("%+v", p)
 	}
 	if x := path(t, p, PathStaged); x.Status != "ok" {
@@ -409,8 +409,8 @@ func TestOneGPU(t *testing.T) {
 		t.Fatalf("%+v", test)
 	}
 	d := test.Devices[0]
-	// 64 KiB: host to device 2 us + 1.31 us, local 1 us + 0.044 us, device to host 2 us + 1.26 us.
-	if d.H2DGBps != 19.8 || d.LocalGBps != 62.8 || d.D2HGBps != 20.1 {
+	// 1 MiB: host to device 2 us + 20.97 us, local 1 us + 0.70 us, device to host 2 us + 20.16 us.
+	if d.H2DGBps != 45.6 || d.LocalGBps != 617.2 || d.D2HGBps != 47.3 {
 		t.Errorf("device figures %+v", d)
 	}
 }
