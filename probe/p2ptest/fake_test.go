@@ -102,7 +102,7 @@ func (f *fake) CanAccessPeer(a, b int) (bool, error) { return f.can(a, b), nil }
 
 func (f *fake) P2PAttribute(attr, a, b int) (int, error) {
 	switch attr {
-	case cuda.AttrAccessSupported, cuda.AttrNativeAtomics:
+	case cuda.AttrAccessSupported, cuda.AttrNativeAtomics, cuda.AttrArrayAccess: // as the real H200s answer
 		if f.can(a, b) {
 			return 1, nil
 		}
