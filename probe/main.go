@@ -77,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int)
 
 	rep := collect.Collect(lib, collect.Local(), collect.Options{IncludeIDs: *includeIDs, Version: buildVersion()})
 	if *test {
-		rep.Test = testRun(p2ptest.Options{Size: size, Timeout: *testTimeout})
+		rep.Test = safeTest(p2ptest.Options{Size: size, Timeout: *testTimeout, Progress: stderr})
 	}
 	if *link != "" {
 		u, err := facts.LinkURL(*link, rep)
@@ -101,6 +101,17 @@ func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int)
 
 // testRun is p2ptest.Run; tests replace it.
 var testRun = p2ptest.Run
+
+// safeTest runs the test; a crash of the test itself costs only its section.
+func safeTest(o p2ptest.Options) (t *facts.Test) {
+	defer func() {
+		if p := recover(); p != nil {
+			t = &facts.Test{Error: fmt.Sprint("the test crashed: ", p), Devices: []facts.TestDevice{}, Pairs: []facts.TestPair{},
+				Summary: facts.TestSummary{FailedPairs: []string{}, SlowPairs: []string{}, Timeouts: []string{}, Verdict: "The P2P test could not run: it crashed."}}
+		}
+	}()
+	return testRun(o)
+}
 
 // parseSize reads 4096, 256KiB, 64MiB, 1GiB (K, M, G and KB, MB, GB mean the same).
 func parseSize(s string) (int64, error) {

@@ -126,6 +126,15 @@ func TestTestFlag(t *testing.T) {
 	if err != nil || rep.Test == nil || !rep.Test.Ran || rep.Test.SizeBytes != 4<<20 {
 		t.Errorf("report %v %+v", err, rep)
 	}
+
+	// A crash inside the test leaves the rest of the report.
+	testRun = func(p2ptest.Options) *facts.Test { panic("boom") }
+	out.Reset()
+	run([]string{"--test"}, &out, io.Discard, noLibrary())
+	rep, err = facts.Read(&out)
+	if err != nil || rep.Test == nil || rep.Test.Ran || !strings.Contains(rep.Test.Error, "boom") || rep.NVML.Error != "ERROR_LIBRARY_NOT_FOUND" {
+		t.Errorf("after a crash: %v %+v", err, rep)
+	}
 }
 
 func TestParseSize(t *testing.T) {

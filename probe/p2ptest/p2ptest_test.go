@@ -64,8 +64,9 @@ var (
 )
 
 type scenarioRun struct {
-	once sync.Once
-	test *facts.Test
+	once     sync.Once
+	test     *facts.Test
+	progress string
 }
 
 // outcome runs a scenario once for all the tests that look at it; other
@@ -79,14 +80,20 @@ func outcome(t *testing.T, name string) *facts.Test {
 		results[name] = r
 	}
 	resultsMu.Unlock()
-	r.once.Do(func() { r.test = runScenario(t, scenarios[name]) })
+	r.once.Do(func() { r.test, r.progress = runScenario(t, scenarios[name]) })
 	if r.test == nil {
 		t.Fatalf("scenario %s did not run", name)
 	}
 	return r.test
 }
 
-func runScenario(t *testing.T, sc scenario) *facts.Test {
+// progressOf is what a scenario's run told people waiting.
+func progressOf(t *testing.T, name string) string {
+	outcome(t, name)
+	return results[name].progress
+}
+
+func runScenario(t *testing.T, sc scenario) (*facts.Test, string) {
 	t.Helper()
 	cfg, _ := json.Marshal(sc)
 	timeout := 20 * time.Second
@@ -95,13 +102,15 @@ func runScenario(t *testing.T, sc scenario) *facts.Test {
 	}
 	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	dir := t.TempDir()
+	var progress bytes.Buffer
 	test := Run(Options{
 		Size: testSize, Timeout: timeout, Seed: 0x2545f491,
 		Exe: os.Args[0], Env: []string{scenarioEnv + "=" + string(cfg), "TMPDIR=" + dir},
-		Now: func() time.Time { return clock },
+		Now:      func() time.Time { return clock },
+		Progress: &progress,
 	})
 	checkGone(t, dir)
-	return test
+	return test, progress.String()
 }
 
 // checkGone fails if a process of the run, a killed pair's second process
@@ -258,6 +267,12 @@ func TestHealthy(t *testing.T) {
 	}
 	if !strings.HasPrefix(s.Verdict, "All 2 pairs with P2P moved 1 MiB intact") {
 		t.Errorf("verdict %q", s.Verdict)
+	}
+	want := "p2p-probe: 2 GPUs, 2 ordered pairs, 1 MiB per copy\n" +
+		"p2p-probe: GPU0->GPU1 ok: 4 of 4 paths verified, 209.9 GB/s with P2P, 16.8 GB/s staged\n" +
+		"p2p-probe: GPU1->GPU0 ok: 4 of 4 paths verified, 209.9 GB/s with P2P, 16.8 GB/s staged\n"
+	if got := progressOf(t, "healthy"); got != want {
+		t.Errorf("progress:\n%s\nwant:\n%s", got, want)
 	}
 }
 

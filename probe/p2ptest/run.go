@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -17,12 +18,13 @@ import (
 
 // Options change how the test runs.
 type Options struct {
-	Size    int64         // bytes per copy (--test-size); DefaultSize when 0
-	Timeout time.Duration // deadline of each child; DefaultTimeout when 0
-	Seed    uint32        // the run's pattern seed; from the clock when 0
-	Exe     string        // the program re-executed as a child; /proc/self/exe when ""
-	Env     []string      // added to the children's environment
-	Now     func() time.Time
+	Size     int64         // bytes per copy (--test-size); DefaultSize when 0
+	Timeout  time.Duration // deadline of each child; DefaultTimeout when 0
+	Seed     uint32        // the run's pattern seed; from the clock when 0
+	Exe      string        // the program re-executed as a child; /proc/self/exe when ""
+	Env      []string      // added to the children's environment
+	Now      func() time.Time
+	Progress io.Writer // one line per GPU list and pair as the test goes, for people waiting; nil for none
 }
 
 // DefaultSize moves enough per copy for steady bandwidth figures while the
@@ -152,6 +154,9 @@ func Run(o Options) *facts.Test {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Progress == nil {
+		o.Progress = io.Discard
+	}
 	start := o.Now()
 	if o.Seed == 0 {
 		o.Seed = uint32(start.UnixNano()) | 1
@@ -187,6 +192,7 @@ func Run(o Options) *facts.Test {
 	if len(t.Devices) == 1 {
 		t.Notes = append(t.Notes, "one GPU: no pair to test; the figures are the GPU's own copies")
 	}
+	fmt.Fprintf(o.Progress, "p2p-probe: %d GPUs, %d ordered pairs, %s per copy\n", len(t.Devices), len(en.Peers), sizeText(o.Size))
 	timeouts := 0
 	for _, pi := range en.Peers {
 		p := facts.TestPair{From: pi.From, To: pi.To, Src: pi.From, Dst: pi.To, CanAccessPeer: pi.Can, Attributes: pi.Attrs, Paths: []facts.TestPath{}}
@@ -224,7 +230,24 @@ func Run(o Options) *facts.Test {
 			}
 			t.Notes = append(t.Notes, ps.Notes...)
 		}
+		judge(&p)
 		t.Pairs = append(t.Pairs, p)
+		fmt.Fprintf(o.Progress, "p2p-probe: %s %s\n", name, progress(p))
 	}
 	return t
+}
+
+// progress is a pair's line for people waiting: its status and figures.
+func progress(p facts.TestPair) string {
+	bad := 0
+	for _, x := range p.Paths {
+		if x.Status != "ok" {
+			bad++
+		}
+	}
+	s := fmt.Sprintf("%s: %d of %d paths verified", p.Status, len(p.Paths)-bad, len(p.Paths))
+	if b := p.Bandwidth; b != nil {
+		s += fmt.Sprintf(", %.1f GB/s with P2P, %.1f GB/s staged", b.P2POn, b.P2POff)
+	}
+	return s
 }
