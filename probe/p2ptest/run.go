@@ -44,7 +44,7 @@ type result struct {
 	state    json.RawMessage
 	timedOut bool
 	err      error  // how the process ended, when not cleanly
-	stderr   string // its last words
+	stderr   string // the start of what it wrote to stderr (a panic message, say)
 }
 
 // spawn runs one child under the deadline and kills its process group
