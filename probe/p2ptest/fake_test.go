@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/p2pkb/p2pkb/probe/cuda"
 )
@@ -23,6 +24,7 @@ type scenario struct {
 	Refuse    map[string]string `json:"refuse,omitempty"`    // "0->1": cuCtxEnablePeerAccess's error name
 	Corrupt   map[string]string `json:"corrupt,omitempty"`   // "0->1/peer_copy" or "0->1/*" (every P2P path): "zeros" or "flip"
 	Hang      string            `json:"hang,omitempty"`      // "0->1" or "0->1/ipc_cumem": waiting for a P2P copy (of that path) never returns
+	SlowExit  bool              `json:"slow_exit,omitempty"` // the second process that wrote from GPU0 takes a minute to exit
 	Crash     string            `json:"crash,omitempty"`     // "0->1": the process aborts in its first P2P copy, if that is from 0 to 1
 	IPCOpen   string            `json:"ipc_open,omitempty"`  // cuIpcOpenMemHandle's error name
 	PeerGBps  float64           `json:"peer_gbps,omitempty"` // P2P bandwidth; 350 when 0
@@ -110,9 +112,16 @@ func (f *fake) P2PAttribute(attr, a, b int) (int, error) {
 	return 0, nil
 }
 
+// exitDelay is how long the process waits before it exits, as freeing a
+// large GPU context can take.
+var exitDelay time.Duration
+
 func (f *fake) Use(dev int) error {
 	if dev < 0 || dev >= f.sc.GPUs {
 		return fakeErr("cuDeviceGet", "CUDA_ERROR_INVALID_DEVICE")
+	}
+	if f.sc.SlowExit && dev == 0 && os.Getenv(RoleEnv) == "ipc" {
+		exitDelay = time.Minute
 	}
 	f.cur = dev
 	return nil

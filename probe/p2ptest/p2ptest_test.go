@@ -22,7 +22,9 @@ var update = flag.Bool("update", false, "rewrite testdata/golden")
 // The test binary is also the child the test re-executes, as the probe is.
 func TestMain(m *testing.M) {
 	if role := os.Getenv(RoleEnv); role != "" {
-		os.Exit(Child(role, openFake, os.Stdin, os.Stdout))
+		code := Child(role, openFake, os.Stdin, os.Stdout)
+		time.Sleep(exitDelay)
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
@@ -40,6 +42,7 @@ var scenarios = map[string]scenario{
 	"hang":             {GPUs: 2, Hang: "0->1"},
 	"hang-ipc":         {GPUs: 2, Hang: "1->0/ipc_cumem"},
 	"crash":            {GPUs: 2, Crash: "0->1"},
+	"slow-exit":        {GPUs: 2, SlowExit: true},
 	"ipc-open-fails":   {GPUs: 2, IPCOpen: "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"},
 	"no-library":       {NoLibrary: true},
 	"one-gpu":          {GPUs: 1},
@@ -97,7 +100,7 @@ func runScenario(t *testing.T, sc scenario) (*facts.Test, string) {
 	t.Helper()
 	cfg, _ := json.Marshal(sc)
 	timeout := 20 * time.Second
-	if sc.Hang != "" {
+	if sc.Hang != "" || sc.SlowExit {
 		timeout = 3 * time.Second
 	}
 	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -404,6 +407,20 @@ func TestCrash(t *testing.T) {
 		t.Errorf("1->0 %+v", q)
 	}
 	if s := test.Summary; len(s.FailedPairs) != 1 || !strings.Contains(s.Verdict, "1 of 2 pairs failed") {
+		t.Errorf("summary %+v", s)
+	}
+}
+
+// A pair whose processes finish but take long to exit is not a timeout:
+// its result went out before the deadline killed them.
+func TestSlowExit(t *testing.T) {
+	test := outcome(t, "slow-exit")
+	for _, p := range test.Pairs {
+		if p.Status != "ok" || len(p.Paths) != 4 {
+			t.Errorf("%+v", p)
+		}
+	}
+	if s := test.Summary; len(s.Timeouts) != 0 || !*s.DataOK || !*s.IPCOK {
 		t.Errorf("summary %+v", s)
 	}
 }

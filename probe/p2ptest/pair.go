@@ -49,9 +49,11 @@ func runPair(d Driver, j job, out *emitter) {
 	st := &pairState{Pair: facts.TestPair{Src: j.From, Dst: j.To, Paths: []facts.TestPath{}}}
 	r := &pairRun{d: d, j: j, out: out, st: st}
 	defer func() {
-		r.closeIPC()
+		// The result goes out first: ending the second process and this
+		// one (freeing their GPU memory) takes time the deadline may not give.
 		st.Done = true
 		out.state(st)
+		r.closeIPC()
 	}()
 	if err := r.run(); err != nil {
 		st.Pair.Status, st.Pair.Step = "failed", r.step

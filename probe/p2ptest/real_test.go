@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/p2pkb/p2pkb/probe/facts"
@@ -175,4 +176,27 @@ func TestRealH100(t *testing.T) {
 		t.Fatalf("%+v", test)
 	}
 	checkDevices(t, rep, ref)
+}
+
+// Deadlines that fired inside real CUDA work: each pair is a timeout with the
+// step it was in, and the document is whole.
+func TestRealTimeouts(t *testing.T) {
+	f, err := os.Open("../testdata/real/h200x2-test-timeout-700ms.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := facts.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := rep.Test
+	if !test.Ran || len(test.Pairs) != 2 || len(test.Summary.Timeouts) != 2 {
+		t.Fatalf("%+v", test)
+	}
+	for _, p := range test.Pairs {
+		if p.Status != "timeout" || p.Step == "" || !strings.Contains(p.Reason, "no answer within 700ms") {
+			t.Errorf("%+v", p)
+		}
+	}
 }

@@ -213,6 +213,8 @@ func Run(o Options) *facts.Test {
 		switch {
 		case ps.Error != "":
 			p.Status, p.Reason = "failed", name+": "+ps.Error
+		case ps.Done:
+			// It finished; a deadline that fired while it exited changes nothing.
 		case res.timedOut:
 			timeouts++
 			p.Status, p.Step = "timeout", res.step
