@@ -22,7 +22,7 @@ import (
 	"github.com/p2pkb/p2pkb/probe/collect"
 	"github.com/p2pkb/p2pkb/probe/cuda"
 	"github.com/p2pkb/p2pkb/probe/facts"
-	"github.com/p2pkb/p2pkb/probe/p2ptest"
+	"github.com/p2pkb/p2pkb/probe/p2pcheck"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -30,13 +30,13 @@ var version = ""
 
 func main() {
 	// The test re-executes the probe for work that may hang or crash.
-	if role := os.Getenv(p2ptest.RoleEnv); role != "" {
-		os.Exit(p2ptest.Child(role, openCUDA, os.Stdin, os.Stdout))
+	if role := os.Getenv(p2pcheck.RoleEnv); role != "" {
+		os.Exit(p2pcheck.Child(role, openCUDA, os.Stdin, os.Stdout))
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, nvml.New()))
 }
 
-func openCUDA() (p2ptest.Driver, error) {
+func openCUDA() (p2pcheck.Driver, error) {
 	lib, err := cuda.Open()
 	if err != nil {
 		return nil, err
@@ -51,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int)
 	includeIDs := fl.Bool("include-ids", false, "include GPU UUIDs (they identify the machine)")
 	test := fl.Bool("test", false, "move data between every pair of GPUs through the CUDA driver, check and time it (takes seconds; uses the GPUs)")
 	testSize := fl.String("test-size", "64MiB", "bytes per copy of --test, with an optional KiB, MiB or GiB")
-	testTimeout := fl.Duration("test-timeout", p2ptest.DefaultTimeout, "deadline of each GPU pair in --test; a pair past it is killed and reported as a timeout")
+	testTimeout := fl.Duration("test-timeout", p2pcheck.DefaultTimeout, "deadline of each GPU pair in --test; a pair past it is killed and reported as a timeout")
 	link := fl.String("link", "", "print a link to the knowledge base at `BASEURL` that carries the facts in its #fragment, which never reaches the server")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: p2p-probe [--pretty] [--include-ids] [--link BASEURL] [--test [--test-size SIZE] [--test-timeout D]]")
@@ -77,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int)
 
 	rep := collect.Collect(lib, collect.Local(), collect.Options{IncludeIDs: *includeIDs, Version: buildVersion()})
 	if *test {
-		rep.Test = safeTest(p2ptest.Options{Size: size, Timeout: *testTimeout, Progress: stderr})
+		rep.Test = safeTest(p2pcheck.Options{Size: size, Timeout: *testTimeout, Progress: stderr})
 	}
 	if *link != "" {
 		u, err := facts.LinkURL(*link, rep)
@@ -99,11 +99,11 @@ func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int)
 	return exitCode(rep)
 }
 
-// testRun is p2ptest.Run; tests replace it.
-var testRun = p2ptest.Run
+// testRun is p2pcheck.Run; tests replace it.
+var testRun = p2pcheck.Run
 
 // safeTest runs the test; a crash of the test itself costs only its section.
-func safeTest(o p2ptest.Options) (t *facts.Test) {
+func safeTest(o p2pcheck.Options) (t *facts.Test) {
 	defer func() {
 		if p := recover(); p != nil {
 			t = &facts.Test{Error: fmt.Sprint("the test crashed: ", p), Devices: []facts.TestDevice{}, Pairs: []facts.TestPair{},

@@ -15,7 +15,7 @@ import (
 	"github.com/NVIDIA/go-nvml/pkg/nvml/mock"
 
 	"github.com/p2pkb/p2pkb/probe/facts"
-	"github.com/p2pkb/p2pkb/probe/p2ptest"
+	"github.com/p2pkb/p2pkb/probe/p2pcheck"
 )
 
 func noLibrary() nvml.Interface {
@@ -103,9 +103,9 @@ func TestBinaryWithoutGPU(t *testing.T) {
 // --test adds the test section with the size asked for; without it the
 // probe stays read-only and the test never runs.
 func TestTestFlag(t *testing.T) {
-	defer func(f func(p2ptest.Options) *facts.Test) { testRun = f }(testRun)
-	var got []p2ptest.Options
-	testRun = func(o p2ptest.Options) *facts.Test {
+	defer func(f func(p2pcheck.Options) *facts.Test) { testRun = f }(testRun)
+	var got []p2pcheck.Options
+	testRun = func(o p2pcheck.Options) *facts.Test {
 		got = append(got, o)
 		return &facts.Test{Ran: true, SizeBytes: o.Size, Devices: []facts.TestDevice{}, Pairs: []facts.TestPair{}}
 	}
@@ -128,7 +128,7 @@ func TestTestFlag(t *testing.T) {
 	}
 
 	// A crash inside the test leaves the rest of the report.
-	testRun = func(p2ptest.Options) *facts.Test { panic("boom") }
+	testRun = func(p2pcheck.Options) *facts.Test { panic("boom") }
 	out.Reset()
 	run([]string{"--test"}, &out, io.Discard, noLibrary())
 	rep, err = facts.Read(&out)

@@ -1,4 +1,4 @@
-// Package p2ptest moves real data between every ordered pair of GPUs through
+// Package p2pcheck moves real data between every ordered pair of GPUs through
 // the CUDA driver API, checks every word that arrives and times the copies:
 // the `test` section of a p2p-probe report (facts.Test).
 //
@@ -12,7 +12,7 @@
 // on stdout, so a killed child still leaves what it found and where it was.
 //
 // The driver sits behind Driver, so tests inject faults with a fake.
-package p2ptest
+package p2pcheck
 
 import "github.com/p2pkb/p2pkb/probe/cuda"
 

@@ -1,4 +1,4 @@
-package p2ptest
+package p2pcheck
 
 import (
 	"encoding/binary"
