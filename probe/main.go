@@ -14,18 +14,34 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
+	"strings"
 
 	"github.com/NVIDIA/go-nvml/pkg/nvml"
 
 	"github.com/p2pkb/p2pkb/probe/collect"
+	"github.com/p2pkb/p2pkb/probe/cuda"
 	"github.com/p2pkb/p2pkb/probe/facts"
+	"github.com/p2pkb/p2pkb/probe/p2pcheck"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = ""
 
 func main() {
+	// The test re-executes the probe for work that may hang or crash.
+	if role := os.Getenv(p2pcheck.RoleEnv); role != "" {
+		os.Exit(p2pcheck.Child(role, openCUDA, os.Stdin, os.Stdout))
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, nvml.New()))
+}
+
+func openCUDA() (p2pcheck.Driver, error) {
+	lib, err := cuda.Open()
+	if err != nil {
+		return nil, err
+	}
+	return lib, nil
 }
 
 func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int) {
@@ -33,15 +49,23 @@ func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int)
 	fl.SetOutput(stderr)
 	pretty := fl.Bool("pretty", false, "indent the JSON")
 	includeIDs := fl.Bool("include-ids", false, "include GPU UUIDs (they identify the machine)")
+	test := fl.Bool("test", false, "move data between every pair of GPUs through the CUDA driver, check and time it (takes seconds; uses the GPUs)")
+	testSize := fl.String("test-size", "64MiB", "bytes per copy of --test, with an optional KiB, MiB or GiB")
+	testTimeout := fl.Duration("test-timeout", p2pcheck.DefaultTimeout, "deadline of each GPU pair in --test; a pair past it is killed and reported as a timeout")
 	link := fl.String("link", "", "print a link to the knowledge base at `BASEURL` that carries the facts in its #fragment, which never reaches the server")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p2p-probe [--pretty] [--include-ids] [--link BASEURL]")
+		fmt.Fprintln(stderr, "usage: p2p-probe [--pretty] [--include-ids] [--link BASEURL] [--test [--test-size SIZE] [--test-timeout D]]")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
 		}
+		return 1
+	}
+	size, err := parseSize(*testSize)
+	if err != nil {
+		fmt.Fprintf(stderr, "p2p-probe: --test-size: %v\n", err)
 		return 1
 	}
 	defer func() {
@@ -52,6 +76,9 @@ func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int)
 	}()
 
 	rep := collect.Collect(lib, collect.Local(), collect.Options{IncludeIDs: *includeIDs, Version: buildVersion()})
+	if *test {
+		rep.Test = safeTest(p2pcheck.Options{Size: size, Timeout: *testTimeout, Progress: stderr})
+	}
 	if *link != "" {
 		u, err := facts.LinkURL(*link, rep)
 		if err != nil {
@@ -70,6 +97,45 @@ func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int)
 		}
 	}
 	return exitCode(rep)
+}
+
+// testRun is p2pcheck.Run; tests replace it.
+var testRun = p2pcheck.Run
+
+// safeTest runs the test; a crash of the test itself costs only its section.
+func safeTest(o p2pcheck.Options) (t *facts.Test) {
+	defer func() {
+		if p := recover(); p != nil {
+			t = &facts.Test{Error: fmt.Sprint("the test crashed: ", p), Devices: []facts.TestDevice{}, Pairs: []facts.TestPair{},
+				Summary: facts.TestSummary{FailedPairs: []string{}, SlowPairs: []string{}, Timeouts: []string{}, Verdict: "The P2P test could not run: it crashed."}}
+		}
+	}()
+	return testRun(o)
+}
+
+// parseSize reads 4096, 256KiB, 64MiB, 1GiB (K, M, G and KB, MB, GB mean the same).
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		m      int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%q is not a size such as 64MiB", s)
+	case n*mult < 4096 || n*mult > 16<<30:
+		return 0, fmt.Errorf("%q is outside 4KiB..16GiB", s)
+	case n*mult%4 != 0:
+		return 0, fmt.Errorf("%q is not a whole number of 4-byte words", s)
+	}
+	return n * mult, nil
 }
 
 func exitCode(rep facts.Report) int {

@@ -15,6 +15,7 @@ import (
 	"github.com/NVIDIA/go-nvml/pkg/nvml/mock"
 
 	"github.com/p2pkb/p2pkb/probe/facts"
+	"github.com/p2pkb/p2pkb/probe/p2pcheck"
 )
 
 func noLibrary() nvml.Interface {
@@ -86,5 +87,69 @@ func TestBinaryWithoutGPU(t *testing.T) {
 	var rep facts.Report
 	if err := json.Unmarshal(out, &rep); err != nil || rep.NVML.Reason == "" {
 		t.Errorf("want JSON with a reason, got %v: %s", err, out)
+	}
+
+	// --test re-executes the binary, which finds no libcuda either.
+	out, _ = exec.Command(bin, "--test", "--test-size", "4KiB").Output()
+	var withTest facts.Report
+	if err := json.Unmarshal(out, &withTest); err != nil || withTest.Test == nil {
+		t.Fatalf("want JSON with a test section, got %v: %s", err, out)
+	}
+	if tt := withTest.Test; tt.Ran || !strings.Contains(tt.Error, "libcuda.so.1") || !strings.Contains(tt.Summary.Verdict, "could not run") {
+		t.Errorf("test section %+v", tt)
+	}
+}
+
+// --test adds the test section with the size asked for; without it the
+// probe stays read-only and the test never runs.
+func TestTestFlag(t *testing.T) {
+	defer func(f func(p2pcheck.Options) *facts.Test) { testRun = f }(testRun)
+	var got []p2pcheck.Options
+	testRun = func(o p2pcheck.Options) *facts.Test {
+		got = append(got, o)
+		return &facts.Test{Ran: true, SizeBytes: o.Size, Devices: []facts.TestDevice{}, Pairs: []facts.TestPair{}}
+	}
+	var out bytes.Buffer
+	run(nil, &out, io.Discard, noLibrary())
+	if len(got) != 0 || strings.Contains(out.String(), `"test"`) {
+		t.Fatalf("plain run ran the test: %v\n%s", got, out.String())
+	}
+	out.Reset()
+	code := run([]string{"--test", "--test-size", "4MiB", "--test-timeout", "5s"}, &out, io.Discard, noLibrary())
+	if code != 2 {
+		t.Errorf("exit %d: the test must not change the exit status NVML gives", code)
+	}
+	if len(got) != 1 || got[0].Size != 4<<20 || got[0].Timeout.Seconds() != 5 {
+		t.Fatalf("options %+v", got)
+	}
+	rep, err := facts.Read(&out)
+	if err != nil || rep.Test == nil || !rep.Test.Ran || rep.Test.SizeBytes != 4<<20 {
+		t.Errorf("report %v %+v", err, rep)
+	}
+
+	// A crash inside the test leaves the rest of the report.
+	testRun = func(p2pcheck.Options) *facts.Test { panic("boom") }
+	out.Reset()
+	run([]string{"--test"}, &out, io.Discard, noLibrary())
+	rep, err = facts.Read(&out)
+	if err != nil || rep.Test == nil || rep.Test.Ran || !strings.Contains(rep.Test.Error, "boom") || rep.NVML.Error != "ERROR_LIBRARY_NOT_FOUND" {
+		t.Errorf("after a crash: %v %+v", err, rep)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"4096": 4096, "64MiB": 64 << 20, "256 KiB": 256 << 10, "1G": 1 << 30, "2MB": 2 << 20} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "64 apples", "1KiB", "17GiB", "4098", "-4MiB"} {
+		if _, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) accepted", in)
+		}
+	}
+	var errOut bytes.Buffer
+	if code := run([]string{"--test", "--test-size", "lots"}, io.Discard, &errOut, noLibrary()); code != 1 || !strings.Contains(errOut.String(), "--test-size") {
+		t.Errorf("exit %d, %q", code, errOut.String())
 	}
 }
