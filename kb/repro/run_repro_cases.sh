@@ -6,7 +6,7 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 export PYTHONUNBUFFERED=1
 D="$(cd "$(dirname "$0")" && pwd)"
 OUT="${OUT:-/tmp/out}"; mkdir -p "$OUT"
-W=/tmp/kba; mkdir -p $W
+W=/tmp/p2pkb-repro; mkdir -p $W
 
 env_log="$OUT/env.log"
 {
