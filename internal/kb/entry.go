@@ -62,9 +62,9 @@ type Reproducer struct {
 // SignatureSource says where an entry's signature was copied from, so that a
 // reader can check it against what the software prints.
 type SignatureSource struct {
-	Kind string `json:"kind"` // reproduction, source, report, documentation
-	URL  string `json:"url"`  // the source line, the report or the page; empty for a reproduction
-	Note string `json:"note"` // what is there: "transport/p2p.cc, p2pMap(), NCCL 2.21"
+	Kind string `json:"kind"`          // reproduction, source, report, documentation
+	URL  string `json:"url,omitempty"` // the source line, the report or the page; empty for a reproduction
+	Note string `json:"note"`          // what is there: "transport/p2p.cc, p2pMap(), NCCL 2.21"
 }
 
 // IsNote reports whether the entry describes an informational line rather
