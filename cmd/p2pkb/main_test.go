@@ -40,7 +40,7 @@ func TestSearchJSON(t *testing.T) {
 
 func TestExplainLogFromStdin(t *testing.T) {
 	log := "2024-05-01 12:00:01.123 I tensorflow/core ... started\n" +
-		"2024-05-01 12:00:02.456 E ... InternalError: Peer access from GPU:3 to GPU:1 is not supported by the current CUDA driver or device topology\n" +
+		"2017-06-28 16:04:54.002509: I tensorflow/core/common_runtime/gpu/gpu_device.cc:779] Peer access not supported between device ordinals 1 and 2\n" +
 		"Traceback (most recent call last):\n  File \"x.py\", line 3\nRuntimeError: CUDA error: peer access is not supported between these two devices (cudaErrorPeerAccessUnsupported)\n"
 	code, out, errOut := call(log, "explain")
 	if code != 0 {
