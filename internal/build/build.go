@@ -49,6 +49,9 @@ func model(src Sources, baseURL string, cache *kb.Cache) (*site.Site, []kb.Probl
 	if err != nil {
 		return nil, k.Warnings, err
 	}
+	if err := site.CheckArticleEntries(k, articles); err != nil {
+		return nil, k.Warnings, err
+	}
 	return site.New(k, articles, baseURL), k.Warnings, nil
 }
 
