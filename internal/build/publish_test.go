@@ -83,7 +83,7 @@ func TestLintReportsWarningsAndErrors(t *testing.T) {
 	src.KB.FS = os.DirFS("../kb/testdata/broken/unknown-field")
 	out.Reset()
 	err := build.Lint(src, &out)
-	if err == nil || !strings.Contains(err.Error(), "kb/cuda/peer-access-unsupported-by-hardware.json:8:3: severity: unknown field") {
+	if err == nil || !strings.Contains(err.Error(), "kb/cuda/peer-access-unsupported-by-hardware.json:8:3: priority: unknown field") {
 		t.Errorf("lint of a KB with an unknown field: %v", err)
 	}
 }
