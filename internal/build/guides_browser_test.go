@@ -28,7 +28,8 @@ func TestBrowserSignatureSourceAndGuides(t *testing.T) {
 			if len(row) != 2 || row[0] != c.label || row[1] != c.source {
 				t.Fatalf("signature source row = %q, want %q: %q", row, c.label, c.source)
 			}
-			b.Do(chromedp.Click(chromedp.CSS(`dd.signature-source a`)), chromedp.WaitReady(chromedp.CSS("body")))
+			href := browsertest.Eval[string](b, `document.querySelector("dd.signature-source a").href`)
+			b.Do(chromedp.Navigate(href), chromedp.WaitReady(chromedp.CSS("pre")))
 			if text := browsertest.Eval[string](b, `document.body.innerText`); !strings.Contains(text, "via P2P/CUMEM") {
 				t.Errorf("the reproduction link shows no reproduced line; page starts %.200q", text)
 			}
