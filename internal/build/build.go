@@ -51,6 +51,9 @@ func model(src Sources, baseURL string, cache *kb.Cache) (*site.Site, []kb.Probl
 	if err != nil {
 		return nil, k.Warnings, err
 	}
+	if err := site.CheckArticleEntries(k, articles); err != nil {
+		return nil, k.Warnings, err
+	}
 	s := site.New(k, articles, baseURL)
 	s.RepoURL = strings.TrimSuffix(src.RepoURL, "/")
 	return s, k.Warnings, nil

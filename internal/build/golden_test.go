@@ -19,6 +19,8 @@ func TestGolden(t *testing.T) {
 		"zh/kb/cuda/peer-access-unsupported-by-hardware/index.html",
 		"en/articles/peer-to-peer-gpu-communication/index.html",
 		"zh/articles/peer-to-peer-gpu-communication/index.html",
+		"en/kb/nccl/p2p-transport-in-use/index.html",
+		"zh/articles/nccl-transports-and-p2p-settings/index.html",
 	} {
 		got, err := os.ReadFile(filepath.Join(out, page))
 		if err != nil {

@@ -32,6 +32,12 @@ type Article struct {
 	Body     []byte    // Markdown after the front matter
 	File     string    // path for messages, content/<slug>.md
 	BodyLine int       // line of the file where Body starts, for messages
+
+	// Entries are the ids of the KB entries the article explains (front
+	// matter "entries"): their pages link to it and it lists them. The
+	// English article's list serves every language.
+	Entries    []string
+	EntryLines []int // line of each of Entries in the file, for messages
 }
 
 // frontMatter is the YAML block at the top of an article.
@@ -40,6 +46,7 @@ type frontMatter struct {
 	Date    string   `yaml:"date"`
 	Summary string   `yaml:"summary"`
 	Tags    []string `yaml:"tags"`
+	Entries []string `yaml:"entries"`
 }
 
 // Set is every article, by slug and then language.
@@ -115,7 +122,7 @@ func parse(file string, data []byte) (*Article, error) {
 		return nil, fmt.Errorf("%s: front matter: %w", file, shiftYAMLLines(err, 1))
 	}
 	a := &Article{Slug: slug, Lang: lang, Title: fm.Title, Summary: fm.Summary, Tags: fm.Tags, Body: body, File: file,
-		BodyLine: bytes.Count(data[:4+end+5], []byte("\n")) + 1}
+		BodyLine: bytes.Count(data[:4+end+5], []byte("\n")) + 1, Entries: fm.Entries, EntryLines: entryLines(head, fm.Entries)}
 	var missing []string
 	for _, f := range []struct{ name, value string }{{"title", fm.Title}, {"date", fm.Date}, {"summary", fm.Summary}} {
 		if strings.TrimSpace(f.value) == "" {
@@ -134,6 +141,23 @@ func parse(file string, data []byte) (*Article, error) {
 	}
 	a.Date = d
 	return a, nil
+}
+
+// entryLines finds the line of each entry id in the front matter, which
+// starts on the file's second line; the first line naming it wins.
+func entryLines(head []byte, ids []string) []int {
+	lines := strings.Split(string(head), "\n")
+	out := make([]int, len(ids))
+	for i, id := range ids {
+		out[i] = 1
+		for n, l := range lines {
+			if strings.Contains(l, id) {
+				out[i] = n + 2
+				break
+			}
+		}
+	}
+	return out
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)

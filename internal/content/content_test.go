@@ -25,6 +25,20 @@ func TestLoadRepositoryArticles(t *testing.T) {
 	}
 }
 
+// The entries an article explains come with the line that names each, for
+// the message when the KB has no such entry.
+func TestEntriesInFrontMatter(t *testing.T) {
+	text := "---\ntitle: T\ndate: \"2025-01-30\"\nsummary: S\ntags: [a]\nentries:\n  - cuda/x\n  - nccl/y\n---\nbody\n"
+	set, err := Load(fstest.MapFS{"a.md": {Data: []byte(text)}}, "content")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := set.Articles["a"]["en"]
+	if strings.Join(a.Entries, ",") != "cuda/x,nccl/y" || len(a.EntryLines) != 2 || a.EntryLines[0] != 7 || a.EntryLines[1] != 8 {
+		t.Errorf("entries %v at lines %v, want cuda/x, nccl/y at 7, 8", a.Entries, a.EntryLines)
+	}
+}
+
 func TestLoadBrokenFrontMatter(t *testing.T) {
 	good := "---\ntitle: T\ndate: \"2025-01-30\"\nsummary: S\ntags: [a]\n---\nbody\n"
 	cases := []struct {

@@ -341,6 +341,7 @@ func (l *loader) check(p string, data []byte, e *Entry) {
 	}
 	l.checkRules(p, data, e)
 	l.checkTODO(p, data)
+	l.checkSignatureSource(p, data, e)
 	if len(e.WorkaroundsZH) > len(e.Workarounds) {
 		l.fail(p, data, []string{"workarounds_zh"}, fmt.Sprintf("has %d items for %d workarounds", len(e.WorkaroundsZH), len(e.Workarounds)))
 	}
@@ -407,6 +408,31 @@ func (l *loader) checkRules(p string, data []byte, e *Entry) {
 			l.fail(p, data, []string{"versions", fmt.Sprint(i), "version"}, err.Error())
 		}
 	}
+}
+
+// checkSignatureSource makes every entry say where its signature was copied
+// from, so that a reader can hold it against what the software prints.
+func (l *loader) checkSignatureSource(p string, data []byte, e *Entry) {
+	s := e.SignatureSource
+	var tokens []string
+	var field, msg string
+	switch {
+	case s == nil:
+		// Placed at the signature, where the field belongs.
+		tokens, field = []string{"signature"}, "signature_source"
+		msg = `missing: say where the signature was copied from: {"kind": "reproduction"} with a reproducer, or "source", "report" or "documentation" with the url of the line, the report or the page`
+	case s.Kind != "reproduction" && s.URL == "":
+		tokens, field = []string{"signature_source"}, "signature_source.url"
+		msg = fmt.Sprintf("missing: kind %q needs the url of the line that prints the signature, the report or the page it was copied from", s.Kind)
+	case s.Kind == "reproduction" && e.Reproducer == nil:
+		tokens, field = []string{"signature_source", "kind"}, "signature_source.kind"
+		msg = "reproduction needs a reproducer: the program under kb/repro/ and the output that printed the signature"
+	default:
+		return
+	}
+	pr := l.problem(p, data, tokens, msg)
+	pr.Field = field
+	l.problems = append(l.problems, pr)
 }
 
 // warnChinese lists text the Chinese pages must show in English.

@@ -68,6 +68,9 @@ func TestLoadBroken(t *testing.T) {
 		{"unknown-link", []string{file + ":", "transition_graph.leads_to[0]:", `no entry has id "cuda/no-such-entry"`}},
 		{"bad-condition", []string{file + ":68:7:", "workarounds[1].condition:", "condition does not parse", "ends too soon"}},
 		{"bad-version", []string{file + ":23:7:", "versions[1].version:", "is not a constraint"}},
+		{"no-signature-source", []string{file + ":4:3:", "signature_source: missing", "where the signature was copied from"}},
+		{"source-without-url", []string{file + ":95:3:", "signature_source.url: missing", `kind "source" needs the url`}},
+		{"reproduction-without-reproducer", []string{file + ":95:24:", "signature_source.kind:", "needs a reproducer"}},
 	}
 	for _, c := range cases {
 		t.Run(c.dir, func(t *testing.T) {

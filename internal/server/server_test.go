@@ -68,7 +68,7 @@ func TestAPI(t *testing.T) {
 		top    string
 	}{
 		{"q=" + url.QueryEscape("peer access is not supported between these two devices") + "&lang=en", 200, "cuda/peer-access-to-same-device"},
-		{"q=" + url.QueryEscape("这两个设备之间不支持对等访问") + "&lang=zh&limit=3", 200, "cuda/peer-access-unsupported-by-hardware"},
+		{"q=" + url.QueryEscape("硬件拓扑 不同的 PCIe 交换机") + "&lang=zh&limit=3", 200, "cuda/peer-access-unsupported-by-hardware"},
 		{"q=" + url.QueryEscape("xyzzy"), 200, ""},
 		{"q=x&lang=fr", 400, ""},
 		{"q=x&limit=-1", 400, ""},

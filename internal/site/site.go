@@ -8,6 +8,8 @@
 package site
 
 import (
+	"errors"
+	"fmt"
 	"net/url"
 	"sort"
 	"strings"
@@ -85,12 +87,14 @@ type Page struct {
 	Title string // <title> and <h1>
 	Site  *Site
 
-	Entry    *EntryView       // KindEntry
-	Article  *content.Article // KindArticle: in Lang, or English when Fallback
-	Fallback bool             // the article has no translation into Lang
-	Targets  []*kb.Entry      // KindRedirect, KindCodeList: the entries the page leads to
-	Target   string           // KindRedirect: path of the page to go to, within a language folder ("kb/<id>/"), or "" for the home page
-	Code     string           // KindCodeList and /e/ redirects: the error code
+	Entry    *EntryView         // KindEntry
+	Article  *content.Article   // KindArticle: in Lang, or English when Fallback
+	Fallback bool               // the article has no translation into Lang
+	Targets  []*kb.Entry        // KindRedirect, KindCodeList: the entries the page leads to
+	Target   string             // KindRedirect: path of the page to go to, within a language folder ("kb/<id>/"), or "" for the home page
+	Code     string             // KindCodeList and /e/ redirects: the error code
+	Guides   []*content.Article // KindEntry: the articles that explain the entry, in Lang where translated
+	Explains []*kb.Entry        // KindArticle: the entries the article explains
 
 	Alternates []Alternate // the same page in every language, this one included
 }
@@ -167,6 +171,12 @@ func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
 		s.add(&Page{Kind: KindCodeList, Path: CodePath(code), Title: code, Code: code, Targets: es})
 	}
 
+	guides := map[string][]string{} // entry id -> slugs of the articles explaining it
+	for _, slug := range articles.Slugs {
+		for _, id := range articles.Articles[slug][Langs[0].Code].Entries {
+			guides[id] = append(guides[id], slug)
+		}
+	}
 	for _, l := range Langs {
 		s.localized(l, KindHome, l.Code+"/", func(p *Page) { p.Title = "p2pkb" })
 		s.localized(l, KindSearch, l.Code+"/search/", func(p *Page) {})
@@ -174,6 +184,13 @@ func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
 			s.localized(l, KindEntry, EntryPath(l.Code, e.ID), func(p *Page) {
 				p.Entry = View(e, l.Code, k)
 				p.Title = p.Entry.Signature
+				for _, slug := range guides[e.ID] {
+					a := articles.Articles[slug][l.Code]
+					if a == nil {
+						a = articles.Articles[slug][Langs[0].Code]
+					}
+					p.Guides = append(p.Guides, a)
+				}
 			})
 		}
 		for _, slug := range articles.Slugs {
@@ -183,10 +200,36 @@ func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
 			}
 			s.localized(l, KindArticle, ArticlePath(l.Code, slug), func(p *Page) {
 				p.Article, p.Fallback, p.Title = a, fallback, a.Title
+				for _, id := range articles.Articles[slug][Langs[0].Code].Entries {
+					if e := k.ByID[id]; e != nil {
+						p.Explains = append(p.Explains, e)
+					}
+				}
 			})
 		}
 	}
 	return s
+}
+
+// CheckArticleEntries reports every entry id an article's front matter names
+// that the KB does not have, with the file and line, so that a renamed entry
+// does not silently drop a guide from its page.
+func CheckArticleEntries(k *kb.KB, articles *content.Set) error {
+	var errs []error
+	for _, slug := range articles.Slugs {
+		for _, code := range content.Languages {
+			a := articles.Articles[slug][code]
+			if a == nil {
+				continue
+			}
+			for i, id := range a.Entries {
+				if k.ByID[id] == nil {
+					errs = append(errs, fmt.Errorf("%s:%d: front matter: entries[%d]: no entry has id %q", a.File, a.EntryLines[i], i, id))
+				}
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func (s *Site) add(p *Page) { p.Site = s; s.Pages = append(s.Pages, p) }

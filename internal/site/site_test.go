@@ -1,6 +1,7 @@
 package site
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/p2pkb/p2pkb/internal/content"
@@ -78,5 +79,42 @@ func TestViewShowsNoTranslationOfEnglishOnlyMessages(t *testing.T) {
 	e := &kb.Entry{ID: "x/y", Signature: "CUDA_ERROR_X: boom", SignatureZH: "CUDA_ERROR_X: boom"}
 	if v := View(e, "zh", &kb.KB{ByID: map[string]*kb.Entry{}}); v.SignatureOriginal != "" {
 		t.Errorf("a signature printed only in English has no translation to show, got %q", v.SignatureOriginal)
+	}
+}
+
+// An article's front matter names the entries it explains: their pages link
+// to it in each language, it lists them, and a name no entry has is refused.
+func TestGuidesLinkArticlesAndEntries(t *testing.T) {
+	a := &kb.Entry{ID: "cuda/a", ErrorCode: "A", Domain: "cuda", Category: "c", Signature: "a"}
+	b := &kb.Entry{ID: "cuda/b", ErrorCode: "B", Domain: "cuda", Category: "c", Signature: "b"}
+	k := &kb.KB{Entries: []*kb.Entry{a, b}, ByID: map[string]*kb.Entry{"cuda/a": a, "cuda/b": b}}
+	en := &content.Article{Slug: "g", Lang: "en", Title: "Guide", Entries: []string{"cuda/b"}, EntryLines: []int{6}, File: "content/g.md"}
+	zh := &content.Article{Slug: "g", Lang: "zh", Title: "指南", File: "content/g.zh.md"}
+	set := &content.Set{Slugs: []string{"g"}, Articles: map[string]map[string]*content.Article{"g": {"en": en, "zh": zh}}}
+	if err := CheckArticleEntries(k, set); err != nil {
+		t.Fatal(err)
+	}
+	s := New(k, set, "")
+	pages := map[string]*Page{}
+	for _, p := range s.Pages {
+		pages[p.Path] = p
+	}
+	if g := pages["en/kb/cuda/b/"].Guides; len(g) != 1 || g[0] != en {
+		t.Errorf("en entry page guides = %v, want the English guide", g)
+	}
+	if g := pages["zh/kb/cuda/b/"].Guides; len(g) != 1 || g[0] != zh {
+		t.Errorf("zh entry page guides = %v, want the Chinese guide", g)
+	}
+	if g := pages["en/kb/cuda/a/"].Guides; len(g) != 0 {
+		t.Errorf("an entry no guide names has guides %v", g)
+	}
+	if x := pages["zh/articles/g/"].Explains; len(x) != 1 || x[0] != b {
+		t.Errorf("the article lists %v, want cuda/b in every language", x)
+	}
+
+	en.Entries, en.EntryLines = []string{"cuda/b", "cuda/gone"}, []int{6, 7}
+	err := CheckArticleEntries(k, set)
+	if err == nil || !strings.Contains(err.Error(), `content/g.md:7: front matter: entries[1]: no entry has id "cuda/gone"`) {
+		t.Errorf("got %v, want the file, line and id of the unknown entry", err)
 	}
 }

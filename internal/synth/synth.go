@@ -117,7 +117,8 @@ func (g gen) entry(i int) map[string]any {
 	return map[string]any{
 		"$schema": "../schema.json", "id": fmt.Sprintf("%s/synthetic-%05d", domain, i),
 		"signature": sig, "signature_zh": "运行时错误：" + g.zh(8) + " (" + code + ")", "regex": re,
-		"domain": domain, "category": g.pick(cats), "subcategory": nil,
+		"signature_source": map[string]any{"kind": "documentation", "url": "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html"},
+		"domain":           domain, "category": g.pick(cats), "subcategory": nil,
 		"root_cause": g.sentence(40 + g.r.IntN(30)), "root_cause_type": "generic", "root_cause_zh": g.zh(45),
 		"versions":    []map[string]any{{"version": fmt.Sprintf("cuda>=%d.%d", 11+g.r.IntN(3), g.r.IntN(9)), "status": "active"}, {"version": fmt.Sprintf("nvidia-driver>=%d", 470+g.r.IntN(120)), "status": "active"}},
 		"os_specific": map[string]string{}, "dead_ends": dead, "workarounds": wk, "workarounds_zh": worksZH,
