@@ -1,36 +1,16 @@
 package rules
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/p2pkb/p2pkb/probe/facts"
 )
 
-// fuzzMachines are the real and golden probe readings the cases use.
+// fuzzMachines are the real and golden probe readings the cases use, and a
+// machine with no facts at all.
 func fuzzMachines(f *testing.F) ([]Facts, table) {
-	var tb table
-	data, err := os.ReadFile("testdata/cases.json")
-	if err != nil {
-		f.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &tb); err != nil {
-		f.Fatal(err)
-	}
+	tb, byName := loadTable(f)
 	machines := []Facts{{}}
-	for _, p := range tb.Facts {
-		file, err := os.Open(filepath.Join("../..", p))
-		if err != nil {
-			f.Fatal(err)
-		}
-		r, err := facts.Read(file)
-		file.Close()
-		if err != nil {
-			f.Fatal(err)
-		}
-		machines = append(machines, FromReport(r))
+	for _, m := range byName {
+		machines = append(machines, m)
 	}
 	return machines, tb
 }

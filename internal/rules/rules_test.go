@@ -26,7 +26,7 @@ type table struct {
 	} `json:"invalid"`
 }
 
-func loadTable(t *testing.T) (table, map[string]Facts) {
+func loadTable(t testing.TB) (table, map[string]Facts) {
 	t.Helper()
 	var tb table
 	data, err := os.ReadFile("testdata/cases.json")
