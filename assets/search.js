@@ -287,8 +287,7 @@
         var names = [];
         try { names = factsIn(rules.parse(c.condition), []); } catch (e) { names = []; }
         names.forEach(function (n) {
-          var known = facts && (Object.prototype.hasOwnProperty.call(facts, n) || /^env\.NCCL_/.test(n));
-          if (known) { return; }
+          if (facts && rules.known(facts, n)) { return; }
           if (!uses[n]) { order.push(n); uses[n] = 0; }
           uses[n]++;
         });
