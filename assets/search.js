@@ -241,7 +241,8 @@
   }
 
   // pasteFor mirrors report.pasteFor: the output that shows a fact when
-  // pasted with the message.
+  // pasted with the message (internal/report/pastefor_browser_test.go holds
+  // the two to the same answer for every fact).
   function pasteFor(f) {
     if (f === "p2p.all_pairs_ok" || f === "p2p.blocked_pairs") { return "nvidia-smi topo -p2p r"; }
     if (["nvlink.present", "nvswitch.present", "topo.sys_pairs"].indexOf(f) >= 0) { return "nvidia-smi topo -m"; }
@@ -429,6 +430,6 @@
     });
   }
 
-  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups };
+  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, pasteFor: pasteFor };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", page); } else { page(); }
 })();
