@@ -2,6 +2,7 @@ package build_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -42,6 +43,7 @@ type pageCauses struct {
 		} `json:"causes"`
 		Tell    string `json:"tell"`
 		Collect int    `json:"collect"`
+		Text    string `json:"text"`
 	} `json:"boxes"`
 	Results []struct {
 		ID      string `json:"id"`
@@ -54,7 +56,7 @@ type pageCauses struct {
 const readCauses = `(() => ({
   boxes: [...document.querySelectorAll("#search-causes .causes")].map(b => ({verdict: b.dataset.verdict,
     causes: [...b.querySelectorAll("li[data-cause-id]")].map(li => ({id: li.dataset.causeId, truth: li.dataset.truth || ""})),
-    tell: (b.querySelector(".tell-apart") || {textContent: ""}).textContent, collect: b.querySelectorAll(".collect-next li").length})),
+    tell: (b.querySelector(".tell-apart") || {textContent: ""}).textContent, collect: b.querySelectorAll(".collect-next li").length, text: b.textContent})),
   results: [...document.querySelectorAll("#search-results li[data-result-id]")].map(li => ({id: li.dataset.resultId, applies: li.dataset.applies || "", when: li.dataset.appliesWhen || ""})),
   facts: [...document.querySelectorAll(".machine-paste li[data-fact]")].map(li => li.textContent)
 }))()`
@@ -144,6 +146,14 @@ func TestBrowserCausesTable(t *testing.T) {
 					}
 					if (want.Verdict == "ruled_out") != (box.Collect > 0) {
 						t.Errorf("%s (%s): verdict %s with %d things to collect", c.Name, lang, box.Verdict, box.Collect)
+					}
+					if want.Verdict == "ruled_out" {
+						words := browsertest.Eval[[]string](b, `(s => [s.ruledOut.replace("%d", `+fmt.Sprint(len(box.Causes))+`), s.collect, s.collectSameMachine, s.collectNew])(document.getElementById("search-causes").dataset)`)
+						for _, w := range words {
+							if !strings.Contains(box.Text, w) {
+								t.Errorf("%s (%s): the causes shown lack %q: %s", c.Name, lang, w, box.Text)
+							}
+						}
 					}
 					if want.TellApart != "" && !strings.Contains(box.Tell, rules.DisplayName(want.TellApart)) {
 						t.Errorf("%s (%s): tell apart %q lacks %s", c.Name, lang, box.Tell, rules.DisplayName(want.TellApart))

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,6 +120,19 @@ func TestCausesTable(t *testing.T) {
 				}
 				if (want.Verdict == "ruled_out") != (len(m.Collect) > 0) {
 					t.Errorf("%s (%s): verdict %s, what to collect next %q", c.Name, lang, m.Verdict, m.Collect)
+				}
+				if want.Verdict == "ruled_out" {
+					// The words a person reads: every cause ruled out, and what to collect next.
+					var txt bytes.Buffer
+					o := Options{Lang: lang}
+					if err := writeMessage(&txt, *m, o, true); err != nil {
+						t.Fatal(err)
+					}
+					for _, w := range append([]string{fmt.Sprintf(text(lang, "ruled_out"), len(m.Causes)), text(lang, "collect")}, m.Collect...) {
+						if !strings.Contains(txt.String(), w) {
+							t.Errorf("%s (%s): the text lacks %q:\n%s", c.Name, lang, w, txt.String())
+						}
+					}
 				}
 				if want.TellApart != "" && (m.TellApart == nil || !contains(m.TellApart.Facts, want.TellApart)) {
 					t.Errorf("%s (%s): tell apart %+v lacks %s", c.Name, lang, m.TellApart, want.TellApart)
