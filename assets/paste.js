@@ -465,7 +465,11 @@
   // each disagreement is listed. probe may be null.
   function merge(probe, pasted) {
     var R = window.p2pkbRules, f = {}, conflicts = [];
-    pasted.forEach(function (p) { f[p.name] = R.fact(p.name, p.kind, p.value); });
+    pasted.forEach(function (p) {
+      f[p.name] = R.fact(p.name, p.kind, p.value);
+      // An NCCL_DEBUG=INFO log lists the NCCL_* variables set (paste.Facts).
+      if (p.source === "NCCL") { R.listNCCLEnv(f); }
+    });
     if (!probe) { return { facts: f, conflicts: conflicts }; }
     Object.keys(probe).forEach(function (k) { f[k] = probe[k]; });
     pasted.forEach(function (p) {

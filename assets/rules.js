@@ -23,6 +23,9 @@
     return Object.prototype.hasOwnProperty.call(NAMES, n) || (/^env\..+/.test(n)) || (/^python\..+/.test(n));
   }
   function bool(b, d) { return { known: true, kind: "bool", b: b, s: "", display: d }; }
+  // NCCL_ENV_LISTED mirrors rules.ListNCCLEnv: a source listed every NCCL_* set.
+  var NCCL_ENV_LISTED = "env.NCCL_*";
+  function listNCCLEnv(f) { f[NCCL_ENV_LISTED] = { known: true, kind: "listed" }; }
   function val(v) { return v !== null && v !== undefined && typeof v !== "object"; }
 
   // fromReport mirrors rules.FromReport.
@@ -82,6 +85,7 @@
       f["env." + k] = { known: true, kind: "str", s: typeof env[k] === "string" ? env[k] : "", display: k };
     });
     Object.keys(env).forEach(function (k) { f["env." + k] = { known: true, kind: "str", s: String(env[k]), display: k }; });
+    listNCCLEnv(f);
     hostFacts(f, r);
     testFacts(f, r.test);
     return f;
@@ -208,7 +212,9 @@
 
   function get(f, name) {
     if (Object.prototype.hasOwnProperty.call(f, name)) { return f[name]; }
-    if (name.indexOf("env.NCCL_") === 0) { return { known: true, kind: "str", s: "", display: name.slice(4) }; }
+    // An NCCL_* not recorded was not set when a source lists them all (a
+    // probe report, an NCCL_DEBUG=INFO log), and is unknown otherwise.
+    if (name.indexOf("env.NCCL_") === 0) { return { known: Object.prototype.hasOwnProperty.call(f, NCCL_ENV_LISTED), kind: "str", s: "", display: name.slice(4) }; }
     return { known: false, display: NAMES[name] || name };
   }
 
@@ -401,7 +407,8 @@
   }
 
   window.p2pkbRules = { fromReport: fromReport, parse: parse, applies: applies, compareVersions: compareVersions, gbps: gbps, size: size,
-    displayName: function (n) { return NAMES[n] || n; } };
+    displayName: function (n) { return NAMES[n] || n; }, listNCCLEnv: listNCCLEnv,
+    known: function (f, n) { return !!f && get(f, n).known === true; } };
 
   // fact mirrors rules.Facts.Set: one fact from another source than a probe
   // report (a pasted log), its value given as text.

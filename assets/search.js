@@ -116,7 +116,7 @@
   // search ranks the documents of lang for q with the client index.
   function searchIndex(q, lang, limit) {
     q = q.slice(0, 65536);
-    var qterms = terms(q);
+    var all = terms(q), qterms = all;
     // A long query is a pasted log: its numbers rank nothing (search.queryTerms).
     if (qterms.length > 4) { qterms = qterms.filter(function (t) { return !/^[0-9]+$/.test(t); }); }
     qterms = qterms.slice(0, 64);
@@ -134,10 +134,19 @@
         return true;
       };
       var patterns = meta.always.slice();
-      return Promise.all(qterms.map(function (t) { return load(lang, shardOf(t)); })).then(function (shards) {
+      // A pattern hangs on one term of its own (search.anchorTerm), which a
+      // pasted log may hold past the terms that rank: the shard of every
+      // term of the text is read for its patterns, each shard once.
+      var ranking = qterms.map(shardOf), extra = [];
+      all.forEach(function (t) {
+        var s = shardOf(t);
+        if (!/^[0-9]+$/.test(t) && ranking.indexOf(s) < 0 && extra.indexOf(s) < 0) { extra.push(s); }
+      });
+      return Promise.all(ranking.concat(extra).map(function (s) { return load(lang, s); })).then(function (shards) {
         var misses = [];
         shards.forEach(function (shard, i) {
           (shard.r || []).forEach(function (r) { patterns.push(r); });
+          if (i >= qterms.length) { return; }
           if (!addTerm(shard, qterms[i], 1) && qterms.length <= meta.fuzzyTerms && Array.from(qterms[i]).length >= meta.fuzzy && !HAN.test(qterms[i])) {
             misses.push(qterms[i]);
           }
@@ -232,7 +241,8 @@
   }
 
   // pasteFor mirrors report.pasteFor: the output that shows a fact when
-  // pasted with the message.
+  // pasted with the message (internal/report/pastefor_browser_test.go holds
+  // the two to the same answer for every fact).
   function pasteFor(f) {
     if (f === "p2p.all_pairs_ok" || f === "p2p.blocked_pairs") { return "nvidia-smi topo -p2p r"; }
     if (["nvlink.present", "nvswitch.present", "topo.sys_pairs"].indexOf(f) >= 0) { return "nvidia-smi topo -m"; }
@@ -287,8 +297,7 @@
         var names = [];
         try { names = factsIn(rules.parse(c.condition), []); } catch (e) { names = []; }
         names.forEach(function (n) {
-          var known = facts && (Object.prototype.hasOwnProperty.call(facts, n) || /^env\.NCCL_/.test(n));
-          if (known) { return; }
+          if (facts && rules.known(facts, n)) { return; }
           if (!uses[n]) { order.push(n); uses[n] = 0; }
           uses[n]++;
         });
@@ -421,6 +430,6 @@
     });
   }
 
-  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups };
+  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, pasteFor: pasteFor };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", page); } else { page(); }
 })();

@@ -15,12 +15,17 @@ type Conflict struct {
 	Line  int    `json:"line"`  // where the paste says so
 }
 
-// Facts turns pasted facts into rules facts.
+// Facts turns pasted facts into rules facts. An NCCL_DEBUG=INFO log lists
+// the NCCL_* variables set, so an NCCL_* it does not list was not set;
+// without one, every NCCL_* stays unknown.
 func Facts(pasted []Fact) rules.Facts {
 	f := rules.Facts{}
 	for _, p := range pasted {
 		// The extractor gives only known names and well-formed values.
 		_ = f.Set(p.Name, p.Kind, p.Value)
+		if p.Source == "NCCL" {
+			f.ListNCCLEnv()
+		}
 	}
 	return f
 }

@@ -119,6 +119,7 @@ func FromReport(r *facts.Report) Facts {
 	for k, v := range r.Software.Env {
 		f["env."+k] = value{known: true, kind: "str", s: v, display: k}
 	}
+	f.ListNCCLEnv()
 	hostFacts(f, r)
 	testFacts(f, r.Test)
 	return f
@@ -150,14 +151,28 @@ func pairReasons(r *facts.Report) (yes, no string) {
 	return yes, no
 }
 
-// get returns a fact, unknown when the probe did not see it. NCCL_* not
-// recorded were not set: the probe records every one that is.
+// ncclEnvListed is the key under which Facts note that a source listed
+// every NCCL_* variable set. No condition can name it.
+const ncclEnvListed = "env.NCCL_*"
+
+// ListNCCLEnv notes that the facts come from a source that lists every
+// NCCL_* variable that is set: a probe report (it records each one), or an
+// NCCL_DEBUG=INFO log (NCCL prints "NCCL_X set by environment to ..." for
+// each one it reads). A variable such a source does not list was not set.
+func (f Facts) ListNCCLEnv() { f[ncclEnvListed] = value{known: true, kind: "listed"} }
+
+// get returns a fact, unknown when no source saw it. An NCCL_* variable
+// not recorded was not set when a source lists them all (ListNCCLEnv), and
+// is unknown otherwise: a pasted topology says nothing about the
+// environment.
 func (f Facts) get(name string) value {
 	if v, ok := f[name]; ok {
 		return v
 	}
 	if strings.HasPrefix(name, "env.NCCL_") {
-		return value{known: true, kind: "str", display: strings.TrimPrefix(name, "env.")}
+		v := value{kind: "str", display: strings.TrimPrefix(name, "env.")}
+		_, v.known = f[ncclEnvListed]
+		return v
 	}
 	return value{display: displayName(name)}
 }

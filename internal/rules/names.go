@@ -21,6 +21,11 @@ func FactsIn(src string) ([]string, error) {
 // DisplayName is how reasons name a fact: "P2P between all GPU pairs".
 func DisplayName(fact string) string { return displayName(fact) }
 
-// Known tells whether the facts hold a value for name (NCCL_* variables a
-// probe report does not list count as known and unset).
+// Known tells whether the facts hold a value for name (an NCCL_* variable
+// that a probe report or an NCCL_DEBUG=INFO log does not list counts as
+// known and unset).
 func (f Facts) Known(name string) bool { return f.get(name).known }
+
+// Names lists the facts conditions can read, but for the env.NAME and
+// python.NAME families.
+func Names() []string { return append([]string(nil), factNames...) }

@@ -39,7 +39,9 @@
 //	cuda.driver        the highest CUDA the driver supports
 //	python.NAME        version of a Python package the probe found: torch, tensorflow, jax, jaxlib, cupy, nccl
 //	env.NAME           a variable the probe records (CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER,
-//	                   TF_GPU_ALLOCATOR, NCCL_*); "" when it is not set
+//	                   TF_GPU_ALLOCATOR, NCCL_*); "" when it is not set. An NCCL_* is
+//	                   known only from a probe report or an NCCL_DEBUG=INFO log, which
+//	                   list every one set; pasted output of anything else leaves it unknown
 //	gpu.consumer       some GPU is a consumer part (GeForce, TITAN) rather than a data-centre one
 //	topo.sys_pairs     number of GPU pairs whose path crosses the link between CPU sockets (SYS)
 //	wsl                the host is Windows Subsystem for Linux 2

@@ -33,7 +33,6 @@ type TestDevice struct {
 
 // TestPair is what moving data from one GPU to another did.
 type TestPair struct {
-	From, To      int        `json:"-"`
 	Src           int        `json:"from"`                 // source CUDA ordinal
 	Dst           int        `json:"to"`                   // destination CUDA ordinal
 	CanAccessPeer *bool      `json:"can_access_peer"`      // cuDeviceCanAccessPeer
@@ -55,7 +54,7 @@ type P2PAttrs struct {
 	ArrayAccess     bool `json:"cuda_array_access"`
 }
 
-// TestPath is one way of moving data from From to To, checked word by word.
+// TestPath is one way of moving data from Src to Dst, checked word by word.
 type TestPath struct {
 	Path          string    `json:"path"`                     // peer_copy (peer access on, one process), ipc_legacy (cuIpcOpenMemHandle in a second process), ipc_cumem (cuMem POSIX fd handle in a second process), staged_copy (peer access off)
 	Status        string    `json:"status"`                   // ok, mismatch, error, timeout, skipped
@@ -74,7 +73,7 @@ type Mismatch struct {
 
 // Bandwidth is copy-engine bandwidth in GB/s (1e9 bytes per second).
 type Bandwidth struct {
-	P2POn       float64 `json:"p2p_on"`                 // From to To with peer access enabled
+	P2POn       float64 `json:"p2p_on"`                 // Src to Dst with peer access enabled
 	P2POff      float64 `json:"p2p_off"`                // the same with peer access off: the driver stages through host memory
 	BidirP2POn  float64 `json:"bidir_p2p_on,omitempty"` // both directions at once, summed
 	BidirP2POff float64 `json:"bidir_p2p_off,omitempty"`

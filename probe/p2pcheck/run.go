@@ -195,7 +195,7 @@ func Run(o Options) *facts.Test {
 	fmt.Fprintf(o.Progress, "p2p-probe: %d GPUs, %d ordered pairs, %s per copy\n", len(t.Devices), len(en.Peers), sizeText(o.Size))
 	timeouts := 0
 	for _, pi := range en.Peers {
-		p := facts.TestPair{From: pi.From, To: pi.To, Src: pi.From, Dst: pi.To, CanAccessPeer: pi.Can, Attributes: pi.Attrs, Paths: []facts.TestPath{}}
+		p := facts.TestPair{Src: pi.From, Dst: pi.To, CanAccessPeer: pi.Can, Attributes: pi.Attrs, Paths: []facts.TestPath{}}
 		name := fmt.Sprintf("GPU%d->GPU%d", pi.From, pi.To)
 		if pi.Error != "" {
 			t.Notes = append(t.Notes, name+": "+pi.Error)
