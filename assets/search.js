@@ -123,35 +123,50 @@
     return load(lang, "meta").then(function (meta) {
       var scores = {}, matches = {};
       var shardOf = function (t) { return "t" + (hash(t) % meta.shards); };
-      var addTerm = function (shard, t, factor) {
+      // addTerm adds term t's weights, marks its documents in hit and
+      // returns its idf, 0 when no document holds it (search.scorer.add).
+      var addTerm = function (shard, t, factor, hit) {
         var p = shard.p[t];
-        if (!p) { return false; }
+        if (!p) { return 0; }
         var df = (shard.df && shard.df[t]) || p.length / 2, idf = Math.log(1 + (meta.n - df + 0.5) / (df + 0.5)), doc = 0;
         for (var i = 0; i < p.length; i += 2) {
           doc = i === 0 ? p[0] : doc + p[i];
           scores[doc] = (scores[doc] || 0) + factor * idf * p[i + 1] / meta.scale;
+          hit[doc] = true;
         }
-        return true;
+        return idf;
       };
-      var patterns = meta.always.slice();
+      var patterns = meta.always.slice(), hits = qterms.map(function () { return {}; }), idfs = [];
       return Promise.all(qterms.map(function (t) { return load(lang, shardOf(t)); })).then(function (shards) {
         var misses = [];
         shards.forEach(function (shard, i) {
           (shard.r || []).forEach(function (r) { patterns.push(r); });
-          if (!addTerm(shard, qterms[i], 1) && qterms.length <= meta.fuzzyTerms && Array.from(qterms[i]).length >= meta.fuzzy && !HAN.test(qterms[i])) {
-            misses.push(qterms[i]);
+          idfs[i] = addTerm(shard, qterms[i], 1, hits[i]);
+          if (!idfs[i] && qterms.length <= meta.fuzzyTerms && Array.from(qterms[i]).length >= meta.fuzzy && !HAN.test(qterms[i])) {
+            misses.push(i);
           }
         });
         // One typo: look the term up among known terms of the same prefix.
-        return Promise.all(misses.map(function (t) {
+        return Promise.all(misses.map(function (i) {
+          var t = qterms[i];
           return load(lang, "v" + (hash(prefix(t)) % meta.vshards)).then(function (vocab) {
             var near = vocab.filter(function (v) { return withinOne(t, v); });
             return Promise.all(near.map(function (v) {
-              return load(lang, shardOf(v)).then(function (shard) { addTerm(shard, v, 0.3); });
+              return load(lang, shardOf(v)).then(function (shard) { idfs[i] = Math.max(idfs[i], addTerm(shard, v, 0.3, hits[i])); });
             }));
           });
         }));
       }).then(function () {
+        // Coverage, as search.coverage: a typed query ranks the pages that
+        // hold its rarer words above those that hold only its common ones.
+        var all = idfs.reduce(function (a, b) { return a + b; }, 0);
+        if (qterms.length >= 2 && qterms.length <= meta.fuzzyTerms && all > 0) {
+          Object.keys(scores).forEach(function (d) {
+            var have = 0;
+            hits.forEach(function (h, i) { if (h[d]) { have += idfs[i]; } });
+            scores[d] *= (have / all) * (have / all);
+          });
+        }
         patterns.forEach(function (r) {
           var m = matchPattern(r[1], q);
           if (m) { matches[r[0]] = m; scores[r[0]] = 1000 + Array.from(m).length + (r[2] || 0) / 2; }

@@ -291,24 +291,32 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 		}
 		defer sc.close()
 		fuzzy := len(terms) <= maxFuzzyTerms
+		have, all := map[int]float64{}, 0.0
 		for _, t := range terms {
-			found, err := sc.add(t, 1, scores)
+			hit := map[int]bool{}
+			idf, err := sc.add(t, 1, scores, hit)
 			if err != nil {
 				return nil, err
 			}
-			if found || !fuzzy || utf8.RuneCountInString(t) < fuzzyMin || isHan(t) {
-				continue
-			}
-			near, err := sc.near(t)
-			if err != nil {
-				return nil, err
-			}
-			for _, v := range near {
-				if _, err := sc.add(v, 0.3, scores); err != nil {
+			if idf == 0 && fuzzy && utf8.RuneCountInString(t) >= fuzzyMin && !isHan(t) {
+				near, err := sc.near(t)
+				if err != nil {
 					return nil, err
 				}
+				for _, v := range near {
+					w, err := sc.add(v, 0.3, scores, hit)
+					if err != nil {
+						return nil, err
+					}
+					idf = max(idf, w)
+				}
+			}
+			all += idf
+			for d := range hit {
+				have[d] += idf
 			}
 		}
+		coverage(scores, have, all, len(terms))
 	}
 	for i, d := range docs {
 		if m := matchPattern(d, q); m != "" {
