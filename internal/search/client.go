@@ -234,7 +234,7 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 	for c := 0; c*docChunk < len(docs); c++ {
 		var rows [][]any
 		for _, d := range docs[c*docChunk : min(len(docs), (c+1)*docChunk)] {
-			row := []any{d.ID, d.Kind, d.Title, d.Path, d.Code}
+			row := []any{d.ID, d.Kind, d.Title, d.Path, d.Code, d.Gist, d.Best}
 			if d.Kind == "entry" {
 				row = append(row, d.Versions, d.AppliesWhen)
 			}

@@ -20,6 +20,10 @@ type Doc struct {
 	// Text by field, most telling first (see fields).
 	Sig, Codes, Heading, Cause, Fix, Body, Text string
 
+	// What a result shows under its title, in one line each: the root
+	// cause (an article's summary) and the best workaround.
+	Gist, Best string
+
 	Regex       *Pattern // entries: the signature pattern
 	Confidence  float64  // entries: breaks ties between pattern matches
 	Versions    []string // entries: versions as written, for marking results against a machine
@@ -102,6 +106,10 @@ func langDocs(s *site.Site, lang string, patterns []*Pattern) []Doc {
 				d.Versions = append(d.Versions, ver.Version)
 			}
 			d.Cause = v.RootCause.Text
+			d.Gist = oneLine(v.RootCause.Text, causeWidth)
+			if len(v.Workarounds) > 0 {
+				d.Best = oneLine(v.Workarounds[0].Text.Text, fixWidth) // the highest success rate
+			}
 			var fix []string
 			for _, w := range v.Workarounds {
 				fix = append(fix, w.Text.Text, w.How)
@@ -124,7 +132,7 @@ func langDocs(s *site.Site, lang string, patterns []*Pattern) []Doc {
 				a = s.Articles.Articles[slug][site.Langs[0].Code]
 			}
 			out = append(out, Doc{ID: slug, Kind: "article", Lang: l.Code, Title: a.Title, Path: site.ArticlePath(l.Code, slug),
-				Heading: a.Title, Cause: a.Summary, Body: strings.Join(a.Tags, " "), Text: string(a.Body)})
+				Heading: a.Title, Cause: a.Summary, Body: strings.Join(a.Tags, " "), Text: string(a.Body), Gist: oneLine(a.Summary, causeWidth)})
 		}
 	}
 	return out
