@@ -426,19 +426,20 @@
   // The "Report this error" link, as internal/issue makes it: the pasted
   // text trimmed to the lines that look like errors, within a URL length the
   // tracker accepts, and the facts only when the person has agreed.
-  var ERRORISH = /\b(error|errors|err|fail|failed|failure|fatal|exception|abort|aborted|assert|assertion|panic|segmentation fault|core dumped|traceback|warn|warning|denied|refused|invalid|unsupported|not supported|cannot|can't|unable|timeout|timed out|mismatch|xid|illegal|unhandled|killed)\b|错误|失败|异常/i;
+  var ERRORISH = /error|fail|fatal|exception|abort|assert|panic|segmentation fault|core dumped|traceback|warn|denied|refused|invalid|unsupported|not supported|cannot|can't|unable|timeout|timed out|mismatch|illegal|unhandled|killed|\b(err|xid)\b|错误|失败|异常/i;
   var clip = function (s, n) { var cps = Array.from(s); return cps.length <= n ? s : cps.slice(0, n - 1).join("") + "…"; };
   function issueLines(text) {
     var all = [], errs = [], seen = {};
     text.split("\n").forEach(function (l) {
-      l = l.replace(/\r$/, "").trim();
+      var full = l.replace(/\r$/, "").trim();
+      l = clip(full, 300);
       if (!l || seen["~" + l]) { return; }
       seen["~" + l] = true;
       all.push(l);
-      if (ERRORISH.test(l)) { errs.push(l); }
+      if (ERRORISH.test(full)) { errs.push(l); }
     });
     if (!errs.length) { errs = all; }
-    return { lines: errs.slice(0, 40).map(function (l) { return clip(l, 300); }), more: Math.max(0, errs.length - 40) };
+    return { lines: errs.slice(0, 40), more: Math.max(0, errs.length - 40) };
   }
   function issueURL(repo, text, facts) {
     var t = issueLines(text), lines = t.lines, more = t.more;

@@ -8,6 +8,7 @@ package issue
 
 import (
 	"fmt"
+	"hash/fnv"
 	"net/url"
 	"regexp"
 	"strings"
@@ -22,35 +23,86 @@ const (
 	titleRuns = 100
 )
 
-// errorish matches a line that looks like an error or a warning. The same
-// expression is in assets/search.js.
-var errorish = regexp.MustCompile(`(?i)\b(error|errors|err|fail|failed|failure|fatal|exception|abort|aborted|assert|assertion|panic|segmentation fault|core dumped|traceback|warn|warning|denied|refused|invalid|unsupported|not supported|cannot|can't|unable|timeout|timed out|mismatch|xid|illegal|unhandled|killed)\b|错误|失败|异常`)
+// errorish matches a line that looks like an error or a warning, inside a
+// word too (RuntimeError, cudaErrorInvalidValue). The same expression is in
+// assets/search.js.
+var errorish = regexp.MustCompile(`(?i)error|fail|fatal|exception|abort|assert|panic|segmentation fault|core dumped|traceback|warn|denied|refused|invalid|unsupported|not supported|cannot|can't|unable|timeout|timed out|mismatch|illegal|unhandled|killed|\b(err|xid)\b|错误|失败|异常`)
 
-// Lines is text trimmed to the lines that look like errors, each at most
-// lineRunes long, repeats dropped; the first lines when none does. The
-// second result counts the lines that looked like errors and were left out.
+// Collector keeps what a report needs of a text read a line at a time, in
+// memory that does not grow with the text: the first lines that look like
+// errors, the first lines of all, and how many error lines it left out.
+type Collector struct {
+	errs, first []string
+	seen        map[string]bool // the lines kept
+	left, rest  map[uint64]bool // the error lines and other lines left out, by hash, up to maxLeft each
+	more, moreR int             // those left out beyond maxLeft
+}
+
+// maxLeft bounds the distinct error lines left out that are told apart.
+const maxLeft = 1 << 16
+
+// Add reads one line.
+func (c *Collector) Add(line string) {
+	full := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
+	l := clip(full, lineRunes)
+	if l == "" || c.seen[l] {
+		return
+	}
+	if c.seen == nil {
+		c.seen, c.left, c.rest = map[string]bool{}, map[uint64]bool{}, map[uint64]bool{}
+	}
+	isErr := errorish.MatchString(full)
+	if !isErr && len(c.first) >= maxLines {
+		leftOut(c.rest, &c.moreR, l)
+		return
+	}
+	if isErr && len(c.errs) >= maxLines {
+		leftOut(c.left, &c.more, l)
+		return
+	}
+	c.seen[l] = true
+	if len(c.first) < maxLines {
+		c.first = append(c.first, l)
+	}
+	if isErr {
+		c.errs = append(c.errs, l)
+	}
+}
+
+// leftOut counts a line left out once, by its hash, past maxLeft always.
+func leftOut(set map[uint64]bool, more *int, l string) {
+	h := fnv.New64a()
+	h.Write([]byte(l))
+	if len(set) < maxLeft {
+		set[h.Sum64()] = true
+	} else if !set[h.Sum64()] {
+		*more++
+	}
+}
+
+// Lines are the lines that look like errors, each at most lineRunes long,
+// repeats dropped; the first lines when none does. The second result counts
+// the error lines left out.
+func (c *Collector) Lines() ([]string, int) {
+	if len(c.errs) == 0 {
+		return c.first, len(c.rest) + c.moreR
+	}
+	return c.errs, len(c.left) + c.more
+}
+
+// URL is the new-issue link for what c read (see URL).
+func (c *Collector) URL(repo string, facts []string) string {
+	lines, more := c.Lines()
+	return linesURL(repo, lines, more, facts)
+}
+
+// Lines is text trimmed as a Collector trims it.
 func Lines(text string) ([]string, int) {
-	var all, errs []string
-	seen := map[string]bool{}
+	var c Collector
 	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSpace(strings.TrimSuffix(l, "\r"))
-		if l == "" || seen[l] {
-			continue
-		}
-		seen[l] = true
-		all = append(all, l)
-		if errorish.MatchString(l) {
-			errs = append(errs, l)
-		}
+		c.Add(l)
 	}
-	if len(errs) == 0 {
-		errs = all
-	}
-	out := errs[:min(len(errs), maxLines)]
-	for i, l := range out {
-		out[i] = clip(l, lineRunes)
-	}
-	return out, len(errs) - len(out)
+	return c.Lines()
 }
 
 func clip(s string, n int) string {
@@ -66,6 +118,11 @@ func clip(s string, n int) string {
 // left out from the end, and the body says how many.
 func URL(repo, text string, facts []string) string {
 	lines, more := Lines(text)
+	return linesURL(repo, lines, more, facts)
+}
+
+func linesURL(repo string, lines []string, more int, facts []string) string {
+	lines = lines[:len(lines):len(lines)]
 	title := "Unknown error"
 	if len(lines) > 0 {
 		title += ": " + clip(lines[0], titleRuns)

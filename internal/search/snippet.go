@@ -19,16 +19,17 @@ const (
 // oneLine is the first sentence of inline Markdown as plain text, cut at a
 // word to width columns with an ellipsis: the whole text is on the page.
 func oneLine(md string, width int) string {
-	// Parsing a whole root cause to keep one sentence of it wasted a large
-	// build's time; four lines' worth is more than a line needs.
-	if len(md) > 8*width {
-		cut := 8 * width
+	// Parsing a whole root cause to keep one sentence of it took most of a
+	// large build's time: the first sentence of the Markdown, at most four
+	// lines' worth, is parsed.
+	if len(md) > 4*width {
+		cut := 4 * width
 		for cut > 0 && !utf8.RuneStart(md[cut]) {
 			cut--
 		}
 		md = md[:cut]
 	}
-	s := firstSentence(markdown.Plain(md))
+	s := firstSentence(markdown.Plain(firstSentence(md)))
 	cols, last := 0, -1
 	for i, r := range s {
 		w := 1
