@@ -27,7 +27,7 @@ import (
 const (
 	k1         = 1.2
 	bm25b      = 0.75
-	docChunk   = 4 // documents per result file: a query loads the files of its results, snippets and all
+	docChunk   = 4    // documents per result file: a query loads the files of its results, snippets and all
 	shardBytes = 2000 // target size of a term shard
 	vocabBytes = 3000 // target size of a vocabulary shard
 	// maxPostings caps a term's postings at its best-weighted documents. A
