@@ -9,6 +9,8 @@ func TestPlain(t *testing.T) {
 		{"a <b>raw</b> tag\nand a second line", "a raw tag and a second line"},
 		{"plain   text\twith  spaces", "plain text with spaces"},
 		{"设置 `NCCL_P2P_DISABLE=1`。", "设置 NCCL_P2P_DISABLE=1。"},
+		{"a `` ` `` tick and an `unclosed one", "a ` tick and an `unclosed one"},
+		{"`a  b`   and `c`", "a b and c"},
 	} {
 		if got := Plain(c.in); got != c.want {
 			t.Errorf("Plain(%q) = %q, want %q", c.in, got, c.want)
