@@ -278,7 +278,7 @@
         if (s[2]) {
           var label = document.createElement("span");
           label.className = "label";
-          label.textContent = s[2] + " ";
+          label.textContent = s[2] + (/[\u3000-\u303f\uff00-\uffef]$/.test(s[2]) ? "" : " ");
           p.appendChild(label);
         }
         mark(p, s[1], qterms);
