@@ -113,6 +113,13 @@
     return "";
   }
 
+  // lineOf is the number, from 1, of the first line of q holding match (search.lineOf).
+  function lineOf(q, match) {
+    var lines = q.split("\n");
+    for (var i = 0; i < lines.length; i++) { if (lines[i].indexOf(match) >= 0) { return i + 1; } }
+    return 0;
+  }
+
   // search ranks the documents of lang for q with the client index.
   function searchIndex(q, lang, limit) {
     q = q.slice(0, 65536);
@@ -123,17 +130,20 @@
     return load(lang, "meta").then(function (meta) {
       var scores = {}, matches = {};
       var shardOf = function (t) { return "t" + (hash(t) % meta.shards); };
-      var addTerm = function (shard, t, factor) {
+      // addTerm adds term t's weights, marks its documents in hit and
+      // returns its idf, 0 when no document holds it (search.scorer.add).
+      var addTerm = function (shard, t, factor, hit) {
         var p = shard.p[t];
-        if (!p) { return false; }
+        if (!p) { return 0; }
         var df = (shard.df && shard.df[t]) || p.length / 2, idf = Math.log(1 + (meta.n - df + 0.5) / (df + 0.5)), doc = 0;
         for (var i = 0; i < p.length; i += 2) {
           doc = i === 0 ? p[0] : doc + p[i];
           scores[doc] = (scores[doc] || 0) + factor * idf * p[i + 1] / meta.scale;
+          hit[doc] = true;
         }
-        return true;
+        return idf;
       };
-      var patterns = meta.always.slice();
+      var patterns = meta.always.slice(), hits = qterms.map(function () { return {}; }), idfs = [];
       // A pattern hangs on one term of its own (search.anchorTerm), which a
       // pasted log may hold past the terms that rank: the shard of every
       // term of the text is read for its patterns, each shard once.
@@ -147,29 +157,44 @@
         shards.forEach(function (shard, i) {
           (shard.r || []).forEach(function (r) { patterns.push(r); });
           if (i >= qterms.length) { return; }
-          if (!addTerm(shard, qterms[i], 1) && qterms.length <= meta.fuzzyTerms && Array.from(qterms[i]).length >= meta.fuzzy && !HAN.test(qterms[i])) {
-            misses.push(qterms[i]);
+          idfs[i] = addTerm(shard, qterms[i], 1, hits[i]);
+          if (!idfs[i] && qterms.length <= meta.fuzzyTerms && Array.from(qterms[i]).length >= meta.fuzzy && !HAN.test(qterms[i])) {
+            misses.push(i);
           }
         });
         // One typo: look the term up among known terms of the same prefix.
-        return Promise.all(misses.map(function (t) {
+        return Promise.all(misses.map(function (i) {
+          var t = qterms[i];
           return load(lang, "v" + (hash(prefix(t)) % meta.vshards)).then(function (vocab) {
             var near = vocab.filter(function (v) { return withinOne(t, v); });
             return Promise.all(near.map(function (v) {
-              return load(lang, shardOf(v)).then(function (shard) { addTerm(shard, v, 0.3); });
+              return load(lang, shardOf(v)).then(function (shard) { idfs[i] = Math.max(idfs[i], addTerm(shard, v, 0.3, hits[i])); });
             }));
           });
         }));
       }).then(function () {
+        // Coverage, as search.coverage: a typed query ranks the pages that
+        // hold its rarer words above those that hold only its common ones.
+        var all = idfs.reduce(function (a, b) { return a + b; }, 0);
+        if (qterms.length >= 2 && qterms.length <= meta.fuzzyTerms && all > 0) {
+          Object.keys(scores).forEach(function (d) {
+            var have = 0;
+            hits.forEach(function (h, i) { if (h[d]) { have += idfs[i]; } });
+            scores[d] *= (have / all) * (have / all);
+          });
+        }
         patterns.forEach(function (r) {
           var m = matchPattern(r[1], q);
           if (m) { matches[r[0]] = m; scores[r[0]] = 1000 + Array.from(m).length + (r[2] || 0) / 2; }
         });
         var ranked = Object.keys(scores).map(Number).sort(function (a, b) { return scores[b] - scores[a] || a - b; }).slice(0, limit);
+        var multiline = q.trim().indexOf("\n") >= 0;
         return Promise.all(ranked.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)); })).then(function (chunks) {
           return ranked.map(function (d, i) {
-            var row = chunks[i][d % meta.chunk];
-            return { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], versions: row[5] || [], applies_when: row[6] || "", score: scores[d], match: matches[d] || "" };
+            var row = chunks[i][d % meta.chunk], r = { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], gist: row[5] || "", best: row[6] || "",
+              versions: row[7] || [], applies_when: row[8] || "", score: scores[d], match: matches[d] || "" };
+            if (r.match && multiline) { r.line = lineOf(q, r.match); }
+            return r;
           });
         });
       });
@@ -209,6 +234,32 @@
     el.appendChild(document.createTextNode(text.slice(last)));
   }
 
+  // matchLine shows what the entry's pattern matched: for a pasted log, the
+  // line of the log it is on, cut around the match, with its number.
+  function matchLine(r, q) {
+    var p = document.createElement("p"), text = r.match, at = 0;
+    p.className = "match";
+    if (r.line) {
+      var line = q.split("\n")[r.line - 1];
+      at = line.indexOf(r.match);
+      var from = Math.max(0, at - 60), to = Math.min(line.length, at + r.match.length + 60);
+      text = (from > 0 ? "…" : "") + line.slice(from, to) + (to < line.length ? "…" : "");
+      at = at - from + (from > 0 ? 1 : 0);
+      var n = document.createElement("span");
+      n.className = "label";
+      n.textContent = (document.getElementById("search-results").dataset.line || "line %d").replace("%d", r.line) + " ";
+      p.appendChild(n);
+    }
+    var code = document.createElement("code");
+    code.appendChild(document.createTextNode(text.slice(0, at)));
+    var m = document.createElement("mark");
+    m.textContent = r.match;
+    code.appendChild(m);
+    code.appendChild(document.createTextNode(text.slice(at + r.match.length)));
+    p.appendChild(code);
+    return p;
+  }
+
   function render(list, results, q) {
     var qterms = terms(q);
     list.textContent = "";
@@ -228,14 +279,20 @@
       meta.className = "meta";
       meta.textContent = (r.code ? r.code + " · " : "") + (document.body.dataset["kind" + (r.kind === "entry" ? "Entry" : "Article")] || r.kind);
       li.appendChild(meta);
-      if (r.match) {
+      if (r.match) { li.appendChild(matchLine(r, q)); }
+      [["gist", r.gist, ""], ["best", r.best, list.dataset.best]].forEach(function (s) {
+        if (!s[1]) { return; }
         var p = document.createElement("p");
-        p.className = "match";
-        var m = document.createElement("mark");
-        m.textContent = r.match;
-        p.appendChild(m);
+        p.className = "snippet " + s[0];
+        if (s[2]) {
+          var label = document.createElement("span");
+          label.className = "label";
+          label.textContent = s[2] + (/[\u3000-\u303f\uff00-\uffef]$/.test(s[2]) ? "" : " ");
+          p.appendChild(label);
+        }
+        mark(p, s[1], qterms);
         li.appendChild(p);
-      }
+      });
       list.appendChild(li);
     });
   }
@@ -375,6 +432,69 @@
     return matched.concat(results.filter(function (r) { return !pos[r.id]; }));
   }
 
+  // The "Report this error" link, as internal/issue makes it: the pasted
+  // text trimmed to the lines that look like errors, within a URL length the
+  // tracker accepts, and the facts only when the person has agreed.
+  var ERRORISH = /error|fail|fatal|exception|abort|assert|panic|segmentation fault|core dumped|traceback|warn|denied|refused|invalid|unsupported|not supported|cannot|can't|unable|timeout|timed out|mismatch|illegal|unhandled|killed|\b(err|xid)\b|错误|失败|异常/i;
+  var clip = function (s, n) { var cps = Array.from(s); return cps.length <= n ? s : cps.slice(0, n - 1).join("") + "…"; };
+  function issueLines(text) {
+    var all = [], errs = [], seen = {};
+    text.split("\n").forEach(function (l) {
+      var full = l.replace(/\r$/, "").trim();
+      l = clip(full, 300);
+      if (!l || seen["~" + l]) { return; }
+      seen["~" + l] = true;
+      all.push(l);
+      if (ERRORISH.test(full)) { errs.push(l); }
+    });
+    if (!errs.length) { errs = all; }
+    return { lines: errs.slice(0, 40), more: Math.max(0, errs.length - 40) };
+  }
+  function issueURL(repo, text, facts) {
+    var t = issueLines(text), lines = t.lines, more = t.more;
+    var title = "Unknown error" + (lines.length ? ": " + clip(lines[0], 100) : "");
+    for (;;) {
+      var body = "The knowledge base has no entry for this message.\n\nError lines:\n```text\n" +
+        lines.map(function (l) { return l.split("```").join("'''") + "\n"; }).join("") + "```\n" +
+        (more > 0 ? "(" + more + " more lines left out)\n" : "") +
+        (facts && facts.length ? "\nFacts of my p2p-probe report:\n" + facts.map(function (f) { return "- " + f + "\n"; }).join("") : "");
+      var u = repo.replace(/\/+$/, "") + "/issues/new?title=" + encodeURIComponent(title) + "&body=" + encodeURIComponent(body);
+      if (u.length <= 8000 || lines.length <= 1) { return u; }
+      lines = lines.slice(0, -1);
+      more++;
+    }
+  }
+
+  // factLines are the machine's known facts as "name: value" lines for a
+  // report (rules.js makes each fact {known, kind, b, n, s}).
+  function factLines(facts) {
+    var out = [];
+    Object.keys(facts || {}).sort().forEach(function (k) {
+      var f = facts[k];
+      if (!f || !f.known) { return; }
+      var v = f.kind === "bool" ? String(!!f.b) : f.kind === "num" ? String(f.n) : String(f.s || "");
+      if (v) { out.push(k + ": " + v); }
+    });
+    return out;
+  }
+
+  // reportBox offers "Report this error" when nothing was found: the link is
+  // made anew whenever the consent box or the machine's facts change.
+  function reportBox(q) {
+    var box = document.getElementById("search-report");
+    if (!box) { return; }
+    var link = box.querySelector("a"), consent = box.querySelector("input"), note = box.querySelector(".report-facts");
+    var update = function () {
+      var facts = factLines(machineFacts());
+      note.hidden = !facts.length;
+      link.href = issueURL(box.dataset.repo, q, consent.checked ? facts : []);
+    };
+    consent.addEventListener("change", update);
+    document.addEventListener("p2pkb-machine", update);
+    update();
+    box.hidden = false;
+  }
+
   function machineFacts() {
     return window.p2pkbMachine && window.p2pkbMachine.facts ? window.p2pkbMachine.facts() : null;
   }
@@ -408,6 +528,8 @@
       render(list, results, q);
       status.textContent = results.length ? status.dataset.found.replace("%d", results.length) : "";
       hint.hidden = results.length > 0;
+      // Nothing found, or a pasted message that no entry's signature matches: the KB lacks it.
+      if (!results.length || terms(q).length > 4 && !results.some(function (r) { return r.match; })) { reportBox(q); }
       // A pasted log also carries facts: they judge the results where no probe report does.
       if (window.p2pkbMachine) { window.p2pkbMachine.paste(q); }
       document.body.dataset.searchDone = "true";
@@ -430,6 +552,6 @@
     });
   }
 
-  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, pasteFor: pasteFor };
+  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, pasteFor: pasteFor, issueLines: issueLines };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", page); } else { page(); }
 })();

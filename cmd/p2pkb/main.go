@@ -218,7 +218,7 @@ func searchCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer ix.Close()
-	_, err = report.Search(stdout, ix, q, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, Limit: *limit, BaseURL: *baseURL})
+	_, err = report.Search(stdout, ix, q, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, Limit: *limit, BaseURL: *baseURL, Term: terminal(stdout)})
 	return err
 }
 
@@ -228,6 +228,7 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	src := addSourceFlags(fl, false)
 	lang, asJSON, baseURL := reportFlags(fl)
 	follow, file := logFlags(fl)
+	repoURL := fl.String("repo-url", os.Getenv("P2PKB_REPO_URL"), "the project's repository `URL` (GitHub layout): when nothing in the input is known, print a link that opens a new issue there with its error lines (default: $P2PKB_REPO_URL)")
 	if err := fl.Parse(args); err != nil {
 		return 0, err
 	}
@@ -240,10 +241,11 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return 0, err
 	}
-	w, o := stdout, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Paste: paste.New()}
+	w, o := stdout, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Paste: paste.New(), RepoURL: *repoURL}
 	if *follow {
 		in, w = io.TeeReader(in, stdout), stderr
 	}
+	o.Term = terminal(w)
 	sum, err := report.Explain(w, s, in, nil, o)
 	return sum.Errors, err
 }
@@ -447,6 +449,7 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	o := report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Test: test, Paste: paste.New()}
 	if in == nil {
+		o.Term = terminal(stdout)
 		_, err = report.MatchAll(stdout, s, f, o)
 		return err
 	}
@@ -454,6 +457,7 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *follow {
 		in, w = io.TeeReader(in, stdout), stderr
 	}
+	o.Term = terminal(w)
 	_, err = report.Match(w, s, f, in, o)
 	return err
 }

@@ -39,7 +39,7 @@ func TestBrowserSearch(t *testing.T) {
 			}
 		})
 		for _, c := range cases.Queries {
-			t.Run(scheme+"/"+c.Lang+"/"+c.Top+c.In, func(t *testing.T) {
+			t.Run(scheme+"/"+c.Lang+"/"+c.Top+c.In+c.Top3, func(t *testing.T) {
 				b.Requests()
 				top := runQuery(t, b, root, c.Lang, c.Q)
 				if c.Top != "" && top != c.Top {
@@ -49,6 +49,12 @@ func TestBrowserSearch(t *testing.T) {
 					all := browsertest.Eval[[]string](b, `[...document.querySelectorAll("#search-results li")].map(li => li.dataset.resultId)`)
 					if !contains(all, c.In) {
 						t.Errorf("%q: results %v lack %q", c.Q, all, c.In)
+					}
+				}
+				if c.Top3 != "" {
+					first := browsertest.Eval[[]string](b, `[...document.querySelectorAll("#search-results li")].slice(0, 3).map(li => li.dataset.resultId)`)
+					if !contains(first, c.Top3) {
+						t.Errorf("%q: first three results %v lack %q", c.Q, first, c.Top3)
 					}
 				}
 				checkQuiet(t, b, root)

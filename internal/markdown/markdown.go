@@ -197,3 +197,45 @@ func (e *anchors) render(w util.BufWriter, src []byte, n ast.Node, entering bool
 	fmt.Fprintf(w, "</h%d>\n", h.Level)
 	return ast.WalkContinue, nil
 }
+
+// plainParser reads inline Markdown for Plain; one parser serves every call.
+// CommonMark alone: GFM's autolinks made it several times slower, and a
+// bare URL is text anyway.
+var plainParser = goldmark.DefaultParser()
+
+// Plain is inline Markdown as plain text: code spans keep their text,
+// links their label, emphasis and raw HTML go. It is for the places that
+// take no markup, such as search result snippets.
+func Plain(src string) string {
+	if !strings.ContainsAny(src, "*_[]<>&\\!~") && strings.Count(src, "`")%2 == 0 && !strings.Contains(src, "``") {
+		// Text or single-backtick code spans, the usual KB field: a code
+		// span is its text, and parsing cost a large build most of its
+		// snippets' time.
+		return strings.Join(strings.Fields(strings.ReplaceAll(src, "`", "")), " ")
+	}
+	b := []byte(src)
+	doc := plainParser.Parse(text.NewReader(b))
+	var out strings.Builder
+	_ = ast.Walk(doc, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.Text:
+			out.Write(t.Segment.Value(b))
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				out.WriteByte(' ')
+			}
+		case *ast.String:
+			out.Write(t.Value)
+		case *ast.AutoLink:
+			out.Write(t.Label(b))
+		case *ast.Paragraph:
+			if out.Len() > 0 {
+				out.WriteByte(' ')
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.Join(strings.Fields(out.String()), " ")
+}

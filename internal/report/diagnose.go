@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/p2pkb/p2pkb/internal/issue"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/rules"
@@ -359,10 +360,11 @@ func count(sum *Summary, m Message) {
 
 // Diagnosis is what `explain --json` and `match --json` print for an input.
 type Diagnosis struct {
-	Facts     []paste.Fact     `json:"facts"`          // facts found in the input, with their lines
-	Conflicts []paste.Conflict `json:"conflicts"`      // where the probe report disagrees with the input; the probe's facts are used
-	Test      *TestResult      `json:"test,omitempty"` // what p2p-probe --test measured, with match --probe
-	Messages  []Message        `json:"messages"`       // errors first, then notes, each in the order of the input
+	Facts     []paste.Fact     `json:"facts"`                // facts found in the input, with their lines
+	Conflicts []paste.Conflict `json:"conflicts"`            // where the probe report disagrees with the input; the probe's facts are used
+	Test      *TestResult      `json:"test,omitempty"`       // what p2p-probe --test measured, with match --probe
+	Messages  []Message        `json:"messages"`             // errors first, then notes, each in the order of the input
+	ReportURL string           `json:"report_url,omitempty"` // with Options.RepoURL and no message known: a new issue with the input's error lines
 	Summary
 }
 
@@ -385,9 +387,25 @@ func report(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, j
 		o.Observe = x.Line
 		o.PasteFacts = func() rules.Facts { return paste.Facts(x.Facts()) }
 	}
+	var unknown *issue.Collector
+	if o.RepoURL != "" {
+		// What a report of an input with no known message needs, gathered as it streams.
+		unknown = &issue.Collector{}
+		observe := o.Observe
+		o.Observe = func(n int, line string) {
+			if observe != nil {
+				observe(n, line)
+			}
+			unknown.Add(line)
+		}
+	}
 	msgs, sum, err := diagnose(w, s, in, f, o, judge)
 	if err != nil {
 		return sum, err
+	}
+	reportURL := ""
+	if unknown != nil && sum.Errors+sum.Notes == 0 {
+		reportURL = unknown.URL(o.RepoURL, nil)
 	}
 	fd := found(o, f)
 	if o.JSON {
@@ -400,7 +418,7 @@ func report(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, j
 		if msgs == nil {
 			msgs = []Message{}
 		}
-		d := Diagnosis{Facts: fd.Facts, Conflicts: fd.Conflicts, Messages: msgs, Summary: sum}
+		d := Diagnosis{Facts: fd.Facts, Conflicts: fd.Conflicts, Messages: msgs, Summary: sum, ReportURL: reportURL}
 		if judge && o.Test != nil {
 			d.Test = testResult(o.Test, f)
 		}
@@ -426,6 +444,9 @@ func report(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, j
 	}
 	if sum.Errors+sum.Notes == 0 {
 		fmt.Fprintln(w, text(o.Lang, "no_match"))
+		if reportURL != "" {
+			fmt.Fprintf(w, "\n%s\n  %s\n", o.wrap(text(o.Lang, "report"), 0, 0), o.href(reportURL))
+		}
 		return sum, nil
 	}
 	fmt.Fprintf(w, "\n%s\n", fmt.Sprintf(text(o.Lang, "summary"), sum.Errors, sum.Notes))
@@ -442,9 +463,9 @@ func writeJSONLine(w io.Writer, v any) error {
 // apply, in a line each those ruled out, and what to find out or collect
 // next when no cause is known to hold.
 func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
-	mark := "●"
+	mark := o.paint(red, "●")
 	if m.Severity == "note" {
-		mark = "○"
+		mark = o.paint(dim, "○")
 	}
 	shown := m.LineText
 	if utf8.RuneCountInString(shown) > 200 {
@@ -457,7 +478,7 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 	if m.Verdict == "ruled_out" {
 		fmt.Fprintf(w, "\n  %s\n", fmt.Sprintf(text(o.Lang, "ruled_out"), len(m.Causes)))
 		for _, c := range m.Causes {
-			fmt.Fprintf(w, "    ✗ %s — %s%s\n      %s\n", c.ID, verdictWord(o.Lang, c.Verdict), because(c.Reasons), c.URL)
+			fmt.Fprintf(w, "    %s %s — %s%s\n      %s\n", o.paint(red, "✗"), c.ID, o.verdict(c.Verdict), because(c.Reasons), o.href(c.URL))
 		}
 		fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "collect"))
 		for i, c := range m.Collect {
@@ -468,34 +489,34 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 	for i, c := range m.Causes {
 		ind := "  "
 		if len(m.Causes) > 1 {
-			fmt.Fprintf(w, "\n  %d. %s [%s]", i+1, c.ID, c.Code)
+			fmt.Fprintf(w, "\n  %d. %s [%s]", i+1, o.paint(bold, c.ID), c.Code)
 			ind = "     "
 		} else {
-			fmt.Fprintf(w, "  %s [%s]", c.Signature, c.Code)
+			fmt.Fprintf(w, "  %s [%s]", o.paint(bold, c.Signature), c.Code)
 		}
 		if m.judged && (c.Verdict != rules.True.String() || c.Condition != "" || len(c.Reasons) > 0) {
-			fmt.Fprintf(w, " — %s%s", verdictWord(o.Lang, c.Verdict), because(c.Reasons))
+			fmt.Fprintf(w, " — %s%s", o.verdict(c.Verdict), because(c.Reasons))
 		}
 		fmt.Fprintln(w)
 		if c.Verdict == rules.False.String() && len(m.Causes) > 1 {
-			fmt.Fprintf(w, "%s%s %s\n", ind, text(o.Lang, "more"), c.URL)
+			fmt.Fprintf(w, "%s%s %s\n", ind, text(o.Lang, "more"), o.href(c.URL))
 			continue
 		}
 		if c.Tier == "ai_generated" {
 			fmt.Fprintf(w, "%s%s\n", ind, text(o.Lang, "unverified"))
 		}
-		fmt.Fprintf(w, "\n%s%s\n%s  %s\n", ind, text(o.Lang, "cause"), ind, c.RootCause)
+		fmt.Fprintf(w, "\n%s%s\n%s\n", ind, o.paint(bold, text(o.Lang, "cause")), o.after(ind+"  ", c.RootCause, len(ind)+2))
 		if m.Severity != "note" {
 			writeMarked(w, ind, c, o, judge)
 		}
-		fmt.Fprintf(w, "\n%s%s %s\n", ind, text(o.Lang, "more"), c.URL)
+		fmt.Fprintf(w, "\n%s%s %s\n", ind, text(o.Lang, "more"), o.href(c.URL))
 	}
 	if t := m.TellApart; t != nil && len(m.Causes) > 1 {
 		paste := ""
 		if len(t.Paste) > 0 {
 			paste = fmt.Sprintf(text(o.Lang, "paste"), strings.Join(backquoted(t.Paste), ", "))
 		}
-		fmt.Fprintf(w, "\n  %s\n", fmt.Sprintf(text(o.Lang, "tell_apart"), strings.Join(t.Names, ", "), t.Run, paste))
+		fmt.Fprintf(w, "\n%s\n", o.after("  ", fmt.Sprintf(text(o.Lang, "tell_apart"), strings.Join(t.Names, ", "), t.Run, paste), 2))
 	}
 	return nil
 }
@@ -505,18 +526,19 @@ func writeMarked(w io.Writer, ind string, c Cause, o Options, judge bool) {
 		if !judge {
 			return ""
 		}
-		return fmt.Sprintf("\n%s     %s%s", ind, verdictWord(o.Lang, m.Verdict), because(m.Reasons))
+		return fmt.Sprintf("\n%s     %s%s", ind, o.verdict(m.Verdict), because(m.Reasons))
 	}
 	if len(c.Workarounds) > 0 {
-		fmt.Fprintf(w, "\n%s%s\n", ind, text(o.Lang, "works"))
+		fmt.Fprintf(w, "\n%s%s\n", ind, o.paint(bold, text(o.Lang, "works")))
 		for j, m := range c.Workarounds {
-			fmt.Fprintf(w, "%s  %d. [%3.0f%%] %s%s\n", ind, j+1, m.Rate*100, m.Text, verdict(m))
+			fmt.Fprintf(w, "%s%s\n", o.after(fmt.Sprintf("%s  %d. [%3.0f%%] ", ind, j+1, m.Rate*100), m.Text, len(ind)+5), verdict(m))
 		}
 	}
 	if len(c.DeadEnds) > 0 {
-		fmt.Fprintf(w, "\n%s%s\n", ind, text(o.Lang, "avoid"))
+		fmt.Fprintf(w, "\n%s%s\n", ind, o.paint(bold, text(o.Lang, "avoid")))
 		for _, m := range c.DeadEnds {
-			fmt.Fprintf(w, "%s  ✗ [%3.0f%% %s] %s%s\n", ind, m.Rate*100, text(o.Lang, "fail"), m.Text, verdict(m))
+			line := o.after(fmt.Sprintf("%s  ✗ [%3.0f%% %s] ", ind, m.Rate*100, text(o.Lang, "fail")), m.Text, len(ind)+4)
+			fmt.Fprintf(w, "%s%s\n", strings.Replace(line, "✗", o.paint(red, "✗"), 1), verdict(m))
 		}
 	}
 }

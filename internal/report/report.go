@@ -23,10 +23,12 @@ import (
 
 // Options shape the output.
 type Options struct {
-	Lang    string // en or zh
-	JSON    bool   // machine-readable output
-	Limit   int    // results to show
-	BaseURL string // prefix of links; "" gives site-root paths (/en/kb/<id>/)
+	Lang    string    // en or zh
+	JSON    bool      // machine-readable output
+	Limit   int       // results to show
+	BaseURL string    // prefix of links; "" gives site-root paths (/en/kb/<id>/)
+	Term    *Terminal // standard output is a terminal: hyperlinks, colour, width; nil for plain text
+	RepoURL string    // the project's repository: explain that recognizes nothing prints a link to report the input there
 
 	Test *facts.Test // what p2p-probe --test measured; match prints it first
 	// Reading a log (Explain, Match).
@@ -65,6 +67,8 @@ type Hit struct {
 	Title string  `json:"title"`
 	URL   string  `json:"url"`
 	Score float64 `json:"score"`
+	Gist  string  `json:"gist,omitempty"` // the root cause (an article's summary) in one line
+	Best  string  `json:"best,omitempty"` // the best workaround in one line
 }
 
 // Search prints the ranked results of q.
@@ -75,13 +79,20 @@ func Search(w io.Writer, ix *search.Index, q string, o Options) (int, error) {
 	}
 	hits := make([]Hit, 0, len(res))
 	for _, r := range res {
-		hits = append(hits, Hit{ID: r.ID, Kind: r.Kind, Title: r.Title, URL: link(o.BaseURL, r.Path), Score: r.Score})
+		hits = append(hits, Hit{ID: r.ID, Kind: r.Kind, Title: r.Title, URL: link(o.BaseURL, r.Path), Score: r.Score, Gist: r.Gist, Best: r.Best})
 	}
 	if o.JSON {
 		return len(hits), writeJSON(w, hits)
 	}
 	for i, h := range hits {
-		fmt.Fprintf(w, "%d. %s\n   %s · %s\n", i+1, h.Title, h.Kind, h.URL)
+		fmt.Fprintf(w, "%d. %s\n", i+1, o.paint(bold, h.Title))
+		if h.Gist != "" {
+			fmt.Fprintln(w, o.after("   ", h.Gist, 3))
+		}
+		if h.Best != "" {
+			fmt.Fprintln(w, o.after("   "+text(o.Lang, "fix")+" ", h.Best, 3))
+		}
+		fmt.Fprintf(w, "   %s · %s\n", h.Kind, o.href(h.URL))
 	}
 	if len(hits) == 0 {
 		fmt.Fprintln(w, text(o.Lang, "nothing"))
@@ -118,12 +129,14 @@ var texts = map[string]map[string]string{
 		"no_match": "No known error message found in the input.", "unverified": "(AI-generated entry, not verified on hardware)",
 		"matched": "matched", "cause": "Root cause", "works": "What works", "avoid": "What does not work", "fail": "fail",
 		"more": "More:", "v_applies": "applies", "v_does_not_apply": "does not apply", "v_unknown": "unknown",
-		"none_apply": "No entry applies to this machine."},
+		"none_apply": "No entry applies to this machine.", "fix": "Fix:",
+		"report": "Report this error, so that the next person with it gets an answer (a new issue with the lines that look like errors; nothing is sent unless you submit it):"},
 	"zh": {"nothing": "没有结果。请粘贴完整的错误信息，或把整段日志通过管道交给 'p2pkb explain'。",
 		"no_match": "输入中没有找到已知的错误信息。", "unverified": "（AI 生成的条目，未在硬件上验证）",
 		"matched": "匹配", "cause": "根本原因", "works": "有效的办法", "avoid": "无效的做法", "fail": "失败",
 		"more": "详情：", "v_applies": "适用", "v_does_not_apply": "不适用", "v_unknown": "未知",
-		"none_apply": "没有适用于这台机器的条目。"},
+		"none_apply": "没有适用于这台机器的条目。", "fix": "解决：",
+		"report": "报告这个错误，下一个遇到的人就能得到答案（新建一个问题，附上看起来是错误的那些行；只有你提交才会发送）："},
 }
 
 func text(lang, key string) string {
@@ -200,20 +213,21 @@ func MatchAll(w io.Writer, s *site.Site, f rules.Facts, o Options) (int, error) 
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "● %s\n  %s%s\n", a.Signature, verdictWord(o.Lang, a.Verdict), because(a.Reasons))
+		fmt.Fprintf(w, "%s %s\n  %s%s\n", o.paint(red, "●"), o.paint(bold, a.Signature), o.verdict(a.Verdict), because(a.Reasons))
 		if len(a.Workarounds) > 0 {
 			fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "works"))
 			for j, m := range a.Workarounds {
-				fmt.Fprintf(w, "    %d. [%3.0f%%] %s\n       %s%s\n", j+1, m.Rate*100, m.Text, verdictWord(o.Lang, m.Verdict), because(m.Reasons))
+				fmt.Fprintf(w, "%s\n       %s%s\n", o.after(fmt.Sprintf("    %d. [%3.0f%%] ", j+1, m.Rate*100), m.Text, 7), o.verdict(m.Verdict), because(m.Reasons))
 			}
 		}
 		if len(a.DeadEnds) > 0 {
 			fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "avoid"))
 			for _, m := range a.DeadEnds {
-				fmt.Fprintf(w, "    ✗ [%3.0f%% %s] %s\n       %s%s\n", m.Rate*100, text(o.Lang, "fail"), m.Text, verdictWord(o.Lang, m.Verdict), because(m.Reasons))
+				line := o.after(fmt.Sprintf("    ✗ [%3.0f%% %s] ", m.Rate*100, text(o.Lang, "fail")), m.Text, 7)
+				fmt.Fprintf(w, "%s\n       %s%s\n", strings.Replace(line, "✗", o.paint(red, "✗"), 1), o.verdict(m.Verdict), because(m.Reasons))
 			}
 		}
-		fmt.Fprintf(w, "\n  %s %s\n", text(o.Lang, "more"), a.URL)
+		fmt.Fprintf(w, "\n  %s %s\n", text(o.Lang, "more"), o.href(a.URL))
 	}
 	return len(out), nil
 }

@@ -27,7 +27,7 @@ import (
 const (
 	k1         = 1.2
 	bm25b      = 0.75
-	docChunk   = 8
+	docChunk   = 4    // documents per result file: a query loads the files of its results, snippets and all
 	shardBytes = 2000 // target size of a term shard
 	vocabBytes = 3000 // target size of a vocabulary shard
 	// maxPostings caps a term's postings at its best-weighted documents. A
@@ -234,7 +234,7 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 	for c := 0; c*docChunk < len(docs); c++ {
 		var rows [][]any
 		for _, d := range docs[c*docChunk : min(len(docs), (c+1)*docChunk)] {
-			row := []any{d.ID, d.Kind, d.Title, d.Path, d.Code}
+			row := []any{d.ID, d.Kind, d.Title, d.Path, d.Code, d.Gist, d.Best}
 			if d.Kind == "entry" {
 				row = append(row, d.Versions, d.AppliesWhen)
 			}

@@ -67,7 +67,7 @@ func (c *Corpus) strip(lang string) {
 	}
 	for _, i := range c.byLang[lang] {
 		d := &c.docs[i]
-		d.Sig, d.Codes, d.Heading, d.Cause, d.Fix, d.Body = "", "", "", "", "", ""
+		d.Sig, d.Codes, d.Heading, d.Cause, d.Fix, d.Body, d.Text = "", "", "", "", "", "", ""
 	}
 }
 

@@ -17,8 +17,12 @@ type Doc struct {
 	Code  string // error code, for entries
 	Path  string // the page's path from the site root, en/kb/<id>/
 
-	// Text by field, most telling first (see fieldBoost).
-	Sig, Codes, Heading, Cause, Fix, Body string
+	// Text by field, most telling first (see fields).
+	Sig, Codes, Heading, Cause, Fix, Body, Text string
+
+	// What a result shows under its title, in one line each: the root
+	// cause (an article's summary) and the best workaround.
+	Gist, Best string
 
 	Regex       *Pattern // entries: the signature pattern
 	Confidence  float64  // entries: breaks ties between pattern matches
@@ -32,8 +36,13 @@ var fields = []struct {
 	Name  string
 	Boost float64
 }{
-	{"sig", 5}, {"code", 5}, {"title", 5}, {"cause", 2}, {"fix", 2}, {"body", 1},
+	{"sig", 5}, {"code", 5}, {"title", 5}, {"cause", 2}, {"fix", 2}, {"body", 1}, {"text", 2},
 }
+
+// An article's prose is a field of its own ("text"): in the body field its
+// length was measured against the entries' few words of tags, and BM25's
+// length normalization made an article that explains a word weigh less
+// than an entry that names it once.
 
 func (d Doc) field(name string) string {
 	switch name {
@@ -47,6 +56,8 @@ func (d Doc) field(name string) string {
 		return d.Cause
 	case "fix":
 		return d.Fix
+	case "text":
+		return d.Text
 	}
 	return d.Body
 }
@@ -95,6 +106,10 @@ func langDocs(s *site.Site, lang string, patterns []*Pattern) []Doc {
 				d.Versions = append(d.Versions, ver.Version)
 			}
 			d.Cause = v.RootCause.Text
+			d.Gist = oneLine(v.RootCause.Text, causeWidth)
+			if len(v.Workarounds) > 0 {
+				d.Best = oneLine(v.Workarounds[0].Text.Text, fixWidth) // the highest success rate
+			}
 			var fix []string
 			for _, w := range v.Workarounds {
 				fix = append(fix, w.Text.Text, w.How)
@@ -117,7 +132,7 @@ func langDocs(s *site.Site, lang string, patterns []*Pattern) []Doc {
 				a = s.Articles.Articles[slug][site.Langs[0].Code]
 			}
 			out = append(out, Doc{ID: slug, Kind: "article", Lang: l.Code, Title: a.Title, Path: site.ArticlePath(l.Code, slug),
-				Heading: a.Title, Cause: a.Summary, Body: strings.Join(a.Tags, " ") + "\n" + string(a.Body)})
+				Heading: a.Title, Cause: a.Summary, Body: strings.Join(a.Tags, " "), Text: string(a.Body), Gist: oneLine(a.Summary, causeWidth)})
 		}
 	}
 	return out

@@ -257,6 +257,9 @@ type Result struct {
 	Path  string  `json:"path"`            // page path from the site root
 	Score float64 `json:"score"`           // higher is better; a signature match scores above every other hit
 	Match string  `json:"match,omitempty"` // the text a signature pattern matched
+	Line  int     `json:"line,omitempty"`  // the line of the query Match is on, from 1, when the query has several
+	Gist  string  `json:"gist,omitempty"`  // the root cause (an article's summary) in one line
+	Best  string  `json:"best,omitempty"`  // the best workaround in one line
 
 	Versions    []string `json:"versions,omitempty"`     // entries: to judge the result against a machine
 	AppliesWhen string   `json:"applies_when,omitempty"` //
@@ -291,24 +294,32 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 		}
 		defer sc.close()
 		fuzzy := len(terms) <= maxFuzzyTerms
+		have, all := map[int]float64{}, 0.0
 		for _, t := range terms {
-			found, err := sc.add(t, 1, scores)
+			hit := map[int]bool{}
+			idf, err := sc.add(t, 1, scores, hit)
 			if err != nil {
 				return nil, err
 			}
-			if found || !fuzzy || utf8.RuneCountInString(t) < fuzzyMin || isHan(t) {
-				continue
-			}
-			near, err := sc.near(t)
-			if err != nil {
-				return nil, err
-			}
-			for _, v := range near {
-				if _, err := sc.add(v, 0.3, scores); err != nil {
+			if idf == 0 && fuzzy && utf8.RuneCountInString(t) >= fuzzyMin && !isHan(t) {
+				near, err := sc.near(t)
+				if err != nil {
 					return nil, err
 				}
+				for _, v := range near {
+					w, err := sc.add(v, 0.3, scores, hit)
+					if err != nil {
+						return nil, err
+					}
+					idf = max(idf, w)
+				}
+			}
+			all += idf
+			for d := range hit {
+				have[d] += idf
 			}
 		}
+		coverage(scores, have, all, len(terms))
 	}
 	for i, d := range docs {
 		if m := matchPattern(d, q); m != "" {
@@ -316,6 +327,7 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 			scores[i] = patternScore(m, d.Confidence)
 		}
 	}
+	multiline := strings.Contains(strings.TrimSpace(q), "\n")
 	ranked := make([]int, 0, len(scores))
 	for i := range scores {
 		ranked = append(ranked, i)
@@ -329,7 +341,11 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 	})
 	var out []Result
 	for _, i := range ranked[:min(limit, len(ranked))] {
-		out = append(out, result(docs[i], scores[i], matches[i]))
+		r := result(docs[i], scores[i], matches[i])
+		if r.Match != "" && multiline {
+			r.Line = lineOf(q, r.Match)
+		}
+		out = append(out, r)
 	}
 	return out, nil
 }
@@ -371,7 +387,18 @@ func isNumber(t string) bool {
 
 func result(d Doc, score float64, match string) Result {
 	return Result{ID: d.ID, Kind: d.Kind, Title: d.Title, Code: d.Code, Path: d.Path, Score: math.Round(score*1000) / 1000, Match: match,
-		Versions: d.Versions, AppliesWhen: d.AppliesWhen}
+		Gist: d.Gist, Best: d.Best, Versions: d.Versions, AppliesWhen: d.AppliesWhen}
+}
+
+// lineOf is the number, from 1, of the first line of q that holds match; 0
+// when the match spans lines. assets/search.js finds it the same way.
+func lineOf(q, match string) int {
+	for n, l := range strings.Split(q, "\n") {
+		if strings.Contains(l, match) {
+			return n + 1
+		}
+	}
+	return 0
 }
 
 func trim(rs []Result, n int) []Result {

@@ -41,6 +41,9 @@ func TestQueriesRankTheRightPageFirst(t *testing.T) {
 		if c.In != "" && !contains(ids(res), c.In) {
 			t.Errorf("%s %q: results %v lack %s", c.Lang, c.Q, ids(res), c.In)
 		}
+		if c.Top3 != "" && !contains(ids(trim(res, 3)), c.Top3) {
+			t.Errorf("%s %q: first three %v lack %s", c.Lang, c.Q, ids(trim(res, 3)), c.Top3)
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ const DocsFile = "docs.json"
 
 type storedDoc struct {
 	ID, Kind, Lang, Title, Code, Path, Regex string
+	Gist, Best                               string   `json:",omitempty"`
 	Confidence                               float64  `json:",omitempty"`
 	Versions                                 []string `json:",omitempty"`
 	AppliesWhen                              string   `json:",omitempty"`
@@ -38,7 +39,7 @@ func (c *Corpus) WriteDocs(emit func(name string, data []byte) error, name strin
 	st := storedIndex{Avg: c.avg}
 	rows := make([]storedDoc, len(docs))
 	for i, d := range docs {
-		rows[i] = storedDoc{ID: d.ID, Kind: d.Kind, Lang: d.Lang, Title: d.Title, Code: d.Code, Path: d.Path, Confidence: d.Confidence, Versions: d.Versions, AppliesWhen: d.AppliesWhen}
+		rows[i] = storedDoc{ID: d.ID, Kind: d.Kind, Lang: d.Lang, Title: d.Title, Code: d.Code, Path: d.Path, Gist: d.Gist, Best: d.Best, Confidence: d.Confidence, Versions: d.Versions, AppliesWhen: d.AppliesWhen}
 		if d.Regex != nil {
 			rows[i].Regex = d.Regex.String()
 		}
@@ -64,7 +65,7 @@ func Open(bleveDir, docsPath string) (*Index, error) {
 	ix := &Index{bleve: map[string]bleve.Index{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: st.Avg}
 	patterns := map[string]*Pattern{} // one per entry, shared by its languages
 	for _, r := range st.Docs {
-		d := Doc{ID: r.ID, Kind: r.Kind, Lang: r.Lang, Title: r.Title, Code: r.Code, Path: r.Path, Confidence: r.Confidence, Versions: r.Versions, AppliesWhen: r.AppliesWhen}
+		d := Doc{ID: r.ID, Kind: r.Kind, Lang: r.Lang, Title: r.Title, Code: r.Code, Path: r.Path, Gist: r.Gist, Best: r.Best, Confidence: r.Confidence, Versions: r.Versions, AppliesWhen: r.AppliesWhen}
 		if r.Regex != "" {
 			if patterns[r.Regex] == nil {
 				p := NewPattern(r.Regex)

@@ -97,22 +97,23 @@ func (ix *Index) internalNumbers(lang string, r index.IndexReader) (map[string]i
 
 func (s *scorer) close() { s.r.Close() }
 
-// add adds factor * idf * weight of term t to every document holding it, and
-// reports whether any does. Like the client index, a term in more than
-// maxPostings documents counts only in those where it weighs most.
-func (s *scorer) add(t string, factor float64, scores map[int]float64) (bool, error) {
+// add adds factor * idf * weight of term t to every document holding it,
+// marks those documents in hit, and returns the term's idf, 0 when no
+// document holds it. Like the client index, a term in more than maxPostings
+// documents counts only in those where it weighs most.
+func (s *scorer) add(t string, factor float64, scores map[int]float64, hit map[int]bool) (float64, error) {
 	type field struct{ tf, length float64 }
 	per := map[int][]field{}
 	for f := range fields {
 		tfr, err := s.r.TermFieldReader(context.Background(), []byte(t), fields[f].Name, true, true, false)
 		if err != nil {
-			return false, err
+			return 0, err
 		}
 		for {
 			d, err := tfr.Next(nil)
 			if err != nil {
 				tfr.Close()
-				return false, err
+				return 0, err
 			}
 			if d == nil {
 				break
@@ -133,7 +134,7 @@ func (s *scorer) add(t string, factor float64, scores map[int]float64) (bool, er
 		tfr.Close()
 	}
 	if len(per) == 0 {
-		return false, nil
+		return 0, nil
 	}
 	type posting struct {
 		doc int
@@ -155,8 +156,27 @@ func (s *scorer) add(t string, factor float64, scores map[int]float64) (bool, er
 	w := idf(s.n, df)
 	for _, p := range ps {
 		scores[p.doc] += factor * w * float64(p.w) / weightScale
+		hit[p.doc] = true
 	}
-	return true, nil
+	return w, nil
+}
+
+// coverage scales the scores of a typed query (at most maxFuzzyTerms terms)
+// by the share of its terms each document holds, each term counted by its
+// idf: a page that explains "ring all-reduce" holds all three words, an
+// entry whose signature names custom_all_reduce only the two common ones,
+// and without this the signature's weight put the entry first. have[doc]
+// is the idf of the terms doc holds, all that of every term some document
+// holds. A pasted log is left alone: no page holds all its words.
+// assets/search.js does the same.
+func coverage(scores, have map[int]float64, all float64, terms int) {
+	if terms < 2 || terms > maxFuzzyTerms || all == 0 {
+		return
+	}
+	for d := range scores {
+		c := have[d] / all
+		scores[d] *= c * c
+	}
 }
 
 // near lists the known terms one edit from t that share its first two

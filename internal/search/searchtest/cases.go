@@ -22,6 +22,7 @@ type Cases struct {
 		Lang string `json:"lang"` // en or zh
 		Top  string `json:"top"`  // the first result
 		In   string `json:"in"`   // a page that must be among the results
+		Top3 string `json:"top3"` // a page that must be among the first three
 	} `json:"queries"`
 }
 

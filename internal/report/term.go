@@ -1,0 +1,116 @@
+package report
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Terminal is what standard output allows when it is a terminal: links as
+// OSC 8 hyperlinks, colour (unless NO_COLOR is set), and text wrapped to
+// its width. Options.Term is nil for a pipe or a file, which get plain text.
+type Terminal struct {
+	Color bool
+	Width int // columns; 0 leaves lines as they are
+}
+
+// SGR codes of the few styles the output uses.
+const (
+	bold   = "1"
+	dim    = "2"
+	red    = "31"
+	green  = "32"
+	yellow = "33"
+)
+
+// paint wraps s in an SGR style on a colour terminal.
+func (o Options) paint(style, s string) string {
+	if o.Term == nil || !o.Term.Color || s == "" {
+		return s
+	}
+	return "\x1b[" + style + "m" + s + "\x1b[0m"
+}
+
+// href makes an absolute URL a terminal hyperlink (OSC 8) showing the URL
+// itself, so that it can still be copied; a site-root path (no --base-url)
+// stays text, since a terminal cannot open it.
+func (o Options) href(u string) string {
+	if o.Term == nil || !(strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "file://")) {
+		return u
+	}
+	return "\x1b]8;;" + u + "\x1b\\" + o.paint(dim, u) + "\x1b]8;;\x1b\\"
+}
+
+// verdict is a verdict word, coloured by what it means.
+func (o Options) verdict(v string) string {
+	style := map[string]string{"applies": green, "does_not_apply": dim, "unknown": yellow}[v]
+	return o.paint(style, verdictWord(o.Lang, v))
+}
+
+// wrap breaks s at spaces into lines that fit the terminal, the first
+// after used columns, the others after indent columns of spaces; Han text
+// breaks between any two characters. Without a terminal width s is
+// returned as is.
+func (o Options) wrap(s string, used, indent int) string {
+	if o.Term == nil || o.Term.Width <= 0 {
+		return s
+	}
+	width := max(20, o.Term.Width-indent)
+	var b strings.Builder
+	rs := []rune(s)
+	col, lineStart, brk := used-indent, 0, -1 // brk: where the line may break last, before rs[brk]
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		w := 1
+		if isWide(r) {
+			w = 2
+		}
+		if r == ' ' || w == 2 || i > 0 && isWide(rs[i-1]) {
+			brk = i
+		}
+		if col+w <= width || i == lineStart {
+			col += w
+			continue
+		}
+		cut := i // a word longer than the line breaks where it must
+		if brk > lineStart {
+			cut = brk
+		}
+		b.WriteString(strings.TrimRight(string(rs[lineStart:cut]), " "))
+		b.WriteString("\n" + strings.Repeat(" ", indent))
+		for cut < len(rs) && rs[cut] == ' ' {
+			cut++
+		}
+		lineStart, brk, col = cut, -1, 0
+		i = cut - 1
+	}
+	b.WriteString(string(rs[lineStart:]))
+	return b.String()
+}
+
+// after is prefix followed by s wrapped to the terminal, its later lines
+// indented by indent columns.
+func (o Options) after(prefix, s string, indent int) string {
+	return prefix + o.wrap(s, columns(prefix), indent)
+}
+
+// columns is how wide s shows, escape sequences aside.
+func columns(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r == '\x1b':
+			return n // prefixes are painted after they are measured
+		case isWide(r):
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// isWide tells whether a rune takes two columns: Han, CJK punctuation and
+// full-width forms, the characters the Chinese text uses.
+func isWide(r rune) bool {
+	return unicode.Is(unicode.Han, r) || r >= 0x3000 && r <= 0x303F || r >= 0xFF00 && r <= 0xFF60
+}
