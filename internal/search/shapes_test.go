@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -20,8 +21,9 @@ type shapeFile map[string]struct {
 }
 
 // TestRealShapesOfEachSignature runs every line of the shape files through
-// the same matcher explain uses: each must find its entry, and no_match lines
-// must not.
+// the patterns as the search box runs them on a paste, and line by line
+// through the matcher explain uses on a log: each must find its entry both
+// ways, and no_match lines must not.
 func TestRealShapesOfEachSignature(t *testing.T) {
 	files, err := filepath.Glob("testdata/shapes/*.json")
 	if err != nil {
@@ -36,6 +38,13 @@ func TestRealShapesOfEachSignature(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
+	var en []Doc
+	for _, d := range Docs(s) {
+		if d.Lang == "en" {
+			en = append(en, d)
+		}
+	}
+	lm := NewLineMatcher(en)
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -60,6 +69,9 @@ func TestRealShapesOfEachSignature(t *testing.T) {
 				if !contains(matchIDs(ix, m.Line), id) {
 					t.Errorf("%s: %s does not match %q (matched %v)", name, id, m.Line, matchIDs(ix, m.Line))
 				}
+				if !contains(lineMatchIDs(lm, m.Line), id) {
+					t.Errorf("%s: %s matches no single line of %q, which explain reads one line at a time", name, id, m.Line)
+				}
 			}
 			for _, l := range c.NoMatch {
 				if contains(matchIDs(ix, l), id) {
@@ -74,6 +86,20 @@ func matchIDs(ix *Index, text string) []string {
 	var out []string
 	for _, d := range ix.Matches(text, "en") {
 		out = append(out, d.ID)
+	}
+	return out
+}
+
+// lineMatchIDs is every entry the line matcher finds on any line of text,
+// as explain reads a log.
+func lineMatchIDs(m *LineMatcher, text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		for _, x := range m.Match([]byte(l), nil) {
+			if !contains(out, x.Doc.ID) {
+				out = append(out, x.Doc.ID)
+			}
+		}
 	}
 	return out
 }
