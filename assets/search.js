@@ -44,9 +44,17 @@
       seen[t] = true;
       out.push({ term: t, start: start, end: end });
     };
-    add(word.toLowerCase());
+    add(lower(word));
     var parts = word.replace(/([a-z])([A-Z])/g, "$1.$2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1.$2").split(/[._]+/).filter(function (p) { return p !== ""; });
-    if (parts.length > 1) { parts.forEach(function (p) { add(p.toLowerCase()); }); }
+    if (parts.length > 1) { parts.forEach(function (p) { add(lower(p)); }); }
+  }
+
+  // lower lower-cases each character alone, as Go's strings.ToLower does:
+  // toLowerCase alone turns a final capital sigma into ς and İ into two
+  // characters, and the terms would differ from the index's.
+  function lower(w) {
+    if (!/[\u0130\u03a3]/.test(w)) { return w.toLowerCase(); }
+    return Array.from(w, function (c) { return c === "\u0130" ? "i" : c.toLowerCase(); }).join("");
   }
 
   function terms(text) {
