@@ -378,12 +378,21 @@
     return window.p2pkbMachine && window.p2pkbMachine.facts ? window.p2pkbMachine.facts() : null;
   }
 
+  // A query holds at most MAX_QUERY bytes, as on the server
+  // (search.MaxQueryBytes): one in the address that is longer is refused
+  // with a message, never searched in part (site.js stops the forms).
+  var MAX_QUERY = 64 << 10;
+  function tooLong(q) {
+    return q.length > MAX_QUERY || q.length * 3 > MAX_QUERY && new TextEncoder().encode(q).length > MAX_QUERY;
+  }
+
   function page() {
     var list = document.getElementById("search-results");
     if (!list) { return; }
     var lang = document.body.dataset.lang, input = document.getElementById("search-page-q");
     var status = document.getElementById("search-status"), hint = document.getElementById("search-hint");
     var q = new URLSearchParams(location.search).get("q") || "";
+    if (tooLong(q)) { status.textContent = document.body.dataset.queryTooLong; document.body.dataset.searchDone = "refused"; return; }
     input.value = q;
     if (!q.trim()) { input.focus(); return; }
     status.textContent = status.dataset.searching;
