@@ -86,7 +86,8 @@ func inputLines(in string) []string {
 // or in small random pieces; every message on a line of the input whose text
 // it shows and which holds what the pattern matched; the summary counts the
 // messages by severity, so explain's exit status (1 when no error message is
-// found) follows from what it printed; match finds the same messages.
+// found) follows from what it printed; match --follow prints the same
+// messages, each once, and the summary.
 func FuzzExplain(f *testing.F) {
 	fuzzSeeds(f)
 	fuzzModel.once.Do(func() { fuzzModel.s = repoSite(f) })
@@ -94,16 +95,13 @@ func FuzzExplain(f *testing.F) {
 	machine := probeFacts(f, "../../probe/testdata/real/h200x2.json")
 	f.Fuzz(func(t *testing.T, in string, seed uint8) {
 		lines := inputLines(in)
-		diag := func(r io.Reader, f rules.Facts) ([]Message, Summary, []paste.Fact) {
-			x := paste.New()
-			o := Options{Lang: "en", Observe: x.Line, PasteFacts: func() rules.Facts { return paste.Facts(x.Facts()) }}
-			msgs, sum, err := diagnose(io.Discard, s, r, f, o, len(f) > 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return msgs, sum, x.Facts()
+		x := paste.New()
+		o := Options{Lang: "en", Observe: x.Line, PasteFacts: func() rules.Facts { return paste.Facts(x.Facts()) }}
+		msgs, sum, err := diagnose(io.Discard, s, strings.NewReader(in), nil, o, false)
+		if err != nil {
+			t.Fatal(err)
 		}
-		msgs, sum, pasted := diag(strings.NewReader(in), nil)
+		pasted := x.Facts()
 		errs := 0
 		for _, m := range msgs {
 			if m.Line < 1 || m.Line > len(lines) {
@@ -131,20 +129,10 @@ func FuzzExplain(f *testing.F) {
 		if sum.Errors != errs || sum.Notes != len(msgs)-errs {
 			t.Fatalf("summary %+v for %d messages, %d errors", sum, len(msgs), errs)
 		}
-		byPiece, _, pastedByPiece := diag(newChunks(in, seed), nil)
-		if got, want := shortMessages(byPiece), shortMessages(msgs); !reflect.DeepEqual(got, want) {
-			t.Fatalf("read in pieces %q, whole %q", got, want)
-		}
-		if !reflect.DeepEqual(pastedByPiece, pasted) {
-			t.Fatalf("facts read in pieces %v, whole %v", pastedByPiece, pasted)
-		}
-		judged, _, _ := diag(strings.NewReader(in), machine)
-		if got, want := shortMessages(judged), shortMessages(msgs); !reflect.DeepEqual(got, want) {
-			t.Fatalf("match found %q, explain %q", got, want)
-		}
-		// The JSON tools read agrees, and --follow prints each message once.
+		// Read in small pieces, through the JSON tools read, the same
+		// messages and facts come out (JSON carries text as valid UTF-8).
 		var out bytes.Buffer
-		got, err := Explain(&out, s, strings.NewReader(in), nil, Options{Lang: "en", JSON: true, Paste: paste.New()})
+		got, err := Explain(&out, s, newChunks(in, seed), nil, Options{Lang: "en", JSON: true, Paste: paste.New()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,17 +140,47 @@ func FuzzExplain(f *testing.F) {
 		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
 			t.Fatalf("explain --json: %v\n%s", err, out.Bytes())
 		}
-		if got != sum || d.Summary != sum || len(d.Messages) != len(msgs) {
-			t.Fatalf("explain --json: %+v, %d messages; want %+v, %d", d.Summary, len(d.Messages), sum, len(msgs))
+		if got != sum || d.Summary != sum {
+			t.Fatalf("read in pieces, explain --json: %+v; whole %+v", d.Summary, sum)
 		}
+		if got, want := shortMessages(d.Messages), shortMessages(viaJSON(t, msgs)); !reflect.DeepEqual(got, want) {
+			t.Fatalf("read in pieces %q, whole %q", got, want)
+		}
+		if want := viaJSON(t, pasted); !reflect.DeepEqual(d.Facts, want) && len(d.Facts)+len(want) > 0 {
+			t.Fatalf("facts read in pieces %v, whole %v", d.Facts, want)
+		}
+		// match judges the same messages, and --follow prints each once, as it
+		// appears.
 		out.Reset()
-		if _, err := Match(&out, s, machine, newChunks(in, seed), Options{Lang: "en", JSON: true, Follow: true, Paste: paste.New()}); err != nil {
+		if _, err := Match(&out, s, machine, strings.NewReader(in), Options{Lang: "en", JSON: true, Follow: true, Paste: paste.New()}); err != nil {
 			t.Fatal(err)
 		}
-		if n := strings.Count(out.String(), "\n"); n != len(msgs)+1 {
-			t.Fatalf("match --follow --json: %d lines for %d messages", n, len(msgs))
+		printed := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if len(printed) != len(msgs)+1 {
+			t.Fatalf("match --follow --json: %d lines for %d messages", len(printed), len(msgs))
+		}
+		inOrder := viaJSON(t, msgs) // errors first; --follow prints in the input's order
+		sort.SliceStable(inOrder, func(i, j int) bool { return inOrder[i].Line < inOrder[j].Line })
+		for i, m := range inOrder {
+			var j Message
+			if err := json.Unmarshal([]byte(printed[i]), &j); err != nil || j.Line != m.Line || j.Match != m.Match || len(j.Causes) != len(m.Causes) {
+				t.Fatalf("match --follow --json, message %d: %s (%v); explain found line %d %q", i, printed[i], err, m.Line, m.Match)
+			}
 		}
 	})
+}
+
+// viaJSON is v as JSON gives it back.
+func viaJSON[T any](t *testing.T, v T) T {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out T
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // shortMessages is each message as line:match:causes.
