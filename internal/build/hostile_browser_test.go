@@ -47,7 +47,7 @@ var hostile = []string{
 	`<img data-pwn src=x onerror="window.__pwned=1;alert(1)"> RuntimeError: CUDA error: peer access is not supported between these two devices`,
 	"vm:1:1 [0] NCCL INFO NCCL version 2.18.1+cuda12.1 <script data-pwn>window.__pwned=1;alert(2)</script>\r\n" +
 		`vm:1:1 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to <svg data-pwn onload="window.__pwned=1;alert(3)"></svg>`,
-	"\tGPU0\tGPU1<iframe data-pwn src=\"javascript:parent.__pwned=1;parent.alert(4)\"></iframe>\r\nGPU0\t X \tSYS\r\nGPU1\tSYS\t X \r\n" +
+	"\tGPU0\tGPU1\tCPU Affinity<iframe data-pwn src=\"javascript:parent.__pwned=1;parent.alert(4)\"></iframe>\r\nGPU0\t X \tSYS\t0-1\r\nGPU1\tSYS\t X \t0-1\r\n" +
 		`<a data-pwn href="javascript:alert(5)">peer access is not supported between these two devices</a>`,
 	"h:1:1 [0] NCCL INFO NCCL version 2.18.1+cuda12.1\x00\x00 \u2028 <details data-pwn open ontoggle=\"window.__pwned=1;alert(6)\">\n" +
 		strings.Repeat("é", 160) + " cudaErrorPeerAccessUnsupported <img data-pwn src=x onerror=alert(7)>",
@@ -62,12 +62,15 @@ func TestBrowserHostilePastes(t *testing.T) {
 	root := (&url.URL{Scheme: "file", Path: out + "/"}).String()
 	watchForScript(t, b)
 	b.Do(chromedp.Navigate(root+"en/index.html"), chromedp.WaitReady(chromedp.CSS("#machine")))
+	// The facts read from a paste show their lines, markup and all, as text
+	// (white space shown as one space).
+	shows := []string{"", "<script data-pwn>window.__pwned=1;alert(2)</script>", "CPU Affinity<iframe data-pwn", "\x00\x00 <details data-pwn", "via SHM/"}
 	for i, text := range hostile {
-		msg := paste(t, b, text)
-		if i < 4 && !strings.Contains(msg, "Read") && !strings.Contains(browsertest.Eval[string](b, `document.getElementById("machine").textContent`), "NCCL") {
-			t.Errorf("Your machine, paste %d: nothing read (%q)", i, msg)
-		}
+		paste(t, b, text)
 		nothingRan(t, b, "Your machine")
+		if shown := browsertest.Eval[string](b, `(document.querySelector(".pasted-facts") || {textContent: ""}).textContent`); !strings.Contains(shown, shows[i]) {
+			t.Errorf("Your machine, paste %d: facts shown %q lack %q", i, shown, shows[i])
+		}
 	}
 	for i, text := range hostile {
 		runQuery(t, b, root, "en", text)
