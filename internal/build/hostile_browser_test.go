@@ -97,11 +97,13 @@ func frozen(b *browsertest.Browser) time.Duration {
 }
 
 // A huge paste in the Your machine panel or in a search box is refused with a
-// message, or read, without freezing the tab. The bound is one of
-// correctness, generous for a busy machine, not a speed target (make bench
-// has those).
+// message, or read, without freezing the tab. The bounds are of correctness,
+// generous for a busy machine (an idle one freezes for a quarter of a second
+// at most), not speed targets: a refusal freezes the tab for under 2 s, and
+// a read for under a second or, where a busy machine makes the read long, a
+// third of it (a log read all at once would freeze the tab for all of it).
 func TestBrowserHugePastes(t *testing.T) {
-	const bound = time.Second
+	const bound = 2 * time.Second
 	b := browsertest.New(t)
 	out := buildSite(t, "")
 	root := (&url.URL{Scheme: "file", Path: out + "/"}).String()
@@ -130,8 +132,8 @@ func TestBrowserHugePastes(t *testing.T) {
 		if !strings.Contains(msg, c.want) {
 			t.Errorf("Your machine, %s: %q lacks %q", c.name, msg, c.want)
 		}
-		if gap > bound {
-			t.Errorf("Your machine, %s: the tab was frozen for %v", c.name, gap)
+		if gap > max(time.Second, took/3) {
+			t.Errorf("Your machine, %s: the tab was frozen for %v of %v", c.name, gap, took)
 		}
 	}
 
@@ -142,7 +144,8 @@ func TestBrowserHugePastes(t *testing.T) {
 		{"header search", "form.search input[name=q]", ""},
 	} {
 		b.Do(chromedp.Navigate(root+"en/index.html"), chromedp.WaitReady(chromedp.CSS("#machine")))
-		browsertest.Eval[any](b, `(() => { document.querySelector(`+jsQuote(c.field)+`).value = "peer access ".repeat(1 << 20); return null; })()`)
+		browsertest.Eval[any](b, `(() => { document.querySelector(`+jsQuote(c.field)+`).value = "peer access ".repeat(1 << 20);
+			return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))); })()`)
 		browsertest.Eval[any](b, startGapWatch)
 		if c.button != "" {
 			b.Do(chromedp.Click(chromedp.CSS(c.button)))
