@@ -27,13 +27,16 @@ probe:
 bench: browser
 	$(GO) run ./cmd/p2pkb-bench -n $(N) -explain-mb $(LOG_MB)
 
-## fuzz: every fuzz target (func FuzzXxx) for FUZZTIME each; a crasher is kept in its package's testdata/fuzz and fails make test until fixed
+## fuzz: every fuzz target (func FuzzXxx) whose name matches FUZZ for FUZZTIME each, FUZZPARALLEL workers (default: one per CPU), FUZZFLAGS passed on; a crasher is kept in its package's testdata/fuzz and fails make test until fixed
 FUZZTIME ?= 30s
+FUZZPARALLEL ?= $(shell nproc 2>/dev/null || echo 1)
+FUZZ ?= .
+FUZZFLAGS ?=
 fuzz:
 	@for pkg in $$($(GO) list ./...); do \
-		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' | grep -- '$(FUZZ)'); do \
 			echo "== $$pkg $$t ($(FUZZTIME))"; \
-			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -parallel $(FUZZPARALLEL) -timeout 0 $(FUZZFLAGS) $$pkg || exit 1; \
 		done; \
 	done
 

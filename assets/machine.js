@@ -223,11 +223,36 @@
   // Pages that add entries later (search results) ask for marks again.
   var current = null;
 
-  // usePaste takes the facts of a pasted log; keep stores them for other pages.
+  // usePaste takes the facts of a pasted log; keep stores them for other
+  // pages. A log of more than SYNC_MAX characters is read a slice at a time,
+  // the page running between slices, so that megabytes never freeze the tab;
+  // it is then taken (true) before its facts are known.
+  var SYNC_MAX = 256 << 10, reading = 0;
   function usePaste(text, keep) {
     var msg = $(".machine-message");
+    reading++;
     if (text.length > PASTE_MAX) { msg.textContent = pt("large"); return false; }
-    var found = window.p2pkbPaste.extract(text);
+    if (text.length <= SYNC_MAX) { return takePaste(window.p2pkbPaste.extract(text), keep); }
+    var x = new window.p2pkbPaste.Extractor(), pos = 0, n = 0, gen = reading;
+    (function slice() {
+      if (gen !== reading) { return; } // a newer paste replaced this one
+      var until = performance.now() + 25;
+      while (pos < text.length && performance.now() < until) {
+        for (var k = 0; k < 1000 && pos < text.length; k++) {
+          var end = text.indexOf("\n", pos);
+          if (end < 0) { end = text.length; }
+          x.line(++n, text.slice(pos, end));
+          pos = end + 1;
+        }
+      }
+      if (pos < text.length) { setTimeout(slice, 0); return; }
+      takePaste(x.facts(), keep);
+    })();
+    return true;
+  }
+
+  function takePaste(found, keep) {
+    var msg = $(".machine-message");
     if (!found.length) { if (keep) { msg.textContent = pt("none"); } return false; }
     pasted = found;
     if (keep) {
@@ -263,7 +288,7 @@
       return true;
     } catch (e) {
       // JSON that is no probe report may still be output paste.js reads (nvbandwidth -j).
-      if (window.p2pkbPaste && usePaste(text, true)) { return true; }
+      if (window.p2pkbPaste && text.length <= SYNC_MAX && usePaste(text, true)) { return true; }
       msg.textContent = e.message;
       return false;
     }

@@ -44,9 +44,17 @@
       seen[t] = true;
       out.push({ term: t, start: start, end: end });
     };
-    add(word.toLowerCase());
+    add(lower(word));
     var parts = word.replace(/([a-z])([A-Z])/g, "$1.$2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1.$2").split(/[._]+/).filter(function (p) { return p !== ""; });
-    if (parts.length > 1) { parts.forEach(function (p) { add(p.toLowerCase()); }); }
+    if (parts.length > 1) { parts.forEach(function (p) { add(lower(p)); }); }
+  }
+
+  // lower lower-cases each character alone, as Go's strings.ToLower does:
+  // toLowerCase alone turns a final capital sigma into ς and İ into two
+  // characters, and the terms would differ from the index's.
+  function lower(w) {
+    if (!/[\u0130\u03a3]/.test(w)) { return w.toLowerCase(); }
+    return Array.from(w, function (c) { return c === "\u0130" ? "i" : c.toLowerCase(); }).join("");
   }
 
   function terms(text) {
@@ -499,12 +507,21 @@
     return window.p2pkbMachine && window.p2pkbMachine.facts ? window.p2pkbMachine.facts() : null;
   }
 
+  // A query holds at most MAX_QUERY bytes, as on the server
+  // (search.MaxQueryBytes): one in the address that is longer is refused
+  // with a message, never searched in part (site.js stops the forms).
+  var MAX_QUERY = 64 << 10;
+  function tooLong(q) {
+    return q.length > MAX_QUERY || q.length * 3 > MAX_QUERY && new TextEncoder().encode(q).length > MAX_QUERY;
+  }
+
   function page() {
     var list = document.getElementById("search-results");
     if (!list) { return; }
     var lang = document.body.dataset.lang, input = document.getElementById("search-page-q");
     var status = document.getElementById("search-status"), hint = document.getElementById("search-hint");
     var q = new URLSearchParams(location.search).get("q") || "";
+    if (tooLong(q)) { status.textContent = document.body.dataset.queryTooLong; document.body.dataset.searchDone = "refused"; return; }
     input.value = q;
     if (!q.trim()) { input.focus(); return; }
     status.textContent = status.dataset.searching;

@@ -57,4 +57,26 @@
       try { localStorage.setItem("p2pkb.lang", lang.dataset.lang); } catch (e) { /* storage off: nothing to remember */ }
     }
   });
+
+  // A search holds at most 64 KB of UTF-8, as on the server
+  // (search.MaxQueryBytes): a form with a longer text is not sent, and a
+  // message beside it says why, so a huge paste is never searched in part
+  // and cannot freeze the tab.
+  var MAX_QUERY = 64 << 10;
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target, q = form.elements && form.elements.q;
+    if (!q || form.getAttribute("role") !== "search") { return; }
+    var text = q.value, long = text.length > MAX_QUERY || text.length * 3 > MAX_QUERY && new TextEncoder().encode(text).length > MAX_QUERY;
+    var msg = form.nextElementSibling;
+    if (!msg || !msg.classList.contains("query-message")) {
+      if (!long) { return; }
+      msg = document.createElement("p");
+      msg.className = "query-message";
+      msg.setAttribute("role", "alert");
+      form.parentNode.insertBefore(msg, form.nextSibling);
+    }
+    msg.hidden = !long;
+    msg.textContent = long ? body.dataset.queryTooLong : "";
+    if (long) { ev.preventDefault(); }
+  });
 })();

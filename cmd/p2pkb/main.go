@@ -209,6 +209,12 @@ func searchCmd(args []string, stdout, stderr io.Writer) error {
 	if strings.TrimSpace(q) == "" {
 		return errors.New("usage: p2pkb search [--lang en|zh] [--json] [--limit N] QUERY...")
 	}
+	if len(q) > search.MaxQueryBytes {
+		return fmt.Errorf("p2pkb search: %w: search for the error line alone, or pipe the whole log into 'p2pkb explain'", &search.QueryTooLongError{Len: len(q)})
+	}
+	if *limit < 1 || *limit > search.MaxResults {
+		return fmt.Errorf("p2pkb search: --limit is %d; it must be from 1 to %d", *limit, search.MaxResults)
+	}
 	sources, err := src.sources()
 	if err != nil {
 		return err

@@ -38,6 +38,24 @@ func TestSearchJSON(t *testing.T) {
 	}
 }
 
+// A query over the limit, or a limit out of range, is refused with a
+// message rather than searched in part.
+func TestSearchRefusesWhatItWouldCut(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"search", strings.Repeat("peer access ", 6000)}, "the query is 72000 bytes long; a query may have at most 65536: search for the error line alone"},
+		{[]string{"search", "--limit", "101", "peer"}, "--limit is 101; it must be from 1 to 100"},
+		{[]string{"search", "--limit", "0", "peer"}, "--limit is 0; it must be from 1 to 100"},
+	} {
+		code, out, errOut := call("", c.args...)
+		if code != 1 || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%.40q: exit %d, stdout %q, stderr %q; want %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
 func TestLintBrokenKB(t *testing.T) {
 	code, _, errOut := call("", "lint", "--kb", "../../internal/kb/testdata/broken/regex-not-portable")
 	if code != 1 || !strings.Contains(errOut, "kb/cuda/peer-access-unsupported-by-hardware.json:6:3: regex:") && !strings.Contains(errOut, "peer-access-unsupported-by-hardware.json:6:3: regex:") {

@@ -157,7 +157,7 @@ func BenchmarkExtract(b *testing.B) {
 }
 
 // Any text: no panic, the same facts whole or line by line, every fact a
-// fact rules knows, on a line of the input.
+// fact rules knows, on a line of the input whose text it shows.
 func FuzzExtract(f *testing.F) {
 	_, inputs := loadCases(f)
 	for _, in := range inputs {
@@ -168,6 +168,11 @@ func FuzzExtract(f *testing.F) {
 		lines := strings.Split(in, "\n")
 		if err := checkFacts(facts, len(lines)); err != nil {
 			t.Fatal(err)
+		}
+		for _, f := range facts {
+			if want := cut(lines[f.Line-1]); f.Text != want {
+				t.Fatalf("%s from line %d %q shows %q", f.Name, f.Line, want, f.Text)
+			}
 		}
 		x := New()
 		for i, l := range lines {

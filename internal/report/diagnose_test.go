@@ -26,7 +26,7 @@ func repoSite(t testing.TB) *site.Site {
 	return site.New(k, a, "")
 }
 
-func probeFacts(t *testing.T, path string) rules.Facts {
+func probeFacts(t testing.TB, path string) rules.Facts {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {

@@ -141,7 +141,7 @@ func appendWordRun(out *[]Token, text string, i int, pos *int) int {
 func appendWord(out []Token, word string, start, end, pos int) []Token {
 	base := len(out)
 	add := func(t string) {
-		if len(t) < 2 && utf8.RuneCountInString(t) < 2 || stopWords[t] {
+		if utf8.RuneCountInString(t) < 2 || stopWords[t] {
 			return
 		}
 		for _, o := range out[base:] {

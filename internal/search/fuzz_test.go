@@ -1,6 +1,7 @@
 package search
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -65,8 +66,9 @@ var fuzzIndex struct {
 }
 
 // FuzzSearch runs arbitrary queries, and pasted logs, through the index
-// serve and search use: no panic, no error, at most the limit, and every
-// result a page of the asked language.
+// serve and search use: no panic, no error but a refusal of a query over
+// MaxQueryBytes, at most the limit, and every result a page of the asked
+// language.
 func FuzzSearch(f *testing.F) {
 	fuzzSeeds(f)
 	s := repoSite(f)
@@ -77,6 +79,13 @@ func FuzzSearch(f *testing.F) {
 		}
 		for _, lang := range []string{"en", "zh"} {
 			res, err := fuzzIndex.ix.Search(q, lang, 5)
+			var long *QueryTooLongError
+			if len(q) > MaxQueryBytes {
+				if !errors.As(err, &long) || long.Len != len(q) {
+					t.Fatalf("%s: a query of %d bytes: %v", lang, len(q), err)
+				}
+				continue
+			}
 			if err != nil {
 				t.Fatalf("%s %q: %v", lang, q, err)
 			}

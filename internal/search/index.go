@@ -273,13 +273,23 @@ const (
 	maxFuzzyTerms = 4
 )
 
+// QueryTooLongError is Search's answer to a query over MaxQueryBytes: it is
+// refused whole rather than searched in part.
+type QueryTooLongError struct{ Len int }
+
+func (e *QueryTooLongError) Error() string {
+	return fmt.Sprintf("the query is %d bytes long; a query may have at most %d", e.Len, MaxQueryBytes)
+}
+
 // Search ranks documents of lang for q, exactly as the client index does
 // (assets/search.js): entries whose pattern matches the query or a line of
 // it come first, the rest by BM25 over the weighted fields, computed from
 // bleve's postings. Both sides rank alike because they share the formula.
+// A query over MaxQueryBytes is a *QueryTooLongError; limit is at most
+// MaxResults.
 func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 	if len(q) > MaxQueryBytes {
-		q = q[:MaxQueryBytes]
+		return nil, &QueryTooLongError{len(q)}
 	}
 	limit = max(1, min(limit, MaxResults))
 	docs := ix.byLang[lang]

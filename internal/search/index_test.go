@@ -1,7 +1,9 @@
 package search
 
 import (
+	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/p2pkb/p2pkb/internal/content"
@@ -44,6 +46,15 @@ func TestQueriesRankTheRightPageFirst(t *testing.T) {
 		if c.Top3 != "" && !contains(ids(trim(res, 3)), c.Top3) {
 			t.Errorf("%s %q: first three %v lack %s", c.Lang, c.Q, ids(trim(res, 3)), c.Top3)
 		}
+	}
+	// A query of MaxQueryBytes is searched; one byte more is refused whole.
+	q := strings.Repeat("peer ", MaxQueryBytes/5) + strings.Repeat("x", MaxQueryBytes%5)
+	if res, err := ix.Search(q, "en", 10); err != nil || len(res) == 0 {
+		t.Errorf("a query of %d bytes: %d results, %v", len(q), len(res), err)
+	}
+	var long *QueryTooLongError
+	if _, err := ix.Search(q+"x", "en", 10); !errors.As(err, &long) || long.Len != MaxQueryBytes+1 {
+		t.Errorf("a query of %d bytes: %v", len(q)+1, err)
 	}
 }
 

@@ -233,11 +233,11 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
 	limit := 10
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			apiError(w, http.StatusBadRequest, "limit must be a positive number")
+		if err != nil || n < 1 || n > search.MaxResults {
+			apiError(w, http.StatusBadRequest, fmt.Sprintf("limit must be a number from 1 to %d", search.MaxResults))
 			return
 		}
-		limit = min(n, search.MaxResults)
+		limit = n
 	}
 	wait := time.NewTimer(searchWait)
 	defer wait.Stop()

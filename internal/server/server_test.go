@@ -98,11 +98,15 @@ func TestAPI(t *testing.T) {
 			t.Errorf("%.60s: top %q, want %q", c.query, top, c.top)
 		}
 	}
-	_, body := get(t, srv.URL+"/api/search?q=peer&limit=100000")
+	// A limit over the most results is refused, not cut to it.
+	resp, body := get(t, srv.URL+"/api/search?q=peer&limit=101")
+	if resp.StatusCode != 400 || !strings.Contains(body, "limit must be a number from 1 to 100") {
+		t.Errorf("limit=101: %d %s", resp.StatusCode, body)
+	}
+	resp, body = get(t, srv.URL+"/api/search?q=peer&limit=100")
 	var r server.APIResponse
-	json.Unmarshal([]byte(body), &r)
-	if len(r.Results) > 100 {
-		t.Errorf("limit is not bounded: %d results", len(r.Results))
+	if err := json.Unmarshal([]byte(body), &r); resp.StatusCode != 200 || err != nil || len(r.Results) == 0 || len(r.Results) > 100 {
+		t.Errorf("limit=100: %d, %d results, %v", resp.StatusCode, len(r.Results), err)
 	}
 }
 
