@@ -139,6 +139,9 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 	ix := &Index{bleve: map[string]bleve.Index{}, mem: map[string]*memIndex{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: c.avg}
 	for _, lang := range c.langs {
 		a, err := c.analyze(lang)
+		if err == nil && c.client != nil {
+			err = c.client(a)
+		}
 		if err != nil {
 			ix.Close()
 			return nil, err

@@ -31,6 +31,17 @@ type memPosting struct {
 	doc, freq, length int32
 }
 
+// WriteClientAndIndex writes the client index through emit and returns the
+// index in memory, both from one analysis of each language: what serve
+// --watch needs after an edit, where analyzing twice was half the wait.
+func (c *Corpus) WriteClientAndIndex(emit func(name string, data []byte) error) (*Index, ClientStats, error) {
+	var st ClientStats
+	c.client = func(a *analyzed) error { return writeLang(a, emit, &st) }
+	defer func() { c.client = nil }()
+	ix, err := c.Index("")
+	return ix, st, err
+}
+
 func newMemIndex(a *analyzed) *memIndex {
 	m := &memIndex{fields: make([]memField, len(fields)), ids: make([][]byte, len(a.docs)), docOf: make(map[string]int, len(a.docs))}
 	for f := range m.fields {

@@ -91,3 +91,36 @@ func synthSite(t testing.TB, n int) *site.Site {
 	}
 	return site.New(k, a, "")
 }
+
+// Writing the client index and indexing in memory from one analysis gives
+// the files WriteClient writes and the index Index makes.
+func TestWriteClientAndIndex(t *testing.T) {
+	s := repoSite(t)
+	want := map[string][]byte{}
+	if _, err := SiteCorpus(s).WriteClient(func(name string, data []byte) error { want[name] = data; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]byte{}
+	ix, st, err := SiteCorpus(s).WriteClientAndIndex(func(name string, data []byte) error { got[name] = data; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if len(got) == 0 || st.Files != len(got) || !reflect.DeepEqual(got, want) {
+		t.Errorf("%d files (stats say %d), want the %d WriteClient writes", len(got), st.Files, len(want))
+	}
+	alone, err := SiteCorpus(s).Index("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range searchtest.Load(t).Queries {
+		a, err := ix.Search(c.Q, c.Lang, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := alone.Search(c.Q, c.Lang, 20)
+		if len(a) == 0 || !reflect.DeepEqual(a, b) {
+			t.Errorf("%s %q: %v, want %v", c.Lang, c.Q, scored(a), scored(b))
+		}
+	}
+}
