@@ -61,6 +61,23 @@ func model(src Sources, baseURL string, cache *kb.Cache) (*site.Site, []kb.Probl
 	return s, k.Warnings, nil
 }
 
+// Catalog loads and checks the sources like Model, and returns the model
+// without its pages.
+func Catalog(src Sources) (*site.Site, error) {
+	k, err := kb.Load(src.KB.FS, kb.WithName(src.KB.Name), kb.WithDefaultSchema(src.Schema))
+	if err != nil {
+		return nil, err
+	}
+	articles, err := content.Load(src.Content.FS, src.Content.Name)
+	if err != nil {
+		return nil, err
+	}
+	if err := site.CheckArticleEntries(k, articles); err != nil {
+		return nil, err
+	}
+	return site.Catalog(k, articles), nil
+}
+
 // Render renders the site into emit.
 func Render(src Sources, s *site.Site, emit render.Emit) error {
 	r, err := render.New(src.Templates.FS, src.Assets.FS)
