@@ -283,15 +283,14 @@ func logInput(args []string, file string, stdin io.Reader, fromStdin bool) (io.R
 	return nil, func() {}, nil
 }
 
-// model loads the site model, without the search index that explaining a
-// log does not need.
+// model loads the KB and the articles, without the pages and the search
+// index that explaining a log does not need.
 func (s sourceFlags) model() (*site.Site, error) {
 	sources, err := s.sources()
 	if err != nil {
 		return nil, err
 	}
-	m, _, err := build.Model(sources, "")
-	return m, err
+	return build.Catalog(sources)
 }
 
 func serveCmd(args []string, stdout, stderr io.Writer) error {

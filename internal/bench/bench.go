@@ -54,6 +54,9 @@ type Figures struct {
 
 	WatchP50, WatchMax time.Duration // serve --watch: an entry's edit to the page served with it
 
+	SearchKBWall, ExplainKBWall time.Duration // search --kb and explain --kb, from start to answer
+	SearchKBRSS, ExplainKBRSS   int64
+
 	HugoWall, PagefindWall time.Duration // zero when not installed
 	HugoRSS, PagefindRSS   int64
 	HugoPages              int
@@ -180,6 +183,15 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 	ix.Close()
 	f.GoP50, f.GoP99 = percentile(lat, 50), percentile(lat, 99)
 
+	// The terminal commands on the KB's sources, which index it as they start.
+	e := s.KB.Entries[len(s.KB.Entries)/2]
+	if f.SearchKBWall, f.SearchKBRSS, err = run(o.Binary, false, "search", "--kb", kbDir, "--content", contentDir, queries[0]); err != nil {
+		return f, nil, err
+	}
+	if f.ExplainKBWall, f.ExplainKBRSS, err = run(o.Binary, true, "explain", "--kb", kbDir, "--content", contentDir, "--", "error: "+e.Signature); err != nil {
+		return f, nil, err
+	}
+
 	if o.Browser != nil {
 		f.BrowserP50, f.BrowserP99, f.QueryBytes, err = o.Browser(out, "en", queries[:min(len(queries), 40)])
 		if err != nil {
@@ -188,7 +200,6 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 	}
 
 	// One entry page with what it loads: HTML, the stylesheets that apply, the script.
-	e := s.KB.Entries[len(s.KB.Entries)/2]
 	var page bytes.Buffer
 	for _, p := range []string{"en/kb/" + e.ID + "/index.html", "assets/style.css", "assets/chroma-light.css", "assets/site.js"} {
 		b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
@@ -210,6 +221,25 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 		}
 	}
 	return f, s.KB.Entries, nil
+}
+
+// run runs the binary with args and returns its wall time and peak RSS.
+// found1 says exit status 1 is an answer (explain: no error among the
+// messages found).
+func run(binary string, found1 bool, args ...string) (time.Duration, int64, error) {
+	cmd := exec.Command(binary, args...)
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	start := time.Now()
+	if err := cmd.Run(); err != nil && !(found1 && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 1) {
+		return 0, 0, fmt.Errorf("%s: %v\n%s", args[0], err, log.String())
+	}
+	wall := time.Since(start)
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss * 1024
+	}
+	return wall, rss, nil
 }
 
 // sampleQueries mixes what people search with: pasted signatures with noise
@@ -288,6 +318,8 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	})
 	row("entry page HTML+CSS+JS", func(c Figures) string { return size(int64(c.PageBytes)) })
 	row("  gzipped", func(c Figures) string { return size(int64(c.PageGzip)) })
+	row("search --kb wall / peak RSS", func(c Figures) string { return dur(c.SearchKBWall) + " / " + size(c.SearchKBRSS) })
+	row("explain --kb wall / peak RSS", func(c Figures) string { return dur(c.ExplainKBWall) + " / " + size(c.ExplainKBRSS) })
 	row("serve --watch edit visible p50 / max", func(c Figures) string { return dur(c.WatchP50) + " / " + dur(c.WatchMax) })
 	if hugo != "" {
 		row("Hugo build wall time", func(c Figures) string { return dur(c.HugoWall) })

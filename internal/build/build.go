@@ -5,6 +5,8 @@
 package build
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -59,6 +61,23 @@ func model(src Sources, baseURL string, cache *kb.Cache) (*site.Site, []kb.Probl
 	return s, k.Warnings, nil
 }
 
+// Catalog loads and checks the sources like Model, and returns the model
+// without its pages.
+func Catalog(src Sources) (*site.Site, error) {
+	k, err := kb.Load(src.KB.FS, kb.WithName(src.KB.Name), kb.WithDefaultSchema(src.Schema))
+	if err != nil {
+		return nil, err
+	}
+	articles, err := content.Load(src.Content.FS, src.Content.Name)
+	if err != nil {
+		return nil, err
+	}
+	if err := site.CheckArticleEntries(k, articles); err != nil {
+		return nil, err
+	}
+	return site.Catalog(k, articles), nil
+}
+
 // Render renders the site into emit.
 func Render(src Sources, s *site.Site, emit render.Emit) error {
 	r, err := render.New(src.Templates.FS, src.Assets.FS)
@@ -107,7 +126,26 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 	var files atomic.Int64
 	pages := len(s.Pages)
 	progress("pages", 0, pages)
+	// The search indexes need only the KB and the articles, so they are
+	// built while the pages are written: writing tens of thousands of files
+	// leaves the cores waiting on the file system, and the indexes fill
+	// that time. Whichever fails first stops the other.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var indexed time.Time
+	searchErr := make(chan error, 1)
+	go func() {
+		err := writeSearch(ctx, s, tree)
+		indexed = time.Now()
+		if err != nil {
+			cancel()
+		}
+		searchErr <- err
+	}()
 	err = r.Site(s, func(name string, data []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err // the index failed: its error is the one to report
+		}
 		if n := int(files.Add(1)); n <= pages {
 			progress("pages", n, pages)
 		}
@@ -117,9 +155,14 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 	if !keep {
 		s.Pages = nil // written: their views need not stay through indexing
 	}
-	if err == nil {
+	if err != nil {
+		cancel()
+		if serr := <-searchErr; serr != nil && !errors.Is(serr, context.Canceled) {
+			err = serr
+		}
+	} else {
 		progress("search", 0, 0)
-		err = writeSearch(s, tree)
+		err = <-searchErr
 	}
 	if err != nil {
 		tree.Abort()
@@ -129,9 +172,9 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 		return nil, nil, err
 	}
 	end := time.Now()
-	fmt.Fprintf(log, "built %s: %d entries, %d articles, %d files in %v (load %v, pages %v, search %v)\n",
+	fmt.Fprintf(log, "built %s: %d entries, %d articles, %d files in %v (load %v, pages %v, search indexes %v alongside)\n",
 		out, len(s.KB.Entries), len(s.Articles.Slugs), files.Load(), round(end.Sub(start)),
-		round(modelled.Sub(start)), round(rendered.Sub(modelled)), round(end.Sub(rendered)))
+		round(modelled.Sub(start)), round(rendered.Sub(modelled)), round(indexed.Sub(modelled)))
 	return s, r, nil
 }
 
@@ -181,9 +224,9 @@ func lowerGC() (restore func()) {
 }
 
 // writeSearch writes the client index and the bleve index into the tree.
-func writeSearch(s *site.Site, tree *publish.Tree) error {
+func writeSearch(ctx context.Context, s *site.Site, tree *publish.Tree) error {
 	defer lowerGC()()
-	c := search.SiteCorpus(s)
+	c := search.SiteCorpus(s).WithContext(ctx)
 	_, err := c.Write(tree.Write, filepath.Join(tree.Dir(), filepath.FromSlash(SearchIndexDir)), SearchDocsFile)
 	return err
 }

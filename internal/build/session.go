@@ -129,16 +129,12 @@ func (b *Session) reindex(ctx context.Context, s *site.Site, gen int) {
 	c := search.SiteCorpus(s).WithContext(ctx)
 	files := map[string][]byte{}
 	var mu sync.Mutex
-	_, err := c.WriteClient(func(name string, data []byte) error {
+	ix, _, err := c.WriteClientAndIndex(func(name string, data []byte) error {
 		mu.Lock()
 		defer mu.Unlock()
 		files[name] = data
 		return nil
 	})
-	var ix *search.Index
-	if err == nil {
-		ix, err = c.Index("")
-	}
 	if errors.Is(err, context.Canceled) {
 		return // a newer edit's index is on its way
 	}

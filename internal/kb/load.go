@@ -169,7 +169,7 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 					once.Do(func() { readErr = fmt.Errorf("%s/%s: %w", o.name, files[i], err) })
 					return
 				}
-				fl := &loader{name: o.name, schema: schema}
+				fl := &loader{name: o.name, schema: schema, fsys: fsys}
 				results[i] = result{fl.file(files[i], data), fl}
 				o.cache.put(files[i], info, cachedFile{entry: results[i].entry, problems: fl.problems, warnings: fl.warnings})
 			}
@@ -243,8 +243,15 @@ func (l *loader) fail(file string, data []byte, tokens []string, msg string) {
 	l.problems = append(l.problems, l.problem(file, data, tokens, msg))
 }
 
+// warn records a warning, placed in its file only when it is shown (see
+// Problem.Placed): a build shows none, and placing thousands of them in a
+// large KB was a fifth of its loading.
 func (l *loader) warn(file string, data []byte, tokens []string, msg string) {
-	l.warnings = append(l.warnings, l.problem(file, data, tokens, msg))
+	p := Problem{File: l.name + "/" + file, Field: fieldPath(tokens), Message: msg}
+	if data != nil {
+		p.place = &placement{fsys: l.fsys, path: file, tokens: tokens}
+	}
+	l.warnings = append(l.warnings, p)
 }
 
 // file checks and decodes one entry; nil when it has errors.

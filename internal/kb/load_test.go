@@ -2,6 +2,7 @@ package kb
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -207,5 +208,45 @@ func TestLoadWithCache(t *testing.T) {
 	}
 	if _, err := Load(os.DirFS(dir), WithCache(&c)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A warning is placed when it is shown: its line and column are those of
+// its field in the file, as an error's are.
+func TestWarningsArePlacedWhenShown(t *testing.T) {
+	k, err := Load(os.DirFS("testdata/untranslated"), WithDefaultSchema(schema(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/untranslated/cuda/peer-access-unsupported-by-hardware.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	placed := 0
+	for _, w := range k.Warnings {
+		if !strings.HasPrefix(w.Field, "dead_ends[") && w.Field != "root_cause" {
+			continue
+		}
+		p := w.Placed()
+		if p.Line < 1 || p.Line > len(lines) || p.Col < 1 {
+			t.Fatalf("%s: placed at %d:%d", w, p.Line, p.Col)
+		}
+		key := w.Field
+		if strings.HasPrefix(key, "dead_ends[") {
+			key = "{" // an element of the array: the object that starts there
+		} else {
+			key = `"` + key + `"`
+		}
+		if at := lines[p.Line-1][p.Col-1:]; !strings.HasPrefix(at, key) {
+			t.Errorf("%s: line %d column %d reads %q, want the field %s", w, p.Line, p.Col, at, key)
+		}
+		if s := w.String(); !strings.Contains(s, fmt.Sprintf(":%d:%d: %s: ", p.Line, p.Col, w.Field)) {
+			t.Errorf("shown as %q, want line %d column %d", s, p.Line, p.Col)
+		}
+		placed++
+	}
+	if placed == 0 {
+		t.Fatalf("no warning to place in %v", k.Warnings)
 	}
 }

@@ -1,7 +1,9 @@
 package kb
 
 import (
+	"encoding/json"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 )
@@ -14,9 +16,34 @@ type Problem struct {
 	Col     int    // 1-based
 	Field   string // field path; empty for file-level problems
 	Message string
+
+	place *placement // where to find Line and Col, until Placed
+}
+
+// placement is how to place a problem on demand: the file, read again,
+// and the field's JSON-pointer tokens.
+type placement struct {
+	fsys   fs.FS
+	path   string
+	tokens []string
+}
+
+// Placed returns p with Line and Col filled in, reading its file again if
+// they were left for later (warnings are placed only when shown). A file
+// that cannot be read any more leaves them 0.
+func (p Problem) Placed() Problem {
+	if p.place == nil {
+		return p
+	}
+	if data, err := fs.ReadFile(p.place.fsys, p.place.path); err == nil && json.Valid(data) {
+		p.Line, p.Col = lineCol(data, locate(data, p.place.tokens))
+	}
+	p.place = nil
+	return p
 }
 
 func (p Problem) String() string {
+	p = p.Placed()
 	var b strings.Builder
 	b.WriteString(p.File)
 	if p.Line > 0 {

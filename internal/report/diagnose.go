@@ -72,8 +72,8 @@ const maxLineText = 1000
 // matches that line. An entry is reported once, where it first appears.
 func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, ms []search.LineMatch)) error {
 	var docs []search.Doc
-	for _, d := range search.Docs(s) {
-		if d.Lang == o.Lang && d.Kind == "entry" {
+	for _, d := range search.LangDocs(s, o.Lang) {
+		if d.Kind == "entry" {
 			docs = append(docs, d)
 		}
 	}

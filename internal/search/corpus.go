@@ -20,7 +20,8 @@ type Corpus struct {
 	docs   []Doc
 	langs  []string // in order of first appearance
 	byLang map[string][]int
-	avg    map[string][]float64 // lang -> average length of each field, once analyzed
+	avg    map[string][]float64  // lang -> average length of each field, once analyzed
+	client func(*analyzed) error // while Index runs for WriteClientAndIndex: writes a language's client index
 }
 
 // fieldTerms is one field of one document after analysis.

@@ -77,6 +77,15 @@ func Docs(s *site.Site) []Doc {
 	return out
 }
 
+// LangDocs lists the entries and articles of the site in one language; none
+// for a language the site does not have.
+func LangDocs(s *site.Site, lang string) []Doc {
+	if _, ok := site.LangByCode(lang); !ok {
+		return nil
+	}
+	return langDocs(s, lang, entryPatterns(s))
+}
+
 // entryPatterns are the entries' patterns, one per entry for its languages.
 func entryPatterns(s *site.Site) []*Pattern {
 	patterns := make([]*Pattern, len(s.KB.Entries))

@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/blevesearch/bleve/v2"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
@@ -29,9 +28,17 @@ func quantize(w float64) int { return max(1, int(math.Round(w*weightScale))) }
 // idf is BM25's inverse document frequency.
 func idf(n, df int) float64 { return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5)) }
 
-// scorer reads postings from one language's bleve index.
+// postingReader is what the scorer reads of an index: bleve's reader, or
+// a memIndex.
+type postingReader interface {
+	TermFieldReader(ctx context.Context, term []byte, field string, includeFreq, includeNorm, includeTermVectors bool) (index.TermFieldReader, error)
+	FieldDictPrefix(field string, termPrefix []byte) (index.FieldDict, error)
+	Close() error
+}
+
+// scorer reads postings from one language's index.
 type scorer struct {
-	r     index.IndexReader
+	r     postingReader
 	ix    *Index
 	lang  string
 	n     int
@@ -39,8 +46,11 @@ type scorer struct {
 	docOf map[string]int // bleve's internal id -> number in the language
 }
 
-func (ix *Index) newScorer(bi bleve.Index, lang string) (*scorer, error) {
-	adv, err := bi.Advanced()
+func (ix *Index) newScorer(lang string) (*scorer, error) {
+	if m := ix.mem[lang]; m != nil {
+		return &scorer{r: m, ix: ix, lang: lang, n: len(ix.byLang[lang]), avg: ix.avg[lang], docOf: m.docOf}, nil
+	}
+	adv, err := ix.bleve[lang].Advanced()
 	if err != nil {
 		return nil, err
 	}

@@ -147,6 +147,13 @@ func ArticlePath(lang, slug string) string { return lang + "/articles/" + slug +
 func CodePath(code string) string { return "e/" + url.PathEscape(code) + "/" }
 
 // New builds the model. baseURL may be empty.
+// Catalog is the model without its pages: the KB and the articles, for
+// the commands that read them (explain, match). The pages' views were
+// most of the time and memory of modelling a large KB.
+func Catalog(k *kb.KB, articles *content.Set) *Site {
+	return &Site{KB: k, Articles: articles, Domains: group(k.Entries), causes: sharedCauses(k)}
+}
+
 func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
 	if baseURL != "" && !strings.HasSuffix(baseURL, "/") {
 		baseURL += "/"

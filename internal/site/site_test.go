@@ -1,6 +1,8 @@
 package site
 
 import (
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -116,5 +118,37 @@ func TestGuidesLinkArticlesAndEntries(t *testing.T) {
 	err := CheckArticleEntries(k, set)
 	if err == nil || !strings.Contains(err.Error(), `content/g.md:7: front matter: entries[1]: no entry has id "cuda/gone"`) {
 		t.Errorf("got %v, want the file, line and id of the unknown entry", err)
+	}
+}
+
+// The catalog is the model without pages: the same KB, articles, domains
+// and shared causes as the full model.
+func TestCatalogIsTheModelWithoutPages(t *testing.T) {
+	k, err := kb.Load(os.DirFS("../../kb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := content.Load(os.DirFS("../../content"), "content")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, cat := New(k, a, ""), Catalog(k, a)
+	if len(cat.Pages) != 0 || cat.KB != k || cat.Articles != a {
+		t.Fatalf("catalog has %d pages, KB %p, articles %p", len(cat.Pages), cat.KB, cat.Articles)
+	}
+	if !reflect.DeepEqual(cat.Domains, full.Domains) {
+		t.Errorf("domains differ")
+	}
+	shared := 0
+	for _, e := range k.Entries {
+		if cat.Causes(e) != full.Causes(e) {
+			t.Errorf("%s: %d causes, model says %d", e.ID, cat.Causes(e), full.Causes(e))
+		}
+		if full.Causes(e) > 1 {
+			shared++
+		}
+	}
+	if shared == 0 {
+		t.Error("no entry shares its message: the comparison checks nothing")
 	}
 }

@@ -1,0 +1,126 @@
+package search
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/p2pkb/p2pkb/internal/content"
+	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/search/searchtest"
+	"github.com/p2pkb/p2pkb/internal/site"
+	"github.com/p2pkb/p2pkb/internal/synth"
+)
+
+// The index kept in memory ranks every query exactly as bleve does, scores
+// included: on the repository's KB with the shared cases, and on a
+// synthetic KB large enough that common terms are cut to their best
+// postings, with typos that go through the vocabulary.
+func TestMemoryIndexRanksAsBleve(t *testing.T) {
+	queries := []struct{ q, lang string }{
+		{"peer access", "en"}, {"pear acess", "en"}, {"nccl timeout watchdog", "en"},
+		{"cudaErrorPeerAccessUnsupported", "en"}, {"driver gpu", "en"}, {"对等 访问", "zh"}, {"gpu", "zh"},
+		{"the", "en"}, {"drivr", "en"}, {"SYN00042", "en"}, {"synthetic article", "zh"},
+	}
+	for _, c := range searchtest.Load(t).Queries {
+		queries = append(queries, struct{ q, lang string }{c.Q, c.Lang})
+	}
+	sites := map[string]*site.Site{"repository": repoSite(t), "synthetic": synthSite(t, 400)}
+	for name, s := range sites {
+		docs := Docs(s)
+		onDisk, err := Build(docs, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer onDisk.Close()
+		inMem, err := Build(Docs(s), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(inMem.bleve) != 0 || len(inMem.mem) != 2 {
+			t.Fatalf("%s: in memory, %d bleve and %d memory indexes", name, len(inMem.bleve), len(inMem.mem))
+		}
+		hits := 0
+		for _, q := range queries {
+			want, err := onDisk.Search(q.q, q.lang, 50)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := inMem.Search(q.q, q.lang, 50)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hits += len(want)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %s %q:\n memory %v\n bleve  %v", name, q.lang, q.q, scored(got), scored(want))
+			}
+		}
+		if hits == 0 {
+			t.Errorf("%s: no query found anything", name)
+		}
+	}
+}
+
+func scored(rs []Result) []any {
+	var out []any
+	for _, r := range rs {
+		out = append(out, r.ID, r.Score)
+	}
+	return out
+}
+
+// synthSite models a synthetic KB of n entries.
+func synthSite(t testing.TB, n int) *site.Site {
+	t.Helper()
+	schema, err := os.ReadFile("../../kb/schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := synth.Write(dir, n, 1, schema); err != nil {
+		t.Fatal(err)
+	}
+	k, err := kb.Load(os.DirFS(filepath.Join(dir, "kb")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := content.Load(os.DirFS(filepath.Join(dir, "content")), "content")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return site.New(k, a, "")
+}
+
+// Writing the client index and indexing in memory from one analysis gives
+// the files WriteClient writes and the index Index makes.
+func TestWriteClientAndIndex(t *testing.T) {
+	s := repoSite(t)
+	want := map[string][]byte{}
+	if _, err := SiteCorpus(s).WriteClient(func(name string, data []byte) error { want[name] = data; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]byte{}
+	ix, st, err := SiteCorpus(s).WriteClientAndIndex(func(name string, data []byte) error { got[name] = data; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if len(got) == 0 || st.Files != len(got) || !reflect.DeepEqual(got, want) {
+		t.Errorf("%d files (stats say %d), want the %d WriteClient writes", len(got), st.Files, len(want))
+	}
+	alone, err := SiteCorpus(s).Index("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range searchtest.Load(t).Queries {
+		a, err := ix.Search(c.Q, c.Lang, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := alone.Search(c.Q, c.Lang, 20)
+		if len(a) == 0 || !reflect.DeepEqual(a, b) {
+			t.Errorf("%s %q: %v, want %v", c.Lang, c.Q, scored(a), scored(b))
+		}
+	}
+}
