@@ -91,11 +91,17 @@ func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, 
 			o.Observe(n, string(line))
 		}
 		ms := m.Match(line, done)
-		if len(ms) == 0 {
-			return
-		}
+		// A message is reported once, at its first line: a line whose
+		// matches are all entries seen before (a log repeats itself, one
+		// line per rank and step) adds nothing, and keeping it would grow
+		// with the log.
+		fresh := false
 		for _, x := range ms {
+			fresh = fresh || !seen[x.Doc.ID]
 			seen[x.Doc.ID] = true
+		}
+		if !fresh {
+			return
 		}
 		found(n, line, ms)
 	}, long)

@@ -13,6 +13,7 @@ import (
 // which is nearly every line, costs one table lookup per byte.
 type LineMatcher struct {
 	docs   []Doc
+	owner  []int   // per doc: the index of the first doc of the same entry (a pattern a|b is a doc per branch)
 	need   []int   // per doc: how many distinct literals it requires; 0: run its pattern on every line
 	users  [][]int // per literal: the docs requiring it
 	always []int   // docs whose patterns require no literal the automaton can look for
@@ -50,11 +51,30 @@ func NewLineMatcher(docs []Doc) *LineMatcher {
 		if d.Regex == nil || d.Regex.Regexp() == nil {
 			continue
 		}
-		i := len(m.docs)
-		m.docs = append(m.docs, d)
-		ids := map[int]bool{}
+		// A pattern whose top is an alternation requires no literal as a
+		// whole, but each branch does: the entry is looked for through the
+		// literals of any branch.
+		var sets [][]string
 		if re, err := syntax.Parse(d.Regex.String(), syntax.Perl); err == nil {
-			for _, t := range lookFor(requiredLiterals(re.Simplify())) {
+			for _, b := range branches(re.Simplify()) {
+				set := lookFor(requiredLiterals(b))
+				if len(set) == 0 {
+					sets = nil
+					break
+				}
+				sets = append(sets, set)
+			}
+		}
+		if len(sets) == 0 {
+			sets = [][]string{nil}
+		}
+		owner := len(m.docs)
+		for _, set := range sets {
+			i := len(m.docs)
+			m.docs = append(m.docs, d)
+			m.owner = append(m.owner, owner)
+			ids := map[int]bool{}
+			for _, t := range set {
 				id, ok := litID[t]
 				if !ok {
 					id = len(lits)
@@ -67,10 +87,10 @@ func NewLineMatcher(docs []Doc) *LineMatcher {
 					m.users[id] = append(m.users[id], i)
 				}
 			}
-		}
-		m.need = append(m.need, len(ids))
-		if len(ids) == 0 {
-			m.always = append(m.always, i)
+			m.need = append(m.need, len(ids))
+			if len(ids) == 0 {
+				m.always = append(m.always, i)
+			}
 		}
 	}
 	m.ac = newAutomaton(lits)
@@ -160,21 +180,31 @@ func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 	if len(m.cands) == 0 {
 		return nil
 	}
-	if done != nil {
-		all := true
-		for _, d := range m.cands {
-			if !done(&m.docs[d]) {
-				all = false
-				break
-			}
-		}
-		if all {
-			return nil
-		}
+	// The branches of one entry stand for it once.
+	for k, d := range m.cands {
+		m.cands[k] = m.owner[d]
 	}
+	sort.Ints(m.cands)
+	m.cands = compactInts(m.cands)
 	sort.Ints(m.cands) // the documents' order, whatever order the literals came in
 	s := string(line)
 	var out []LineMatch
+	if done != nil {
+		// The patterns of documents not reported yet decide whether the
+		// line says anything new; only then do the others run too, so that
+		// the line lists every document it matches. A log repeats its
+		// lines, and most of them would otherwise run every pattern again.
+		fresh := false
+		for _, d := range m.cands {
+			if !done(&m.docs[d]) && m.docs[d].Regex.Regexp().MatchString(s) {
+				fresh = true
+				break
+			}
+		}
+		if !fresh {
+			return nil
+		}
+	}
 	for _, d := range m.cands {
 		if t := m.docs[d].Regex.Regexp().FindString(s); t != "" {
 			out = append(out, LineMatch{&m.docs[d], t})
@@ -303,4 +333,26 @@ func (a *acAutomaton) scan(b []byte, found func(lit int)) {
 // LineMatcher returns a matcher of the entries of lang.
 func (ix *Index) LineMatcher(lang string) *LineMatcher {
 	return NewLineMatcher(ix.byLang[lang])
+}
+
+// branches are the alternatives at the top of a pattern, or the pattern.
+func branches(re *syntax.Regexp) []*syntax.Regexp {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op == syntax.OpAlternate {
+		return re.Sub
+	}
+	return []*syntax.Regexp{re}
+}
+
+// compactInts drops repeats from a sorted slice, in place.
+func compactInts(xs []int) []int {
+	out := xs[:0]
+	for i, x := range xs {
+		if i == 0 || x != xs[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
