@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -68,5 +69,22 @@ func TestObserverAndPastedFacts(t *testing.T) {
 	}
 	if c := msgs[0].Causes[0]; c.ID != "cuda/peer-access-to-same-device" || c.Verdict != "applies" {
 		t.Errorf("machine facts under pasted ones: first cause %s %s", c.ID, c.Verdict)
+	}
+}
+
+// A log repeats its lines (per rank, per step): each message is reported
+// once, at its first line, however often it repeats.
+func TestRepeatedLinesAreOneMessage(t *testing.T) {
+	s := repoSite(t)
+	var b strings.Builder
+	for i := 0; i < 500; i++ {
+		fmt.Fprintf(&b, "step %d\nvm:651:651 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM\n[rank%d]: RuntimeError: CUDA error: peer access is not supported between these two devices\n", i, i%2)
+	}
+	sum, err := Explain(io.Discard, s, strings.NewReader(b.String()), nil, Options{Lang: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Errors != 1 || sum.Notes != 1 {
+		t.Errorf("%d errors and %d notes from two messages repeated 500 times", sum.Errors, sum.Notes)
 	}
 }

@@ -149,10 +149,10 @@ func rarity(c byte) int {
 }
 
 // Match returns the entries whose pattern matches line, longest match first.
-// Lines where every entry that could match is done (done(i) true for the
-// index of its document in the order given) are not run through any pattern
-// and give nil: a message already found costs nothing when it repeats. done
-// may be nil. A LineMatcher is not safe for concurrent use.
+// With done, a line is answered only when an entry not done matches it, and
+// then with every entry it matches; the patterns of done entries run only
+// then, so a message already found costs little when it repeats. done may be
+// nil. A LineMatcher is not safe for concurrent use.
 func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 	m.stamp++
 	if m.stamp == 0 { // wrapped: start the stamps again
@@ -336,12 +336,34 @@ func (ix *Index) LineMatcher(lang string) *LineMatcher {
 }
 
 // branches are the alternatives at the top of a pattern, or the pattern.
+// The parser factors a prefix the alternatives share out of them (a|ab is
+// a(?:|b)): such a concatenation is spread back over the alternatives.
 func branches(re *syntax.Regexp) []*syntax.Regexp {
 	for re.Op == syntax.OpCapture {
 		re = re.Sub[0]
 	}
-	if re.Op == syntax.OpAlternate {
+	switch re.Op {
+	case syntax.OpAlternate:
 		return re.Sub
+	case syntax.OpConcat:
+		for i, sub := range re.Sub {
+			for sub.Op == syntax.OpCapture {
+				sub = sub.Sub[0]
+			}
+			if sub.Op != syntax.OpAlternate {
+				continue
+			}
+			var out []*syntax.Regexp
+			for _, alt := range sub.Sub {
+				mid := []*syntax.Regexp{alt}
+				if alt.Op == syntax.OpConcat {
+					mid = alt.Sub
+				}
+				parts := append(append(append([]*syntax.Regexp{}, re.Sub[:i]...), mid...), re.Sub[i+1:]...)
+				out = append(out, &syntax.Regexp{Op: syntax.OpConcat, Sub: parts})
+			}
+			return out
+		}
 	}
 	return []*syntax.Regexp{re}
 }

@@ -112,3 +112,28 @@ func TestLineMatcherSkipsWhatIsDone(t *testing.T) {
 		t.Errorf("literal without its pattern: %v", ids(got))
 	}
 }
+
+// A pattern whose top is an alternation is looked for through each branch's
+// literals, not run on every line; a line that only a done entry matches is
+// not answered, though another entry was a candidate.
+func TestLineMatcherAlternationsAndRepeats(t *testing.T) {
+	m := NewLineMatcher([]Doc{
+		{ID: "alt", Regex: NewPattern(`Cuda failure 205 'mapping of buffer object failed'|CUDA_ERROR_MAP_FAILED`)},
+		{ID: "b", Regex: NewPattern(`CUDA_ERROR_MAP_FAILED: mapping`)},
+	})
+	if len(m.always) != 0 {
+		t.Errorf("%d patterns tried on every line, want none: each branch has literals", len(m.always))
+	}
+	for _, l := range []string{"NCCL WARN Cuda failure 205 'mapping of buffer object failed'", "x CUDA_ERROR_MAP_FAILED y"} {
+		if got := m.Match([]byte(l), nil); len(got) == 0 || got[0].Doc.ID != "alt" {
+			t.Errorf("%q: %v", l, got)
+		}
+	}
+	if got := m.Match([]byte("step 7 loss 2.3"), nil); got != nil {
+		t.Errorf("a line without the literals matched %v", got)
+	}
+	// b is a candidate here but does not match; alt is done: nothing new.
+	if got := m.Match([]byte("CUDA_ERROR_MAP_FAILED again"), func(d *Doc) bool { return d.ID == "alt" }); got != nil {
+		t.Errorf("a repeat of a done entry answered: %v", got)
+	}
+}
