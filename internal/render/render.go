@@ -37,6 +37,10 @@ type Renderer struct {
 	highlight *highlight.Config
 	assets    fs.FS
 	partials  sync.Map // partialCached's results by template, language and values
+
+	compiled         bool                         // the templates are those compiled.go writes: entry and redirect pages are written by it
+	lit              map[string]map[string]string // lang -> key -> UI string as a literal {{T "key"}} writes it
+	compiledPartials sync.Map                     // partialKey -> the partial's HTML
 }
 
 // New parses the templates (base.html plus one file per page kind, and
@@ -62,13 +66,7 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 		r.markdown[l.Code] = markdown.New(markdown.WithHighlight(r.highlight),
 			markdown.WithLabels(r.strings[l.Code]["copy"], r.strings[l.Code]["section_link"]))
 	}
-	text := func(lang, key string) (string, error) {
-		s, ok := r.strings[lang][key]
-		if !ok {
-			return "", fmt.Errorf("templates/i18n.json: no %q string for %q", lang, key)
-		}
-		return s, nil
-	}
+	text := r.text
 	sources := map[string]string{}
 	for _, k := range append([]site.Kind{"base"}, kinds...) {
 		name := string(k) + ".html"
@@ -107,7 +105,20 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 			r.pages[k][l.Code] = t
 		}
 	}
+	if h, err := templatesHash(templates); err == nil && h == compiledFor {
+		r.compiled = true
+		r.literals()
+	}
 	return r, nil
+}
+
+// text is a UI string of a language, T and TL in the templates.
+func (r *Renderer) text(lang, key string) (string, error) {
+	s, ok := r.strings[lang][key]
+	if !ok {
+		return "", fmt.Errorf("templates/i18n.json: no %q string for %q", lang, key)
+	}
+	return s, nil
 }
 
 // kinds are the page kinds, each with its template file.
@@ -171,9 +182,14 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 					return
 				}
 				p := s.Pages[i]
-				b, err := r.Page(p)
+				buf := pageBuffers.Get().(*[]byte)
+				b, err := r.page((*buf)[:0], p)
 				if err == nil {
 					err = emit(p.File(), b)
+				}
+				if cap(b) <= maxPooledPage {
+					*buf = b
+					pageBuffers.Put(buf)
 				}
 				if err != nil {
 					once.Do(func() { first = err })
@@ -217,17 +233,36 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 }
 
 // Page renders one page.
-func (r *Renderer) Page(p *site.Page) ([]byte, error) {
+func (r *Renderer) Page(p *site.Page) ([]byte, error) { return r.page(nil, p) }
+
+// page appends the page to b. Emit does not keep the bytes it is given, so
+// Site renders every page into a buffer from a pool: a page's buffer grew
+// by doubling, and its garbage was a good part of a build's collections.
+func (r *Renderer) page(b []byte, p *site.Page) ([]byte, error) {
+	if b, ok, err := r.compiledPage(b, p); ok {
+		return b, err
+	}
+	return r.templatePage(b, p)
+}
+
+// templatePage renders a page through its html/template.
+func (r *Renderer) templatePage(b []byte, p *site.Page) ([]byte, error) {
 	t := r.pages[p.Kind][(&view{Page: p}).code()]
 	if t == nil {
 		return nil, fmt.Errorf("render %s: no template for %s pages", p.File(), p.Kind)
 	}
-	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "base.html", newView(p, r, t)); err != nil {
+	buf := bytes.NewBuffer(b)
+	if err := t.ExecuteTemplate(buf, "base.html", newView(p, r, t)); err != nil {
 		return nil, fmt.Errorf("render %s: %w", p.File(), err)
 	}
 	return buf.Bytes(), nil
 }
+
+// pageBuffers hold the bytes of pages being rendered; one larger than
+// maxPooledPage is left to the collector.
+var pageBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+const maxPooledPage = 1 << 20
 
 // assetFiles copies the static assets and writes the highlighting styles.
 func (r *Renderer) assetFiles(emit Emit) error {
