@@ -41,7 +41,8 @@ type Figures struct {
 	Name                   string
 	Entries, Pages         int
 	Wall                   time.Duration
-	PeakRSS                int64 // bytes
+	CPU                    time.Duration // user and system time of the build
+	PeakRSS                int64         // bytes
 	PublicBytes            int64
 	BleveTime              time.Duration
 	BleveBytes             int64
@@ -58,6 +59,7 @@ type Figures struct {
 	SearchKBRSS, ExplainKBRSS   int64
 
 	HugoWall, PagefindWall time.Duration // zero when not installed
+	HugoCPU                time.Duration // user and system time of Hugo's build
 	HugoRSS, PagefindRSS   int64
 	HugoPages              int
 	PagefindBytes          int64
@@ -131,6 +133,7 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 		return f, nil, fmt.Errorf("build: %v\n%s", err, log.String())
 	}
 	f.Wall = time.Since(start)
+	f.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	f.BuildLog = strings.TrimSpace(log.String())
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		f.PeakRSS = ru.Maxrss * 1024
@@ -304,6 +307,7 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	row("", func(c Figures) string { return c.Name })
 	row("entries", func(c Figures) string { return fmt.Sprint(c.Entries) })
 	row("build wall time", func(c Figures) string { return dur(c.Wall) })
+	row("build CPU time (user+sys)", func(c Figures) string { return dur(c.CPU) })
 	row("build peak RSS", func(c Figures) string { return size(c.PeakRSS) })
 	row("pages", func(c Figures) string { return fmt.Sprint(c.Pages) })
 	row("pages per second", func(c Figures) string { return fmt.Sprintf("%.0f", float64(c.Pages)/c.Wall.Seconds()) })
@@ -323,6 +327,7 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	row("serve --watch edit visible p50 / max", func(c Figures) string { return dur(c.WatchP50) + " / " + dur(c.WatchMax) })
 	if hugo != "" {
 		row("Hugo build wall time", func(c Figures) string { return dur(c.HugoWall) })
+		row("Hugo build CPU time (user+sys)", func(c Figures) string { return dur(c.HugoCPU) })
 		row("Hugo build peak RSS", func(c Figures) string { return size(c.HugoRSS) })
 		row("Hugo pages", func(c Figures) string { return fmt.Sprint(c.HugoPages) })
 		if pagefind != "" {
@@ -331,6 +336,7 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 			row("Pagefind index size", func(c Figures) string { return size(c.PagefindBytes) })
 		}
 		row("our build / Hugo (time)", func(c Figures) string { return ratio(c.Wall, c.HugoWall) })
+		row("our build / Hugo (CPU time)", func(c Figures) string { return ratio(c.CPU, c.HugoCPU) })
 		if pagefind != "" {
 			row("our build / Hugo+Pagefind (time)", func(c Figures) string { return ratio(c.Wall, c.HugoWall+c.PagefindWall) })
 			row("our build / Hugo+Pagefind (peak RSS)", func(c Figures) string {
