@@ -170,16 +170,28 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 	// A few workers per core, each taking the next page: a page's file is
 	// written while another worker renders. One goroutine per page would
 	// grow a fresh stack for every page, deep as template execution goes.
+	//
+	// The workers at work at once take pages far apart in the site's
+	// order, which is by folder: the file system makes one folder's entries
+	// one at a time, and pages side by side have their folders in the same
+	// parent (kb/cuda/, e/).
+	workers := 4 * runtime.GOMAXPROCS(0)
+	n := len(s.Pages)
+	stride := (n + workers - 1) / workers
 	var next atomic.Int64
 	var first error
 	var once sync.Once
 	var wg sync.WaitGroup
-	for range 4 * runtime.GOMAXPROCS(0) {
+	for range workers {
 		wg.Go(func() {
 			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(s.Pages) {
+				j := int(next.Add(1)) - 1
+				if j >= workers*stride {
 					return
+				}
+				i := j%workers*stride + j/workers
+				if i >= n {
+					continue
 				}
 				p := s.Pages[i]
 				buf := pageBuffers.Get().(*[]byte)
@@ -193,7 +205,7 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 				}
 				if err != nil {
 					once.Do(func() { first = err })
-					next.Store(int64(len(s.Pages))) // the others stop at their next page
+					next.Store(int64(workers * stride)) // the others stop at their next page
 					return
 				}
 			}
