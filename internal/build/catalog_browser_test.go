@@ -36,15 +36,15 @@ func TestBrowserCatalogue(t *testing.T) {
 			if domains < 10 || recent < 5 {
 				t.Errorf("%s %s: the home page shows %d domains and %d recent entries with their tier", root, lang, domains, recent)
 			}
-			b.Do(chromedp.Click(chromedp.CSS("a.catalog")), chromedp.WaitReady(chromedp.CSS("ul.domains")))
+			b.Do(chromedp.Click(chromedp.CSS("a.catalog")), chromedp.WaitReady(chromedp.CSS("ul.domain-list")))
 			if loc := browsertest.Eval[string](b, `location.href`); loc != root+lang+"/kb/index.html" && loc != root+lang+"/kb/" {
 				t.Errorf("%s %s: the catalogue link leads to %s", root, lang, loc)
 			}
-			if lang == "en" && strings.HasPrefix(root, "file:") {
-				b.Screenshot("catalog_en")
+			if strings.HasPrefix(root, "file:") {
+				b.Screenshot("catalog_" + lang)
 			}
 			// Every domain's pages, the later ones through the pager.
-			todo := browsertest.Eval[[]string](b, `[...document.querySelectorAll("ul.domains a")].map(a => a.href)`)
+			todo := browsertest.Eval[[]string](b, `[...document.querySelectorAll("ul.domain-list a")].map(a => a.href)`)
 			seen, listed, causes := map[string]bool{}, map[string]int{}, 0
 			for len(todo) > 0 {
 				page := todo[0]
