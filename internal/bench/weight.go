@@ -65,11 +65,11 @@ func PageWeight(public, page string) (Weight, error) {
 	return w, nil
 }
 
-// OnDemand is the weight of the Your machine panel's scripts in a language,
-// which pages load when the panel is opened (site.js).
+// OnDemand is the weight of the Your machine panel's scripts and styles in
+// a language, which pages load when the panel is opened (site.js).
 func OnDemand(public, lang string) (int, error) {
 	n := 0
-	for _, p := range []string{"assets/machine." + lang + ".js", "assets/rules.js", "assets/paste.js", "assets/machine.js"} {
+	for _, p := range []string{"assets/machine." + lang + ".js", "assets/rules.js", "assets/paste.js", "assets/machine.js", "assets/machine.css"} {
 		fi, err := os.Stat(filepath.Join(public, filepath.FromSlash(p)))
 		if err != nil {
 			return 0, err
