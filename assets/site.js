@@ -4,11 +4,11 @@
   "use strict";
   var body = document.body;
 
-  // The panel's scripts (and its styles) are most of a page's weight and most visitors never
-  // open it: they are loaded when it opens, or at once where something
-  // stored in this browser or a #probe= link has it judge the page. Script
-  // elements with a relative src work from file:// and under any sub-path;
-  // a page that needs them at once (search) names them itself.
+  // The panel's scripts and styles are most of a page's weight and most
+  // visitors never open it: they are loaded when it opens, or at once where
+  // something stored in this browser or a #probe= link has it judge the
+  // page. Elements with a relative src work from file:// and under any
+  // sub-path; a page that needs them at once (search) names them itself.
   function loadMachine() {
     if (!document.querySelector('link[href$="assets/machine.css"]')) {
       var css = document.createElement("link");
