@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -85,6 +86,18 @@ func TestBrowserCatalogue(t *testing.T) {
 			b.Do(chromedp.Click(chromedp.CSS(`.crumbs a[href$="kb/nccl/index.html"]`)), chromedp.WaitReady(chromedp.CSS("ul.entries")))
 			if h := browsertest.Eval[string](b, `document.querySelector("h1").textContent`); h != "nccl" {
 				t.Errorf("%s %s: the domain in an entry's crumbs leads to %q", root, lang, h)
+			}
+		}
+		// The stable links tools print still lead to the entry.
+		for _, from := range []string{"e/nccl-p2p-transport/index.html", "kb/nccl/p2p-transport-in-use/index.html", "en/kb/nccl/p2p-transport-in-use/index.html"} {
+			b.Do(chromedp.Navigate(root + from))
+			want, loc := root+"en/kb/nccl/p2p-transport-in-use/", ""
+			for i := 0; i < 50 && loc != want && loc != want+"index.html"; i++ {
+				loc, _ = browsertest.EvalErr[string](b, `location.href`)
+				time.Sleep(50 * time.Millisecond)
+			}
+			if loc != want && loc != want+"index.html" {
+				t.Errorf("%s led to %s, want %s", root+from, loc, want)
 			}
 		}
 		checkQuiet(t, b, root)
