@@ -4,6 +4,8 @@ import (
 	"regexp/syntax"
 	"sort"
 	"strings"
+
+	"github.com/p2pkb/p2pkb/internal/ahocorasick"
 )
 
 // LineMatcher finds the entries whose signature pattern matches a line, fast
@@ -18,7 +20,7 @@ type LineMatcher struct {
 	users  [][]int // per literal: the docs requiring it
 	always []int   // docs whose patterns require no literal the automaton can look for
 
-	ac acAutomaton
+	ac *ahocorasick.Automaton
 
 	// Per line scratch, stamped so that nothing is cleared between lines.
 	stamp    uint32
@@ -93,7 +95,7 @@ func NewLineMatcher(docs []Doc) *LineMatcher {
 			}
 		}
 	}
-	m.ac = newAutomaton(lits)
+	m.ac = ahocorasick.New(lits)
 	m.litSeen = make([]uint32, len(lits))
 	m.docStamp = make([]uint32, len(m.docs))
 	m.docCount = make([]int, len(m.docs))
@@ -161,7 +163,7 @@ func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 		m.stamp = 1
 	}
 	m.cands = m.cands[:0]
-	m.ac.scan(line, func(lit int) {
+	m.ac.Scan(line, func(lit int) {
 		if m.litSeen[lit] == m.stamp {
 			return
 		}
@@ -212,122 +214,6 @@ func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Text) > len(out[j].Text) })
 	return out
-}
-
-// acAutomaton is an Aho-Corasick automaton as a full transition table over
-// byte classes: the bytes no literal holds share one class, so the table is
-// small. The table holds each state premultiplied by the number of classes,
-// negated (minus one) for a state where literals end, so that the loop over
-// a line's bytes is one lookup and one test per byte.
-type acAutomaton struct {
-	class [256]int32
-	next  []int32 // state*n + class -> state*n, or -(state*n)-1 when literals end there
-	n     int32
-	out   [][]int   // state -> literals ending there, through the failure links too
-	start [256]bool // bytes that leave the start state: the others are skipped without the table
-}
-
-func newAutomaton(lits []string) acAutomaton {
-	var a acAutomaton
-	var used [256]bool
-	for _, l := range lits {
-		for i := 0; i < len(l); i++ {
-			used[l[i]] = true
-		}
-	}
-	n := 1
-	for b := range used {
-		if used[b] {
-			a.class[b] = int32(n)
-			n++
-		}
-	}
-	// The trie, with -1 for a missing edge.
-	var next []int32
-	var out [][]int
-	newState := func() int {
-		for c := 0; c < n; c++ {
-			next = append(next, -1)
-		}
-		out = append(out, nil)
-		return len(out) - 1
-	}
-	newState()
-	for id, l := range lits {
-		s := 0
-		for i := 0; i < len(l); i++ {
-			c := int(a.class[l[i]])
-			if next[s*n+c] < 0 {
-				next[s*n+c] = int32(newState())
-			}
-			s = int(next[s*n+c])
-		}
-		out[s] = append(out[s], id)
-	}
-	// Breadth first, each missing edge takes its failure state's edge.
-	fail := make([]int, len(out))
-	var queue []int
-	for c := 0; c < n; c++ {
-		if t := next[c]; t < 0 {
-			next[c] = 0
-		} else {
-			queue = append(queue, int(t))
-		}
-	}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		out[s] = append(out[s], out[fail[s]]...)
-		for c := 0; c < n; c++ {
-			t := next[s*n+c]
-			if t < 0 {
-				next[s*n+c] = next[fail[s]*n+c]
-				continue
-			}
-			fail[t] = int(next[fail[s]*n+c])
-			queue = append(queue, int(t))
-		}
-	}
-	a.out, a.n = out, int32(n)
-	a.next = make([]int32, len(next))
-	for i, t := range next {
-		v := t * int32(n)
-		if len(out[t]) > 0 {
-			v = -v - 1
-		}
-		a.next[i] = v
-	}
-	for c := 0; c < 256; c++ {
-		a.start[c] = a.next[a.class[c]] != 0
-	}
-	return a
-}
-
-// scan calls found for every literal occurrence in b.
-func (a *acAutomaton) scan(b []byte, found func(lit int)) {
-	if len(a.out) <= 1 {
-		return
-	}
-	s, next, class, start := int32(0), a.next, &a.class, &a.start
-	for i := 0; i < len(b); i++ {
-		if s == 0 {
-			// Most bytes of a log start no literal: a loop without the
-			// table's chain of lookups passes them quickly.
-			for i < len(b) && !start[b[i]] {
-				i++
-			}
-			if i == len(b) {
-				return
-			}
-		}
-		s = next[s+class[b[i]]]
-		if s < 0 {
-			s = -s - 1
-			for _, l := range a.out[s/a.n] {
-				found(l)
-			}
-		}
-	}
 }
 
 // LineMatcher returns a matcher of the entries of lang.
