@@ -102,7 +102,12 @@ func New(lits []string) *Automaton {
 
 // Scan calls found with the index of every literal occurrence in b, in the
 // order they end; a literal found twice is reported twice.
-func (a *Automaton) Scan(b []byte, found func(lit int)) {
+func (a *Automaton) Scan(b []byte, found func(lit int)) { scan(a, b, found) }
+
+// ScanString is Scan of a string.
+func (a *Automaton) ScanString(s string, found func(lit int)) { scan(a, s, found) }
+
+func scan[T string | []byte](a *Automaton, b T, found func(lit int)) {
 	if len(a.out) <= 1 {
 		return
 	}

@@ -80,6 +80,12 @@ func TestScanFindsWhatIndexFinds(t *testing.T) {
 		a := New(c.lits)
 		want := sorted(naive(c.lits, c.text))
 		got := sorted(scanned(a, c.text))
+		var fromString, fromBytes []int
+		a.ScanString(c.text, func(lit int) { fromString = append(fromString, lit) })
+		a.Scan([]byte(c.text), func(lit int) { fromBytes = append(fromBytes, lit) })
+		if !reflect.DeepEqual(fromString, fromBytes) {
+			t.Errorf("literals %q in %q: ScanString %v, Scan %v", c.lits, c.text, fromString, fromBytes)
+		}
 		if len(want) == 0 && len(got) == 0 {
 			continue
 		}

@@ -1,0 +1,207 @@
+package paste
+
+import (
+	"math/bits"
+
+	"github.com/p2pkb/p2pkb/internal/ahocorasick"
+)
+
+// Nearly every line of a training log is one no reader acts on, or one a
+// reader has already taken all it can from (the hundredth NCCL channel line
+// of the same host). One pass of an automaton over the line finds the
+// words every reader needs; a line is skipped, unstripped and untouched by
+// regular expressions, when none is there, or when each reader whose word
+// is there has nothing left to learn from such a line. Each word below must
+// be in every line its reader acts on: a word of scan's own tests, or a part
+// of what its pattern requires.
+
+// reader is a part of scan that a trigger word sets off.
+type reader uint8
+
+const (
+	anyTime       reader = iota // may act on any line with its word
+	ncclVersion                 // nccl.version
+	ncclDriver                  // cuda.driver from NCCL
+	channelP2P                  // NCCL channels, by transport
+	channelSHM                  //
+	channelNET                  //
+	ncclNodes                   // nNodes of the first communicator
+	ncclRefused                 // P2P refused by NCCL
+	torchVersion                // python.torch
+	tfVersion                   // python.tensorflow
+	vllmVersion                 // python.vllm
+	pipNCCL                     // python.nccl
+	wslHost                     // wsl
+	containerHost               // container
+	slurmHost                   // slurm
+	consumerGPU                 // a GeForce or TITAN name
+	dataCentreGPU               // a Tesla or data-centre NVIDIA name
+)
+
+var triggers = []struct {
+	word string
+	r    reader
+}{
+	{"\x1b", anyTime}, // Strip removes colour codes, which may hide any word
+
+	// Line: the header of a GPU matrix.
+	{"GPU0", anyTime},
+	// gpuLine
+	{"MIG ", anyTime}, {"Virtualization Mode", anyTime},
+	// scan
+	{"-p2p", anyTime},
+	{"Peer-to-Peer", anyTime}, {"P2P Connectivity", anyTime}, {"P2P=", anyTime},
+	{"Access Peer", anyTime}, // reCanAccess
+	{"Peer access from", anyTime},
+	{"CUDA-capable", anyTime},
+	{"Verification error @ element", anyTime},
+	{"Test passed", anyTime}, {"Test failed", anyTime},
+	{"cudaMemcpyPeer / cudaMemcpy between", anyTime}, {"Run kernel on GPU", anyTime},
+	// ncclLine
+	{"NCCL version", ncclVersion},
+	{"cudaDriverVersion", ncclDriver},
+	{"set by environment", anyTime},
+	{"via P2P/", channelP2P}, {"via SHM/", channelSHM}, {"via NET/", channelNET}, // reChannel
+	{"nNodes", ncclNodes},
+	{"P2P is disabled", ncclRefused}, {"Could not enable P2P", ncclRefused},
+	// kernelLine
+	{"ACSCtl:", anyTime}, {"AMD-Vi", anyTime}, {"DMAR", anyTime},
+	{"IOMMU", anyTime}, {"iommu", anyTime}, {"NVRM", anyTime}, {"BOOT_IMAGE=", anyTime},
+	{"WSL", wslHost}, {"/wsl/", wslHost},
+	{"docker", containerHost}, {"container-cli", containerHost}, {"podman", containerHost},
+	{"pptainer", containerHost}, {"ingularity", containerHost}, {"enroot", containerHost}, {"pyxis", containerHost},
+	{"SLURM_", slurmHost}, {"srun: ", slurmHost}, {"slurmstepd: ", slurmHost}, {"salloc: ", slurmHost},
+	// versionLine
+	{"Driver Version", anyTime}, {"CUDA Version", anyTime}, {"driver version", anyTime}, {"untime", anyTime},
+	{"Cuda compilation tools", anyTime},
+	{"PyTorch version", torchVersion}, {"torch==", torchVersion}, {"torch ", torchVersion}, // reTorch
+	{"ensor", tfVersion},
+	{"jax", anyTime},
+	{"LLM", vllmVersion}, {"vllm", vllmVersion},
+	{"nvidia-nccl-cu", pipNCCL},
+	{"GeForce", consumerGPU}, {"TITAN", consumerGPU},
+	{"Tesla ", dataCentreGPU}, {"NVIDIA ", dataCentreGPU},
+}
+
+var triggerWords = func() *ahocorasick.Automaton {
+	words := make([]string, len(triggers))
+	for i, t := range triggers {
+		words[i] = t.word
+	}
+	return ahocorasick.New(words)
+}()
+
+// quiet says whether line raw can change nothing: the readers that carry
+// state from line to line (a matrix, the bandwidth test, nvidia-smi -q's
+// MIG Mode) are idle, and every reader whose word the line holds is done.
+func quiet[T string | []byte](x *Extractor, raw T) bool {
+	if x.unfiltered || x.mat != nil || x.bw != nil || x.mig.next {
+		return false
+	}
+	x.woken = 0
+	switch raw := any(raw).(type) {
+	case string:
+		triggerWords.ScanString(raw, x.wake)
+	case []byte:
+		triggerWords.Scan(raw, x.wake)
+	}
+	for w := x.woken; w != 0; w &= w - 1 {
+		if !done(x, reader(bits.TrailingZeros32(w)), raw) {
+			return false
+		}
+	}
+	return true
+}
+
+func (x *Extractor) woke(word int) { x.woken |= 1 << triggers[word].r }
+
+// done says whether reader r has nothing left to learn from line raw.
+func done[T string | []byte](x *Extractor, r reader, raw T) bool {
+	has := func(name string) bool { _, ok := x.prio[name]; return ok }
+	switch r {
+	case ncclVersion:
+		return has("nccl.version")
+	case ncclDriver:
+		return x.prio["cuda.driver"] >= 2
+	case channelP2P, channelSHM, channelNET:
+		// A channel marks its transport, and adds its host while there are
+		// fewer than two (see ncclLine).
+		if !x.nccl.seen[r-channelP2P].set {
+			return false
+		}
+		hosts := x.nccl.hosts
+		if len(hosts) >= 2 {
+			return true
+		}
+		n := ncclHost(raw)
+		return n > 0 && len(hosts) == 1 && string(raw[:n]) == hosts[0]
+	case ncclNodes:
+		return x.nccl.nodesSeen
+	case ncclRefused:
+		return x.nccl.refused.set
+	case torchVersion:
+		return has("python.torch")
+	case tfVersion:
+		return has("python.tensorflow")
+	case vllmVersion:
+		return has("python.vllm")
+	case pipNCCL:
+		return has("python.nccl")
+	case wslHost:
+		return has("wsl")
+	case containerHost:
+		return has("container")
+	case slurmHost:
+		return has("slurm")
+	case consumerGPU:
+		return x.consumer.set
+	case dataCentreGPU:
+		return x.dataCentre.set
+	}
+	return false
+}
+
+// ncclHost is the length of the host of NCCL's prefix "host:pid:tid [dev]
+// NCCL " when the line starts with it, else 0: what reNCCLHost finds first,
+// read without it.
+func ncclHost[T string | []byte](raw T) int {
+	i := 0
+	for i < len(raw) && isHostByte(raw[i]) {
+		i++
+	}
+	host := i
+	if i == 0 || i == len(raw) || raw[i] != ':' {
+		return 0
+	}
+	i = digits(raw, i+1)
+	if i < 0 || i == len(raw) || raw[i] != ':' {
+		return 0
+	}
+	i = digits(raw, i+1)
+	if i < 0 || i+1 >= len(raw) || raw[i] != ' ' || raw[i+1] != '[' {
+		return 0
+	}
+	i = digits(raw, i+2)
+	const tail = "] NCCL "
+	if i < 0 || len(raw)-i < len(tail) || string(raw[i:i+len(tail)]) != tail {
+		return 0
+	}
+	return host
+}
+
+// isHostByte is [\w.-].
+func isHostByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// digits skips \d+ from i: the index after them, or -1 when there is none.
+func digits[T string | []byte](raw T, i int) int {
+	j := i
+	for j < len(raw) && raw[j] >= '0' && raw[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
