@@ -88,7 +88,7 @@ func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, 
 	}
 	return eachLine(in, func(n int, line []byte) {
 		if o.Observe != nil {
-			o.Observe(n, string(line))
+			o.Observe(n, line)
 		}
 		ms := m.Match(line, done)
 		// A message is reported once, at its first line: a line whose
@@ -390,7 +390,7 @@ func Match(w io.Writer, s *site.Site, f rules.Facts, in io.Reader, o Options) (S
 
 func report(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, judge bool) (Summary, error) {
 	if x := o.Paste; x != nil {
-		o.Observe = x.Line
+		o.Observe = x.LineBytes
 		o.PasteFacts = func() rules.Facts { return paste.Facts(x.Facts()) }
 	}
 	var unknown *issue.Collector
@@ -398,11 +398,11 @@ func report(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, j
 		// What a report of an input with no known message needs, gathered as it streams.
 		unknown = &issue.Collector{}
 		observe := o.Observe
-		o.Observe = func(n int, line string) {
+		o.Observe = func(n int, line []byte) {
 			if observe != nil {
 				observe(n, line)
 			}
-			unknown.Add(line)
+			unknown.Add(string(line))
 		}
 	}
 	msgs, sum, err := diagnose(w, s, in, f, o, judge)
