@@ -15,8 +15,13 @@ type Automaton struct {
 	class [256]int32
 	next  []int32 // state*n + class -> state*n, or -(state*n)-1 when literals end there
 	n     int32
+	inv   uint64    // ceil(2^32/n): s*inv>>32 is s/n for a premultiplied state s, without a division
 	out   [][]int   // state -> literals ending there, through the failure links too
-	start [256]bool // bytes that leave the start state: the others are skipped without the table
+	start [256]bool // bytes that leave the start state
+	// pairs that begin a literal (its first two bytes, or its only byte and
+	// any other), as bits: a text's bytes are passed two at a time, and far
+	// fewer pairs than bytes begin a literal.
+	pairs [1 << 16 / 64]uint64
 }
 
 // New builds the automaton of lits; a literal is known by its index in lits.
@@ -85,7 +90,7 @@ func New(lits []string) *Automaton {
 			queue = append(queue, int(t))
 		}
 	}
-	a.out, a.n = out, int32(n)
+	a.out, a.n, a.inv = out, int32(n), (1<<32+uint64(n)-1)/uint64(n)
 	a.next = make([]int32, len(next))
 	for i, t := range next {
 		v := t * int32(n)
@@ -97,6 +102,16 @@ func New(lits []string) *Automaton {
 	for c := 0; c < 256; c++ {
 		a.start[c] = a.next[a.class[c]] != 0
 	}
+	for _, l := range lits {
+		switch {
+		case len(l) == 1:
+			for c := 0; c < 256; c++ {
+				a.setPair(l[0], byte(c))
+			}
+		case len(l) > 1:
+			a.setPair(l[0], l[1])
+		}
+	}
 	return a
 }
 
@@ -107,26 +122,35 @@ func (a *Automaton) Scan(b []byte, found func(lit int)) { scan(a, b, found) }
 // ScanString is Scan of a string.
 func (a *Automaton) ScanString(s string, found func(lit int)) { scan(a, s, found) }
 
+func (a *Automaton) setPair(c0, c1 byte) {
+	p := uint16(c0)<<8 | uint16(c1)
+	a.pairs[p>>6] |= 1 << (p & 63)
+}
+
 func scan[T string | []byte](a *Automaton, b T, found func(lit int)) {
 	if len(a.out) <= 1 {
 		return
 	}
-	s, next, class, start := int32(0), a.next, &a.class, &a.start
+	s, next, class, start, pairs := int32(0), a.next, &a.class, &a.start, &a.pairs
 	for i := 0; i < len(b); i++ {
 		if s == 0 {
-			// Most bytes of a log start no literal: a loop without the
+			// Most places of a log begin no literal: a loop without the
 			// table's chain of lookups passes them quickly.
-			for i < len(b) && !start[b[i]] {
+			for i+1 < len(b) {
+				p := uint16(b[i])<<8 | uint16(b[i+1])
+				if pairs[p>>6]&(1<<(p&63)) != 0 {
+					break
+				}
 				i++
 			}
-			if i == len(b) {
+			if i == len(b) || i == len(b)-1 && !start[b[i]] {
 				return
 			}
 		}
 		s = next[s+class[b[i]]]
 		if s < 0 {
 			s = -s - 1
-			for _, l := range a.out[s/a.n] {
+			for _, l := range a.out[uint64(s)*a.inv>>32] {
 				found(l)
 			}
 		}

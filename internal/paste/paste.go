@@ -72,9 +72,9 @@ type Extractor struct {
 		ran      event
 	}
 
-	woken      uint32 // the readers whose words a line holds (see quiet)
-	wake       func(word int)
-	unfiltered bool // every line is read in full: the reference quiet is tested against
+	woken      uint32         // the readers whose words a line holds (see quiet)
+	wake       func(word int) // Found, bound once
+	unfiltered bool           // every line is read in full: the reference quiet is tested against
 }
 
 type event struct {
@@ -102,7 +102,7 @@ func (c *counter) add(n int, text string) {
 // New returns an empty Extractor.
 func New() *Extractor {
 	x := &Extractor{facts: map[string]Fact{}, prio: map[string]int{}}
-	x.wake = x.woke
+	x.wake = x.Found
 	return x
 }
 

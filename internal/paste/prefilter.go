@@ -38,10 +38,13 @@ const (
 	dataCentreGPU               // a Tesla or data-centre NVIDIA name
 )
 
-var triggers = []struct {
+// trigger is a word and the reader it sets off.
+type trigger struct {
 	word string
 	r    reader
-}{
+}
+
+var triggers = []trigger{
 	{"\x1b", anyTime}, // Strip removes colour codes, which may hide any word
 
 	// Line: the header of a GPU matrix.
@@ -83,27 +86,66 @@ var triggers = []struct {
 	{"Tesla ", dataCentreGPU}, {"NVIDIA ", dataCentreGPU},
 }
 
-var triggerWords = func() *ahocorasick.Automaton {
-	words := make([]string, len(triggers))
-	for i, t := range triggers {
-		words[i] = t.word
+var (
+	words        = wordsOf(triggers)
+	triggerWords = ahocorasick.New(words)
+)
+
+func wordsOf(ts []trigger) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.word
 	}
-	return ahocorasick.New(words)
-}()
+	return out
+}
+
+// Words are what the prefilter looks for in a line. A reader that looks for
+// literals of its own in the same lines can find both in one pass: for each
+// line it calls Begin, Found with the index in Words of every word the line
+// holds, and End, which reads the line as LineBytes does.
+func Words() []string { return append([]string(nil), words...) }
+
+// Begin starts a line (see Words).
+func (x *Extractor) Begin() { x.woken = 0 }
+
+// Found says that the line holds word w of Words; a word may be said more
+// than once.
+func (x *Extractor) Found(w int) { x.woken |= 1 << triggers[w].r }
+
+// End reads line n, raw, whose words Found was given: as LineBytes does.
+func (x *Extractor) End(n int, raw []byte) {
+	if settled(x, raw) {
+		return
+	}
+	x.line(n, string(raw))
+}
 
 // quiet says whether line raw can change nothing: the readers that carry
 // state from line to line (a matrix, the bandwidth test, nvidia-smi -q's
 // MIG Mode) are idle, and every reader whose word the line holds is done.
 func quiet[T string | []byte](x *Extractor, raw T) bool {
-	if x.unfiltered || x.mat != nil || x.bw != nil || x.mig.next {
+	if !x.idle() {
 		return false
 	}
-	x.woken = 0
+	x.Begin()
 	switch raw := any(raw).(type) {
 	case string:
 		triggerWords.ScanString(raw, x.wake)
 	case []byte:
 		triggerWords.Scan(raw, x.wake)
+	}
+	return settled(x, raw)
+}
+
+// idle says whether no reader carries state from line to line.
+func (x *Extractor) idle() bool {
+	return !x.unfiltered && x.mat == nil && x.bw == nil && !x.mig.next
+}
+
+// settled is quiet once the line's words are known.
+func settled[T string | []byte](x *Extractor, raw T) bool {
+	if !x.idle() {
+		return false
 	}
 	for w := x.woken; w != 0; w &= w - 1 {
 		if !done(x, reader(bits.TrailingZeros32(w)), raw) {
@@ -112,8 +154,6 @@ func quiet[T string | []byte](x *Extractor, raw T) bool {
 	}
 	return true
 }
-
-func (x *Extractor) woke(word int) { x.woken |= 1 << triggers[word].r }
 
 // done says whether reader r has nothing left to learn from line raw.
 func done[T string | []byte](x *Extractor, r reader, raw T) bool {

@@ -20,7 +20,9 @@ type LineMatcher struct {
 	users  [][]int // per literal: the docs requiring it
 	always []int   // docs whose patterns require no literal the automaton can look for
 
-	ac *ahocorasick.Automaton
+	ac    *ahocorasick.Automaton
+	lits  []string
+	found func(lit int) // Found, bound once
 
 	// Per line scratch, stamped so that nothing is cleared between lines.
 	stamp    uint32
@@ -96,6 +98,8 @@ func NewLineMatcher(docs []Doc) *LineMatcher {
 		}
 	}
 	m.ac = ahocorasick.New(lits)
+	m.lits = lits
+	m.found = m.Found
 	m.litSeen = make([]uint32, len(lits))
 	m.docStamp = make([]uint32, len(m.docs))
 	m.docCount = make([]int, len(m.docs))
@@ -156,6 +160,32 @@ func rarity(c byte) int {
 // then, so a message already found costs little when it repeats. done may be
 // nil. A LineMatcher is not safe for concurrent use.
 func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
+	m.Begin()
+	m.ac.Scan(line, m.found)
+	return m.End(line, done)
+}
+
+// Clone is a matcher of the same entries that shares what NewLineMatcher
+// prepared, for another reader of lines (a LineMatcher is not safe for
+// concurrent use).
+func (m *LineMatcher) Clone() *LineMatcher {
+	c := *m
+	c.stamp, c.cands = 0, nil
+	c.litSeen = make([]uint32, len(m.litSeen))
+	c.docStamp = make([]uint32, len(m.docStamp))
+	c.docCount = make([]int, len(m.docCount))
+	c.found = c.Found
+	return &c
+}
+
+// Literals are what the matcher looks for in a line. A reader that looks
+// for literals of its own in the same lines can find both in one pass: for
+// each line it calls Begin, Found with the index in Literals of every
+// literal the line holds, and End, which answers as Match does.
+func (m *LineMatcher) Literals() []string { return m.lits }
+
+// Begin starts a line (see Literals).
+func (m *LineMatcher) Begin() {
 	m.stamp++
 	if m.stamp == 0 { // wrapped: start the stamps again
 		clear(m.litSeen)
@@ -163,21 +193,28 @@ func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 		m.stamp = 1
 	}
 	m.cands = m.cands[:0]
-	m.ac.Scan(line, func(lit int) {
-		if m.litSeen[lit] == m.stamp {
-			return
+}
+
+// Found says that the line holds literal lit of Literals; a literal may be
+// said more than once.
+func (m *LineMatcher) Found(lit int) {
+	if m.litSeen[lit] == m.stamp {
+		return
+	}
+	m.litSeen[lit] = m.stamp
+	for _, d := range m.users[lit] {
+		if m.docStamp[d] != m.stamp {
+			m.docStamp[d], m.docCount[d] = m.stamp, 0
 		}
-		m.litSeen[lit] = m.stamp
-		for _, d := range m.users[lit] {
-			if m.docStamp[d] != m.stamp {
-				m.docStamp[d], m.docCount[d] = m.stamp, 0
-			}
-			m.docCount[d]++
-			if m.docCount[d] == m.need[d] {
-				m.cands = append(m.cands, d)
-			}
+		m.docCount[d]++
+		if m.docCount[d] == m.need[d] {
+			m.cands = append(m.cands, d)
 		}
-	})
+	}
+}
+
+// End answers for the line, as Match does.
+func (m *LineMatcher) End(line []byte, done func(doc *Doc) bool) []LineMatch {
 	m.cands = append(m.cands, m.always...)
 	if len(m.cands) == 0 {
 		return nil
