@@ -181,11 +181,18 @@ func Strip(line string) string {
 	}
 	s := strings.TrimSpace(line)
 	for i := 0; i < 8 && mayHavePrefix(s); i++ {
-		loc := prefixes.FindStringIndex(s)
-		if loc == nil || loc[1] == 0 {
+		end := 0
+		if c := s[0]; c >= 'a' && c <= 'z' || c == '_' || c == '.' || c == '-' {
+			// Of prefixes, only NCCL's host:pid:tid [dev] starts so: read
+			// without the regular expression, as most lines of NCCL are.
+			_, end = hostPrefix(s)
+		} else if loc := prefixes.FindStringIndex(s); loc != nil {
+			end = loc[1]
+		}
+		if end == 0 {
 			break
 		}
-		s = strings.TrimSpace(s[loc[1]:])
+		s = strings.TrimSpace(s[end:])
 	}
 	return s
 }

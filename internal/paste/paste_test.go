@@ -187,6 +187,8 @@ func FuzzExtract(f *testing.F) {
 			t.Fatalf("line by line %v, whole %v", got, want)
 		}
 		samePrefiltered(t, "input twice", append(append([]string{}, lines...), lines...))
+		sameStrip(t, lines)
+		sameEnvName(t, lines)
 	})
 }
 

@@ -2,6 +2,7 @@ package paste
 
 import (
 	"math/bits"
+	"strings"
 
 	"github.com/p2pkb/p2pkb/internal/ahocorasick"
 )
@@ -22,6 +23,7 @@ const (
 	anyTime       reader = iota // may act on any line with its word
 	ncclVersion                 // nccl.version
 	ncclDriver                  // cuda.driver from NCCL
+	ncclEnv                     // env.NCCL_*
 	channelP2P                  // NCCL channels, by transport
 	channelSHM                  //
 	channelNET                  //
@@ -63,7 +65,7 @@ var triggers = []trigger{
 	// ncclLine
 	{"NCCL version", ncclVersion},
 	{"cudaDriverVersion", ncclDriver},
-	{"set by environment", anyTime},
+	{"set by environment", ncclEnv},
 	{"via P2P/", channelP2P}, {"via SHM/", channelSHM}, {"via NET/", channelNET}, // reChannel
 	{"nNodes", ncclNodes},
 	{"P2P is disabled", ncclRefused}, {"Could not enable P2P", ncclRefused},
@@ -175,6 +177,14 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		}
 		n := ncclHost(raw)
 		return n > 0 && len(hosts) == 1 && string(raw[:n]) == hosts[0]
+	case ncclEnv:
+		// Only a variable not kept yet, while there is room, adds a fact.
+		name := envName(Strip(string(raw)))
+		if name == "" {
+			return false
+		}
+		_, ok := x.facts["env."+name]
+		return ok || x.envCount >= maxEnv
 	case ncclNodes:
 		return x.nccl.nodesSeen
 	case ncclRefused:
@@ -205,28 +215,60 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 // NCCL " when the line starts with it, else 0: what reNCCLHost finds first,
 // read without it.
 func ncclHost[T string | []byte](raw T) int {
+	host, end := hostPrefix(raw)
+	const tail = " NCCL "
+	if end == 0 || len(raw)-end < len(tail) || string(raw[end:end+len(tail)]) != tail {
+		return 0
+	}
+	return host
+}
+
+// hostPrefix reads "host:pid:tid [dev]" ([\w.-]+:\d+:\d+ \[\d+\], the
+// last of prefixes) at the start of raw: the length of the host and of
+// the whole prefix, or 0, 0.
+func hostPrefix[T string | []byte](raw T) (host, end int) {
 	i := 0
 	for i < len(raw) && isHostByte(raw[i]) {
 		i++
 	}
-	host := i
+	host = i
 	if i == 0 || i == len(raw) || raw[i] != ':' {
-		return 0
+		return 0, 0
 	}
 	i = digits(raw, i+1)
 	if i < 0 || i == len(raw) || raw[i] != ':' {
-		return 0
+		return 0, 0
 	}
 	i = digits(raw, i+1)
 	if i < 0 || i+1 >= len(raw) || raw[i] != ' ' || raw[i+1] != '[' {
-		return 0
+		return 0, 0
 	}
 	i = digits(raw, i+2)
-	const tail = "] NCCL "
-	if i < 0 || len(raw)-i < len(tail) || string(raw[i:i+len(tail)]) != tail {
-		return 0
+	if i < 0 || i == len(raw) || raw[i] != ']' {
+		return 0, 0
 	}
-	return host
+	return host, i + 1
+}
+
+// envName is the variable reNCCLEnv finds in stripped line s, read
+// without it, or "" when that is not plain: the name before the first
+// " set by environment to ", which starts with NCCL_ at a word's start.
+func envName(s string) string {
+	i := strings.Index(s, " set by environment to ")
+	if i < 0 {
+		return ""
+	}
+	j := i
+	for j > 0 && (s[j-1] >= 'A' && s[j-1] <= 'Z' || s[j-1] >= '0' && s[j-1] <= '9' || s[j-1] == '_') {
+		j--
+	}
+	if j > 0 && (isHostByte(s[j-1]) && s[j-1] != '.' && s[j-1] != '-') {
+		return "" // no word boundary before the name
+	}
+	if name := s[j:i]; strings.HasPrefix(name, "NCCL_") && len(name) > len("NCCL_") {
+		return name
+	}
+	return ""
 }
 
 // isHostByte is [\w.-].

@@ -69,6 +69,8 @@ func TestPrefilterChangesNothing(t *testing.T) {
 	for i, in := range inputs {
 		lines := splitLines(in)
 		samePrefiltered(t, names[i], lines)
+		sameStrip(t, lines)
+		sameEnvName(t, lines)
 		samePrefiltered(t, names[i]+" repeated", append(append([]string{}, lines...), lines...))
 		all = append(all, lines...)
 	}
@@ -112,7 +114,13 @@ func TestNCCLHost(t *testing.T) {
 		":586:586 [0] NCCL INFO":                 "",
 		"[1,0]<stdout>:vm:586:586 [0] NCCL INFO": "",
 		"vm:586:586 [x] NCCL INFO":               "",
+		"vm:586:586 [0]NCCL INFO":                "",
+		"a.b-c_9:1:2 [3] NCCL ":                  "a.b-c_9",
+		"vm:1:2x[3] NCCL INFO":                   "",
+		"vm:1:2 [3 NCCL INFO":                    "",
+		"vm:1:: [3] NCCL INFO":                   "",
 	} {
+		sameStrip(t, []string{in, "x" + in, in[1:]})
 		got := ""
 		if n := ncclHost(in); n > 0 {
 			got = in[:n]
@@ -148,5 +156,67 @@ func BenchmarkLineRepeated(b *testing.B) {
 		for j, l := range lines {
 			x.LineBytes(j+1, l)
 		}
+	}
+}
+
+// stripByPattern is Strip with every prefix found by the regular
+// expression, the reference Strip's shortcut for NCCL's prefix must agree
+// with.
+func stripByPattern(line string) string {
+	if strings.IndexByte(line, 0x1b) >= 0 {
+		line = ansi.ReplaceAllString(line, "")
+	}
+	s := strings.TrimSpace(line)
+	for i := 0; i < 8 && mayHavePrefix(s); i++ {
+		loc := prefixes.FindStringIndex(s)
+		if loc == nil || loc[1] == 0 {
+			break
+		}
+		s = strings.TrimSpace(s[loc[1]:])
+	}
+	return s
+}
+
+func sameStrip(t *testing.T, lines []string) {
+	t.Helper()
+	for _, l := range lines {
+		if got, want := Strip(l), stripByPattern(l); got != want {
+			t.Fatalf("Strip(%q) = %q, the pattern gives %q", l, got, want)
+		}
+	}
+}
+
+// sameEnvName fails t when envName names a variable that reNCCLEnv would
+// not find first in a line.
+func sameEnvName(t *testing.T, lines []string) {
+	t.Helper()
+	for _, l := range lines {
+		s := Strip(l)
+		name := envName(s)
+		if name == "" {
+			continue
+		}
+		if m := reNCCLEnv.FindStringSubmatch(s); m == nil || m[1] != name {
+			t.Fatalf("envName(%q) = %q, the pattern finds %q", s, name, m)
+		}
+	}
+}
+
+func TestEnvName(t *testing.T) {
+	for in, want := range map[string]string{
+		"NCCL INFO NCCL_P2P_LEVEL set by environment to LOC":                         "NCCL_P2P_LEVEL",
+		"NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.":                        "NCCL_NVLS_ENABLE",
+		"xNCCL_A set by environment to 1":                                            "",
+		"(NCCL_A set by environment to 1":                                            "NCCL_A",
+		"NCCL_ set by environment to 1":                                              "",
+		"NCCL_a set by environment to 1":                                             "",
+		"X NCCL_A set by environment to 1 NCCL_B set by environment to 2":            "NCCL_A",
+		"X nccl_A set by environment to 1 NCCL_B set by environment to 2":            "",
+		"NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0 set by environment": "NCCL_SOCKET_IFNAME",
+	} {
+		if got := envName(in); got != want {
+			t.Errorf("envName(%q) = %q, want %q", in, got, want)
+		}
+		sameEnvName(t, []string{in})
 	}
 }
