@@ -105,7 +105,7 @@ func newLineReader(s *site.Site, lang string, x *paste.Extractor) *lineReader {
 			}
 		}
 		p.m = search.NewLineMatcher(docs)
-		p.ac = ahocorasick.New(append(p.m.Literals(), paste.Words()...))
+		p.ac = ahocorasick.New(append(append([]string(nil), p.m.Literals()...), paste.Words()...))
 		p.s, p.lang = s, lang
 	}
 	r := &lineReader{m: p.m.Clone(), x: x, ac: p.ac, split: len(p.m.Literals())}
