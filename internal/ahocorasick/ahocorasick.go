@@ -41,9 +41,14 @@ func New(lits []string) *Automaton {
 			n++
 		}
 	}
-	// The trie, with -1 for a missing edge.
-	var next []int32
-	var out [][]int
+	// The trie, with -1 for a missing edge; room for its largest size is
+	// taken at once, so that building leaves no garbage behind.
+	size := 1
+	for _, l := range lits {
+		size += len(l)
+	}
+	next := make([]int32, 0, size*n)
+	out := make([][]int, 0, size)
 	newState := func() int {
 		for c := 0; c < n; c++ {
 			next = append(next, -1)
@@ -91,14 +96,14 @@ func New(lits []string) *Automaton {
 		}
 	}
 	a.out, a.n, a.inv = out, int32(n), (1<<32+uint64(n)-1)/uint64(n)
-	a.next = make([]int32, len(next))
 	for i, t := range next {
 		v := t * int32(n)
 		if len(out[t]) > 0 {
 			v = -v - 1
 		}
-		a.next[i] = v
+		next[i] = v
 	}
+	a.next = next
 	for c := 0; c < 256; c++ {
 		a.start[c] = a.next[a.class[c]] != 0
 	}

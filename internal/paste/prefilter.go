@@ -3,6 +3,7 @@ package paste
 import (
 	"math/bits"
 	"strings"
+	"sync"
 
 	"github.com/p2pkb/p2pkb/internal/ahocorasick"
 )
@@ -90,7 +91,7 @@ var triggers = []trigger{
 
 var (
 	words        = wordsOf(triggers)
-	triggerWords = ahocorasick.New(words)
+	triggerWords = sync.OnceValue(func() *ahocorasick.Automaton { return ahocorasick.New(words) })
 )
 
 func wordsOf(ts []trigger) []string {
@@ -132,9 +133,9 @@ func quiet[T string | []byte](x *Extractor, raw T) bool {
 	x.Begin()
 	switch raw := any(raw).(type) {
 	case string:
-		triggerWords.ScanString(raw, x.wake)
+		triggerWords().ScanString(raw, x.wake)
 	case []byte:
-		triggerWords.Scan(raw, x.wake)
+		triggerWords().Scan(raw, x.wake)
 	}
 	return settled(x, raw)
 }

@@ -2,8 +2,10 @@ package search
 
 import (
 	"regexp/syntax"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/p2pkb/p2pkb/internal/ahocorasick"
 )
@@ -16,20 +18,18 @@ import (
 type LineMatcher struct {
 	docs   []Doc
 	owner  []int   // per doc: the index of the first doc of the same entry (a pattern a|b is a doc per branch)
-	need   []int   // per doc: how many distinct literals it requires; 0: run its pattern on every line
-	users  [][]int // per literal: the docs requiring it
+	need   [][]int // per doc: the literals it requires; none: run its pattern on every line
+	users  [][]int // per literal: the docs it is the key of, the literal of theirs fewest docs require
 	always []int   // docs whose patterns require no literal the automaton can look for
 
-	ac    *ahocorasick.Automaton
+	ac    func() *ahocorasick.Automaton // built on the first Match: a reader that finds the literals itself needs none
 	lits  []string
 	found func(lit int) // Found, bound once
 
 	// Per line scratch, stamped so that nothing is cleared between lines.
-	stamp    uint32
-	litSeen  []uint32
-	docStamp []uint32
-	docCount []int
-	cands    []int
+	stamp   uint32
+	litSeen []uint32
+	cands   []int
 }
 
 // LineMatch is one entry whose pattern matched a line.
@@ -77,32 +77,51 @@ func NewLineMatcher(docs []Doc) *LineMatcher {
 			i := len(m.docs)
 			m.docs = append(m.docs, d)
 			m.owner = append(m.owner, owner)
-			ids := map[int]bool{}
+			var need []int
 			for _, t := range set {
 				id, ok := litID[t]
 				if !ok {
 					id = len(lits)
 					litID[t] = id
 					lits = append(lits, t)
-					m.users = append(m.users, nil)
 				}
-				if !ids[id] {
-					ids[id] = true
-					m.users[id] = append(m.users[id], i)
+				if !slices.Contains(need, id) {
+					need = append(need, id)
 				}
 			}
-			m.need = append(m.need, len(ids))
-			if len(ids) == 0 {
+			m.need = append(m.need, need)
+			if len(need) == 0 {
 				m.always = append(m.always, i)
 			}
 		}
 	}
-	m.ac = ahocorasick.New(lits)
+	// A doc is a candidate when its key literal is found, and stays one
+	// when its other literals are found too. The key is the literal of
+	// the doc that the fewest docs require: a literal many require (NCCL
+	// INFO) is in many lines, and finding it should cost little.
+	required := make([]int, len(lits))
+	for _, need := range m.need {
+		for _, id := range need {
+			required[id]++
+		}
+	}
+	m.users = make([][]int, len(lits))
+	for d, need := range m.need {
+		if len(need) == 0 {
+			continue
+		}
+		key := need[0]
+		for _, id := range need[1:] {
+			if required[id] < required[key] || required[id] == required[key] && len(lits[id]) > len(lits[key]) {
+				key = id
+			}
+		}
+		m.users[key] = append(m.users[key], d)
+	}
+	m.ac = sync.OnceValue(func() *ahocorasick.Automaton { return ahocorasick.New(lits) })
 	m.lits = lits
 	m.found = m.Found
 	m.litSeen = make([]uint32, len(lits))
-	m.docStamp = make([]uint32, len(m.docs))
-	m.docCount = make([]int, len(m.docs))
 	return m
 }
 
@@ -161,7 +180,7 @@ func rarity(c byte) int {
 // nil. A LineMatcher is not safe for concurrent use.
 func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 	m.Begin()
-	m.ac.Scan(line, m.found)
+	m.ac().Scan(line, m.found)
 	return m.End(line, done)
 }
 
@@ -172,8 +191,6 @@ func (m *LineMatcher) Clone() *LineMatcher {
 	c := *m
 	c.stamp, c.cands = 0, nil
 	c.litSeen = make([]uint32, len(m.litSeen))
-	c.docStamp = make([]uint32, len(m.docStamp))
-	c.docCount = make([]int, len(m.docCount))
 	c.found = c.Found
 	return &c
 }
@@ -189,7 +206,6 @@ func (m *LineMatcher) Begin() {
 	m.stamp++
 	if m.stamp == 0 { // wrapped: start the stamps again
 		clear(m.litSeen)
-		clear(m.docStamp)
 		m.stamp = 1
 	}
 	m.cands = m.cands[:0]
@@ -202,20 +218,24 @@ func (m *LineMatcher) Found(lit int) {
 		return
 	}
 	m.litSeen[lit] = m.stamp
-	for _, d := range m.users[lit] {
-		if m.docStamp[d] != m.stamp {
-			m.docStamp[d], m.docCount[d] = m.stamp, 0
-		}
-		m.docCount[d]++
-		if m.docCount[d] == m.need[d] {
-			m.cands = append(m.cands, d)
-		}
-	}
+	m.cands = append(m.cands, m.users[lit]...)
 }
 
 // End answers for the line, as Match does.
 func (m *LineMatcher) End(line []byte, done func(doc *Doc) bool) []LineMatch {
-	m.cands = append(m.cands, m.always...)
+	// The docs whose key was found and that lack another literal drop out.
+	k := 0
+	for _, d := range m.cands {
+		all := true
+		for _, id := range m.need[d] {
+			all = all && m.litSeen[id] == m.stamp
+		}
+		if all {
+			m.cands[k] = d
+			k++
+		}
+	}
+	m.cands = append(m.cands[:k], m.always...)
 	if len(m.cands) == 0 {
 		return nil
 	}
@@ -226,7 +246,6 @@ func (m *LineMatcher) End(line []byte, done func(doc *Doc) bool) []LineMatch {
 	sort.Ints(m.cands)
 	m.cands = compactInts(m.cands)
 	sort.Ints(m.cands) // the documents' order, whatever order the literals came in
-	s := string(line)
 	var out []LineMatch
 	if done != nil {
 		// The patterns of documents not reported yet decide whether the
@@ -235,7 +254,7 @@ func (m *LineMatcher) End(line []byte, done func(doc *Doc) bool) []LineMatch {
 		// lines, and most of them would otherwise run every pattern again.
 		fresh := false
 		for _, d := range m.cands {
-			if !done(&m.docs[d]) && m.docs[d].Regex.Regexp().MatchString(s) {
+			if !done(&m.docs[d]) && m.docs[d].Regex.Regexp().Match(line) {
 				fresh = true
 				break
 			}
@@ -245,8 +264,8 @@ func (m *LineMatcher) End(line []byte, done func(doc *Doc) bool) []LineMatch {
 		}
 	}
 	for _, d := range m.cands {
-		if t := m.docs[d].Regex.Regexp().FindString(s); t != "" {
-			out = append(out, LineMatch{&m.docs[d], t})
+		if loc := m.docs[d].Regex.Regexp().FindIndex(line); loc != nil && loc[1] > loc[0] {
+			out = append(out, LineMatch{&m.docs[d], string(line[loc[0]:loc[1]])})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Text) > len(out[j].Text) })
