@@ -83,9 +83,9 @@ type lineReader struct {
 }
 
 // prepared is what a catalogue's line readers share, kept for the last
-// catalogue and language read: a fuzz run or a server explains many inputs
-// with one catalogue, and preparing the patterns costs more than a short
-// input does.
+// catalogue and language read: a fuzz run or a long-lived process explains
+// many inputs with one catalogue, and preparing the patterns costs more than
+// a short input does.
 var prepared struct {
 	sync.Mutex
 	s    *site.Site
