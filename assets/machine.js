@@ -6,9 +6,9 @@
 (function () {
   "use strict";
   var KEY = "p2pkb.probe", MAX = 1 << 20, PASTE_KEY = "p2pkb.paste", PASTE_MAX = 8 << 20;
-  var body = document.body, panel = document.getElementById("machine");
+  var panel = document.getElementById("machine");
   if (!panel || !window.p2pkbRules) { return; }
-  var t = function (k) { return panel.dataset[k] || k; };
+  var words = window.p2pkbText || {}, t = function (k) { return words[k] || k; };
   var $ = function (sel) { return panel.querySelector(sel); };
 
   // check returns the report, or throws with a message a person can act on.
@@ -33,12 +33,11 @@
 
   // Facts of a pasted log: stored as the facts only, never the log.
   var pasted = [], pasteBox = $(".machine-paste");
-  var pt = function (k) { return (pasteBox && pasteBox.dataset[k]) || k; };
   function showPasted(conflicts) {
     if (!pasteBox) { return; }
     pasteBox.textContent = "";
     if (!pasted.length) { return; }
-    pasteBox.appendChild(el("p", "meta", pt("pasted")));
+    pasteBox.appendChild(el("p", "meta", t("pasted")));
     var list = el("ul", "pasted-facts");
     pasted.forEach(function (f) {
       var li = el("li", "", f.name + " = " + f.value + " · " + f.line + ": " + f.text.replace(/\s+/g, " ").trim());
@@ -47,7 +46,7 @@
     });
     pasteBox.appendChild(list);
     (conflicts || []).forEach(function (c) {
-      var words = pt("conflict").replace("{name}", c.display).replace("{log}", c.log).replace("{line}", String(c.line)).replace("{probe}", c.probe);
+      var words = t("pasteConflict").replace("{name}", c.display).replace("{log}", c.log).replace("{line}", String(c.line)).replace("{probe}", c.probe);
       pasteBox.appendChild(el("p", "conflict", words));
     });
   }
@@ -55,7 +54,7 @@
   function show(r) {
     var out = $(".machine-facts");
     out.textContent = "";
-    if (!r && pasted.length) { $(".machine-state").textContent = pt("pastedFacts").replace("%d", pasted.length); return; }
+    if (!r && pasted.length) { $(".machine-state").textContent = t("pastedFacts").replace("%d", pasted.length); return; }
     if (!r) { $(".machine-state").textContent = t("none"); return; }
     var d = r.driver || {};
     $(".machine-state").textContent = r.gpus.length + " GPU · driver " + str(d.version) + " · CUDA " + str(d.cuda);
@@ -231,7 +230,7 @@
   function usePaste(text, keep) {
     var msg = $(".machine-message");
     reading++;
-    if (text.length > PASTE_MAX) { msg.textContent = pt("large"); return false; }
+    if (text.length > PASTE_MAX) { msg.textContent = t("pasteLarge"); return false; }
     if (text.length <= SYNC_MAX) { return takePaste(window.p2pkbPaste.extract(text), keep); }
     var x = new window.p2pkbPaste.Extractor(), pos = 0, n = 0, gen = reading;
     (function slice() {
@@ -253,7 +252,7 @@
 
   function takePaste(found, keep) {
     var msg = $(".machine-message");
-    if (!found.length) { if (keep) { msg.textContent = pt("none"); } return false; }
+    if (!found.length) { if (keep) { msg.textContent = t("pasteNone"); } return false; }
     pasted = found;
     if (keep) {
       try { localStorage.setItem(PASTE_KEY, JSON.stringify(found)); } catch (e) { /* storage off: this page only */ }
@@ -318,10 +317,6 @@
     if (f.size > MAX) { $(".machine-message").textContent = t("errLarge"); return; }
     f.text().then(function (text) { use(text, false); });
   });
-  var filter = document.getElementById("only-applying");
-  if (filter) {
-    filter.addEventListener("change", function () { body.classList.toggle("only-applying", filter.checked); });
-  }
 
   // A #probe= link (p2p-probe --link): base64url of raw DEFLATE of the JSON.
   var m = /(?:^#|&)probe=([A-Za-z0-9_-]+)/.exec(location.hash);

@@ -1,7 +1,40 @@
-// p2pkb: copy buttons and the remembered language. No framework, no network.
+// p2pkb: copy buttons, the remembered language, and the Your machine panel's
+// scripts, loaded when they are needed. No framework, no network.
 (function () {
   "use strict";
   var body = document.body;
+
+  // The panel's scripts and styles are most of a page's weight and most
+  // visitors never open it: they are loaded when it opens, or at once where
+  // something stored in this browser or a #probe= link has it judge the
+  // page. Elements with a relative src work from file:// and under any
+  // sub-path; a page that needs them at once (search) names them itself.
+  function loadMachine() {
+    if (!document.querySelector('link[href$="assets/machine.css"]')) {
+      var css = document.createElement("link");
+      css.rel = "stylesheet";
+      css.href = (body.dataset.root || "") + "assets/machine.css";
+      document.head.appendChild(css);
+    }
+    ["machine." + body.dataset.lang + ".js", "rules.js", "paste.js", "machine.js"].forEach(function (name) {
+      if (document.querySelector('script[src$="assets/' + name + '"]')) { return; }
+      var s = document.createElement("script");
+      s.src = (body.dataset.root || "") + "assets/" + name;
+      s.async = false; // run in this order, as deferred scripts do
+      document.head.appendChild(s);
+    });
+  }
+  var panel = document.getElementById("machine"), stored = false;
+  try { stored = !!(localStorage.getItem("p2pkb.probe") || localStorage.getItem("p2pkb.paste")); } catch (e) { /* storage off: nothing stored */ }
+  if (panel) {
+    if (stored || panel.open || /(?:^#|&)probe=/.test(location.hash)) { loadMachine(); }
+    panel.addEventListener("toggle", function () { if (panel.open) { loadMachine(); } });
+  }
+
+  // Show only the entries that apply: the marks come from machine.js.
+  document.addEventListener("change", function (ev) {
+    if (ev.target.id === "only-applying") { body.classList.toggle("only-applying", ev.target.checked); }
+  });
 
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) {
@@ -44,7 +77,6 @@
       return;
     }
     var open = ev.target.closest && ev.target.closest("button.open-machine");
-    var panel = document.getElementById("machine");
     if (open && panel) {
       panel.open = true;
       panel.scrollIntoView();

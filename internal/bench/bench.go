@@ -6,7 +6,6 @@ package bench
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"io/fs"
@@ -50,8 +49,12 @@ type Figures struct {
 	QueryBytes             int // client index bytes one query loads (browser)
 	GoP50, GoP99           time.Duration
 	BrowserP50, BrowserP99 time.Duration
-	PageBytes, PageGzip    int
 	BuildLog               string
+
+	// The heaviest page of a kind with what it loads when opened (Heaviest), and
+	// the Your machine panel's scripts, loaded when it opens.
+	Entry, Home, Catalog, Search Weight
+	OnDemandBytes                int
 
 	WatchP50, WatchMax time.Duration // serve --watch: an entry's edit to the page served with it
 
@@ -202,21 +205,23 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 		}
 	}
 
-	// One entry page with what it loads: HTML, the stylesheets that apply, the script.
-	var page bytes.Buffer
-	for _, p := range []string{"en/kb/" + e.ID + "/index.html", "assets/style.css", "assets/chroma-light.css", "assets/site.js"} {
-		b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
+	// The heaviest page of each kind, of either language, with what it loads when opened.
+	for _, lang := range []string{"en", "zh"} {
+		for kind, into := range map[string]*Weight{"entry": &f.Entry, "home": &f.Home, "catalog": &f.Catalog, "search": &f.Search} {
+			w, err := Heaviest(out, lang, kind)
+			if err != nil {
+				return f, nil, err
+			}
+			if w.Bytes > into.Bytes {
+				*into = w
+			}
+		}
+		n, err := OnDemand(out, lang)
 		if err != nil {
 			return f, nil, err
 		}
-		f.PageBytes += len(b)
-		page.Write(b)
+		f.OnDemandBytes = max(f.OnDemandBytes, n)
 	}
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(page.Bytes())
-	zw.Close()
-	f.PageGzip = gz.Len()
 
 	if o.Hugo != "" {
 		if err := measureHugo(o, s, out+".hugo", &f); err != nil {
@@ -320,8 +325,20 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	row("search p50 / p99 (browser)", func(c Figures) string {
 		return opt(c.BrowserP50 > 0, dur(c.BrowserP50)+" / "+dur(c.BrowserP99))
 	})
-	row("entry page HTML+CSS+JS", func(c Figures) string { return size(int64(c.PageBytes)) })
-	row("  gzipped", func(c Figures) string { return size(int64(c.PageGzip)) })
+	for _, k := range []struct {
+		name string
+		w    func(Figures) Weight
+	}{
+		{"entry page HTML+CSS+JS (heaviest)", func(c Figures) Weight { return c.Entry }},
+		{"home page HTML+CSS+JS", func(c Figures) Weight { return c.Home }},
+		{"catalogue page HTML+CSS+JS (heaviest)", func(c Figures) Weight { return c.Catalog }},
+		{"search page HTML+CSS+JS", func(c Figures) Weight { return c.Search }},
+	} {
+		row(k.name, func(c Figures) string {
+			return size(int64(k.w(c).Bytes)) + " (" + size(int64(k.w(c).Gzip)) + " gzipped)"
+		})
+	}
+	row("Your machine scripts (when opened)", func(c Figures) string { return size(int64(c.OnDemandBytes)) })
 	row("search --kb wall / peak RSS", func(c Figures) string { return dur(c.SearchKBWall) + " / " + size(c.SearchKBRSS) })
 	row("explain --kb wall / peak RSS", func(c Figures) string { return dur(c.ExplainKBWall) + " / " + size(c.ExplainKBRSS) })
 	row("serve --watch edit visible p50 / max", func(c Figures) string { return dur(c.WatchP50) + " / " + dur(c.WatchMax) })

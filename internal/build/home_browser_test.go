@@ -30,6 +30,10 @@ func TestBrowserHomePasteBox(t *testing.T) {
 			if len(order) < 3 || order[0] != "paste" || order[1] != "check" {
 				t.Errorf("%s %s: home sections in order %v, want the paste box, then the machine check", root, lang, order)
 			}
+			// The box is a form: the page loads none of the panel's scripts to send it.
+			if n := browsertest.Eval[int](b, `[...document.scripts].filter(s => /(machine|rules|paste)[.a-z]*\.js$/.test(s.src)).length`); n != 0 {
+				t.Errorf("%s %s: the home page loaded %d of the Your machine panel's scripts", root, lang, n)
+			}
 			browsertest.Eval[bool](b, `(() => { const q = document.getElementById("paste-q"); q.value = `+jsQuote(log)+`; q.form.requestSubmit(); return true })()`)
 			done := ""
 			for i := 0; i < 150 && done == ""; i++ {

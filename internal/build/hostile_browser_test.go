@@ -111,6 +111,7 @@ func TestBrowserHugePastes(t *testing.T) {
 
 	// Texts are made in the page: sent through the DevTools protocol they
 	// would take long. The log is real-shaped and just under the limit.
+	openMachine(t, b)
 	log := `(() => { const l = "vm:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM\n"; return "vm:1:1 [0] NCCL INFO NCCL version 2.28.9+cuda13.0\n" + l.repeat(Math.floor((8 << 20) / l.length) - 2); })()`
 	for _, c := range []struct{ name, text, want string }{
 		{"8 MB log", log, "nccl.version = 2.28.9"},

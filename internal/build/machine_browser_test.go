@@ -18,9 +18,18 @@ import (
 func paste(t *testing.T, b *browsertest.Browser, text string) string {
 	t.Helper()
 	js, _ := json.Marshal(text)
-	browsertest.Eval[any](b, `(() => { document.getElementById("machine").open = true; document.querySelector(".machine-input").value = `+string(js)+`; return null; })()`)
+	openMachine(t, b)
+	browsertest.Eval[any](b, `(() => { document.querySelector(".machine-input").value = `+string(js)+`; return null; })()`)
 	b.Do(chromedp.Click(chromedp.CSS(".machine-use")))
 	return browsertest.Eval[string](b, `document.querySelector(".machine-message").textContent`)
+}
+
+// openMachine opens the Your machine panel, as a visitor does before pasting
+// into it, and waits for its scripts: they load when it opens.
+func openMachine(t *testing.T, b *browsertest.Browser) {
+	t.Helper()
+	browsertest.Eval[any](b, `(() => { document.getElementById("machine").open = true; return null; })()`)
+	waitFor(t, b, `window.p2pkbMachine`)
 }
 
 func verdictOf(t *testing.T, b *browsertest.Browser, sel string) string {
@@ -39,6 +48,13 @@ func TestBrowserYourMachine(t *testing.T) {
 	pcie4, _ := os.ReadFile("../../probe/testdata/golden/pcie4-blocked.json")
 
 	b.Do(chromedp.Navigate(entry), chromedp.WaitReady(chromedp.CSS("#machine")))
+	// The panel's scripts load when it opens, not with the page; its state shows before.
+	if n := browsertest.Eval[int](b, `document.querySelectorAll('script[src$="machine.js"], script[src$="rules.js"], script[src$="paste.js"]').length + (window.p2pkbRules ? 1 : 0)`); n != 0 {
+		t.Errorf("an entry page loaded the panel's scripts before the panel was opened (%d)", n)
+	}
+	if got := browsertest.Eval[string](b, `document.querySelector("#machine summary").textContent`); got != "Your machine: no p2p-probe report" {
+		t.Errorf("closed panel says %q", got)
+	}
 	if msg := paste(t, b, string(h200)); !strings.Contains(msg, "Read") {
 		t.Fatalf("the real H200 reading was refused: %s", msg)
 	}
@@ -62,8 +78,8 @@ func TestBrowserYourMachine(t *testing.T) {
 	b.Do(chromedp.Navigate(entry), chromedp.WaitReady(chromedp.CSS("#machine")))
 	waitFor(t, b, `document.querySelector(".verdict") !== null`)
 
-	// The home page hides what does not apply when asked to.
-	b.Do(chromedp.Navigate(root+"en/index.html"), chromedp.WaitReady(chromedp.CSS("#only-applying")))
+	// The catalogue hides what does not apply when asked to.
+	b.Do(chromedp.Navigate(root+"en/kb/cuda/index.html"), chromedp.WaitReady(chromedp.CSS("#only-applying")))
 	waitFor(t, b, `document.querySelector("li[data-applies]") !== null`)
 	visible := `[...document.querySelectorAll("ul.entries li")].filter(li => li.offsetParent !== null).length`
 	before := browsertest.Eval[int](b, visible)

@@ -164,9 +164,10 @@ func (b *Session) reindex(ctx context.Context, s *site.Site, gen int) {
 }
 
 // changedEntries lists the ids of entries that are new objects in k;
-// lists says whether what the home page lists of them changed; ok is false
-// when pages other than theirs change too: entries added or removed, or an
-// error code or signature changed (which code pages and links show).
+// lists says whether what the home and catalogue pages list of them
+// changed; ok is false when pages other than theirs change too: entries
+// added or removed, an error code or signature changed (which code pages
+// and links show), or a domain or category (the catalogue's pages).
 func changedEntries(old, k *kb.KB) (changed map[string]bool, lists, ok bool) {
 	if len(old.Entries) != len(k.Entries) {
 		return nil, false, false
@@ -180,11 +181,11 @@ func changedEntries(old, k *kb.KB) (changed map[string]bool, lists, ok bool) {
 		if o == e {
 			continue
 		}
-		if o.ErrorCode != e.ErrorCode || o.Signature != e.Signature || o.SignatureZH != e.SignatureZH {
+		if o.ErrorCode != e.ErrorCode || o.Signature != e.Signature || o.SignatureZH != e.SignatureZH || o.Domain != e.Domain || o.Category != e.Category {
 			return nil, false, false
 		}
 		changed[e.ID] = true
-		lists = lists || o.Domain != e.Domain || o.Category != e.Category || o.VerificationTier != e.VerificationTier ||
+		lists = lists || o.LastUpdated != e.LastUpdated || o.VerificationTier != e.VerificationTier ||
 			o.Confidence != e.Confidence || o.AppliesWhen != e.AppliesWhen || fmt.Sprint(o.Versions) != fmt.Sprint(e.Versions)
 	}
 	return changed, lists, true

@@ -173,3 +173,31 @@ func TestSessionCloseWaitsForTheIndex(t *testing.T) {
 	default:
 	}
 }
+
+// An edit of what the catalogue lists of an entry (its confidence) rewrites
+// the catalogue's page of its domain in place.
+func TestSessionUpdatesTheCatalogue(t *testing.T) {
+	sess, work, out, _ := newSession(t)
+	defer sess.Close()
+	file := filepath.Join(work, "kb", "cuda", "peer-access-unsupported-by-hardware.json")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), `"confidence": 0.84`, `"confidence": 0.17`, 1)
+	if edited == string(data) {
+		t.Fatal("no confidence to edit")
+	}
+	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if inPlace, err := sess.Update(true); err != nil || !inPlace {
+		t.Fatalf("Update = %v, %v; want an update in place", inPlace, err)
+	}
+	for _, lang := range []string{"en", "zh"} {
+		page, err := os.ReadFile(filepath.Join(out, lang, "kb", "cuda", "index.html"))
+		if err != nil || !strings.Contains(string(page), " 17%") {
+			t.Errorf("%s: the catalogue's cuda page does not show the new confidence (%v)", lang, err)
+		}
+	}
+}

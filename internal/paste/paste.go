@@ -71,6 +71,10 @@ type Extractor struct {
 		passed   event
 		ran      event
 	}
+
+	woken      uint32         // the readers whose words a line holds (see quiet)
+	wake       func(word int) // Found, bound once
+	unfiltered bool           // every line is read in full: the reference quiet is tested against
 }
 
 type event struct {
@@ -97,7 +101,9 @@ func (c *counter) add(n int, text string) {
 
 // New returns an empty Extractor.
 func New() *Extractor {
-	return &Extractor{facts: map[string]Fact{}, prio: map[string]int{}}
+	x := &Extractor{facts: map[string]Fact{}, prio: map[string]int{}}
+	x.wake = x.Found
+	return x
 }
 
 // Extract reads a whole text.
@@ -175,17 +181,40 @@ func Strip(line string) string {
 	}
 	s := strings.TrimSpace(line)
 	for i := 0; i < 8 && mayHavePrefix(s); i++ {
-		loc := prefixes.FindStringIndex(s)
-		if loc == nil || loc[1] == 0 {
+		end := 0
+		if c := s[0]; c >= 'a' && c <= 'z' || c == '_' || c == '.' || c == '-' {
+			// Of prefixes, only NCCL's host:pid:tid [dev] starts so: read
+			// without the regular expression, as most lines of NCCL are.
+			_, end = hostPrefix(s)
+		} else if loc := prefixes.FindStringIndex(s); loc != nil {
+			end = loc[1]
+		}
+		if end == 0 {
 			break
 		}
-		s = strings.TrimSpace(s[loc[1]:])
+		s = strings.TrimSpace(s[end:])
 	}
 	return s
 }
 
 // Line reads line n (1-based) of the input.
 func (x *Extractor) Line(n int, raw string) {
+	if quiet(x, raw) {
+		return
+	}
+	x.line(n, raw)
+}
+
+// LineBytes is Line for a line the caller may reuse once it returns: it is
+// copied only when something in it may be kept.
+func (x *Extractor) LineBytes(n int, raw []byte) {
+	if quiet(x, raw) {
+		return
+	}
+	x.line(n, string(raw))
+}
+
+func (x *Extractor) line(n int, raw string) {
 	s := Strip(raw)
 	if x.mat != nil && x.mat.row(s, n, raw) {
 		return

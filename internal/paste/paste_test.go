@@ -157,7 +157,9 @@ func BenchmarkExtract(b *testing.B) {
 }
 
 // Any text: no panic, the same facts whole or line by line, every fact a
-// fact rules knows, on a line of the input whose text it shows.
+// fact rules knows, on a line of the input whose text it shows; the
+// prefilter skips only lines that change nothing, also when the text comes
+// again and its readers are done.
 func FuzzExtract(f *testing.F) {
 	_, inputs := loadCases(f)
 	for _, in := range inputs {
@@ -184,6 +186,9 @@ func FuzzExtract(f *testing.F) {
 		if got, want := short(x.Facts()), short(facts); !reflect.DeepEqual(got, want) {
 			t.Fatalf("line by line %v, whole %v", got, want)
 		}
+		samePrefiltered(t, "input twice", append(append([]string{}, lines...), lines...))
+		sameStrip(t, lines)
+		sameEnvName(t, lines)
 	})
 }
 

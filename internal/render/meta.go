@@ -21,6 +21,56 @@ func (v *view) Plain(s string) (string, error) {
 	return strings.TrimSpace(html.UnescapeString(tags.ReplaceAllString(string(h), ""))), nil
 }
 
+// summaryWidth bounds a summary: about what a search engine shows of a
+// description, a Chinese character counting twice.
+const summaryWidth = 200
+
+// Summary is the start of inline Markdown as plain text, for a page's
+// description, its link preview and its structured data: the first sentence
+// where it fits, else as many words as fit, followed by an ellipsis. The
+// whole text is on the page; repeating it three times in the head was most
+// of the weight of a long entry's page.
+func (v *view) Summary(s string) (string, error) {
+	p, err := v.Plain(s)
+	if err != nil {
+		return "", err
+	}
+	return summary(p), nil
+}
+
+func summary(p string) string {
+	width, cut, space := 0, -1, -1 // columns so far; where to cut; the last space
+	for i, r := range p {
+		if r >= 0x2E80 { // CJK and full-width forms take two columns
+			width += 2
+		} else {
+			width++
+		}
+		if width > summaryWidth {
+			cut = i
+			break
+		}
+		switch {
+		case width < summaryWidth/4: // "e.g." is no sentence
+		case r == '。' || r == '！' || r == '？':
+			if i+len(string(r)) < len(p) {
+				return p[:i+len(string(r))]
+			}
+		case (r == '.' || r == '!' || r == '?') && i+1 < len(p) && p[i+1] == ' ' && i > 0 && p[i-1] != '.':
+			return p[:i+1]
+		case r == ' ':
+			space = i
+		}
+	}
+	if cut < 0 {
+		return p
+	}
+	if space > cut/2 {
+		cut = space
+	}
+	return strings.TrimRight(p[:cut], " ,;:，；：") + "…"
+}
+
 // OGLocale is the page's language as Open Graph writes it: language and
 // territory.
 func (v *view) OGLocale() string {
@@ -37,7 +87,7 @@ func (v *view) OGLocale() string {
 func (v *view) EntryLD() (map[string]any, error) {
 	e := v.Entry
 	k := e.Entry
-	desc, err := v.Plain(e.RootCause.Text)
+	desc, err := v.Summary(e.RootCause.Text)
 	if err != nil {
 		return nil, err
 	}

@@ -122,7 +122,7 @@ func (r *Renderer) text(lang, key string) (string, error) {
 }
 
 // kinds are the page kinds, each with its template file.
-var kinds = []site.Kind{site.KindHome, site.KindSearch, site.KindEntry, site.KindArticle, site.KindRedirect, site.KindCodeList, site.KindNotFound}
+var kinds = []site.Kind{site.KindHome, site.KindSearch, site.KindCatalog, site.KindEntry, site.KindArticle, site.KindRedirect, site.KindCodeList, site.KindNotFound}
 
 // literalT is a UI string asked for by literal keys: {{T "key"}}, or
 // {{TL "lang" "key"}} in a named language.
@@ -216,6 +216,9 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 		return first
 	}
 	if err := r.assetFiles(emit); err != nil {
+		return err
+	}
+	if err := r.machineTextFiles(emit); err != nil {
 		return err
 	}
 	// Reproducers are published as they are, for readers to run.

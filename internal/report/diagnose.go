@@ -71,13 +71,7 @@ const maxLineText = 1000
 // a line where some entry matches for the first time, with every entry that
 // matches that line. An entry is reported once, where it first appears.
 func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, ms []search.LineMatch)) error {
-	var docs []search.Doc
-	for _, d := range search.LangDocs(s, o.Lang) {
-		if d.Kind == "entry" {
-			docs = append(docs, d)
-		}
-	}
-	m := search.NewLineMatcher(docs)
+	r := newLineReader(s, o.Lang, o.Paste)
 	seen := map[string]bool{}
 	done := func(d *search.Doc) bool { return seen[d.ID] }
 	long := func(n int, length int64) {
@@ -88,9 +82,9 @@ func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, 
 	}
 	return eachLine(in, func(n int, line []byte) {
 		if o.Observe != nil {
-			o.Observe(n, string(line))
+			o.Observe(n, line)
 		}
-		ms := m.Match(line, done)
+		ms := r.read(n, line, done)
 		// A message is reported once, at its first line: a line whose
 		// matches are all entries seen before (a log repeats itself, one
 		// line per rank and step) adds nothing, and keeping it would grow
@@ -390,7 +384,6 @@ func Match(w io.Writer, s *site.Site, f rules.Facts, in io.Reader, o Options) (S
 
 func report(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, judge bool) (Summary, error) {
 	if x := o.Paste; x != nil {
-		o.Observe = x.Line
 		o.PasteFacts = func() rules.Facts { return paste.Facts(x.Facts()) }
 	}
 	var unknown *issue.Collector
@@ -398,11 +391,11 @@ func report(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, j
 		// What a report of an input with no known message needs, gathered as it streams.
 		unknown = &issue.Collector{}
 		observe := o.Observe
-		o.Observe = func(n int, line string) {
+		o.Observe = func(n int, line []byte) {
 			if observe != nil {
 				observe(n, line)
 			}
-			unknown.Add(line)
+			unknown.Add(string(line))
 		}
 	}
 	msgs, sum, err := diagnose(w, s, in, f, o, judge)

@@ -49,7 +49,7 @@ func TestObserverAndPastedFacts(t *testing.T) {
 	var seen []string
 	mig := probeFacts(t, "../../probe/testdata/golden/mig-enabled.json")
 	asked := 0
-	o := Options{Lang: "en", Observe: func(n int, line string) { seen = append(seen, strings.Repeat("#", n)+line) },
+	o := Options{Lang: "en", Observe: func(n int, line []byte) { seen = append(seen, strings.Repeat("#", n)+string(line)) },
 		PasteFacts: func() rules.Facts { asked++; return mig }}
 	msgs, sum, err := diagnose(io.Discard, s, strings.NewReader(log), nil, o, false)
 	if err != nil {

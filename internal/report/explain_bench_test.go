@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/p2pkb/p2pkb/internal/bench"
+	"github.com/p2pkb/p2pkb/internal/paste"
 )
 
 // BenchmarkExplain reads a real-shaped 100 MB log (see make bench for the
@@ -19,7 +20,8 @@ func BenchmarkExplain(b *testing.B) {
 	b.SetBytes(int64(log.Len()))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		sum, err := Explain(io.Discard, s, bytes.NewReader(log.Bytes()), nil, Options{Lang: "en"})
+		// As the command runs it: the paste's facts are gathered too.
+		sum, err := Explain(io.Discard, s, bytes.NewReader(log.Bytes()), nil, Options{Lang: "en", Paste: paste.New()})
 		if err != nil || sum.Errors != 1 {
 			b.Fatalf("%v %+v", err, sum)
 		}

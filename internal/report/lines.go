@@ -5,6 +5,12 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sync"
+
+	"github.com/p2pkb/p2pkb/internal/ahocorasick"
+	"github.com/p2pkb/p2pkb/internal/paste"
+	"github.com/p2pkb/p2pkb/internal/search"
+	"github.com/p2pkb/p2pkb/internal/site"
 )
 
 // A log is read a piece at a time, so memory stays flat whatever its size.
@@ -63,4 +69,68 @@ func eachLine(r io.Reader, fn func(n int, line []byte), long func(n int, length 
 func trimEOL(b []byte) []byte {
 	b = bytes.TrimSuffix(b, []byte("\n"))
 	return bytes.TrimSuffix(b, []byte("\r"))
+}
+
+// lineReader reads each line for the known messages and, with a paste
+// extractor, for the facts: one pass of one automaton over the line finds
+// both the matcher's literals and the extractor's words.
+type lineReader struct {
+	m     *search.LineMatcher
+	x     *paste.Extractor // nil: messages only
+	ac    *ahocorasick.Automaton
+	split int // literals below are the matcher's, from it on the extractor's
+	found func(lit int)
+}
+
+// prepared is what a catalogue's line readers share, kept for the last
+// catalogue and language read: a fuzz run or a long-lived process explains
+// many inputs with one catalogue, and preparing the patterns costs more than
+// a short input does.
+var prepared struct {
+	sync.Mutex
+	s    *site.Site
+	lang string
+	m    *search.LineMatcher // a prototype: each reader gets a Clone
+	ac   *ahocorasick.Automaton
+}
+
+func newLineReader(s *site.Site, lang string, x *paste.Extractor) *lineReader {
+	p := &prepared
+	p.Lock()
+	if p.s != s || p.lang != lang {
+		var docs []search.Doc
+		for _, d := range search.LangDocs(s, lang) {
+			if d.Kind == "entry" {
+				docs = append(docs, d)
+			}
+		}
+		p.m = search.NewLineMatcher(docs)
+		p.ac = ahocorasick.New(append(append([]string(nil), p.m.Literals()...), paste.Words()...))
+		p.s, p.lang = s, lang
+	}
+	r := &lineReader{m: p.m.Clone(), x: x, ac: p.ac, split: len(p.m.Literals())}
+	p.Unlock()
+	r.found = r.foundLit
+	return r
+}
+
+func (r *lineReader) foundLit(lit int) {
+	if lit < r.split {
+		r.m.Found(lit)
+	} else if r.x != nil {
+		r.x.Found(lit - r.split)
+	}
+}
+
+// read gives line n to the extractor and returns the entries that match it
+// (see search.LineMatcher.Match for done).
+func (r *lineReader) read(n int, line []byte, done func(*search.Doc) bool) []search.LineMatch {
+	if r.x == nil {
+		return r.m.Match(line, done)
+	}
+	r.m.Begin()
+	r.x.Begin()
+	r.ac.Scan(line, r.found)
+	r.x.End(n, line)
+	return r.m.End(line, done)
 }

@@ -33,10 +33,10 @@ type Options struct {
 	Test *facts.Test // what p2p-probe --test measured; match prints it first
 	// Reading a log (Explain, Match).
 	Follow     bool                     // write each message as soon as it appears, the summary at the end
-	Observe    func(n int, line string) // sees every line of the input, numbered from 1, in order (a line over 1 MiB in overlapping pieces, each with its number)
+	Observe    func(n int, line []byte) // sees every line of the input, numbered from 1, in order (a line over 1 MiB in overlapping pieces, each with its number); it must not keep line
 	PasteFacts func() rules.Facts       // the facts gathered from the input so far; the machine's win over them
 	Warn       io.Writer                // where to say that the input was read otherwise than as given (lines too long)
-	Paste      *paste.Extractor         // gathers facts from the input (sets Observe and PasteFacts); they are printed with the messages
+	Paste      *paste.Extractor         // gathers facts from the input, in the pass that finds the messages (sets PasteFacts); they are printed with the messages
 }
 
 // Lang picks the language: the flag when given, else LANG (zh_CN.UTF-8 -> zh).

@@ -2,8 +2,12 @@ package search
 
 import (
 	"regexp/syntax"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
+
+	"github.com/p2pkb/p2pkb/internal/ahocorasick"
 )
 
 // LineMatcher finds the entries whose signature pattern matches a line, fast
@@ -14,18 +18,18 @@ import (
 type LineMatcher struct {
 	docs   []Doc
 	owner  []int   // per doc: the index of the first doc of the same entry (a pattern a|b is a doc per branch)
-	need   []int   // per doc: how many distinct literals it requires; 0: run its pattern on every line
-	users  [][]int // per literal: the docs requiring it
+	need   [][]int // per doc: the literals it requires; none: run its pattern on every line
+	users  [][]int // per literal: the docs it is the key of, the literal of theirs fewest docs require
 	always []int   // docs whose patterns require no literal the automaton can look for
 
-	ac acAutomaton
+	ac    func() *ahocorasick.Automaton // built on the first Match: a reader that finds the literals itself needs none
+	lits  []string
+	found func(lit int) // Found, bound once
 
 	// Per line scratch, stamped so that nothing is cleared between lines.
-	stamp    uint32
-	litSeen  []uint32
-	docStamp []uint32
-	docCount []int
-	cands    []int
+	stamp   uint32
+	litSeen []uint32
+	cands   []int
 }
 
 // LineMatch is one entry whose pattern matched a line.
@@ -73,30 +77,51 @@ func NewLineMatcher(docs []Doc) *LineMatcher {
 			i := len(m.docs)
 			m.docs = append(m.docs, d)
 			m.owner = append(m.owner, owner)
-			ids := map[int]bool{}
+			var need []int
 			for _, t := range set {
 				id, ok := litID[t]
 				if !ok {
 					id = len(lits)
 					litID[t] = id
 					lits = append(lits, t)
-					m.users = append(m.users, nil)
 				}
-				if !ids[id] {
-					ids[id] = true
-					m.users[id] = append(m.users[id], i)
+				if !slices.Contains(need, id) {
+					need = append(need, id)
 				}
 			}
-			m.need = append(m.need, len(ids))
-			if len(ids) == 0 {
+			m.need = append(m.need, need)
+			if len(need) == 0 {
 				m.always = append(m.always, i)
 			}
 		}
 	}
-	m.ac = newAutomaton(lits)
+	// A doc is a candidate when its key literal is found, and stays one
+	// when its other literals are found too. The key is the literal of
+	// the doc that the fewest docs require: a literal many require (NCCL
+	// INFO) is in many lines, and finding it should cost little.
+	required := make([]int, len(lits))
+	for _, need := range m.need {
+		for _, id := range need {
+			required[id]++
+		}
+	}
+	m.users = make([][]int, len(lits))
+	for d, need := range m.need {
+		if len(need) == 0 {
+			continue
+		}
+		key := need[0]
+		for _, id := range need[1:] {
+			if required[id] < required[key] || required[id] == required[key] && len(lits[id]) > len(lits[key]) {
+				key = id
+			}
+		}
+		m.users[key] = append(m.users[key], d)
+	}
+	m.ac = sync.OnceValue(func() *ahocorasick.Automaton { return ahocorasick.New(lits) })
+	m.lits = lits
+	m.found = m.Found
 	m.litSeen = make([]uint32, len(lits))
-	m.docStamp = make([]uint32, len(m.docs))
-	m.docCount = make([]int, len(m.docs))
 	return m
 }
 
@@ -154,29 +179,63 @@ func rarity(c byte) int {
 // then, so a message already found costs little when it repeats. done may be
 // nil. A LineMatcher is not safe for concurrent use.
 func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
+	m.Begin()
+	m.ac().Scan(line, m.found)
+	return m.End(line, done)
+}
+
+// Clone is a matcher of the same entries that shares what NewLineMatcher
+// prepared, for another reader of lines (a LineMatcher is not safe for
+// concurrent use).
+func (m *LineMatcher) Clone() *LineMatcher {
+	c := *m
+	c.stamp, c.cands = 0, nil
+	c.litSeen = make([]uint32, len(m.litSeen))
+	c.found = c.Found
+	return &c
+}
+
+// Literals are what the matcher looks for in a line. A reader that looks
+// for literals of its own in the same lines can find both in one pass: for
+// each line it calls Begin, Found with the index in Literals of every
+// literal the line holds, and End, which answers as Match does.
+func (m *LineMatcher) Literals() []string { return m.lits }
+
+// Begin starts a line (see Literals).
+func (m *LineMatcher) Begin() {
 	m.stamp++
 	if m.stamp == 0 { // wrapped: start the stamps again
 		clear(m.litSeen)
-		clear(m.docStamp)
 		m.stamp = 1
 	}
 	m.cands = m.cands[:0]
-	m.ac.scan(line, func(lit int) {
-		if m.litSeen[lit] == m.stamp {
-			return
+}
+
+// Found says that the line holds literal lit of Literals; a literal may be
+// said more than once.
+func (m *LineMatcher) Found(lit int) {
+	if m.litSeen[lit] == m.stamp {
+		return
+	}
+	m.litSeen[lit] = m.stamp
+	m.cands = append(m.cands, m.users[lit]...)
+}
+
+// End answers for the line, as Match does.
+func (m *LineMatcher) End(line []byte, done func(doc *Doc) bool) []LineMatch {
+	// The docs whose key was found and that lack another literal drop out.
+	k := 0
+	for _, d := range m.cands {
+		all := true
+		for _, id := range m.need[d] {
+			all = all && m.litSeen[id] == m.stamp
 		}
-		m.litSeen[lit] = m.stamp
-		for _, d := range m.users[lit] {
-			if m.docStamp[d] != m.stamp {
-				m.docStamp[d], m.docCount[d] = m.stamp, 0
-			}
-			m.docCount[d]++
-			if m.docCount[d] == m.need[d] {
-				m.cands = append(m.cands, d)
-			}
+		if all {
+			m.cands[k] = d
+			k++
 		}
-	})
-	m.cands = append(m.cands, m.always...)
+	}
+	m.cands = append(m.cands[:k], m.always...)
 	if len(m.cands) == 0 {
 		return nil
 	}
@@ -187,7 +246,6 @@ func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 	sort.Ints(m.cands)
 	m.cands = compactInts(m.cands)
 	sort.Ints(m.cands) // the documents' order, whatever order the literals came in
-	s := string(line)
 	var out []LineMatch
 	if done != nil {
 		// The patterns of documents not reported yet decide whether the
@@ -196,7 +254,7 @@ func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 		// lines, and most of them would otherwise run every pattern again.
 		fresh := false
 		for _, d := range m.cands {
-			if !done(&m.docs[d]) && m.docs[d].Regex.Regexp().MatchString(s) {
+			if !done(&m.docs[d]) && m.docs[d].Regex.Regexp().Match(line) {
 				fresh = true
 				break
 			}
@@ -206,128 +264,12 @@ func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 		}
 	}
 	for _, d := range m.cands {
-		if t := m.docs[d].Regex.Regexp().FindString(s); t != "" {
-			out = append(out, LineMatch{&m.docs[d], t})
+		if loc := m.docs[d].Regex.Regexp().FindIndex(line); loc != nil && loc[1] > loc[0] {
+			out = append(out, LineMatch{&m.docs[d], string(line[loc[0]:loc[1]])})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Text) > len(out[j].Text) })
 	return out
-}
-
-// acAutomaton is an Aho-Corasick automaton as a full transition table over
-// byte classes: the bytes no literal holds share one class, so the table is
-// small. The table holds each state premultiplied by the number of classes,
-// negated (minus one) for a state where literals end, so that the loop over
-// a line's bytes is one lookup and one test per byte.
-type acAutomaton struct {
-	class [256]int32
-	next  []int32 // state*n + class -> state*n, or -(state*n)-1 when literals end there
-	n     int32
-	out   [][]int   // state -> literals ending there, through the failure links too
-	start [256]bool // bytes that leave the start state: the others are skipped without the table
-}
-
-func newAutomaton(lits []string) acAutomaton {
-	var a acAutomaton
-	var used [256]bool
-	for _, l := range lits {
-		for i := 0; i < len(l); i++ {
-			used[l[i]] = true
-		}
-	}
-	n := 1
-	for b := range used {
-		if used[b] {
-			a.class[b] = int32(n)
-			n++
-		}
-	}
-	// The trie, with -1 for a missing edge.
-	var next []int32
-	var out [][]int
-	newState := func() int {
-		for c := 0; c < n; c++ {
-			next = append(next, -1)
-		}
-		out = append(out, nil)
-		return len(out) - 1
-	}
-	newState()
-	for id, l := range lits {
-		s := 0
-		for i := 0; i < len(l); i++ {
-			c := int(a.class[l[i]])
-			if next[s*n+c] < 0 {
-				next[s*n+c] = int32(newState())
-			}
-			s = int(next[s*n+c])
-		}
-		out[s] = append(out[s], id)
-	}
-	// Breadth first, each missing edge takes its failure state's edge.
-	fail := make([]int, len(out))
-	var queue []int
-	for c := 0; c < n; c++ {
-		if t := next[c]; t < 0 {
-			next[c] = 0
-		} else {
-			queue = append(queue, int(t))
-		}
-	}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		out[s] = append(out[s], out[fail[s]]...)
-		for c := 0; c < n; c++ {
-			t := next[s*n+c]
-			if t < 0 {
-				next[s*n+c] = next[fail[s]*n+c]
-				continue
-			}
-			fail[t] = int(next[fail[s]*n+c])
-			queue = append(queue, int(t))
-		}
-	}
-	a.out, a.n = out, int32(n)
-	a.next = make([]int32, len(next))
-	for i, t := range next {
-		v := t * int32(n)
-		if len(out[t]) > 0 {
-			v = -v - 1
-		}
-		a.next[i] = v
-	}
-	for c := 0; c < 256; c++ {
-		a.start[c] = a.next[a.class[c]] != 0
-	}
-	return a
-}
-
-// scan calls found for every literal occurrence in b.
-func (a *acAutomaton) scan(b []byte, found func(lit int)) {
-	if len(a.out) <= 1 {
-		return
-	}
-	s, next, class, start := int32(0), a.next, &a.class, &a.start
-	for i := 0; i < len(b); i++ {
-		if s == 0 {
-			// Most bytes of a log start no literal: a loop without the
-			// table's chain of lookups passes them quickly.
-			for i < len(b) && !start[b[i]] {
-				i++
-			}
-			if i == len(b) {
-				return
-			}
-		}
-		s = next[s+class[b[i]]]
-		if s < 0 {
-			s = -s - 1
-			for _, l := range a.out[s/a.n] {
-				found(l)
-			}
-		}
-	}
 }
 
 // LineMatcher returns a matcher of the entries of lang.

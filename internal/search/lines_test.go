@@ -137,3 +137,43 @@ func TestLineMatcherAlternationsAndRepeats(t *testing.T) {
 		t.Errorf("a repeat of a done entry answered: %v", got)
 	}
 }
+
+// An entry is a candidate, and its pattern runs, only when the line holds
+// every literal it requires, whichever of them is its key; the protocol a
+// reader with literals of its own uses answers as Match does.
+func TestLineMatcherCandidates(t *testing.T) {
+	docs := []Doc{
+		{ID: "ab", Regex: NewPattern(`Alpha.*Bravo`)},
+		{ID: "a", Regex: NewPattern(`Alpha`)},
+		{ID: "bc", Regex: NewPattern(`Bravo.*Charlie`)},
+	}
+	m := NewLineMatcher(docs)
+	for line, want := range map[string][]string{
+		"Alpha only":          {"a"},
+		"Bravo Charlie":       {"bc"},
+		"Charlie":             nil,
+		"Bravo":               nil,
+		"Alpha Bravo Charlie": {"ab", "a", "bc"},
+	} {
+		m.Match([]byte(line), nil)
+		var got []string
+		for _, d := range m.cands {
+			got = append(got, m.docs[d].ID)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: candidates %v, want %v", line, got, want)
+		}
+		// The same through Literals, Begin, Found and End, on a clone.
+		c := m.Clone()
+		c.Begin()
+		for i, l := range c.Literals() {
+			if strings.Contains(line, l) {
+				c.Found(i)
+			}
+		}
+		ms, want2 := c.End([]byte(line), nil), m.Match([]byte(line), nil)
+		if len(ms) != len(want2) {
+			t.Errorf("%q: End %v, Match %v", line, ms, want2)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/p2pkb/p2pkb/internal/content"
@@ -51,6 +52,7 @@ const (
 	KindSearch   Kind = "search"   // /<lang>/search/
 	KindRedirect Kind = "redirect" // language-neutral: /, /kb/<id>/, /e/<code>/ with one entry
 	KindCodeList Kind = "codelist" // /e/<code>/ shared by several entries
+	KindCatalog  Kind = "catalog"  // /<lang>/kb/ (the domains), /<lang>/kb/<domain>/[page/<n>/] (a domain's entries)
 	KindNotFound Kind = "404"      // /404.html
 )
 
@@ -60,8 +62,9 @@ type Site struct {
 	KB       *kb.KB
 	Articles *content.Set
 	Pages    []*Page
-	Domains  []Domain // entries grouped for the home page
-	RepoURL  string   // the project's repository (--repo-url), for edit and report links; "" leaves them out
+	Domains  []Domain    // entries grouped for the catalogue
+	Recent   []*kb.Entry // the entries updated last, for the home page
+	RepoURL  string      // the project's repository (--repo-url), for edit and report links; "" leaves them out
 
 	causes map[string]int // entry id -> how many entries are causes of its message
 }
@@ -70,6 +73,7 @@ type Site struct {
 type Domain struct {
 	Name       string
 	Categories []Category
+	Count      int // entries in all its categories
 }
 
 // Category is the entries of one category within a domain.
@@ -95,6 +99,10 @@ type Page struct {
 	Code     string             // KindCodeList and /e/ redirects: the error code
 	Guides   []*content.Article // KindEntry: the articles that explain the entry, in Lang where translated
 	Explains []*kb.Entry        // KindArticle: the entries the article explains
+
+	Domain           *Domain    // KindCatalog of a domain; nil on the catalogue's first page
+	Listing          []Category // KindCatalog of a domain: this page's entries by category
+	PageN, PageCount int        // KindCatalog of a domain: this page's number (from 1) and how many
 
 	Alternates []Alternate // the same page in every language, this one included
 }
@@ -143,6 +151,29 @@ func EntryPath(lang, id string) string { return lang + "/kb/" + id + "/" }
 // ArticlePath is the path of an article's page in a language.
 func ArticlePath(lang, slug string) string { return lang + "/articles/" + slug + "/" }
 
+// CatalogPageSize is how many entries a page of a domain's catalogue
+// lists: at a few hundred bytes an entry, a page weighs no more than a long
+// entry's page, however large the KB.
+const CatalogPageSize = 25
+
+// CatalogPath is the path of page n (from 1) of a domain's entries in the
+// catalogue, or of the catalogue's first page, which lists the domains,
+// when domain is "". Entry ids have at least two parts, so none of these
+// is an entry's path.
+func CatalogPath(lang, domain string, n int) string {
+	p := lang + "/kb/"
+	if domain != "" {
+		p += domain + "/"
+	}
+	if n > 1 {
+		p += "page/" + strconv.Itoa(n) + "/"
+	}
+	return p
+}
+
+// RecentCount is how many recently updated entries the home page shows.
+const RecentCount = 8
+
 // CodePath is the stable path of an error code, /e/<code>/.
 func CodePath(code string) string { return "e/" + url.PathEscape(code) + "/" }
 
@@ -151,7 +182,7 @@ func CodePath(code string) string { return "e/" + url.PathEscape(code) + "/" }
 // the commands that read them (explain, match). The pages' views were
 // most of the time and memory of modelling a large KB.
 func Catalog(k *kb.KB, articles *content.Set) *Site {
-	return &Site{KB: k, Articles: articles, Domains: group(k.Entries), causes: sharedCauses(k)}
+	return &Site{KB: k, Articles: articles, Domains: group(k.Entries), Recent: recent(k.Entries), causes: sharedCauses(k)}
 }
 
 func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
@@ -160,6 +191,7 @@ func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
 	}
 	s := &Site{BaseURL: baseURL, KB: k, Articles: articles}
 	s.Domains = group(k.Entries)
+	s.Recent = recent(k.Entries)
 	s.causes = sharedCauses(k)
 
 	// Language-neutral pages.
@@ -187,6 +219,16 @@ func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
 	for _, l := range Langs {
 		s.localized(l, KindHome, l.Code+"/", func(p *Page) { p.Title = "p2pkb" })
 		s.localized(l, KindSearch, l.Code+"/search/", func(p *Page) {})
+		s.localized(l, KindCatalog, CatalogPath(l.Code, "", 1), func(p *Page) {})
+		for i := range s.Domains {
+			d := &s.Domains[i]
+			pages := paginate(d.Categories, CatalogPageSize)
+			for n, listing := range pages {
+				s.localized(l, KindCatalog, CatalogPath(l.Code, d.Name, n+1), func(p *Page) {
+					p.Title, p.Domain, p.Listing, p.PageN, p.PageCount = d.Name, d, listing, n+1, len(pages)
+				})
+			}
+		}
 		for _, e := range k.Entries {
 			s.localized(l, KindEntry, EntryPath(l.Code, e.ID), func(p *Page) {
 				p.Entry = View(e, l.Code, k)
@@ -275,10 +317,49 @@ func group(entries []*kb.Entry) []Domain {
 		}
 	}
 	sort.Slice(ds, func(i, j int) bool { return ds[i].Name < ds[j].Name })
-	for _, d := range ds {
+	for i := range ds {
+		d := &ds[i]
 		sort.Slice(d.Categories, func(i, j int) bool { return d.Categories[i].Name < d.Categories[j].Name })
+		for _, c := range d.Categories {
+			d.Count += len(c.Entries)
+		}
 	}
 	return ds
+}
+
+// paginate cuts a domain's categories into pages of at most size entries,
+// a category split between pages keeping its name on each.
+func paginate(cats []Category, size int) [][]Category {
+	var pages [][]Category
+	var page []Category
+	n := 0
+	for _, c := range cats {
+		for es := c.Entries; len(es) > 0; {
+			if n == size {
+				pages, page, n = append(pages, page), nil, 0
+			}
+			k := min(len(es), size-n)
+			page = append(page, Category{Name: c.Name, Entries: es[:k]})
+			es, n = es[k:], n+k
+		}
+	}
+	if len(page) > 0 {
+		pages = append(pages, page)
+	}
+	return pages
+}
+
+// recent returns the entries updated last, newest first; entries of one day
+// by id.
+func recent(entries []*kb.Entry) []*kb.Entry {
+	es := append([]*kb.Entry(nil), entries...)
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].LastUpdated != es[j].LastUpdated {
+			return es[i].LastUpdated > es[j].LastUpdated
+		}
+		return es[i].ID < es[j].ID
+	})
+	return es[:min(len(es), RecentCount)]
 }
 
 func sortedCodes(entries []*kb.Entry) []string {
@@ -304,15 +385,18 @@ func byCode(entries []*kb.Entry) map[string][]*kb.Entry {
 
 // Update returns the site for k, a reload of s's KB in which the entries
 // named in changed are new objects with the same ids, error codes and
-// signatures (serve --watch). The pages that show a changed entry are new,
-// as the list pages' groups; the others are s's own, now of the new site.
-// It returns the pages that show a changed entry (with lists, the home
-// pages too: what they list of an entry changed).
+// signatures, domains and categories (serve --watch). The pages that show a
+// changed entry are new, as the list pages' groups; the others are s's own,
+// now of the new site. It returns the pages that show a changed entry (with
+// lists, the home and catalogue pages too: what they list of an entry
+// changed).
 func (s *Site) Update(k *kb.KB, changed map[string]bool, lists bool) (*Site, []*Page) {
-	n := &Site{BaseURL: s.BaseURL, KB: k, Articles: s.Articles, Domains: group(k.Entries), Pages: make([]*Page, len(s.Pages))}
+	// Signatures are the same (see above): so are the causes sharing a message.
+	n := &Site{BaseURL: s.BaseURL, KB: k, Articles: s.Articles, RepoURL: s.RepoURL, Domains: group(k.Entries), Recent: recent(k.Entries),
+		causes: s.causes, Pages: make([]*Page, len(s.Pages))}
 	var affected []*Page
 	for i, p := range s.Pages {
-		if !p.shows(changed) && !(lists && p.Kind == KindHome) {
+		if !p.shows(changed) && !(lists && (p.Kind == KindHome || p.Kind == KindCatalog)) {
 			p.Site = n
 			n.Pages[i] = p
 			continue
@@ -323,6 +407,23 @@ func (s *Site) Update(k *kb.KB, changed map[string]bool, lists bool) (*Site, []*
 		case KindEntry:
 			q.Entry = View(k.ByID[p.Entry.ID], p.Lang.Code, k)
 			q.Title = q.Entry.Signature
+		case KindCatalog:
+			// An entry moved to another domain or category is a full build
+			// (build.changedEntries): the same entries, new values.
+			if p.Domain != nil {
+				for i := range n.Domains {
+					if n.Domains[i].Name == p.Domain.Name {
+						q.Domain = &n.Domains[i]
+					}
+				}
+				q.Listing = make([]Category, len(p.Listing))
+				for i, c := range p.Listing {
+					q.Listing[i] = Category{Name: c.Name, Entries: make([]*kb.Entry, len(c.Entries))}
+					for j, e := range c.Entries {
+						q.Listing[i].Entries[j] = k.ByID[e.ID]
+					}
+				}
+			}
 		case KindRedirect, KindCodeList:
 			q.Targets = make([]*kb.Entry, len(p.Targets))
 			for j, e := range p.Targets {

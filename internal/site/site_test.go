@@ -1,6 +1,7 @@
 package site
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -150,5 +151,59 @@ func TestCatalogIsTheModelWithoutPages(t *testing.T) {
 	}
 	if shared == 0 {
 		t.Error("no entry shares its message: the comparison checks nothing")
+	}
+}
+
+// The catalogue lists every entry once, in pages of at most
+// CatalogPageSize, a domain's pages at their paths.
+func TestCatalogPages(t *testing.T) {
+	var es []*kb.Entry
+	byID := map[string]*kb.Entry{}
+	for i := range 2*CatalogPageSize + 3 {
+		cat := "a_first"
+		if i%3 == 0 {
+			cat = "b_second"
+		}
+		e := &kb.Entry{ID: fmt.Sprintf("cuda/e%03d", i), ErrorCode: fmt.Sprint("E", i), Domain: "cuda", Category: cat, Signature: "s", LastUpdated: fmt.Sprintf("2026-01-%02d", 1+i%28)}
+		es = append(es, e)
+		byID[e.ID] = e
+	}
+	n := &kb.Entry{ID: "nccl/x", ErrorCode: "X", Domain: "nccl", Category: "c", Signature: "x"}
+	es, byID[n.ID] = append(es, n), n
+	s := New(&kb.KB{Entries: es, ByID: byID}, &content.Set{}, "")
+	for _, l := range Langs {
+		listed := map[string]int{}
+		var paths []string
+		for _, p := range s.Pages {
+			if p.Kind != KindCatalog || p.Lang != l {
+				continue
+			}
+			paths = append(paths, p.Path)
+			count := 0
+			for _, c := range p.Listing {
+				for _, e := range c.Entries {
+					listed[e.ID]++
+					count++
+				}
+			}
+			if count > CatalogPageSize || p.Domain != nil && count == 0 {
+				t.Errorf("%s lists %d entries", p.Path, count)
+			}
+		}
+		want := []string{l.Code + "/kb/", l.Code + "/kb/cuda/", l.Code + "/kb/cuda/page/2/", l.Code + "/kb/cuda/page/3/", l.Code + "/kb/nccl/"}
+		if !reflect.DeepEqual(paths, want) {
+			t.Errorf("%s catalogue pages %q, want %q", l.Code, paths, want)
+		}
+		for _, e := range es {
+			if listed[e.ID] != 1 {
+				t.Errorf("%s: %s listed %d times", l.Code, e.ID, listed[e.ID])
+			}
+		}
+	}
+	if len(s.Recent) != RecentCount || s.Recent[0].LastUpdated != "2026-01-28" || s.Recent[0].ID != "cuda/e027" || s.Recent[1].ID != "cuda/e026" {
+		t.Errorf("recent: %d entries, first %s %s", len(s.Recent), s.Recent[0].ID, s.Recent[0].LastUpdated)
+	}
+	if d := s.Domains[0]; d.Name != "cuda" || d.Count != 2*CatalogPageSize+3 {
+		t.Errorf("domain %s counts %d", d.Name, d.Count)
 	}
 }

@@ -1,0 +1,290 @@
+package paste
+
+import (
+	"math/bits"
+	"strings"
+	"sync"
+
+	"github.com/p2pkb/p2pkb/internal/ahocorasick"
+)
+
+// Nearly every line of a training log is one no reader acts on, or one a
+// reader has already taken all it can from (the hundredth NCCL channel line
+// of the same host). One pass of an automaton over the line finds the
+// words every reader needs; a line is skipped, unstripped and untouched by
+// regular expressions, when none is there, or when each reader whose word
+// is there has nothing left to learn from such a line. Each word below must
+// be in every line its reader acts on: a word of scan's own tests, or a part
+// of what its pattern requires.
+
+// reader is a part of scan that a trigger word sets off.
+type reader uint8
+
+const (
+	anyTime       reader = iota // may act on any line with its word
+	ncclVersion                 // nccl.version
+	ncclDriver                  // cuda.driver from NCCL
+	ncclEnv                     // env.NCCL_*
+	channelP2P                  // NCCL channels, by transport
+	channelSHM                  //
+	channelNET                  //
+	ncclNodes                   // nNodes of the first communicator
+	ncclRefused                 // P2P refused by NCCL
+	torchVersion                // python.torch
+	tfVersion                   // python.tensorflow
+	vllmVersion                 // python.vllm
+	pipNCCL                     // python.nccl
+	wslHost                     // wsl
+	containerHost               // container
+	slurmHost                   // slurm
+	consumerGPU                 // a GeForce or TITAN name
+	dataCentreGPU               // a Tesla or data-centre NVIDIA name
+)
+
+// trigger is a word and the reader it sets off.
+type trigger struct {
+	word string
+	r    reader
+}
+
+var triggers = []trigger{
+	{"\x1b", anyTime}, // Strip removes colour codes, which may hide any word
+
+	// Line: the header of a GPU matrix.
+	{"GPU0", anyTime},
+	// gpuLine
+	{"MIG ", anyTime}, {"Virtualization Mode", anyTime},
+	// scan
+	{"-p2p", anyTime},
+	{"Peer-to-Peer", anyTime}, {"P2P Connectivity", anyTime}, {"P2P=", anyTime},
+	{"Access Peer", anyTime}, // reCanAccess
+	{"Peer access from", anyTime},
+	{"CUDA-capable", anyTime},
+	{"Verification error @ element", anyTime},
+	{"Test passed", anyTime}, {"Test failed", anyTime},
+	{"cudaMemcpyPeer / cudaMemcpy between", anyTime}, {"Run kernel on GPU", anyTime},
+	// ncclLine
+	{"NCCL version", ncclVersion},
+	{"cudaDriverVersion", ncclDriver},
+	{"set by environment", ncclEnv},
+	{"via P2P/", channelP2P}, {"via SHM/", channelSHM}, {"via NET/", channelNET}, // reChannel
+	{"nNodes", ncclNodes},
+	{"P2P is disabled", ncclRefused}, {"Could not enable P2P", ncclRefused},
+	// kernelLine
+	{"ACSCtl:", anyTime}, {"AMD-Vi", anyTime}, {"DMAR", anyTime},
+	{"IOMMU", anyTime}, {"iommu", anyTime}, {"NVRM", anyTime}, {"BOOT_IMAGE=", anyTime},
+	{"WSL", wslHost}, {"/wsl/", wslHost},
+	{"docker", containerHost}, {"container-cli", containerHost}, {"podman", containerHost},
+	{"pptainer", containerHost}, {"ingularity", containerHost}, {"enroot", containerHost}, {"pyxis", containerHost},
+	{"SLURM_", slurmHost}, {"srun: ", slurmHost}, {"slurmstepd: ", slurmHost}, {"salloc: ", slurmHost},
+	// versionLine
+	{"Driver Version", anyTime}, {"CUDA Version", anyTime}, {"driver version", anyTime}, {"untime", anyTime},
+	{"Cuda compilation tools", anyTime},
+	{"PyTorch version", torchVersion}, {"torch==", torchVersion}, {"torch ", torchVersion}, // reTorch
+	{"ensor", tfVersion},
+	{"jax", anyTime},
+	{"LLM", vllmVersion}, {"vllm", vllmVersion},
+	{"nvidia-nccl-cu", pipNCCL},
+	{"GeForce", consumerGPU}, {"TITAN", consumerGPU},
+	{"Tesla ", dataCentreGPU}, {"NVIDIA ", dataCentreGPU},
+}
+
+var (
+	words        = wordsOf(triggers)
+	triggerWords = sync.OnceValue(func() *ahocorasick.Automaton { return ahocorasick.New(words) })
+)
+
+func wordsOf(ts []trigger) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.word
+	}
+	return out
+}
+
+// Words are what the prefilter looks for in a line. A reader that looks for
+// literals of its own in the same lines can find both in one pass: for each
+// line it calls Begin, Found with the index in Words of every word the line
+// holds, and End, which reads the line as LineBytes does.
+func Words() []string { return append([]string(nil), words...) }
+
+// Begin starts a line (see Words).
+func (x *Extractor) Begin() { x.woken = 0 }
+
+// Found says that the line holds word w of Words; a word may be said more
+// than once.
+func (x *Extractor) Found(w int) { x.woken |= 1 << triggers[w].r }
+
+// End reads line n, raw, whose words Found was given: as LineBytes does.
+func (x *Extractor) End(n int, raw []byte) {
+	if settled(x, raw) {
+		return
+	}
+	x.line(n, string(raw))
+}
+
+// quiet says whether line raw can change nothing: the readers that carry
+// state from line to line (a matrix, the bandwidth test, nvidia-smi -q's
+// MIG Mode) are idle, and every reader whose word the line holds is done.
+func quiet[T string | []byte](x *Extractor, raw T) bool {
+	if !x.idle() {
+		return false
+	}
+	x.Begin()
+	switch raw := any(raw).(type) {
+	case string:
+		triggerWords().ScanString(raw, x.wake)
+	case []byte:
+		triggerWords().Scan(raw, x.wake)
+	}
+	return settled(x, raw)
+}
+
+// idle says whether no reader carries state from line to line.
+func (x *Extractor) idle() bool {
+	return !x.unfiltered && x.mat == nil && x.bw == nil && !x.mig.next
+}
+
+// settled is quiet once the line's words are known.
+func settled[T string | []byte](x *Extractor, raw T) bool {
+	if !x.idle() {
+		return false
+	}
+	for w := x.woken; w != 0; w &= w - 1 {
+		if !done(x, reader(bits.TrailingZeros32(w)), raw) {
+			return false
+		}
+	}
+	return true
+}
+
+// done says whether reader r has nothing left to learn from line raw.
+func done[T string | []byte](x *Extractor, r reader, raw T) bool {
+	has := func(name string) bool { _, ok := x.prio[name]; return ok }
+	switch r {
+	case ncclVersion:
+		return has("nccl.version")
+	case ncclDriver:
+		return x.prio["cuda.driver"] >= 2
+	case channelP2P, channelSHM, channelNET:
+		// A channel marks its transport, and adds its host while there are
+		// fewer than two (see ncclLine).
+		if !x.nccl.seen[r-channelP2P].set {
+			return false
+		}
+		hosts := x.nccl.hosts
+		if len(hosts) >= 2 {
+			return true
+		}
+		n := ncclHost(raw)
+		return n > 0 && len(hosts) == 1 && string(raw[:n]) == hosts[0]
+	case ncclEnv:
+		// Only a variable not kept yet, while there is room, adds a fact.
+		name := envName(Strip(string(raw)))
+		if name == "" {
+			return false
+		}
+		_, ok := x.facts["env."+name]
+		return ok || x.envCount >= maxEnv
+	case ncclNodes:
+		return x.nccl.nodesSeen
+	case ncclRefused:
+		return x.nccl.refused.set
+	case torchVersion:
+		return has("python.torch")
+	case tfVersion:
+		return has("python.tensorflow")
+	case vllmVersion:
+		return has("python.vllm")
+	case pipNCCL:
+		return has("python.nccl")
+	case wslHost:
+		return has("wsl")
+	case containerHost:
+		return has("container")
+	case slurmHost:
+		return has("slurm")
+	case consumerGPU:
+		return x.consumer.set
+	case dataCentreGPU:
+		return x.dataCentre.set
+	}
+	return false
+}
+
+// ncclHost is the length of the host of NCCL's prefix "host:pid:tid [dev]
+// NCCL " when the line starts with it, else 0: what reNCCLHost finds first,
+// read without it.
+func ncclHost[T string | []byte](raw T) int {
+	host, end := hostPrefix(raw)
+	const tail = " NCCL "
+	if end == 0 || len(raw)-end < len(tail) || string(raw[end:end+len(tail)]) != tail {
+		return 0
+	}
+	return host
+}
+
+// hostPrefix reads "host:pid:tid [dev]" ([\w.-]+:\d+:\d+ \[\d+\], the
+// last of prefixes) at the start of raw: the length of the host and of
+// the whole prefix, or 0, 0.
+func hostPrefix[T string | []byte](raw T) (host, end int) {
+	i := 0
+	for i < len(raw) && isHostByte(raw[i]) {
+		i++
+	}
+	host = i
+	if i == 0 || i == len(raw) || raw[i] != ':' {
+		return 0, 0
+	}
+	i = digits(raw, i+1)
+	if i < 0 || i == len(raw) || raw[i] != ':' {
+		return 0, 0
+	}
+	i = digits(raw, i+1)
+	if i < 0 || i+1 >= len(raw) || raw[i] != ' ' || raw[i+1] != '[' {
+		return 0, 0
+	}
+	i = digits(raw, i+2)
+	if i < 0 || i == len(raw) || raw[i] != ']' {
+		return 0, 0
+	}
+	return host, i + 1
+}
+
+// envName is the variable reNCCLEnv finds in stripped line s, read
+// without it, or "" when that is not plain: the name before the first
+// " set by environment to ", which starts with NCCL_ at a word's start.
+func envName(s string) string {
+	i := strings.Index(s, " set by environment to ")
+	if i < 0 {
+		return ""
+	}
+	j := i
+	for j > 0 && (s[j-1] >= 'A' && s[j-1] <= 'Z' || s[j-1] >= '0' && s[j-1] <= '9' || s[j-1] == '_') {
+		j--
+	}
+	if j > 0 && (isHostByte(s[j-1]) && s[j-1] != '.' && s[j-1] != '-') {
+		return "" // no word boundary before the name
+	}
+	if name := s[j:i]; strings.HasPrefix(name, "NCCL_") && len(name) > len("NCCL_") {
+		return name
+	}
+	return ""
+}
+
+// isHostByte is [\w.-].
+func isHostByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// digits skips \d+ from i: the index after them, or -1 when there is none.
+func digits[T string | []byte](raw T, i int) int {
+	j := i
+	for j < len(raw) && raw[j] >= '0' && raw[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}

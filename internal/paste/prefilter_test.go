@@ -1,0 +1,222 @@
+package paste
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// readAll gives the facts of lines read three ways: through the prefilter
+// as strings and as bytes, and in full, line by line (the reference).
+func readAll(lines []string) (asString, asBytes, full []Fact) {
+	x, y, z := New(), New(), New()
+	z.unfiltered = true
+	for i, l := range lines {
+		x.Line(i+1, l)
+		y.LineBytes(i+1, []byte(l))
+		z.Line(i+1, l)
+	}
+	return x.Facts(), y.Facts(), z.Facts()
+}
+
+func splitLines(in string) []string {
+	lines := strings.Split(in, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// samePrefiltered fails t unless the prefiltered extractor gives exactly the
+// facts, lines and texts of the unfiltered one.
+func samePrefiltered(t *testing.T, what string, lines []string) {
+	t.Helper()
+	s, b, full := readAll(lines)
+	if !reflect.DeepEqual(s, full) {
+		t.Fatalf("%s: prefiltered %+v\nunfiltered %+v", what, s, full)
+	}
+	if !reflect.DeepEqual(b, full) {
+		t.Fatalf("%s: prefiltered bytes %+v\nunfiltered %+v", what, b, full)
+	}
+}
+
+// The prefilter skips only lines that change nothing: on every real paste
+// and log here, alone, repeated (so that readers are done when the repeats
+// come), all in one, and shuffled, the facts are those of reading every line.
+func TestPrefilterChangesNothing(t *testing.T) {
+	var names, inputs []string
+	for _, glob := range []string{"testdata/*.txt", "testdata/*.log", "testdata/*.json", "../../kb/repro/*.txt"} {
+		files, _ := filepath.Glob(glob)
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			names, inputs = append(names, f), append(inputs, string(b))
+		}
+	}
+	cs, cases := loadCases(t)
+	for i, c := range cs {
+		names, inputs = append(names, "case "+c.Name), append(inputs, cases[i])
+	}
+	if len(inputs) < 40 {
+		t.Fatalf("only %d inputs", len(inputs))
+	}
+	var all []string
+	for i, in := range inputs {
+		lines := splitLines(in)
+		samePrefiltered(t, names[i], lines)
+		sameStrip(t, lines)
+		sameEnvName(t, lines)
+		samePrefiltered(t, names[i]+" repeated", append(append([]string{}, lines...), lines...))
+		all = append(all, lines...)
+	}
+	samePrefiltered(t, "all inputs in one", all)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for k := 0; k < 5; k++ {
+		rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+		samePrefiltered(t, "all inputs shuffled", all)
+	}
+}
+
+// The prefilter does skip: a training log's lines that tell nothing new
+// are not read in full.
+func TestPrefilterSkips(t *testing.T) {
+	data, err := os.ReadFile("testdata/h200x2-nccl-default.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := splitLines(string(data))
+	x := New()
+	quietLines := 0
+	for round := 0; round < 2; round++ {
+		for i, l := range lines {
+			if round == 1 && quiet(x, l) {
+				quietLines++
+			}
+			x.Line(i+1, l)
+		}
+	}
+	if quietLines < len(lines)*9/10 {
+		t.Errorf("read again, %d of %d lines skipped; want nine in ten", quietLines, len(lines))
+	}
+}
+
+func TestNCCLHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"vm:586:586 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM": "vm",
+		"node-1.cluster_a:12:345 [7] NCCL WARN x":                            "node-1.cluster_a",
+		"vm:586:586 [0] NCCL":                    "",
+		"vm:586 [0] NCCL INFO":                   "",
+		":586:586 [0] NCCL INFO":                 "",
+		"[1,0]<stdout>:vm:586:586 [0] NCCL INFO": "",
+		"vm:586:586 [x] NCCL INFO":               "",
+		"vm:586:586 [0]NCCL INFO":                "",
+		"a.b-c_9:1:2 [3] NCCL ":                  "a.b-c_9",
+		"vm:1:2x[3] NCCL INFO":                   "",
+		"vm:1:2 [3 NCCL INFO":                    "",
+		"vm:1:: [3] NCCL INFO":                   "",
+	} {
+		sameStrip(t, []string{in, "x" + in, in[1:]})
+		got := ""
+		if n := ncclHost(in); n > 0 {
+			got = in[:n]
+		}
+		if m := reNCCLHost.FindStringSubmatchIndex(in); want != "" && (m == nil || m[0] != 0 || in[m[2]:m[3]] != want) {
+			t.Errorf("%q: the pattern finds %v, the table says %q", in, m, want)
+		}
+		if got != want {
+			t.Errorf("ncclHost(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// BenchmarkLineRepeated reads a training log's lines once more after the
+// log, as a long log reads them: most are skipped by the prefilter.
+func BenchmarkLineRepeated(b *testing.B) {
+	data, err := os.ReadFile("../../kb/repro/nccl_default.h200x2.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lines [][]byte
+	for _, l := range splitLines(string(data)) {
+		lines = append(lines, []byte(l))
+	}
+	x := New()
+	for i, l := range lines {
+		x.LineBytes(i+1, l)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, l := range lines {
+			x.LineBytes(j+1, l)
+		}
+	}
+}
+
+// stripByPattern is Strip with every prefix found by the regular
+// expression, the reference Strip's shortcut for NCCL's prefix must agree
+// with.
+func stripByPattern(line string) string {
+	if strings.IndexByte(line, 0x1b) >= 0 {
+		line = ansi.ReplaceAllString(line, "")
+	}
+	s := strings.TrimSpace(line)
+	for i := 0; i < 8 && mayHavePrefix(s); i++ {
+		loc := prefixes.FindStringIndex(s)
+		if loc == nil || loc[1] == 0 {
+			break
+		}
+		s = strings.TrimSpace(s[loc[1]:])
+	}
+	return s
+}
+
+func sameStrip(t *testing.T, lines []string) {
+	t.Helper()
+	for _, l := range lines {
+		if got, want := Strip(l), stripByPattern(l); got != want {
+			t.Fatalf("Strip(%q) = %q, the pattern gives %q", l, got, want)
+		}
+	}
+}
+
+// sameEnvName fails t when envName names a variable that reNCCLEnv would
+// not find first in a line.
+func sameEnvName(t *testing.T, lines []string) {
+	t.Helper()
+	for _, l := range lines {
+		s := Strip(l)
+		name := envName(s)
+		if name == "" {
+			continue
+		}
+		if m := reNCCLEnv.FindStringSubmatch(s); m == nil || m[1] != name {
+			t.Fatalf("envName(%q) = %q, the pattern finds %q", s, name, m)
+		}
+	}
+}
+
+func TestEnvName(t *testing.T) {
+	for in, want := range map[string]string{
+		"NCCL INFO NCCL_P2P_LEVEL set by environment to LOC":                         "NCCL_P2P_LEVEL",
+		"NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.":                        "NCCL_NVLS_ENABLE",
+		"xNCCL_A set by environment to 1":                                            "",
+		"(NCCL_A set by environment to 1":                                            "NCCL_A",
+		"NCCL_ set by environment to 1":                                              "",
+		"NCCL_a set by environment to 1":                                             "",
+		"X NCCL_A set by environment to 1 NCCL_B set by environment to 2":            "NCCL_A",
+		"X nccl_A set by environment to 1 NCCL_B set by environment to 2":            "",
+		"NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0 set by environment": "NCCL_SOCKET_IFNAME",
+	} {
+		if got := envName(in); got != want {
+			t.Errorf("envName(%q) = %q, want %q", in, got, want)
+		}
+		sameEnvName(t, []string{in})
+	}
+}
