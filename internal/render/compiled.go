@@ -28,7 +28,7 @@ import (
 // compiledFor is the SHA-256 of base.html, entry.html and redirect.html (in
 // that order, each preceded by its length) that the code below writes.
 // TestCompiledTemplatesCurrent says when the templates changed.
-const compiledFor = "f20b7b676cb912d8a9596410eb0ff1d94c394a0d179bbfc0751ec092605f8fcd"
+const compiledFor = "a64d24f522138e4a960ae2ddf3858f99efc5bb8297546f2a387eab5aa2952e31"
 
 // compiledTemplates are the files the compiled pages follow.
 var compiledTemplates = []string{"base.html", "entry.html", "redirect.html"}
@@ -196,7 +196,7 @@ func (w *page) entry() {
 		w.fail(err)
 		return
 	}
-	desc := plain(string(cause))
+	desc := summary(plain(string(cause)))
 	pageURL := p.Site.URL(p.Path)
 	w.s("\n<meta name=\"description\" content=\"")
 	w.text(desc)
@@ -312,9 +312,11 @@ func (w *page) entryMain(e *site.EntryView, k *kb.Entry, cause string) {
 	w.relURL(w.code + "/")
 	w.s("\">")
 	w.t("home")
-	w.s("</a> / ")
+	w.s("</a> / <a href=\"")
+	w.relURL(site.CatalogPath(w.code, k.Domain, 1))
+	w.s("\">")
 	w.text(k.Domain)
-	w.s(" / ")
+	w.s("</a> / ")
 	w.text(k.Category)
 	if k.Subcategory != "" {
 		w.s(" / ")
