@@ -219,12 +219,13 @@ func searchCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, ix, err := build.SearchIndex(sources)
+	l := report.Lang(*lang)
+	_, ix, err := build.SearchIndex(sources, l)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	_, err = report.Search(stdout, ix, q, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, Limit: *limit, BaseURL: *baseURL, Term: terminal(stdout)})
+	_, err = report.Search(stdout, ix, q, report.Options{Lang: l, JSON: *asJSON, Limit: *limit, BaseURL: *baseURL, Term: terminal(stdout)})
 	return err
 }
 

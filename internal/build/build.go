@@ -248,14 +248,19 @@ func Lint(src Sources, w io.Writer) error {
 	return nil
 }
 
-// SearchIndex models the sources and indexes them in memory, for the
-// terminal commands.
-func SearchIndex(src Sources) (*site.Site, *search.Index, error) {
-	s, _, err := Model(src, "")
+// SearchIndex loads the sources and indexes them in memory, for the
+// terminal commands: the documents of lang only, or of every language when
+// lang is "". It models no pages, which a search does not show.
+func SearchIndex(src Sources, lang string) (*site.Site, *search.Index, error) {
+	s, err := Catalog(src)
 	if err != nil {
 		return nil, nil, err
 	}
-	ix, err := search.SiteCorpus(s).Index("")
+	c := search.SiteCorpus(s)
+	if lang != "" {
+		c = c.Only(lang)
+	}
+	ix, err := c.Index("")
 	if err != nil {
 		return nil, nil, err
 	}

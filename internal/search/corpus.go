@@ -61,6 +61,19 @@ func SiteCorpus(s *site.Site) *Corpus {
 	return c
 }
 
+// Only restricts the corpus to the documents of lang, for a search in that
+// language alone: the other languages are neither made nor analyzed.
+func (c *Corpus) Only(lang string) *Corpus {
+	langs := c.langs[:0:0]
+	for _, l := range c.langs {
+		if l == lang {
+			langs = append(langs, l)
+		}
+	}
+	c.langs = langs
+	return c
+}
+
 // strip drops the text of a language's documents, which the indexes have.
 func (c *Corpus) strip(lang string) {
 	if c.source == nil {

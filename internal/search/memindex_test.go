@@ -124,3 +124,41 @@ func TestWriteClientAndIndex(t *testing.T) {
 		}
 	}
 }
+
+// An index of one language's documents, of a catalogue without pages,
+// ranks that language's queries as the index of every language does.
+func TestOneLanguageRanksAsAll(t *testing.T) {
+	s := repoSite(t)
+	all, err := SiteCorpus(s).Index("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalog := site.Catalog(s.KB, s.Articles)
+	for _, lang := range []string{"en", "zh"} {
+		one, err := SiteCorpus(catalog).Only(lang).Index("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(one.mem) != 1 || one.mem[lang] == nil {
+			t.Fatalf("%s: %d languages indexed", lang, len(one.mem))
+		}
+		n := 0
+		for _, c := range searchtest.Load(t).Queries {
+			if c.Lang != lang {
+				continue
+			}
+			want, _ := all.Search(c.Q, c.Lang, 20)
+			got, err := one.Search(c.Q, c.Lang, 20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if len(want) == 0 || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %q: %v, want %v", c.Lang, c.Q, scored(got), scored(want))
+			}
+		}
+		if n == 0 {
+			t.Errorf("no shared case in %s", lang)
+		}
+	}
+}
