@@ -178,3 +178,10 @@ func (p *Pattern) FindString(s string) string {
 	}
 	return ""
 }
+
+// MatchString reports whether s holds a match; false for a pattern that
+// does not compile.
+func (p *Pattern) MatchString(s string) bool {
+	re := p.Regexp()
+	return re != nil && re.MatchString(s)
+}

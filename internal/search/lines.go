@@ -48,7 +48,7 @@ func NewLineMatcher(docs []Doc) *LineMatcher {
 	litID := map[string]int{}
 	var lits []string
 	for _, d := range docs {
-		if d.Regex == nil || d.Regex.Regexp() == nil {
+		if d.Regex == nil { // a pattern is compiled when a line holds its literals: compiling them all was most of explain's memory
 			continue
 		}
 		// A pattern whose top is an alternation requires no literal as a
@@ -196,7 +196,7 @@ func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 		// lines, and most of them would otherwise run every pattern again.
 		fresh := false
 		for _, d := range m.cands {
-			if !done(&m.docs[d]) && m.docs[d].Regex.Regexp().MatchString(s) {
+			if !done(&m.docs[d]) && m.docs[d].Regex.MatchString(s) {
 				fresh = true
 				break
 			}
@@ -206,7 +206,7 @@ func (m *LineMatcher) Match(line []byte, done func(doc *Doc) bool) []LineMatch {
 		}
 	}
 	for _, d := range m.cands {
-		if t := m.docs[d].Regex.Regexp().FindString(s); t != "" {
+		if t := m.docs[d].Regex.FindString(s); t != "" {
 			out = append(out, LineMatch{&m.docs[d], t})
 		}
 	}
