@@ -180,7 +180,8 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 
 func round(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
 
-// SearchIndexDir is where the bleve index lives inside the output.
+// SearchIndexDir is where the bleve index lives inside the output, once
+// serve has made it (IndexBleve).
 const SearchIndexDir = "search/index.bleve"
 
 // SearchDocsFile is the document table the bleve index needs beside it.
@@ -223,11 +224,12 @@ func lowerGC() (restore func()) {
 	}
 }
 
-// writeSearch writes the client index and the bleve index into the tree.
+// writeSearch writes the client index, the postings and the document table
+// into the tree; serve makes bleve's index from the postings.
 func writeSearch(ctx context.Context, s *site.Site, tree *publish.Tree) error {
 	defer lowerGC()()
 	c := search.SiteCorpus(s).WithContext(ctx)
-	_, err := c.Write(tree.Write, filepath.Join(tree.Dir(), filepath.FromSlash(SearchIndexDir)), SearchDocsFile)
+	_, err := c.Write(tree.Write, SearchDocsFile)
 	return err
 }
 
@@ -267,7 +269,18 @@ func SearchIndex(src Sources, lang string) (*site.Site, *search.Index, error) {
 	return s, ix, nil
 }
 
-// OpenSearch opens the search index of a built site in dir.
+// OpenSearch opens the search index of a built site in dir: bleve's index
+// where serve has made it, else the postings the build wrote.
 func OpenSearch(dir string) (*search.Index, error) {
 	return search.Open(filepath.Join(dir, filepath.FromSlash(SearchIndexDir)), filepath.Join(dir, filepath.FromSlash(SearchDocsFile)))
+}
+
+// IndexBleve makes bleve's index of the built site in dir from the postings
+// of ix, opened from dir, keeps it there for the next OpenSearch, and
+// returns the site's index opened anew, answering from bleve.
+func IndexBleve(ctx context.Context, dir string, ix *search.Index) (*search.Index, error) {
+	if err := ix.BuildBleve(ctx, filepath.Join(dir, filepath.FromSlash(SearchIndexDir))); err != nil {
+		return nil, err
+	}
+	return OpenSearch(dir)
 }
