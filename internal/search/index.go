@@ -229,7 +229,7 @@ func (c *Corpus) Write(emit func(name string, data []byte) error, docsFile strin
 		var clientErr error
 		var wg sync.WaitGroup
 		wg.Go(func() { clientErr = writeLang(a, emit, &st) })
-		err = emit(path.Join(path.Dir(docsFile), PostingsFile(lang)), newMemIndex(a).encode())
+		err = emit(path.Join(path.Dir(docsFile), PostingsFile(lang)), encodePostings(a))
 		wg.Wait()
 		if err != nil {
 			return st, fmt.Errorf("search index: %w", err)

@@ -26,28 +26,42 @@ import (
 func PostingsFile(lang string) string { return "postings." + lang + ".bin" }
 
 // postingsMagic starts a postings file, with its format's version.
-const postingsMagic = "p2pkb postings 1\n"
+const postingsMagic = "p2pkb postings 2\n"
 
-// encode writes the postings: per field, the terms in order, each with its
-// postings as (document gap, frequency, field length), all as uvarints.
-func (m *memIndex) encode() []byte {
+// encodePostings writes a language's analysis as the postings file holds
+// it: the distinct terms once, then each document's fields, each as its
+// length and its (term number, frequency) pairs, all as uvarints. Written
+// by document, it needs no inverted index in the build's memory; Open
+// inverts it.
+func encodePostings(a *analyzed) []byte {
+	ids := map[string]uint64{}
+	var terms []string
+	for _, fs := range a.fields {
+		for _, ft := range fs {
+			for _, t := range ft.terms {
+				if _, ok := ids[t.term]; !ok {
+					ids[t.term] = uint64(len(terms))
+					terms = append(terms, t.term)
+				}
+			}
+		}
+	}
 	var b []byte
 	b = append(b, postingsMagic...)
-	b = binary.AppendUvarint(b, uint64(len(m.ids)))
-	b = binary.AppendUvarint(b, uint64(len(m.fields)))
-	for _, f := range m.fields {
-		b = binary.AppendUvarint(b, uint64(len(f.terms)))
-		for _, t := range f.terms {
-			b = binary.AppendUvarint(b, uint64(len(t)))
-			b = append(b, t...)
-			ps := f.postings[t]
-			b = binary.AppendUvarint(b, uint64(len(ps)))
-			prev := int32(0)
-			for _, p := range ps {
-				b = binary.AppendUvarint(b, uint64(p.doc-prev))
-				b = binary.AppendUvarint(b, uint64(p.freq))
-				b = binary.AppendUvarint(b, uint64(p.length))
-				prev = p.doc
+	b = binary.AppendUvarint(b, uint64(len(a.fields)))
+	b = binary.AppendUvarint(b, uint64(len(fields)))
+	b = binary.AppendUvarint(b, uint64(len(terms)))
+	for _, t := range terms {
+		b = binary.AppendUvarint(b, uint64(len(t)))
+		b = append(b, t...)
+	}
+	for _, fs := range a.fields {
+		for _, ft := range fs {
+			b = binary.AppendUvarint(b, uint64(ft.n))
+			b = binary.AppendUvarint(b, uint64(len(ft.terms)))
+			for _, t := range ft.terms {
+				b = binary.AppendUvarint(b, ids[t.term])
+				b = binary.AppendUvarint(b, uint64(t.n))
 			}
 		}
 	}
@@ -56,16 +70,18 @@ func (m *memIndex) encode() []byte {
 
 var errPostings = errors.New("postings file is damaged")
 
-// decodeMemIndex reads what encode wrote, for a language of ndocs documents.
-func decodeMemIndex(data []byte, ndocs int) (*memIndex, error) {
+// decodePostings reads what encodePostings wrote, for a language of ndocs
+// documents, into the index in memory.
+func decodePostings(data []byte, ndocs int) (*memIndex, error) {
 	if !bytes.HasPrefix(data, []byte(postingsMagic)) {
 		return nil, fmt.Errorf("not a postings file of this version")
 	}
 	r := data[len(postingsMagic):]
+	bad := false
 	next := func() uint64 {
 		v, n := binary.Uvarint(r)
 		if n <= 0 {
-			r = nil
+			bad = true
 			return 0
 		}
 		r = r[n:]
@@ -77,49 +93,52 @@ func decodeMemIndex(data []byte, ndocs int) (*memIndex, error) {
 	if nf := next(); int(nf) != len(fields) {
 		return nil, fmt.Errorf("postings of %d fields for %d", nf, len(fields))
 	}
+	nt := next()
+	if nt > uint64(len(r)) {
+		return nil, errPostings
+	}
+	terms := make([]string, nt)
+	for i := range terms {
+		l := next()
+		if l > uint64(len(r)) {
+			return nil, errPostings
+		}
+		terms[i] = string(r[:l])
+		r = r[l:]
+	}
 	m := &memIndex{fields: make([]memField, len(fields)), ids: make([][]byte, ndocs), docOf: make(map[string]int, ndocs)}
+	for f := range m.fields {
+		m.fields[f].postings = map[string][]memPosting{}
+	}
 	for k := range ndocs {
 		id := binary.BigEndian.AppendUint32(nil, uint32(k))
 		m.ids[k] = id
 		m.docOf[string(id)] = k
-	}
-	for f := range m.fields {
-		nt := next()
-		if nt > uint64(len(r)) {
-			return nil, errPostings
-		}
-		mf := &m.fields[f]
-		mf.terms = make([]string, 0, nt)
-		mf.postings = make(map[string][]memPosting, nt)
-		for range nt {
-			l := next()
-			if l > uint64(len(r)) {
+		for f := range m.fields {
+			n, count := next(), next()
+			if count > uint64(len(r)) {
 				return nil, errPostings
 			}
-			t := string(r[:l])
-			r = r[l:]
-			np := next()
-			if np > uint64(ndocs) {
-				return nil, errPostings
-			}
-			ps := make([]memPosting, np)
-			doc := uint64(0)
-			for i := range ps {
-				doc += next()
-				ps[i] = memPosting{int32(doc), int32(next()), int32(next())}
-				if doc >= uint64(ndocs) {
+			p := m.fields[f].postings
+			for range count {
+				id, freq := next(), next()
+				if id >= nt || bad {
 					return nil, errPostings
 				}
+				p[terms[id]] = append(p[terms[id]], memPosting{int32(k), int32(freq), int32(n)})
 			}
-			mf.terms = append(mf.terms, t)
-			mf.postings[t] = ps
-		}
-		if r == nil || !sort.StringsAreSorted(mf.terms) {
-			return nil, errPostings
 		}
 	}
-	if len(r) != 0 {
+	if bad || len(r) != 0 {
 		return nil, errPostings
+	}
+	for f := range m.fields {
+		mf := &m.fields[f]
+		mf.terms = make([]string, 0, len(mf.postings))
+		for t := range mf.postings {
+			mf.terms = append(mf.terms, t)
+		}
+		sort.Strings(mf.terms)
 	}
 	return m, nil
 }
@@ -202,7 +221,7 @@ func (ix *Index) openLang(lang, bleveDir, docsPath string) error {
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
-	mi, err := decodeMemIndex(data, len(ix.byLang[lang]))
+	mi, err := decodePostings(data, len(ix.byLang[lang]))
 	if err != nil {
 		return fmt.Errorf("search index %s: %w", p, err)
 	}

@@ -103,10 +103,11 @@ func TestPostingsAnswerAsBleve(t *testing.T) {
 // a server that answers wrongly.
 func TestDamagedPostings(t *testing.T) {
 	s := repoSite(t)
-	m := newMemIndex(mustAnalyze(t, NewCorpus(Docs(s)), "en"))
-	data := m.encode()
+	a := mustAnalyze(t, NewCorpus(Docs(s)), "en")
+	m := newMemIndex(a)
+	data := encodePostings(a)
 	ndocs := len(m.ids)
-	back, err := decodeMemIndex(data, ndocs)
+	back, err := decodePostings(data, ndocs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,11 +115,11 @@ func TestDamagedPostings(t *testing.T) {
 		t.Fatal("postings read back differ from those written")
 	}
 	for _, bad := range [][]byte{data[:len(data)/2], data[:len(data)-1], append(append([]byte(nil), data...), 0), data[3:]} {
-		if _, err := decodeMemIndex(bad, ndocs); err == nil {
+		if _, err := decodePostings(bad, ndocs); err == nil {
 			t.Errorf("a damaged file of %d bytes (of %d) was read", len(bad), len(data))
 		}
 	}
-	if _, err := decodeMemIndex(data, ndocs+1); err == nil {
+	if _, err := decodePostings(data, ndocs+1); err == nil {
 		t.Error("postings of another number of documents were read")
 	}
 }
