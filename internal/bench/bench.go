@@ -53,6 +53,7 @@ type Figures struct {
 	BuildLog               string
 
 	WatchP50, WatchMax time.Duration // serve --watch: an entry's edit to the page served with it
+	FoundP50, FoundMax time.Duration // serve --watch: an entry's edit to the search API finding it by the edit
 
 	SearchKBWall, ExplainKBWall time.Duration // search --kb and explain --kb, from start to answer
 	SearchKBRSS, ExplainKBRSS   int64
@@ -102,9 +103,11 @@ func Run(w io.Writer, o Options) error {
 	}
 	for i, c := range cols {
 		// Last, as it edits the KB's files.
-		if figures[i].WatchP50, figures[i].WatchMax, err = measureWatch(o, c.kb, c.content, entries[i]); err != nil {
+		w, err := measureWatch(o, c.kb, c.content, entries[i])
+		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
+		figures[i].WatchP50, figures[i].WatchMax, figures[i].FoundP50, figures[i].FoundMax = w.p50, w.worst, w.foundP50, w.foundWorst
 	}
 	var hugo, pagefind string
 	if o.Hugo != "" {
@@ -325,6 +328,7 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	row("search --kb wall / peak RSS", func(c Figures) string { return dur(c.SearchKBWall) + " / " + size(c.SearchKBRSS) })
 	row("explain --kb wall / peak RSS", func(c Figures) string { return dur(c.ExplainKBWall) + " / " + size(c.ExplainKBRSS) })
 	row("serve --watch edit visible p50 / max", func(c Figures) string { return dur(c.WatchP50) + " / " + dur(c.WatchMax) })
+	row("serve --watch edit findable in search p50 / max", func(c Figures) string { return dur(c.FoundP50) + " / " + dur(c.FoundMax) })
 	if hugo != "" {
 		row("Hugo build wall time", func(c Figures) string { return dur(c.HugoWall) })
 		row("Hugo build peak RSS", func(c Figures) string { return size(c.HugoRSS) })

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -36,6 +37,7 @@ type Session struct {
 
 	mu       sync.Mutex
 	gen      int                // updates so far: an index built for an older one is dropped
+	written  map[string]uint64  // hash of each client index file as last written in place
 	cancel   context.CancelFunc // stops the index being built, which the next update makes stale
 	indexing sync.WaitGroup     // the indexes being built in the background
 }
@@ -73,6 +75,9 @@ func (b *Session) Build() error {
 		return err
 	}
 	b.site, b.r = s, r
+	b.mu.Lock()
+	b.written = nil // the build wrote every file anew
+	b.mu.Unlock()
 	return nil
 }
 
@@ -148,19 +153,47 @@ func (b *Session) reindex(ctx context.Context, s *site.Site, gen int) {
 		ix.Close()
 		return
 	}
-	for name, data := range files {
-		if err := writeInPlace(b.out, name, data); err != nil {
-			fmt.Fprintf(b.log, "search index: %v\n", err)
-			ix.Close()
-			return
-		}
-	}
-	fmt.Fprintf(b.log, "search index updated in %v\n", round(time.Since(start)))
+	// The server's index first: the edit is found through the API at once,
+	// and by the static search page once its files follow.
 	if b.IndexReady != nil {
 		b.IndexReady(ix)
 	} else {
 		ix.Close()
 	}
+	found := time.Since(start)
+	// Only the files that changed are written: an edit changes a few of
+	// the thousands a large KB's client index has, and writing them all in
+	// place took most of a minute.
+	if b.written == nil {
+		b.written = map[string]uint64{}
+		for name := range files {
+			if old, err := os.ReadFile(filepath.Join(b.out, filepath.FromSlash(name))); err == nil {
+				b.written[name] = hash(old)
+			}
+		}
+	}
+	n := 0
+	for name, data := range files {
+		h := hash(data)
+		if old, ok := b.written[name]; ok && old == h {
+			continue
+		}
+		if err := writeInPlace(b.out, name, data); err != nil {
+			fmt.Fprintf(b.log, "search index: %v\n", err)
+			delete(b.written, name)
+			return
+		}
+		b.written[name] = h
+		n++
+	}
+	fmt.Fprintf(b.log, "search index updated in %v, its %d changed files of %d in %v\n", round(found), n, len(files), round(time.Since(start)))
+}
+
+// hash identifies a file's content.
+func hash(data []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(data)
+	return h.Sum64()
 }
 
 // changedEntries lists the ids of entries that are new objects in k;
