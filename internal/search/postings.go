@@ -34,18 +34,25 @@ const postingsMagic = "p2pkb postings 2\n"
 // by document, it needs no inverted index in the build's memory; Open
 // inverts it.
 func encodePostings(a *analyzed) []byte {
+	// Terms in order, and each field's in the order of their numbers, so
+	// that a build writes the same bytes every time.
 	ids := map[string]uint64{}
 	var terms []string
 	for _, fs := range a.fields {
 		for _, ft := range fs {
 			for _, t := range ft.terms {
 				if _, ok := ids[t.term]; !ok {
-					ids[t.term] = uint64(len(terms))
+					ids[t.term] = 0
 					terms = append(terms, t.term)
 				}
 			}
 		}
 	}
+	slices.Sort(terms)
+	for i, t := range terms {
+		ids[t] = uint64(i)
+	}
+	var pairs [][2]uint64
 	var b []byte
 	b = append(b, postingsMagic...)
 	b = binary.AppendUvarint(b, uint64(len(a.fields)))
@@ -59,9 +66,14 @@ func encodePostings(a *analyzed) []byte {
 		for _, ft := range fs {
 			b = binary.AppendUvarint(b, uint64(ft.n))
 			b = binary.AppendUvarint(b, uint64(len(ft.terms)))
+			pairs = pairs[:0]
 			for _, t := range ft.terms {
-				b = binary.AppendUvarint(b, ids[t.term])
-				b = binary.AppendUvarint(b, uint64(t.n))
+				pairs = append(pairs, [2]uint64{ids[t.term], uint64(t.n)})
+			}
+			slices.SortFunc(pairs, func(x, y [2]uint64) int { return int(x[0]) - int(y[0]) })
+			for _, p := range pairs {
+				b = binary.AppendUvarint(b, p[0])
+				b = binary.AppendUvarint(b, p[1])
 			}
 		}
 	}
