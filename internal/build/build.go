@@ -98,13 +98,14 @@ func Build(src Sources, out, baseURL string, log io.Writer, progress ...Progress
 	if len(progress) > 0 {
 		p = progress[0]
 	}
-	_, _, err := build(src, out, baseURL, log, nil, false, p)
+	_, _, _, err := build(src, out, baseURL, log, nil, false, p)
 	return err
 }
 
 // build makes the site; keep says whether the pages stay in the model
-// returned, for updates, or go once written.
-func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, keep bool, progress Progress) (*site.Site, *render.Renderer, error) {
+// returned, and the search analysis in the corpus returned, for updates, or
+// go once written.
+func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, keep bool, progress Progress) (*site.Site, *render.Renderer, *search.Corpus, error) {
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}
@@ -112,16 +113,16 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 	start := time.Now()
 	s, _, err := model(src, baseURL, cache)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	modelled := time.Now()
 	r, err := render.New(src.Templates.FS, src.Assets.FS)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	tree, err := publish.Begin(out)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var files atomic.Int64
 	pages := len(s.Pages)
@@ -134,8 +135,12 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 	defer cancel()
 	var indexed time.Time
 	searchErr := make(chan error, 1)
+	c := search.SiteCorpus(s).WithContext(ctx)
+	if keep {
+		c.Keep()
+	}
 	go func() {
-		err := writeSearch(ctx, s, tree)
+		err := writeSearch(ctx, c, tree)
 		indexed = time.Now()
 		if err != nil {
 			cancel()
@@ -166,16 +171,16 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 	}
 	if err != nil {
 		tree.Abort()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := tree.Commit(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	end := time.Now()
 	fmt.Fprintf(log, "built %s: %d entries, %d articles, %d files in %v (load %v, pages %v, search indexes %v alongside)\n",
 		out, len(s.KB.Entries), len(s.Articles.Slugs), files.Load(), round(end.Sub(start)),
 		round(modelled.Sub(start)), round(rendered.Sub(modelled)), round(indexed.Sub(modelled)))
-	return s, r, nil
+	return s, r, c, nil
 }
 
 func round(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
@@ -226,9 +231,8 @@ func lowerGC() (restore func()) {
 
 // writeSearch writes the client index, the postings and the document table
 // into the tree; serve makes bleve's index from the postings.
-func writeSearch(ctx context.Context, s *site.Site, tree *publish.Tree) error {
+func writeSearch(ctx context.Context, c *search.Corpus, tree *publish.Tree) error {
 	defer lowerGC()()
-	c := search.SiteCorpus(s).WithContext(ctx)
 	_, err := c.Write(tree.Write, SearchDocsFile)
 	return err
 }

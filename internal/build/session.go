@@ -38,6 +38,7 @@ type Session struct {
 	mu       sync.Mutex
 	gen      int                // updates so far: an index built for an older one is dropped
 	written  map[string]uint64  // hash of each client index file as last written in place
+	corpus   *search.Corpus     // the search corpus of the last update, whose analysis the next reuses
 	cancel   context.CancelFunc // stops the index being built, which the next update makes stale
 	indexing sync.WaitGroup     // the indexes being built in the background
 }
@@ -70,13 +71,14 @@ func NewSession(src Sources, out, baseURL string, log io.Writer) *Session {
 // Build is a full build, as Build; the session keeps its model.
 func (b *Session) Build() error {
 	b.next()
-	s, r, err := build(b.src, b.out, b.baseURL, b.log, &b.cache, true, nil)
+	s, r, c, err := build(b.src, b.out, b.baseURL, b.log, &b.cache, true, nil)
 	if err != nil {
 		return err
 	}
 	b.site, b.r = s, r
 	b.mu.Lock()
 	b.written = nil // the build wrote every file anew
+	b.corpus = c    // its analysis, for the next update to reuse
 	b.mu.Unlock()
 	return nil
 }
@@ -131,7 +133,12 @@ func (b *Session) Update(entriesOnly bool) (bool, error) {
 // update or build came first.
 func (b *Session) reindex(ctx context.Context, s *site.Site, gen int) {
 	start := time.Now()
-	c := search.SiteCorpus(s).WithContext(ctx)
+	c := search.SiteCorpus(s).WithContext(ctx).Keep()
+	b.mu.Lock()
+	if b.corpus != nil {
+		c.Since(b.corpus) // only the edited entries are analyzed again
+	}
+	b.mu.Unlock()
 	files := map[string][]byte{}
 	var mu sync.Mutex
 	ix, _, err := c.WriteClientAndIndex(func(name string, data []byte) error {
@@ -153,6 +160,7 @@ func (b *Session) reindex(ctx context.Context, s *site.Site, gen int) {
 		ix.Close()
 		return
 	}
+	b.corpus = c
 	// The server's index first: the edit is found through the API at once,
 	// and by the static search page once its files follow.
 	if b.IndexReady != nil {

@@ -165,6 +165,7 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 		}
 	}
 	ix.finish()
+	c.since = nil // analyzed: the earlier corpus may go
 	return ix, nil
 }
 
