@@ -139,16 +139,41 @@ func (b *Session) reindex(ctx context.Context, s *site.Site, gen int) {
 		c.Since(b.corpus) // only the edited entries are analyzed again
 	}
 	b.mu.Unlock()
+	ix, err := c.Index("")
+	if errors.Is(err, context.Canceled) {
+		return // a newer edit's index is on its way
+	}
+	if err != nil {
+		fmt.Fprintf(b.log, "search index: %v\n", err)
+		return
+	}
+	// The server's index first: the edit is found through the API at once,
+	// and by the static search page once its files follow.
+	b.mu.Lock()
+	if gen != b.gen {
+		b.mu.Unlock()
+		ix.Close()
+		return
+	}
+	b.corpus = c
+	if b.IndexReady != nil {
+		b.IndexReady(ix)
+	} else {
+		ix.Close()
+	}
+	b.mu.Unlock()
+	found := time.Since(start)
+
 	files := map[string][]byte{}
 	var mu sync.Mutex
-	ix, _, err := c.WriteClientAndIndex(func(name string, data []byte) error {
+	_, err = c.WriteClient(func(name string, data []byte) error {
 		mu.Lock()
 		defer mu.Unlock()
 		files[name] = data
 		return nil
 	})
 	if errors.Is(err, context.Canceled) {
-		return // a newer edit's index is on its way
+		return
 	}
 	if err != nil {
 		fmt.Fprintf(b.log, "search index: %v\n", err)
@@ -157,18 +182,8 @@ func (b *Session) reindex(ctx context.Context, s *site.Site, gen int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if gen != b.gen {
-		ix.Close()
 		return
 	}
-	b.corpus = c
-	// The server's index first: the edit is found through the API at once,
-	// and by the static search page once its files follow.
-	if b.IndexReady != nil {
-		b.IndexReady(ix)
-	} else {
-		ix.Close()
-	}
-	found := time.Since(start)
 	// Only the files that changed are written: an edit changes a few of
 	// the thousands a large KB's client index has, and writing them all in
 	// place took most of a minute.

@@ -198,6 +198,19 @@ func TestSinceAnalyzesTheEditOnly(t *testing.T) {
 	if !reflect.DeepEqual(again, fresh) {
 		t.Error("the client index after the edit differs from one made afresh")
 	}
+	// As serve --watch does: the index first, the client index after it,
+	// from the analysis kept.
+	later := SiteCorpus(after).Since(first)
+	if _, err := later.Index(""); err != nil {
+		t.Fatal(err)
+	}
+	kept := map[string][]byte{}
+	if _, err := later.WriteClient(func(name string, data []byte) error { kept[name] = data; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(kept, fresh) {
+		t.Error("the client index written after the index differs from one made afresh")
+	}
 	queries := []struct{ q, lang string }{{"zyxwvutsrq", "en"}}
 	for _, c := range searchtest.Load(t).Queries {
 		queries = append(queries, struct{ q, lang string }{c.Q, c.Lang})
