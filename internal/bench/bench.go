@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -129,15 +128,14 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 		"--templates", filepath.Join(o.Repo, "templates"), "--assets", filepath.Join(o.Repo, "assets"), "--out", out)
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
+	rss := peakRSS(cmd)
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		return f, nil, fmt.Errorf("build: %v\n%s", err, log.String())
 	}
 	f.Wall = time.Since(start)
 	f.BuildLog = strings.TrimSpace(log.String())
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		f.PeakRSS = ru.Maxrss * 1024
-	}
+	f.PeakRSS = rss()
 	f.PublicBytes = dirSize(out)
 	f.ClientBytes = dirSize(filepath.Join(out, "search", "en")) + dirSize(filepath.Join(out, "search", "zh"))
 	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
@@ -237,16 +235,13 @@ func run(binary string, found1 bool, args ...string) (time.Duration, int64, erro
 	cmd := exec.Command(binary, args...)
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
+	peak := peakRSS(cmd)
 	start := time.Now()
 	if err := cmd.Run(); err != nil && !(found1 && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 1) {
 		return 0, 0, fmt.Errorf("%s: %v\n%s", args[0], err, log.String())
 	}
 	wall := time.Since(start)
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024
-	}
-	return wall, rss, nil
+	return wall, peak(), nil
 }
 
 // sampleQueries mixes what people search with: pasted signatures with noise
