@@ -124,15 +124,19 @@ func (c *Corpus) strip(lang string) {
 	if c.source == nil {
 		return // the caller's documents: theirs to keep
 	}
-	blank := func(d *Doc) { d.Sig, d.Codes, d.Heading, d.Cause, d.Fix, d.Body, d.Text = "", "", "", "", "", "", "" }
 	for _, i := range c.byLang[lang] {
-		blank(&c.docs[i])
+		blankText(&c.docs[i])
 	}
 	if a := c.kept[lang]; a != nil {
 		for k := range a.docs {
-			blank(&a.docs[k])
+			blankText(&a.docs[k])
 		}
 	}
+}
+
+// blankText drops a document's text, keeping what results show.
+func blankText(d *Doc) {
+	d.Sig, d.Codes, d.Heading, d.Cause, d.Fix, d.Body, d.Text = "", "", "", "", "", "", ""
 }
 
 // WithContext makes the indexing of c stop with an error when ctx is done:
@@ -205,6 +209,14 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 	wg.Wait()
 	if err := c.ctx.Err(); err != nil {
 		return nil, err
+	}
+	// The site's documents' text is in the analysis now, and nothing reads
+	// it again: it goes before the indexes are made from the analysis.
+	c.strip(lang)
+	for k := range a.docs {
+		if c.source != nil {
+			blankText(&a.docs[k])
+		}
 	}
 	a.avg = averageLengths(a.fields)
 	c.avg[lang] = a.avg
