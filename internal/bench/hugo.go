@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/p2pkb/p2pkb/internal/site"
@@ -272,16 +271,13 @@ func timed(dir string, bin string, args ...string) (time.Duration, int64, error)
 	cmd.Dir = dir
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
+	rss := peakRSS(cmd)
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		return 0, 0, fmt.Errorf("%s: %v\n%s", filepath.Base(bin), err, log.String())
 	}
 	wall := time.Since(start)
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024
-	}
-	return wall, rss, nil
+	return wall, rss(), nil
 }
 
 // measureHugo writes s as a Hugo site, builds it with hugo and indexes it
