@@ -17,6 +17,7 @@ import (
 	"runtime/pprof"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/p2pkb/p2pkb"
 	"github.com/p2pkb/p2pkb/internal/build"
@@ -219,12 +220,14 @@ func searchCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, ix, err := build.SearchIndex(sources)
+	lowMemory()
+	l := report.Lang(*lang)
+	_, ix, err := build.SearchIndex(sources, l)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
-	_, err = report.Search(stdout, ix, q, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, Limit: *limit, BaseURL: *baseURL, Term: terminal(stdout)})
+	_, err = report.Search(stdout, ix, q, report.Options{Lang: l, JSON: *asJSON, Limit: *limit, BaseURL: *baseURL, Term: terminal(stdout)})
 	return err
 }
 
@@ -243,6 +246,7 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 0, err
 	}
 	defer closeIn()
+	lowMemory()
 	s, err := src.model()
 	if err != nil {
 		return 0, err
@@ -346,6 +350,25 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	h := server.New(os.DirFS(root), ix)
+	if *dir != "" && ix.InMemory() {
+		// The build wrote the postings: searches are answered from them while
+		// bleve's index is made, and kept beside them for the next start.
+		made := make(chan struct{})
+		defer func() { stop(); <-made }()
+		go func() {
+			defer close(made)
+			start := time.Now()
+			bix, err := build.IndexBleve(ctx, root, ix)
+			if err != nil {
+				if ctx.Err() == nil {
+					fmt.Fprintf(stderr, "search: bleve index not made (%v); searches are answered from the postings in memory\n", err)
+				}
+				return
+			}
+			h.SetIndex(bix) // the postings' index closes with nothing to release
+			fmt.Fprintf(stderr, "search: bleve index made in %v and kept in %s\n", time.Since(start).Round(time.Millisecond), filepath.Join(root, filepath.FromSlash(build.SearchIndexDir)))
+		}()
+	}
 	if *watch {
 		sess.IndexReady = func(ix *search.Index) {
 			if old := h.SetIndex(ix); old != nil {

@@ -6,6 +6,7 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -15,13 +16,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"github.com/p2pkb/p2pkb/internal/build"
 	"github.com/p2pkb/p2pkb/internal/kb"
-	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/synth"
 )
 
@@ -57,6 +56,7 @@ type Figures struct {
 	OnDemandBytes                int
 
 	WatchP50, WatchMax time.Duration // serve --watch: an entry's edit to the page served with it
+	FoundP50, FoundMax time.Duration // serve --watch: an entry's edit to the search API finding it by the edit
 
 	SearchKBWall, ExplainKBWall time.Duration // search --kb and explain --kb, from start to answer
 	SearchKBRSS, ExplainKBRSS   int64
@@ -107,9 +107,11 @@ func Run(w io.Writer, o Options) error {
 	}
 	for i, c := range cols {
 		// Last, as it edits the KB's files.
-		if figures[i].WatchP50, figures[i].WatchMax, err = measureWatch(o, c.kb, c.content, entries[i]); err != nil {
+		w, err := measureWatch(o, c.kb, c.content, entries[i])
+		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
+		figures[i].WatchP50, figures[i].WatchMax, figures[i].FoundP50, figures[i].FoundMax = w.p50, w.worst, w.foundP50, w.foundWorst
 	}
 	var hugo, pagefind string
 	if o.Hugo != "" {
@@ -131,6 +133,7 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 		"--templates", filepath.Join(o.Repo, "templates"), "--assets", filepath.Join(o.Repo, "assets"), "--out", out)
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
+	rss := peakRSS(cmd)
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		return f, nil, fmt.Errorf("build: %v\n%s", err, log.String())
@@ -138,12 +141,9 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 	f.Wall = time.Since(start)
 	f.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	f.BuildLog = strings.TrimSpace(log.String())
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		f.PeakRSS = ru.Maxrss * 1024
-	}
+	f.PeakRSS = rss()
 	f.PublicBytes = dirSize(out)
 	f.ClientBytes = dirSize(filepath.Join(out, "search", "en")) + dirSize(filepath.Join(out, "search", "zh"))
-	f.BleveBytes = dirSize(filepath.Join(out, filepath.FromSlash(build.SearchIndexDir)))
 	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Name() == "index.html" {
 			f.Pages++
@@ -163,15 +163,20 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 		return f, nil, err
 	}
 	f.Entries = len(s.KB.Entries)
-	bdir := out + ".bleve"
+	// bleve's index, as serve makes it from the postings the build wrote,
+	// in the background while it answers from them.
 	t := time.Now()
-	ix, err := search.SiteCorpus(s).Index(bdir) // as the build makes it: analysis and bleve
-
+	ix, err := build.OpenSearch(out)
+	if err != nil {
+		return f, nil, err
+	}
+	bix, err := build.IndexBleve(context.Background(), out, ix)
 	if err != nil {
 		return f, nil, err
 	}
 	f.BleveTime = time.Since(t)
-	ix.Close()
+	f.BleveBytes = dirSize(filepath.Join(out, filepath.FromSlash(build.SearchIndexDir)))
+	bix.Close()
 
 	queries := sampleQueries(s.KB.Entries)
 	ix, err = build.OpenSearch(out)
@@ -238,16 +243,13 @@ func run(binary string, found1 bool, args ...string) (time.Duration, int64, erro
 	cmd := exec.Command(binary, args...)
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
+	peak := peakRSS(cmd)
 	start := time.Now()
 	if err := cmd.Run(); err != nil && !(found1 && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 1) {
 		return 0, 0, fmt.Errorf("%s: %v\n%s", args[0], err, log.String())
 	}
 	wall := time.Since(start)
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024
-	}
-	return wall, rss, nil
+	return wall, peak(), nil
 }
 
 // sampleQueries mixes what people search with: pasted signatures with noise
@@ -317,7 +319,7 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	row("pages", func(c Figures) string { return fmt.Sprint(c.Pages) })
 	row("pages per second", func(c Figures) string { return fmt.Sprintf("%.0f", float64(c.Pages)/c.Wall.Seconds()) })
 	row("public/ size", func(c Figures) string { return size(c.PublicBytes) })
-	row("bleve index build", func(c Figures) string { return dur(c.BleveTime) })
+	row("bleve index, made by serve in the background", func(c Figures) string { return dur(c.BleveTime) })
 	row("bleve index size", func(c Figures) string { return size(c.BleveBytes) })
 	row("client index size", func(c Figures) string { return size(c.ClientBytes) })
 	row("client index per query", func(c Figures) string { return opt(c.QueryBytes > 0, size(int64(c.QueryBytes))) })
@@ -342,6 +344,7 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	row("search --kb wall / peak RSS", func(c Figures) string { return dur(c.SearchKBWall) + " / " + size(c.SearchKBRSS) })
 	row("explain --kb wall / peak RSS", func(c Figures) string { return dur(c.ExplainKBWall) + " / " + size(c.ExplainKBRSS) })
 	row("serve --watch edit visible p50 / max", func(c Figures) string { return dur(c.WatchP50) + " / " + dur(c.WatchMax) })
+	row("serve --watch edit findable in search p50 / max", func(c Figures) string { return dur(c.FoundP50) + " / " + dur(c.FoundMax) })
 	if hugo != "" {
 		row("Hugo build wall time", func(c Figures) string { return dur(c.HugoWall) })
 		row("Hugo build CPU time (user+sys)", func(c Figures) string { return dur(c.HugoCPU) })

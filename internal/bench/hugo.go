@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/p2pkb/p2pkb/internal/site"
@@ -273,6 +272,7 @@ func timed(dir string, bin string, cpu *time.Duration, args ...string) (time.Dur
 	cmd.Dir = dir
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
+	rss := peakRSS(cmd)
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		return 0, 0, fmt.Errorf("%s: %v\n%s", filepath.Base(bin), err, log.String())
@@ -281,11 +281,7 @@ func timed(dir string, bin string, cpu *time.Duration, args ...string) (time.Dur
 	if cpu != nil {
 		*cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024
-	}
-	return wall, rss, nil
+	return wall, rss(), nil
 }
 
 // measureHugo writes s as a Hugo site, builds it with hugo and indexes it

@@ -20,19 +20,26 @@ import (
 // watchEdits is how many edits the serve --watch figure is taken over.
 const watchEdits = 5
 
+// watchFigures are the serve --watch figures: medians and slowest of an
+// edit's page shown, and of the edit found by the search API.
+type watchFigures struct {
+	p50, worst           time.Duration
+	foundP50, foundWorst time.Duration
+}
+
 // measureWatch starts serve --watch on the KB, edits entries' root causes
 // one at a time, and times each edit from the write to the page served with
-// it. It returns the median and the slowest.
-func measureWatch(o Options, kbDir, contentDir string, entries []*kb.Entry) (p50, worst time.Duration, err error) {
+// it, and to the search API finding the entry by the edit's word.
+func measureWatch(o Options, kbDir, contentDir string, entries []*kb.Entry) (w watchFigures, err error) {
 	cmd := exec.Command(o.Binary, "serve", "--watch", "--addr", "127.0.0.1:0", "--kb", kbDir, "--content", contentDir,
 		"--templates", filepath.Join(o.Repo, "templates"), "--assets", filepath.Join(o.Repo, "assets"))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return 0, 0, err
+		return w, err
 	}
 	cmd.Stderr = io.Discard
 	if err := cmd.Start(); err != nil {
-		return 0, 0, err
+		return w, err
 	}
 	defer func() {
 		cmd.Process.Signal(syscall.SIGINT)
@@ -50,32 +57,42 @@ func measureWatch(o Options, kbDir, contentDir string, entries []*kb.Entry) (p50
 	}()
 	base, ok := <-addr
 	if !ok {
-		return 0, 0, fmt.Errorf("serve --watch did not start")
+		return w, fmt.Errorf("serve --watch did not start")
 	}
 	go io.Copy(io.Discard, stdout)
 
-	var lat []time.Duration
+	var lat, found []time.Duration
 	for i := 0; i < watchEdits; i++ {
 		e := entries[(i*7919+len(entries)/3)%len(entries)]
-		marker := fmt.Sprintf("Watchmark%d", i)
+		marker := "Watchmark" + string(rune('a'+i)) + "q" // one word that no entry has
 		if err := editRootCause(filepath.Join(kbDir, filepath.FromSlash(e.ID)+".json"), marker); err != nil {
-			return 0, 0, err
+			return w, err
 		}
 		start := time.Now()
-		url := base + "/" + site.EntryPath("en", e.ID)
+		page := base + "/" + site.EntryPath("en", e.ID)
+		search := base + "/api/search?lang=en&q=" + marker
+		shown := time.Duration(0)
 		for {
-			if body, err := get(url); err == nil && strings.Contains(body, marker) {
-				break
+			if shown == 0 {
+				if body, err := get(page); err == nil && strings.Contains(body, marker) {
+					shown = time.Since(start)
+				}
+			}
+			if shown != 0 {
+				if body, err := get(search); err == nil && strings.Contains(body, e.ID) {
+					break
+				}
 			}
 			if time.Since(start) > time.Minute {
-				return 0, 0, fmt.Errorf("serve --watch: the edit of %s did not show within a minute", e.ID)
+				return w, fmt.Errorf("serve --watch: the edit of %s was not shown and found within a minute", e.ID)
 			}
 			time.Sleep(2 * time.Millisecond)
 		}
-		lat = append(lat, time.Since(start))
+		lat = append(lat, shown)
+		found = append(found, time.Since(start))
 		time.Sleep(200 * time.Millisecond) // let the previous update settle, as between a person's edits
 	}
-	return percentile(lat, 50), percentile(lat, 100), nil
+	return watchFigures{percentile(lat, 50), percentile(lat, 100), percentile(found, 50), percentile(found, 100)}, nil
 }
 
 // editRootCause puts marker in front of an entry's root cause, as a person

@@ -98,13 +98,14 @@ func Build(src Sources, out, baseURL string, log io.Writer, progress ...Progress
 	if len(progress) > 0 {
 		p = progress[0]
 	}
-	_, _, err := build(src, out, baseURL, log, nil, false, p)
+	_, _, _, err := build(src, out, baseURL, log, nil, false, p)
 	return err
 }
 
 // build makes the site; keep says whether the pages stay in the model
-// returned, for updates, or go once written.
-func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, keep bool, progress Progress) (*site.Site, *render.Renderer, error) {
+// returned, and the search analysis in the corpus returned, for updates, or
+// go once written.
+func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, keep bool, progress Progress) (*site.Site, *render.Renderer, *search.Corpus, error) {
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}
@@ -112,16 +113,16 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 	start := time.Now()
 	s, _, err := model(src, baseURL, cache)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	modelled := time.Now()
 	r, err := render.New(src.Templates.FS, src.Assets.FS)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	tree, err := publish.Begin(out)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var files atomic.Int64
 	pages := len(s.Pages)
@@ -134,8 +135,12 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 	defer cancel()
 	var indexed time.Time
 	searchErr := make(chan error, 1)
+	c := search.SiteCorpus(s).WithContext(ctx)
+	if keep {
+		c.Keep()
+	}
 	go func() {
-		err := writeSearch(ctx, s, tree)
+		err := writeSearch(ctx, c, tree)
 		indexed = time.Now()
 		if err != nil {
 			cancel()
@@ -166,21 +171,22 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 	}
 	if err != nil {
 		tree.Abort()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := tree.Commit(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	end := time.Now()
 	fmt.Fprintf(log, "built %s: %d entries, %d articles, %d files in %v (load %v, pages %v, search indexes %v alongside)\n",
 		out, len(s.KB.Entries), len(s.Articles.Slugs), files.Load(), round(end.Sub(start)),
 		round(modelled.Sub(start)), round(rendered.Sub(modelled)), round(indexed.Sub(modelled)))
-	return s, r, nil
+	return s, r, c, nil
 }
 
 func round(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
 
-// SearchIndexDir is where the bleve index lives inside the output.
+// SearchIndexDir is where the bleve index lives inside the output, once
+// serve has made it (IndexBleve).
 const SearchIndexDir = "search/index.bleve"
 
 // SearchDocsFile is the document table the bleve index needs beside it.
@@ -223,11 +229,11 @@ func lowerGC() (restore func()) {
 	}
 }
 
-// writeSearch writes the client index and the bleve index into the tree.
-func writeSearch(ctx context.Context, s *site.Site, tree *publish.Tree) error {
+// writeSearch writes the client index, the postings and the document table
+// into the tree; serve makes bleve's index from the postings.
+func writeSearch(ctx context.Context, c *search.Corpus, tree *publish.Tree) error {
 	defer lowerGC()()
-	c := search.SiteCorpus(s).WithContext(ctx)
-	_, err := c.Write(tree.Write, filepath.Join(tree.Dir(), filepath.FromSlash(SearchIndexDir)), SearchDocsFile)
+	_, err := c.Write(tree.Write, SearchDocsFile)
 	return err
 }
 
@@ -248,21 +254,37 @@ func Lint(src Sources, w io.Writer) error {
 	return nil
 }
 
-// SearchIndex models the sources and indexes them in memory, for the
-// terminal commands.
-func SearchIndex(src Sources) (*site.Site, *search.Index, error) {
-	s, _, err := Model(src, "")
+// SearchIndex loads the sources and indexes them in memory, for the
+// terminal commands: the documents of lang only, or of every language when
+// lang is "". It models no pages, which a search does not show.
+func SearchIndex(src Sources, lang string) (*site.Site, *search.Index, error) {
+	s, err := Catalog(src)
 	if err != nil {
 		return nil, nil, err
 	}
-	ix, err := search.SiteCorpus(s).Index("")
+	c := search.SiteCorpus(s)
+	if lang != "" {
+		c = c.Only(lang)
+	}
+	ix, err := c.Index("")
 	if err != nil {
 		return nil, nil, err
 	}
 	return s, ix, nil
 }
 
-// OpenSearch opens the search index of a built site in dir.
+// OpenSearch opens the search index of a built site in dir: bleve's index
+// where serve has made it, else the postings the build wrote.
 func OpenSearch(dir string) (*search.Index, error) {
 	return search.Open(filepath.Join(dir, filepath.FromSlash(SearchIndexDir)), filepath.Join(dir, filepath.FromSlash(SearchDocsFile)))
+}
+
+// IndexBleve makes bleve's index of the built site in dir from the postings
+// of ix, opened from dir, keeps it there for the next OpenSearch, and
+// returns the site's index opened anew, answering from bleve.
+func IndexBleve(ctx context.Context, dir string, ix *search.Index) (*search.Index, error) {
+	if err := ix.BuildBleve(ctx, filepath.Join(dir, filepath.FromSlash(SearchIndexDir))); err != nil {
+		return nil, err
+	}
+	return OpenSearch(dir)
 }

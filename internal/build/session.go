@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -36,6 +37,8 @@ type Session struct {
 
 	mu       sync.Mutex
 	gen      int                // updates so far: an index built for an older one is dropped
+	written  map[string]uint64  // hash of each client index file as last written in place
+	corpus   *search.Corpus     // the search corpus of the last update, whose analysis the next reuses
 	cancel   context.CancelFunc // stops the index being built, which the next update makes stale
 	indexing sync.WaitGroup     // the indexes being built in the background
 }
@@ -68,11 +71,15 @@ func NewSession(src Sources, out, baseURL string, log io.Writer) *Session {
 // Build is a full build, as Build; the session keeps its model.
 func (b *Session) Build() error {
 	b.next()
-	s, r, err := build(b.src, b.out, b.baseURL, b.log, &b.cache, true, nil)
+	s, r, c, err := build(b.src, b.out, b.baseURL, b.log, &b.cache, true, nil)
 	if err != nil {
 		return err
 	}
 	b.site, b.r = s, r
+	b.mu.Lock()
+	b.written = nil // the build wrote every file anew
+	b.corpus = c    // its analysis, for the next update to reuse
+	b.mu.Unlock()
 	return nil
 }
 
@@ -126,17 +133,47 @@ func (b *Session) Update(entriesOnly bool) (bool, error) {
 // update or build came first.
 func (b *Session) reindex(ctx context.Context, s *site.Site, gen int) {
 	start := time.Now()
-	c := search.SiteCorpus(s).WithContext(ctx)
+	c := search.SiteCorpus(s).WithContext(ctx).Keep()
+	b.mu.Lock()
+	if b.corpus != nil {
+		c.Since(b.corpus) // only the edited entries are analyzed again
+	}
+	b.mu.Unlock()
+	ix, err := c.Index("")
+	if errors.Is(err, context.Canceled) {
+		return // a newer edit's index is on its way
+	}
+	if err != nil {
+		fmt.Fprintf(b.log, "search index: %v\n", err)
+		return
+	}
+	// The server's index first: the edit is found through the API at once,
+	// and by the static search page once its files follow.
+	b.mu.Lock()
+	if gen != b.gen {
+		b.mu.Unlock()
+		ix.Close()
+		return
+	}
+	b.corpus = c
+	if b.IndexReady != nil {
+		b.IndexReady(ix)
+	} else {
+		ix.Close()
+	}
+	b.mu.Unlock()
+	found := time.Since(start)
+
 	files := map[string][]byte{}
 	var mu sync.Mutex
-	ix, _, err := c.WriteClientAndIndex(func(name string, data []byte) error {
+	_, err = c.WriteClient(func(name string, data []byte) error {
 		mu.Lock()
 		defer mu.Unlock()
 		files[name] = data
 		return nil
 	})
 	if errors.Is(err, context.Canceled) {
-		return // a newer edit's index is on its way
+		return
 	}
 	if err != nil {
 		fmt.Fprintf(b.log, "search index: %v\n", err)
@@ -145,22 +182,41 @@ func (b *Session) reindex(ctx context.Context, s *site.Site, gen int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if gen != b.gen {
-		ix.Close()
 		return
 	}
-	for name, data := range files {
-		if err := writeInPlace(b.out, name, data); err != nil {
-			fmt.Fprintf(b.log, "search index: %v\n", err)
-			ix.Close()
-			return
+	// Only the files that changed are written: an edit changes a few of
+	// the thousands a large KB's client index has, and writing them all in
+	// place took most of a minute.
+	if b.written == nil {
+		b.written = map[string]uint64{}
+		for name := range files {
+			if old, err := os.ReadFile(filepath.Join(b.out, filepath.FromSlash(name))); err == nil {
+				b.written[name] = hash(old)
+			}
 		}
 	}
-	fmt.Fprintf(b.log, "search index updated in %v\n", round(time.Since(start)))
-	if b.IndexReady != nil {
-		b.IndexReady(ix)
-	} else {
-		ix.Close()
+	n := 0
+	for name, data := range files {
+		h := hash(data)
+		if old, ok := b.written[name]; ok && old == h {
+			continue
+		}
+		if err := writeInPlace(b.out, name, data); err != nil {
+			fmt.Fprintf(b.log, "search index: %v\n", err)
+			delete(b.written, name)
+			return
+		}
+		b.written[name] = h
+		n++
 	}
+	fmt.Fprintf(b.log, "search index updated in %v, its %d changed files of %d in %v\n", round(found), n, len(files), round(time.Since(start)))
+}
+
+// hash identifies a file's content.
+func hash(data []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(data)
+	return h.Sum64()
 }
 
 // changedEntries lists the ids of entries that are new objects in k;

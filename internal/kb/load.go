@@ -31,9 +31,10 @@ const SchemaFile = "schema.json"
 const ReproDir = "repro"
 
 type options struct {
-	name   string
-	schema []byte
-	cache  *Cache
+	name    string
+	schema  []byte
+	cache   *Cache
+	generic bool // check every file with the generic validator, as a test compares
 }
 
 // Option configures Load.
@@ -106,9 +107,20 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: schema: %w", o.name, err)
 	}
-	schema, err := compileSchema(schemaData)
-	if err != nil {
-		return nil, fmt.Errorf("%s/%s: %w", o.name, SchemaFile, err)
+	// The built-in schema is checked by typed code; the generic validator
+	// decides what that leaves (broken JSON) and checks any other schema.
+	typed := !o.generic && isBuiltinSchema(schemaData)
+	var schema *jsonschema.Schema
+	var schemaErr error
+	var compileOnce sync.Once
+	compiled := func() (*jsonschema.Schema, error) {
+		compileOnce.Do(func() { schema, schemaErr = compileSchema(schemaData) })
+		return schema, schemaErr
+	}
+	if !typed {
+		if _, err := compiled(); err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", o.name, SchemaFile, err)
+		}
 	}
 
 	var files []string
@@ -169,7 +181,7 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 					once.Do(func() { readErr = fmt.Errorf("%s/%s: %w", o.name, files[i], err) })
 					return
 				}
-				fl := &loader{name: o.name, schema: schema, fsys: fsys}
+				fl := &loader{name: o.name, typed: typed, schema: compiled, fsys: fsys}
 				results[i] = result{fl.file(files[i], data), fl}
 				o.cache.put(files[i], info, cachedFile{entry: results[i].entry, problems: fl.problems, warnings: fl.warnings})
 			}
@@ -179,7 +191,7 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 	if readErr != nil {
 		return nil, readErr
 	}
-	l := loader{name: o.name, schema: schema, fsys: fsys}
+	l := loader{name: o.name, fsys: fsys}
 	kb := &KB{ByID: map[string]*Entry{}}
 	for _, r := range results {
 		l.problems = append(l.problems, r.l.problems...)
@@ -217,7 +229,8 @@ func compileSchema(data []byte) (*jsonschema.Schema, error) {
 
 type loader struct {
 	name     string
-	schema   *jsonschema.Schema
+	typed    bool                               // the built-in schema, checked by typed code
+	schema   func() (*jsonschema.Schema, error) // the generic validator, compiled when first needed
 	problems Problems
 	warnings []Problem
 	fsys     fs.FS // for placing problems found across files, in files read again then
@@ -256,7 +269,47 @@ func (l *loader) warn(file string, data []byte, tokens []string, msg string) {
 
 // file checks and decodes one entry; nil when it has errors.
 func (l *loader) file(p string, data []byte) *Entry {
+	if l.typed {
+		if e, ok := l.typedFile(p, data); ok {
+			return e
+		}
+	}
+	return l.generic(p, data)
+}
+
+// typedFile checks and decodes one entry with the typed checks; ok is false
+// when the generic path must decide.
+func (l *loader) typedFile(p string, data []byte) (e *Entry, ok bool) {
+	e = &Entry{File: l.name + "/" + p}
+	d, err := decodeTyped(data, e)
+	if err != nil {
+		return nil, false
+	}
+	if len(d.problems) > 0 {
+		for _, pr := range d.problems {
+			l.fail(p, data, pr.tokens, pr.msg)
+			if pr.field != "" {
+				l.problems[len(l.problems)-1].Field = pr.field
+			}
+		}
+		return nil, true
+	}
 	before := len(l.problems)
+	l.check(p, data, e, d.todos)
+	if len(l.problems) > before {
+		return nil, true
+	}
+	return e, true
+}
+
+// generic checks and decodes one entry with the generic validator.
+func (l *loader) generic(p string, data []byte) *Entry {
+	before := len(l.problems)
+	schema, err := l.schema()
+	if err != nil {
+		l.fail(p, nil, nil, fmt.Sprintf("%s/%s: %v", l.name, SchemaFile, err))
+		return nil
+	}
 
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
@@ -274,7 +327,7 @@ func (l *loader) file(p string, data []byte) *Entry {
 		l.fail(p, nil, nil, "invalid JSON: "+err.Error())
 		return nil
 	}
-	if err := l.schema.Validate(inst); err != nil {
+	if err := schema.Validate(inst); err != nil {
 		var verr *jsonschema.ValidationError
 		if !errors.As(err, &verr) {
 			l.fail(p, nil, nil, err.Error())
@@ -288,7 +341,7 @@ func (l *loader) file(p string, data []byte) *Entry {
 		l.fail(p, nil, nil, err.Error())
 		return nil
 	}
-	l.check(p, data, e)
+	l.check(p, data, e, todoPaths(data))
 	if len(l.problems) > before {
 		return nil
 	}
@@ -326,8 +379,9 @@ func (l *loader) schemaProblems(p string, data []byte, verr *jsonschema.Validati
 	}
 }
 
-// check applies the rules a schema cannot state.
-func (l *loader) check(p string, data []byte, e *Entry) {
+// check applies the rules a schema cannot state; todos are the paths of
+// the strings that still say TODO.
+func (l *loader) check(p string, data []byte, e *Entry, todos [][]string) {
 	if want := strings.TrimSuffix(p, ".json"); e.ID != want {
 		l.fail(p, data, []string{"id"}, fmt.Sprintf("id %q does not match the file path: the file for it is %s/%s.json, or the id should be %q", e.ID, l.name, e.ID, want))
 	}
@@ -347,7 +401,9 @@ func (l *loader) check(p string, data []byte, e *Entry) {
 		}
 	}
 	l.checkRules(p, data, e)
-	l.checkTODO(p, data)
+	for _, path := range todos {
+		l.fail(p, data, path, "still says TODO: write it before the entry is published")
+	}
 	l.checkSignatureSource(p, data, e)
 	if len(e.WorkaroundsZH) > len(e.Workarounds) {
 		l.fail(p, data, []string{"workarounds_zh"}, fmt.Sprintf("has %d items for %d workarounds", len(e.WorkaroundsZH), len(e.Workarounds)))
@@ -360,16 +416,17 @@ func (l *loader) check(p string, data []byte, e *Entry) {
 // published with one left.
 const TODO = "TODO"
 
-// checkTODO refuses an entry that still holds a TODO of its skeleton, naming
-// each field.
-func (l *loader) checkTODO(p string, data []byte) {
+// todoPaths lists the paths of the strings in an entry that still hold a
+// TODO of its skeleton, keys in order.
+func todoPaths(data []byte) [][]string {
 	if !bytes.Contains(data, []byte(TODO)) {
-		return
+		return nil
 	}
 	var raw any
 	if json.Unmarshal(data, &raw) != nil {
-		return
+		return nil
 	}
+	var out [][]string
 	var walk func(v any, path []string)
 	walk = func(v any, path []string) {
 		switch x := v.(type) {
@@ -388,11 +445,12 @@ func (l *loader) checkTODO(p string, data []byte) {
 			}
 		case string:
 			if strings.Contains(x, TODO) {
-				l.fail(p, data, append([]string(nil), path...), "still says TODO: write it before the entry is published")
+				out = append(out, append([]string(nil), path...))
 			}
 		}
 	}
 	walk(raw, nil)
+	return out
 }
 
 // checkRules parses every condition and version constraint, so that a

@@ -62,13 +62,17 @@ func WriteClient(docs []Doc, emit func(name string, data []byte) error) (ClientS
 	return NewCorpus(docs).WriteClient(emit)
 }
 
-// WriteClient writes the client index of every language through emit.
+// WriteClient writes the client index of every language through emit,
+// from the analysis kept (Keep) where there is one.
 func (c *Corpus) WriteClient(emit func(name string, data []byte) error) (ClientStats, error) {
 	var st ClientStats
 	for _, lang := range c.langs {
-		a, err := c.analyze(lang)
-		if err != nil {
-			return st, err
+		a := c.kept[lang]
+		if a == nil {
+			var err error
+			if a, err = c.analyze(lang); err != nil {
+				return st, err
+			}
 		}
 		if err := writeLang(a, emit, &st); err != nil {
 			return st, err

@@ -2,11 +2,13 @@ package search
 
 import (
 	"context"
-	"github.com/p2pkb/p2pkb/internal/site"
 	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/site"
 )
 
 // Corpus is a set of documents, analyzed one language at a time. The
@@ -22,6 +24,16 @@ type Corpus struct {
 	byLang map[string][]int
 	avg    map[string][]float64  // lang -> average length of each field, once analyzed
 	client func(*analyzed) error // while Index runs for WriteClientAndIndex: writes a language's client index
+
+	// A site's corpus can reuse the analysis of an earlier corpus of the
+	// same site, before an edit of some entries (serve --watch): only the
+	// documents of the entries edited are made and analyzed again.
+	entries  []*kb.Entry                  // the site's entries, whose documents come first, in order
+	entryDoc func(lang string, i int) Doc // the document of entry i
+	articles func(lang string) []Doc      // the documents of the articles, after the entries'
+	keep     bool                         // keep each language's analysis for a later corpus
+	kept     map[string]*analyzed
+	since    *Corpus // the earlier corpus whose analysis is reused
 }
 
 // fieldTerms is one field of one document after analysis.
@@ -55,10 +67,56 @@ func SiteCorpus(s *site.Site) *Corpus {
 	patterns := entryPatterns(s)
 	c := NewCorpus(nil)
 	c.source = func(lang string) []Doc { return langDocs(s, lang, patterns) }
+	c.entries = s.KB.Entries
+	c.entryDoc = func(lang string, i int) Doc { return entryDoc(s, lang, s.KB.Entries[i], patterns[i]) }
+	c.articles = func(lang string) []Doc { return articleDocs(s, lang) }
 	for _, l := range site.Langs {
 		c.langs = append(c.langs, l.Code)
 	}
 	return c
+}
+
+// Only restricts the corpus to the documents of lang, for a search in that
+// language alone: the other languages are neither made nor analyzed.
+func (c *Corpus) Only(lang string) *Corpus {
+	langs := c.langs[:0:0]
+	for _, l := range c.langs {
+		if l == lang {
+			langs = append(langs, l)
+		}
+	}
+	c.langs = langs
+	return c
+}
+
+// Keep makes the corpus keep each language's analysis, for a later corpus
+// of the same site to reuse (Since).
+func (c *Corpus) Keep() *Corpus {
+	c.keep = true
+	return c
+}
+
+// Since makes the corpus reuse the analysis that earlier, a corpus of the
+// same site made with Keep, kept: the documents of entries that are the
+// same values as there are neither made nor analyzed again. An entry edited
+// is a new value (kb.Load with a cache). c keeps its own analysis in turn.
+func (c *Corpus) Since(earlier *Corpus) *Corpus {
+	c.since = earlier
+	return c.Keep()
+}
+
+// reusable is the analysis of lang to reuse and which of the entries'
+// documents are the same there, or nil.
+func (c *Corpus) reusable(lang string) (*analyzed, []bool) {
+	e := c.since
+	if e == nil || c.entryDoc == nil || e.kept[lang] == nil || len(e.entries) != len(c.entries) || len(e.kept[lang].docs) < len(c.entries) {
+		return nil, nil
+	}
+	same := make([]bool, len(c.entries))
+	for i, x := range c.entries {
+		same[i] = e.entries[i] == x
+	}
+	return e.kept[lang], same
 }
 
 // strip drops the text of a language's documents, which the indexes have.
@@ -67,9 +125,18 @@ func (c *Corpus) strip(lang string) {
 		return // the caller's documents: theirs to keep
 	}
 	for _, i := range c.byLang[lang] {
-		d := &c.docs[i]
-		d.Sig, d.Codes, d.Heading, d.Cause, d.Fix, d.Body, d.Text = "", "", "", "", "", "", ""
+		blankText(&c.docs[i])
 	}
+	if a := c.kept[lang]; a != nil {
+		for k := range a.docs {
+			blankText(&a.docs[k])
+		}
+	}
+}
+
+// blankText drops a document's text, keeping what results show.
+func blankText(d *Doc) {
+	d.Sig, d.Codes, d.Heading, d.Cause, d.Fix, d.Body, d.Text = "", "", "", "", "", "", ""
 }
 
 // WithContext makes the indexing of c stop with an error when ctx is done:
@@ -90,8 +157,22 @@ type analyzed struct {
 
 // analyze analyzes the documents of lang on every core.
 func (c *Corpus) analyze(lang string) (*analyzed, error) {
+	prev, same := c.reusable(lang)
 	if c.source != nil && c.byLang[lang] == nil {
-		for _, d := range c.source(lang) {
+		var docs []Doc
+		if prev == nil {
+			docs = c.source(lang)
+		} else {
+			for i := range c.entries {
+				if same[i] {
+					docs = append(docs, prev.docs[i])
+				} else {
+					docs = append(docs, c.entryDoc(lang, i))
+				}
+			}
+			docs = append(docs, c.articles(lang)...)
+		}
+		for _, d := range docs {
 			c.byLang[lang] = append(c.byLang[lang], len(c.docs))
 			c.docs = append(c.docs, d)
 		}
@@ -112,6 +193,10 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 				if k >= len(a.docs) || c.ctx.Err() != nil {
 					return
 				}
+				if prev != nil && k < len(same) && same[k] {
+					a.fields[k] = prev.fields[k]
+					continue
+				}
 				fs := make([]fieldTerms, len(fields))
 				for f := range fields {
 					toks = appendTokens(toks[:0], a.docs[k].field(fields[f].Name))
@@ -125,9 +210,23 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 	if err := c.ctx.Err(); err != nil {
 		return nil, err
 	}
+	// The site's documents' text is in the analysis now, and nothing reads
+	// it again: it goes before the indexes are made from the analysis.
+	c.strip(lang)
+	for k := range a.docs {
+		if c.source != nil {
+			blankText(&a.docs[k])
+		}
+	}
 	a.avg = averageLengths(a.fields)
 	c.avg[lang] = a.avg
 	a.ctx = c.ctx
+	if c.keep {
+		if c.kept == nil {
+			c.kept = map[string]*analyzed{}
+		}
+		c.kept[lang] = a
+	}
 	return a, nil
 }
 

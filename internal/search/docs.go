@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
@@ -101,50 +102,62 @@ func langDocs(s *site.Site, lang string, patterns []*Pattern) []Doc {
 	l, _ := site.LangByCode(lang)
 	{
 		for i, e := range s.KB.Entries {
-			v := site.View(e, l.Code, s.KB)
-			d := Doc{ID: e.ID, Kind: "entry", Lang: l.Code, Title: v.Signature, Code: e.ErrorCode, Path: site.EntryPath(l.Code, e.ID),
-				Sig: e.Signature, Codes: e.ErrorCode + " " + strings.Join(e.Aliases, " ")}
-			if v.SignatureOriginal != "" {
-				d.Sig += "\n" + v.Signature
-			}
-			d.Regex = patterns[i]
-			d.Confidence = e.Confidence
-			d.AppliesWhen = e.AppliesWhen
-			d.Versions = []string{}
-			for _, ver := range e.Versions {
-				d.Versions = append(d.Versions, ver.Version)
-			}
-			d.Cause = v.RootCause.Text
-			d.Gist = oneLine(v.RootCause.Text, causeWidth)
-			if len(v.Workarounds) > 0 {
-				d.Best = oneLine(v.Workarounds[0].Text.Text, fixWidth) // the highest success rate
-			}
-			var fix []string
-			for _, w := range v.Workarounds {
-				fix = append(fix, w.Text.Text, w.How)
-			}
-			for _, de := range v.DeadEnds {
-				fix = append(fix, de.Action.Text, de.WhyFails.Text)
-			}
-			d.Fix = strings.Join(fix, "\n")
-			var body []string
-			body = append(body, e.Domain, e.Category, e.Subcategory, strings.Join(e.Tags, " "))
-			for _, ver := range e.Versions {
-				body = append(body, ver.Version)
-			}
-			d.Body = strings.Join(body, " ")
-			out = append(out, d)
+			out = append(out, entryDoc(s, l.Code, e, patterns[i]))
 		}
-		for _, slug := range s.Articles.Slugs {
-			a := s.Articles.Articles[slug][l.Code]
-			if a == nil {
-				a = s.Articles.Articles[slug][site.Langs[0].Code]
-			}
-			out = append(out, Doc{ID: slug, Kind: "article", Lang: l.Code, Title: a.Title, Path: site.ArticlePath(l.Code, slug),
-				Heading: a.Title, Cause: a.Summary, Body: strings.Join(a.Tags, " "), Text: string(a.Body), Gist: oneLine(a.Summary, causeWidth)})
-		}
+		out = append(out, articleDocs(s, l.Code)...)
 	}
 	return out
+}
+
+// articleDocs are the documents of the articles in lang, after the entries'.
+func articleDocs(s *site.Site, lang string) []Doc {
+	var out []Doc
+	for _, slug := range s.Articles.Slugs {
+		a := s.Articles.Articles[slug][lang]
+		if a == nil {
+			a = s.Articles.Articles[slug][site.Langs[0].Code]
+		}
+		out = append(out, Doc{ID: slug, Kind: "article", Lang: lang, Title: a.Title, Path: site.ArticlePath(lang, slug),
+			Heading: a.Title, Cause: a.Summary, Body: strings.Join(a.Tags, " "), Text: string(a.Body), Gist: oneLine(a.Summary, causeWidth)})
+	}
+	return out
+}
+
+// entryDoc is the document of one entry in lang.
+func entryDoc(s *site.Site, lang string, e *kb.Entry, pattern *Pattern) Doc {
+	v := site.View(e, lang, s.KB)
+	d := Doc{ID: e.ID, Kind: "entry", Lang: lang, Title: v.Signature, Code: e.ErrorCode, Path: site.EntryPath(lang, e.ID),
+		Sig: e.Signature, Codes: e.ErrorCode + " " + strings.Join(e.Aliases, " ")}
+	if v.SignatureOriginal != "" {
+		d.Sig += "\n" + v.Signature
+	}
+	d.Regex = pattern
+	d.Confidence = e.Confidence
+	d.AppliesWhen = e.AppliesWhen
+	d.Versions = []string{}
+	for _, ver := range e.Versions {
+		d.Versions = append(d.Versions, ver.Version)
+	}
+	d.Cause = v.RootCause.Text
+	d.Gist = oneLine(v.RootCause.Text, causeWidth)
+	if len(v.Workarounds) > 0 {
+		d.Best = oneLine(v.Workarounds[0].Text.Text, fixWidth) // the highest success rate
+	}
+	var fix []string
+	for _, w := range v.Workarounds {
+		fix = append(fix, w.Text.Text, w.How)
+	}
+	for _, de := range v.DeadEnds {
+		fix = append(fix, de.Action.Text, de.WhyFails.Text)
+	}
+	d.Fix = strings.Join(fix, "\n")
+	var body []string
+	body = append(body, e.Domain, e.Category, e.Subcategory, strings.Join(e.Tags, " "))
+	for _, ver := range e.Versions {
+		body = append(body, ver.Version)
+	}
+	d.Body = strings.Join(body, " ")
+	return d
 }
 
 // Pattern is an entry's signature pattern, compiled when first used: a
@@ -177,4 +190,11 @@ func (p *Pattern) FindString(s string) string {
 		return re.FindString(s)
 	}
 	return ""
+}
+
+// MatchString reports whether s holds a match; false for a pattern that
+// does not compile.
+func (p *Pattern) MatchString(s string) bool {
+	re := p.Regexp()
+	return re != nil && re.MatchString(s)
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -164,6 +165,7 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 		}
 	}
 	ix.finish()
+	c.since = nil // analyzed: the earlier corpus may go
 	return ix, nil
 }
 
@@ -212,28 +214,23 @@ func indexLang(m mapping.IndexMapping, a *analyzed, dir string) (bleve.Index, er
 }
 
 // Write writes everything a built site needs for search, one language at a
-// time so that only one language's analysis is held: the client index
-// through emit, the bleve index in bleveDir, the document table as docsFile.
-func (c *Corpus) Write(emit func(name string, data []byte) error, bleveDir, docsFile string) (ClientStats, error) {
+// time so that only one language's analysis is held: the client index and
+// each language's postings (PostingsFile, beside docsFile) through emit,
+// and the document table as docsFile. bleve's index is made from the
+// postings later, by the server (BuildBleve).
+func (c *Corpus) Write(emit func(name string, data []byte) error, docsFile string) (ClientStats, error) {
 	var st ClientStats
-	m, err := indexMapping()
-	if err != nil {
-		return st, err
-	}
 	for _, lang := range c.langs {
 		a, err := c.analyze(lang)
 		if err != nil {
 			return st, err
 		}
-		// The two indexes read the analysis and share nothing else: one
-		// core writes the client index while the other feeds bleve.
+		// The two read the analysis and share nothing else: one core writes
+		// the client index while the other makes the postings.
 		var clientErr error
 		var wg sync.WaitGroup
 		wg.Go(func() { clientErr = writeLang(a, emit, &st) })
-		bi, err := indexLang(m, a, bleveDir)
-		if err == nil {
-			err = bi.Close()
-		}
+		err = emit(path.Join(path.Dir(docsFile), PostingsFile(lang)), encodePostings(a))
 		wg.Wait()
 		if err != nil {
 			return st, fmt.Errorf("search index: %w", err)

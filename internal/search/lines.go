@@ -52,7 +52,7 @@ func NewLineMatcher(docs []Doc) *LineMatcher {
 	litID := map[string]int{}
 	var lits []string
 	for _, d := range docs {
-		if d.Regex == nil || d.Regex.Regexp() == nil {
+		if d.Regex == nil { // a pattern is compiled when a line holds its literals: compiling them all was most of explain's memory
 			continue
 		}
 		// A pattern whose top is an alternation requires no literal as a
@@ -254,7 +254,7 @@ func (m *LineMatcher) End(line []byte, done func(doc *Doc) bool) []LineMatch {
 		// lines, and most of them would otherwise run every pattern again.
 		fresh := false
 		for _, d := range m.cands {
-			if !done(&m.docs[d]) && m.docs[d].Regex.Regexp().Match(line) {
+			if re := m.docs[d].Regex.Regexp(); re != nil && !done(&m.docs[d]) && re.Match(line) {
 				fresh = true
 				break
 			}
@@ -264,7 +264,11 @@ func (m *LineMatcher) End(line []byte, done func(doc *Doc) bool) []LineMatch {
 		}
 	}
 	for _, d := range m.cands {
-		if loc := m.docs[d].Regex.Regexp().FindIndex(line); loc != nil && loc[1] > loc[0] {
+		re := m.docs[d].Regex.Regexp()
+		if re == nil {
+			continue
+		}
+		if loc := re.FindIndex(line); loc != nil && loc[1] > loc[0] {
 			out = append(out, LineMatch{&m.docs[d], string(line[loc[0]:loc[1]])})
 		}
 	}

@@ -124,3 +124,108 @@ func TestWriteClientAndIndex(t *testing.T) {
 		}
 	}
 }
+
+// An index of one language's documents, of a catalogue without pages,
+// ranks that language's queries as the index of every language does.
+func TestOneLanguageRanksAsAll(t *testing.T) {
+	s := repoSite(t)
+	all, err := SiteCorpus(s).Index("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalog := site.Catalog(s.KB, s.Articles)
+	for _, lang := range []string{"en", "zh"} {
+		one, err := SiteCorpus(catalog).Only(lang).Index("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(one.mem) != 1 || one.mem[lang] == nil {
+			t.Fatalf("%s: %d languages indexed", lang, len(one.mem))
+		}
+		n := 0
+		for _, c := range searchtest.Load(t).Queries {
+			if c.Lang != lang {
+				continue
+			}
+			want, _ := all.Search(c.Q, c.Lang, 20)
+			got, err := one.Search(c.Q, c.Lang, 20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if len(want) == 0 || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %q: %v, want %v", c.Lang, c.Q, scored(got), scored(want))
+			}
+		}
+		if n == 0 {
+			t.Errorf("no shared case in %s", lang)
+		}
+	}
+}
+
+// A corpus that reuses an earlier one's analysis after an entry's edit
+// writes the client index and answers as a corpus made afresh, and finds
+// the edit.
+func TestSinceAnalyzesTheEditOnly(t *testing.T) {
+	s := repoSite(t)
+	first := SiteCorpus(s).Keep()
+	if _, _, err := first.WriteClientAndIndex(func(string, []byte) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	// The KB after an edit: one entry a new value, the others the same.
+	k := *s.KB
+	k.Entries = append([]*kb.Entry(nil), s.KB.Entries...)
+	k.ByID = map[string]*kb.Entry{}
+	i := len(k.Entries) / 2
+	edited := *k.Entries[i]
+	edited.RootCause = "Zyxwvutsrq " + edited.RootCause
+	k.Entries[i] = &edited
+	for _, e := range k.Entries {
+		k.ByID[e.ID] = e
+	}
+	after := site.New(&k, s.Articles, "")
+
+	files := func(c *Corpus) (map[string][]byte, *Index) {
+		got := map[string][]byte{}
+		ix, _, err := c.WriteClientAndIndex(func(name string, data []byte) error { got[name] = data; return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got, ix
+	}
+	again, ixAgain := files(SiteCorpus(after).Since(first))
+	fresh, ixFresh := files(SiteCorpus(after))
+	if !reflect.DeepEqual(again, fresh) {
+		t.Error("the client index after the edit differs from one made afresh")
+	}
+	// As serve --watch does: the index first, the client index after it,
+	// from the analysis kept.
+	later := SiteCorpus(after).Since(first)
+	if _, err := later.Index(""); err != nil {
+		t.Fatal(err)
+	}
+	kept := map[string][]byte{}
+	if _, err := later.WriteClient(func(name string, data []byte) error { kept[name] = data; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(kept, fresh) {
+		t.Error("the client index written after the index differs from one made afresh")
+	}
+	queries := []struct{ q, lang string }{{"zyxwvutsrq", "en"}}
+	for _, c := range searchtest.Load(t).Queries {
+		queries = append(queries, struct{ q, lang string }{c.Q, c.Lang})
+	}
+	for _, c := range queries {
+		a, err := ixAgain.Search(c.q, c.lang, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := ixFresh.Search(c.q, c.lang, 20)
+		if len(b) == 0 || !reflect.DeepEqual(a, b) {
+			t.Errorf("%s %q: %v, want %v", c.lang, c.q, scored(a), scored(b))
+		}
+	}
+	if r, _ := ixAgain.Search("zyxwvutsrq", "en", 1); len(r) != 1 || r[0].ID != edited.ID {
+		t.Errorf("the edit is not found: %v", r)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/blevesearch/bleve/v2"
 )
@@ -52,7 +51,9 @@ func (c *Corpus) WriteDocs(emit func(name string, data []byte) error, name strin
 	return emit(name, data)
 }
 
-// Open opens a built index read-only: bleveDir and the docs.json beside it.
+// Open opens a built index read-only: the document table at docsPath, and
+// each language's bleve index in bleveDir or, where there is none yet, its
+// postings beside the table (see BuildBleve).
 func Open(bleveDir, docsPath string) (*Index, error) {
 	data, err := os.ReadFile(docsPath)
 	if err != nil {
@@ -62,7 +63,7 @@ func Open(bleveDir, docsPath string) (*Index, error) {
 	if err := json.Unmarshal(data, &st); err != nil {
 		return nil, fmt.Errorf("search index %s: %w", docsPath, err)
 	}
-	ix := &Index{bleve: map[string]bleve.Index{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: st.Avg}
+	ix := &Index{bleve: map[string]bleve.Index{}, mem: map[string]*memIndex{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: st.Avg}
 	patterns := map[string]*Pattern{} // one per entry, shared by its languages
 	for _, r := range st.Docs {
 		d := Doc{ID: r.ID, Kind: r.Kind, Lang: r.Lang, Title: r.Title, Code: r.Code, Path: r.Path, Gist: r.Gist, Best: r.Best, Confidence: r.Confidence, Versions: r.Versions, AppliesWhen: r.AppliesWhen}
@@ -81,12 +82,10 @@ func Open(bleveDir, docsPath string) (*Index, error) {
 	}
 	ix.finish()
 	for lang := range ix.byLang {
-		bi, err := bleve.OpenUsing(filepath.Join(bleveDir, lang), map[string]any{"read_only": true})
-		if err != nil {
+		if err := ix.openLang(lang, bleveDir, docsPath); err != nil {
 			ix.Close()
-			return nil, fmt.Errorf("search index %s: %w", bleveDir, err)
+			return nil, err
 		}
-		ix.bleve[lang] = bi
 	}
 	return ix, nil
 }

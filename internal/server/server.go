@@ -143,7 +143,7 @@ func (h *Handler) file(w http.ResponseWriter, r *http.Request) {
 		name = path.Join(name, "index.html")
 		st, err = fs.Stat(site, name)
 	}
-	if err != nil || !st.Mode().IsRegular() || strings.HasPrefix(name, "search/index.bleve") {
+	if err != nil || !st.Mode().IsRegular() || strings.HasPrefix(name, "search/index.bleve") || strings.HasPrefix(name, "search/postings.") {
 		h.missing(w)
 		return
 	}

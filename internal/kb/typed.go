@@ -1,0 +1,686 @@
+package kb
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// builtinSchemaSHA256 is the SHA-256 of kb/schema.json, the schema that the
+// typed checks below state in Go. A KB that brings another schema is checked
+// by the generic validator; a test fails when the file and this hash part,
+// so that a change to the schema is made here too.
+const builtinSchemaSHA256 = "f86b8df357af06dd4b476e6efaa6d17a8393ac26cf1f340d1e0c3c65acab6023"
+
+// isBuiltinSchema tells whether schema is the one the typed checks state.
+func isBuiltinSchema(schema []byte) bool {
+	sum := sha256.Sum256(schema)
+	return hex.EncodeToString(sum[:]) == builtinSchemaSHA256
+}
+
+// The typed checks decode an entry and check it against the built-in schema
+// in one pass over its tokens, with no generic JSON value in between: the
+// generic validator's own decoding and validation were most of the time of
+// loading a large KB. They refuse exactly what the generic path refuses (a
+// test holds them to it on every broken fixture and on fuzzed entries).
+// Input outside what they decide alike (broken JSON, a name given twice,
+// invalid UTF-8) goes to the generic path, which says what is wrong.
+
+// errGeneric stops the typed checks: the generic path decides the file.
+var errGeneric = errors.New("kb: left to the generic validator")
+
+// typedProblem is one schema violation, placed by its JSON-pointer tokens.
+type typedProblem struct {
+	tokens []string
+	field  string // the field path when it is not that of tokens: a missing field
+	msg    string
+}
+
+type typedDecoder struct {
+	dec      *jsontext.Decoder
+	path     []string
+	problems []typedProblem
+	todos    [][]string // paths of the strings that hold TODO
+}
+
+// Patterns of the built-in schema.
+var (
+	idPattern        = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)+$`)
+	namePattern      = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+	errorCodePattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]+$`)
+	urlPattern       = regexp.MustCompile(`^https?://[^\s]+$`)
+	reproFilePattern = regexp.MustCompile(`^repro/[A-Za-z0-9][A-Za-z0-9._-]*$`)
+)
+
+var (
+	severities = []string{"error", "note"}
+	tiers      = []string{"ai_generated", "community", "reproduced", "vendor_confirmed"}
+	resolvable = []string{"yes", "partial", "no"}
+	sourceKind = []string{"reproduction", "source", "report", "documentation"}
+	statuses   = []string{"active", "deprecated", "removed", "fixed"}
+	required   = []string{"id", "signature", "regex", "domain", "category", "root_cause",
+		"versions", "dead_ends", "workarounds", "error_code", "verification_tier", "confidence"}
+)
+
+// decodeTyped decodes data into e with the typed checks. It returns
+// errGeneric (or the decoder's error) when the generic path must decide.
+func decodeTyped(data []byte, e *Entry) (*typedDecoder, error) {
+	d := &typedDecoder{dec: jsontext.NewDecoder(bytes.NewReader(data))}
+	if err := d.entry(e); err != nil {
+		return nil, err
+	}
+	if _, err := d.dec.ReadToken(); err != io.EOF {
+		return nil, errGeneric // more after the entry: the generic path words it
+	}
+	slices.SortFunc(d.todos, comparePaths)
+	return d, nil
+}
+
+// comparePaths orders paths as the generic TODO walk visits them: object
+// keys in byte order, array elements by index.
+func comparePaths(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] == b[i] {
+			continue
+		}
+		x, errx := strconv.Atoi(a[i])
+		y, erry := strconv.Atoi(b[i])
+		if errx == nil && erry == nil {
+			return x - y
+		}
+		return strings.Compare(a[i], b[i])
+	}
+	return len(a) - len(b)
+}
+
+func (d *typedDecoder) fail(msg string) {
+	d.problems = append(d.problems, typedProblem{tokens: slices.Clone(d.path), msg: msg})
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "boolean"
+	case '0':
+		return "number"
+	case '"':
+		return "string"
+	case '[':
+		return "array"
+	case '{':
+		return "object"
+	}
+	return "invalid"
+}
+
+// peek is the kind of the next value; an error ends the typed checks.
+func (d *typedDecoder) peek() (jsontext.Kind, error) {
+	k := d.dec.PeekKind()
+	if k == 0 {
+		if _, err := d.dec.ReadToken(); err != nil {
+			return 0, err
+		}
+		return 0, errGeneric
+	}
+	return k, nil
+}
+
+// wrongType reports the next value as not of the type wanted and skips it.
+func (d *typedDecoder) wrongType(k jsontext.Kind, want string) error {
+	d.fail(fmt.Sprintf("got %s, want %s", kindName(k), want))
+	return d.dec.SkipValue()
+}
+
+// str reads a string; ok is false when the value was another type.
+func (d *typedDecoder) str() (s string, ok bool, err error) {
+	k, err := d.peek()
+	if err != nil {
+		return "", false, err
+	}
+	if k != '"' {
+		return "", false, d.wrongType(k, "string")
+	}
+	tok, err := d.dec.ReadToken()
+	if err != nil {
+		return "", false, err
+	}
+	s = tok.String()
+	if strings.Contains(s, TODO) {
+		d.todos = append(d.todos, slices.Clone(d.path))
+	}
+	return s, true, nil
+}
+
+// nullableStr reads a string or null ("").
+func (d *typedDecoder) nullableStr() (string, error) {
+	k, err := d.peek()
+	if err != nil {
+		return "", err
+	}
+	switch k {
+	case 'n':
+		_, err := d.dec.ReadToken()
+		return "", err
+	case '"':
+		s, _, err := d.str()
+		return s, err
+	}
+	return "", d.wrongType(k, "string or null")
+}
+
+// text reads a string with the schema's constraints: at least minLen
+// characters, matching pattern when it is not nil.
+func (d *typedDecoder) text(minLen int, pattern *regexp.Regexp) (string, error) {
+	s, ok, err := d.str()
+	if !ok || err != nil {
+		return s, err
+	}
+	if n := utf8.RuneCountInString(s); n < minLen {
+		d.fail(fmt.Sprintf("minLength: got %d, want %d", n, minLen))
+	} else if pattern != nil && !pattern.MatchString(s) {
+		d.fail(fmt.Sprintf("%s does not match pattern %s", quote(s), quote(pattern.String())))
+	}
+	return s, nil
+}
+
+// oneOf reads a string that must be one of values.
+func (d *typedDecoder) oneOf(values []string) (string, error) {
+	k, err := d.peek()
+	if err != nil {
+		return "", err
+	}
+	var s string
+	if k == '"' {
+		if s, _, err = d.str(); err != nil || slices.Contains(values, s) {
+			return s, err
+		}
+	} else if err := d.dec.SkipValue(); err != nil {
+		return "", err
+	}
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = quote(v)
+	}
+	d.fail("value must be one of " + strings.Join(q, ", "))
+	return s, nil
+}
+
+// date reads a string in the date format (YYYY-MM-DD).
+func (d *typedDecoder) date() (string, error) {
+	s, ok, err := d.str()
+	if !ok || err != nil {
+		return s, err
+	}
+	if _, err := time.Parse(time.DateOnly, s); err != nil {
+		d.fail(fmt.Sprintf("%s is not valid date: %v", quote(s), err))
+	}
+	return s, nil
+}
+
+// number reads a number's literal; want names the type in a message.
+func (d *typedDecoder) number(want string) (string, bool, error) {
+	k, err := d.peek()
+	if err != nil {
+		return "", false, err
+	}
+	if k != '0' {
+		return "", false, d.wrongType(k, want)
+	}
+	v, err := d.dec.ReadValue()
+	return string(v), err == nil, err
+}
+
+var one = big.NewRat(1, 1)
+
+// rate reads a number in [0,1], compared exactly as the schema's bounds are.
+func (d *typedDecoder) rate() (float64, error) {
+	lit, ok, err := d.number("number")
+	if !ok || err != nil {
+		return 0, err
+	}
+	f, ferr := strconv.ParseFloat(lit, 64)
+	if ferr == nil && f > 0 && f < 1 {
+		return f, nil
+	}
+	r, _ := new(big.Rat).SetString(lit)
+	got, _ := r.Float64()
+	if r.Sign() < 0 {
+		d.fail(fmt.Sprintf("minimum: got %v, want 0", got))
+	} else if r.Cmp(one) > 0 {
+		d.fail(fmt.Sprintf("maximum: got %v, want 1", got))
+	}
+	return f, nil
+}
+
+// count reads an integer >= 0 that fits an int, as encoding/json decodes it.
+func (d *typedDecoder) count() (int, error) {
+	lit, ok, err := d.number("integer")
+	if !ok || err != nil {
+		return 0, err
+	}
+	n, perr := strconv.ParseInt(lit, 10, 64)
+	if perr == nil && n >= 0 {
+		return int(n), nil
+	}
+	r, _ := new(big.Rat).SetString(lit)
+	got, _ := r.Float64()
+	switch {
+	case !r.IsInt():
+		d.fail("got number, want integer")
+	case r.Sign() < 0:
+		d.fail(fmt.Sprintf("minimum: got %v, want 0", got))
+	default:
+		d.fail(fmt.Sprintf("%s: write a whole number of digits, without a fraction or an exponent, below 2^63", lit))
+	}
+	return 0, nil
+}
+
+// array reads an array, elem reading each element; ok is false when the
+// value was another type.
+func (d *typedDecoder) array(elem func(i int) error) (ok bool, err error) {
+	k, err := d.peek()
+	if err != nil {
+		return false, err
+	}
+	if k != '[' {
+		return false, d.wrongType(k, "array")
+	}
+	if _, err := d.dec.ReadToken(); err != nil {
+		return false, err
+	}
+	for i := 0; ; i++ {
+		k, err := d.peek()
+		if err != nil {
+			return false, err
+		}
+		if k == ']' {
+			break
+		}
+		d.path = append(d.path, strconv.Itoa(i))
+		err = elem(i)
+		d.path = d.path[:len(d.path)-1]
+		if err != nil {
+			return false, err
+		}
+	}
+	_, err = d.dec.ReadToken()
+	return err == nil, err
+}
+
+// strings reads an array of strings of at least minLen characters.
+func (d *typedDecoder) strings(minLen int) ([]string, error) {
+	out := []string{}
+	ok, err := d.array(func(int) error {
+		s, err := d.text(minLen, nil)
+		out = append(out, s)
+		return err
+	})
+	if !ok {
+		return nil, err
+	}
+	return out, err
+}
+
+// urls reads an array of URLs.
+func (d *typedDecoder) urls() ([]string, error) {
+	out := []string{}
+	ok, err := d.array(func(int) error {
+		s, err := d.text(0, urlPattern)
+		out = append(out, s)
+		return err
+	})
+	if !ok {
+		return nil, err
+	}
+	return out, err
+}
+
+// object reads an object, member reading the value of each name (or
+// reporting it unknown); it checks that the required names are there. ok
+// is false when the value was another type.
+func (d *typedDecoder) object(required []string, member func(name string) (known bool, err error)) (ok bool, err error) {
+	k, err := d.peek()
+	if err != nil {
+		return false, err
+	}
+	if k != '{' {
+		return false, d.wrongType(k, "object")
+	}
+	if _, err := d.dec.ReadToken(); err != nil {
+		return false, err
+	}
+	var seen uint64 // bit i: required[i] is there
+	for {
+		k, err := d.peek()
+		if err != nil {
+			return false, err
+		}
+		if k == '}' {
+			break
+		}
+		tok, err := d.dec.ReadToken()
+		if err != nil {
+			return false, err
+		}
+		name := tok.String()
+		if i := slices.Index(required, name); i >= 0 {
+			seen |= 1 << i
+		}
+		d.path = append(d.path, name)
+		known, err := member(name)
+		if err == nil && !known {
+			d.fail("unknown field (see kb/schema.json for the fields an entry has)")
+			err = d.dec.SkipValue()
+		}
+		d.path = d.path[:len(d.path)-1]
+		if err != nil {
+			return false, err
+		}
+	}
+	if _, err := d.dec.ReadToken(); err != nil {
+		return false, err
+	}
+	for i, name := range required {
+		if seen&(1<<i) == 0 {
+			d.problems = append(d.problems, typedProblem{tokens: slices.Clone(d.path),
+				field: fieldPath(append(slices.Clone(d.path), name)), msg: fmt.Sprintf("missing required field %q", name)})
+		}
+	}
+	return true, nil
+}
+
+// entry reads one entry, as kb/schema.json describes it.
+func (d *typedDecoder) entry(e *Entry) error {
+	_, err := d.object(required, func(name string) (bool, error) {
+		var err error
+		switch name {
+		case "$schema":
+			_, _, err = d.str()
+		case "id":
+			e.ID, err = d.text(0, idPattern)
+		case "signature":
+			e.Signature, err = d.text(1, nil)
+		case "signature_zh":
+			e.SignatureZH, _, err = d.str()
+		case "regex":
+			e.Regex, err = d.text(1, nil)
+		case "severity":
+			e.Severity, err = d.oneOf(severities)
+		case "domain":
+			e.Domain, err = d.text(0, namePattern)
+		case "category":
+			e.Category, err = d.text(0, namePattern)
+		case "subcategory":
+			e.Subcategory, err = d.nullableStr()
+		case "root_cause":
+			e.RootCause, err = d.text(1, nil)
+		case "root_cause_type":
+			e.RootCauseType, _, err = d.str()
+		case "root_cause_zh":
+			e.RootCauseZH, _, err = d.str()
+		case "versions":
+			e.Versions, err = d.versions()
+		case "os_specific":
+			e.OSSpecific, err = d.osSpecific()
+		case "dead_ends":
+			e.DeadEnds, err = d.deadEnds()
+		case "workarounds":
+			e.Workarounds, err = d.workarounds()
+		case "workarounds_zh":
+			e.WorkaroundsZH, err = d.strings(0)
+		case "transition_graph":
+			err = d.transitionGraph(&e.TransitionGraph)
+		case "official_doc_url":
+			e.OfficialDocURL, err = d.docURL()
+		case "official_doc_section":
+			e.OfficialDocSection, err = d.nullableStr()
+		case "error_code":
+			e.ErrorCode, err = d.text(1, errorCodePattern)
+		case "verification_tier":
+			e.VerificationTier, err = d.oneOf(tiers)
+		case "confidence":
+			e.Confidence, err = d.rate()
+		case "fix_success_rate":
+			e.FixSuccessRate, err = d.rate()
+		case "resolvable":
+			e.Resolvable, err = d.oneOf(resolvable)
+		case "first_seen":
+			e.FirstSeen, err = d.date()
+		case "last_confirmed":
+			e.LastConfirmed, err = d.date()
+		case "last_updated":
+			e.LastUpdated, err = d.date()
+		case "evidence_count":
+			e.EvidenceCount, err = d.count()
+		case "tags":
+			e.Tags, err = d.strings(0)
+		case "locale":
+			e.Locale, _, err = d.str()
+		case "aliases":
+			e.Aliases, err = d.strings(1)
+		case "signature_source":
+			e.SignatureSource, err = d.signatureSource()
+		case "applies_when":
+			e.AppliesWhen, _, err = d.str()
+		case "reproducer":
+			e.Reproducer, err = d.reproducer()
+		default:
+			return false, nil
+		}
+		return true, err
+	})
+	return err
+}
+
+// docURL reads official_doc_url: a URL or null.
+func (d *typedDecoder) docURL() (string, error) {
+	k, err := d.peek()
+	if err != nil {
+		return "", err
+	}
+	if k == 'n' {
+		_, err := d.dec.ReadToken()
+		return "", err
+	}
+	return d.text(0, urlPattern) // the first alternative is the one people mean
+}
+
+func (d *typedDecoder) versions() ([]Version, error) {
+	out := []Version{}
+	ok, err := d.array(func(int) error {
+		var v Version
+		_, err := d.object([]string{"version"}, func(name string) (bool, error) {
+			var err error
+			switch name {
+			case "version":
+				v.Version, err = d.text(1, nil)
+			case "introduced":
+				v.Introduced, err = d.nullableStr()
+			case "deprecated":
+				v.Deprecated, err = d.nullableStr()
+			case "removed":
+				v.Removed, err = d.nullableStr()
+			case "behavior_change":
+				v.BehaviorChange, err = d.nullableStr()
+			case "status":
+				v.Status, err = d.oneOf(statuses)
+			default:
+				return false, nil
+			}
+			return true, err
+		})
+		out = append(out, v)
+		return err
+	})
+	if !ok {
+		return nil, err
+	}
+	return out, err
+}
+
+func (d *typedDecoder) osSpecific() (map[string]string, error) {
+	out := map[string]string{}
+	ok, err := d.object(nil, func(name string) (bool, error) {
+		s, _, err := d.str()
+		out[name] = s
+		return true, err
+	})
+	if !ok {
+		return nil, err
+	}
+	return out, err
+}
+
+func (d *typedDecoder) deadEnds() ([]DeadEnd, error) {
+	out := []DeadEnd{}
+	ok, err := d.array(func(int) error {
+		var x DeadEnd
+		_, err := d.object([]string{"why_fails"}, func(name string) (bool, error) {
+			var err error
+			switch name {
+			case "action":
+				x.Action, _, err = d.str()
+			case "action_zh":
+				x.ActionZH, _, err = d.str()
+			case "why_fails":
+				x.WhyFails, err = d.text(1, nil)
+			case "why_fails_zh":
+				x.WhyFailsZH, _, err = d.str()
+			case "fail_rate":
+				x.FailRate, err = d.rate()
+			case "condition":
+				x.Condition, _, err = d.str()
+			case "sources":
+				x.Sources, err = d.urls()
+			default:
+				return false, nil
+			}
+			return true, err
+		})
+		out = append(out, x)
+		return err
+	})
+	if !ok {
+		return nil, err
+	}
+	return out, err
+}
+
+func (d *typedDecoder) workarounds() ([]Workaround, error) {
+	out := []Workaround{}
+	ok, err := d.array(func(int) error {
+		var x Workaround
+		_, err := d.object([]string{"action"}, func(name string) (bool, error) {
+			var err error
+			switch name {
+			case "action":
+				x.Action, err = d.text(1, nil)
+			case "success_rate":
+				x.SuccessRate, err = d.rate()
+			case "how":
+				x.How, _, err = d.str()
+			case "condition":
+				x.Condition, _, err = d.str()
+			case "sources":
+				x.Sources, err = d.urls()
+			default:
+				return false, nil
+			}
+			return true, err
+		})
+		out = append(out, x)
+		return err
+	})
+	if !ok {
+		return nil, err
+	}
+	return out, err
+}
+
+func (d *typedDecoder) transitionGraph(g *TransitionGraph) error {
+	_, err := d.object(nil, func(name string) (bool, error) {
+		var err error
+		switch name {
+		case "leads_to":
+			g.LeadsTo, err = d.strings(0)
+		case "preceded_by":
+			g.PrecededBy, err = d.strings(0)
+		case "frequently_confused_with":
+			g.FrequentlyConfusedWith, err = d.strings(0)
+		default:
+			return false, nil
+		}
+		return true, err
+	})
+	return err
+}
+
+func (d *typedDecoder) signatureSource() (*SignatureSource, error) {
+	s := &SignatureSource{}
+	ok, err := d.object([]string{"kind"}, func(name string) (bool, error) {
+		var err error
+		switch name {
+		case "kind":
+			s.Kind, err = d.oneOf(sourceKind)
+		case "url":
+			s.URL, err = d.text(0, urlPattern)
+		case "note":
+			s.Note, _, err = d.str()
+		default:
+			return false, nil
+		}
+		return true, err
+	})
+	if !ok {
+		return nil, err
+	}
+	return s, err
+}
+
+func (d *typedDecoder) reproducer() (*Reproducer, error) {
+	r := &Reproducer{}
+	ok, err := d.object([]string{"program", "output", "machine", "date"}, func(name string) (bool, error) {
+		var err error
+		switch name {
+		case "program":
+			r.Program, err = d.text(0, reproFilePattern)
+		case "output":
+			r.Output, err = d.text(0, reproFilePattern)
+		case "command":
+			r.Command, _, err = d.str()
+		case "machine":
+			r.Machine, _, err = d.str()
+		case "date":
+			r.Date, err = d.date()
+		default:
+			return false, nil
+		}
+		return true, err
+	})
+	if !ok {
+		return nil, err
+	}
+	return r, err
+}
+
+// quote single-quotes s as the generic validator's messages do.
+func quote(s string) string {
+	q := strconv.Quote(s)
+	q = strings.ReplaceAll(q, `\"`, `"`)
+	q = strings.ReplaceAll(q, `'`, `\'`)
+	return "'" + q[1:len(q)-1] + "'"
+}
