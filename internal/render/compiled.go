@@ -47,8 +47,8 @@ func templatesHash(fsys fs.FS) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// lit are the UI strings of each language as the templates' literal
-// {{T "key"}} put them into a page (see localize).
+// literals prepares the UI strings of each language as the templates'
+// literal {{T "key"}} put them into a page (see localize).
 func (r *Renderer) literals() {
 	r.lit = map[string]map[string]string{}
 	for code, strs := range r.strings {

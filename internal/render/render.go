@@ -1,7 +1,9 @@
-// Package render turns the site model into files: pages through html/template,
-// the generated highlighting stylesheets, the static assets, sitemap.xml and
-// robots.txt. Templates are parsed once; every string from the KB reaches a
-// page as escaped text except the output of our own Markdown renderer.
+// Package render turns the site model into files: pages through html/template
+// (entry and redirect pages through compiled Go code that writes the same
+// bytes, see compiled.go), the generated highlighting stylesheets, the
+// static assets, sitemap.xml and robots.txt. Templates are parsed once;
+// every string from the KB reaches a page as escaped text except the output
+// of our own Markdown renderer.
 package render
 
 import (
