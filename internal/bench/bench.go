@@ -39,7 +39,8 @@ type Figures struct {
 	Name                   string
 	Entries, Pages         int
 	Wall                   time.Duration
-	PeakRSS                int64 // bytes
+	CPU                    time.Duration // user and system time of the build
+	PeakRSS                int64         // bytes
 	PublicBytes            int64
 	BleveTime              time.Duration
 	BleveBytes             int64
@@ -61,6 +62,7 @@ type Figures struct {
 	SearchKBRSS, ExplainKBRSS   int64
 
 	HugoWall, PagefindWall time.Duration // zero when not installed
+	HugoCPU                time.Duration // user and system time of Hugo's build
 	HugoRSS, PagefindRSS   int64
 	HugoPages              int
 	PagefindBytes          int64
@@ -137,6 +139,7 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 		return f, nil, fmt.Errorf("build: %v\n%s", err, log.String())
 	}
 	f.Wall = time.Since(start)
+	f.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	f.BuildLog = strings.TrimSpace(log.String())
 	f.PeakRSS = rss()
 	f.PublicBytes = dirSize(out)
@@ -311,6 +314,7 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	row("", func(c Figures) string { return c.Name })
 	row("entries", func(c Figures) string { return fmt.Sprint(c.Entries) })
 	row("build wall time", func(c Figures) string { return dur(c.Wall) })
+	row("build CPU time (user+sys)", func(c Figures) string { return dur(c.CPU) })
 	row("build peak RSS", func(c Figures) string { return size(c.PeakRSS) })
 	row("pages", func(c Figures) string { return fmt.Sprint(c.Pages) })
 	row("pages per second", func(c Figures) string { return fmt.Sprintf("%.0f", float64(c.Pages)/c.Wall.Seconds()) })
@@ -343,6 +347,7 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	row("serve --watch edit findable in search p50 / max", func(c Figures) string { return dur(c.FoundP50) + " / " + dur(c.FoundMax) })
 	if hugo != "" {
 		row("Hugo build wall time", func(c Figures) string { return dur(c.HugoWall) })
+		row("Hugo build CPU time (user+sys)", func(c Figures) string { return dur(c.HugoCPU) })
 		row("Hugo build peak RSS", func(c Figures) string { return size(c.HugoRSS) })
 		row("Hugo pages", func(c Figures) string { return fmt.Sprint(c.HugoPages) })
 		if pagefind != "" {
@@ -351,6 +356,7 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 			row("Pagefind index size", func(c Figures) string { return size(c.PagefindBytes) })
 		}
 		row("our build / Hugo (time)", func(c Figures) string { return ratio(c.Wall, c.HugoWall) })
+		row("our build / Hugo (CPU time)", func(c Figures) string { return ratio(c.CPU, c.HugoCPU) })
 		if pagefind != "" {
 			row("our build / Hugo+Pagefind (time)", func(c Figures) string { return ratio(c.Wall, c.HugoWall+c.PagefindWall) })
 			row("our build / Hugo+Pagefind (peak RSS)", func(c Figures) string {

@@ -265,8 +265,9 @@ func version(bin string, args ...string) string {
 	return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
 }
 
-// timed runs a program and returns its wall time and peak RSS.
-func timed(dir string, bin string, args ...string) (time.Duration, int64, error) {
+// timed runs a program and returns its wall time and peak RSS; cpu, when
+// not nil, gets its user and system time.
+func timed(dir string, bin string, cpu *time.Duration, args ...string) (time.Duration, int64, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	var log bytes.Buffer
@@ -277,6 +278,9 @@ func timed(dir string, bin string, args ...string) (time.Duration, int64, error)
 		return 0, 0, fmt.Errorf("%s: %v\n%s", filepath.Base(bin), err, log.String())
 	}
 	wall := time.Since(start)
+	if cpu != nil {
+		*cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	return wall, rss(), nil
 }
 
@@ -287,7 +291,7 @@ func measureHugo(o Options, s *site.Site, dir string, f *Figures) error {
 		return fmt.Errorf("hugo site: %w", err)
 	}
 	var err error
-	if f.HugoWall, f.HugoRSS, err = timed(dir, o.Hugo, "--quiet", "--destination", "public"); err != nil {
+	if f.HugoWall, f.HugoRSS, err = timed(dir, o.Hugo, &f.HugoCPU, "--quiet", "--destination", "public"); err != nil {
 		return err
 	}
 	filepath.WalkDir(filepath.Join(dir, "public"), func(p string, d fs.DirEntry, err error) error {
@@ -299,7 +303,7 @@ func measureHugo(o Options, s *site.Site, dir string, f *Figures) error {
 	if o.Pagefind == "" {
 		return nil
 	}
-	f.PagefindWall, f.PagefindRSS, err = timed(dir, o.Pagefind, "--site", "public", "--quiet")
+	f.PagefindWall, f.PagefindRSS, err = timed(dir, o.Pagefind, nil, "--site", "public", "--quiet")
 	if err != nil {
 		return err
 	}

@@ -5,10 +5,12 @@
 package markdown
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"html/template"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -101,16 +103,33 @@ func (r *Renderer) Inline(src string) (template.HTML, error) {
 		// Nothing Markdown could act on: escaping is the whole rendering.
 		return template.HTML(template.HTMLEscapeString(src)), nil
 	}
-	var buf bytes.Buffer
-	if err := r.md.Convert([]byte(src), &buf); err != nil {
+	w := inlineWriters.Get().(*inlineWriter)
+	defer inlineWriters.Put(w)
+	w.buf.Reset()
+	w.Reset(&w.buf)
+	if err := r.md.Convert([]byte(src), w); err != nil {
 		return "", fmt.Errorf("markdown: %w", err)
 	}
-	out := strings.TrimSpace(buf.String())
+	out := strings.TrimSpace(w.buf.String())
 	if strings.HasPrefix(out, "<p>") && strings.HasSuffix(out, "</p>") && strings.Count(out, "<p>") == 1 {
 		out = out[len("<p>") : len(out)-len("</p>")]
 	}
 	return template.HTML(out), nil
 }
+
+// inlineWriter is what Inline renders into. goldmark wraps any writer that
+// is not buffered in a new 4 KB bufio.Writer: for the few dozen texts of
+// every entry page, that was half of the garbage of rendering them.
+type inlineWriter struct {
+	*bufio.Writer
+	buf bytes.Buffer
+}
+
+var inlineWriters = sync.Pool{New: func() any {
+	w := &inlineWriter{}
+	w.Writer = bufio.NewWriter(&w.buf)
+	return w
+}}
 
 func plainText(n ast.Node, src []byte) string {
 	var b strings.Builder

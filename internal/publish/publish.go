@@ -5,9 +5,13 @@
 package publish
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -15,7 +19,7 @@ import (
 type Tree struct {
 	dir  string   // the fresh directory
 	out  string   // where it goes on Commit
-	dirs sync.Map // directories made so far: a site has tens of thousands of files in few folders each, and MkdirAll's checks cost a system call per path element
+	dirs sync.Map // slash-separated paths inside the tree of the directories made so far
 }
 
 // Begin starts writing a new version of the directory out.
@@ -38,22 +42,46 @@ func Begin(out string) (*Tree, error) {
 
 // Write writes one file, name being a slash-separated path inside the tree.
 // It is safe for concurrent use.
+//
+// A 10k site is 45,000 files in 40,000 folders, and the file system's work
+// for them is most of a build's wall time: a folder is made with one mkdir
+// once its parent is known to exist (MkdirAll asks first, a system call per
+// level), and a file takes open, write and close only (see writeFile).
 func (t *Tree) Write(name string, data []byte) error {
-	p := filepath.Join(t.dir, filepath.FromSlash(name))
-	if rel, err := filepath.Rel(t.dir, p); err != nil || rel == ".." || filepath.IsAbs(rel) || len(rel) > 2 && rel[:3] == ".."+string(filepath.Separator) {
-		return fmt.Errorf("publish: %q leaves the output directory", name)
-	}
-	if d := filepath.Dir(p); d != t.dir {
-		if _, made := t.dirs.Load(d); !made {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				return fmt.Errorf("publish: %w", err)
-			}
-			t.dirs.Store(d, true)
+	if !fs.ValidPath(name) || name == "." {
+		clean := path.Clean(name)
+		if clean == "." || clean == ".." || strings.HasPrefix(clean, "../") || !fs.ValidPath(clean) {
+			return fmt.Errorf("publish: %q leaves the output directory", name)
 		}
+		name = clean
 	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
+	if err := t.mkdir(path.Dir(name)); err != nil {
 		return fmt.Errorf("publish: %w", err)
 	}
+	if err := writeFile(filepath.Join(t.dir, filepath.FromSlash(name)), data); err != nil {
+		return fmt.Errorf("publish: %w", err)
+	}
+	return nil
+}
+
+// mkdir makes the directory d inside the tree and its parents, each with
+// one system call where it was not made before.
+func (t *Tree) mkdir(d string) error {
+	if d == "." {
+		return nil
+	}
+	if _, made := t.dirs.Load(d); made {
+		return nil
+	}
+	if err := t.mkdir(path.Dir(d)); err != nil {
+		return err
+	}
+	// Another writer may make it at the same time: a directory already
+	// there is one made in this fresh tree.
+	if err := os.Mkdir(filepath.Join(t.dir, filepath.FromSlash(d)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	t.dirs.Store(d, true)
 	return nil
 }
 

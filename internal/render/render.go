@@ -1,7 +1,9 @@
-// Package render turns the site model into files: pages through html/template,
-// the generated highlighting stylesheets, the static assets, sitemap.xml and
-// robots.txt. Templates are parsed once; every string from the KB reaches a
-// page as escaped text except the output of our own Markdown renderer.
+// Package render turns the site model into files: pages through html/template
+// (entry and redirect pages through compiled Go code that writes the same
+// bytes, see compiled.go), the generated highlighting stylesheets, the
+// static assets, sitemap.xml and robots.txt. Templates are parsed once;
+// every string from the KB reaches a page as escaped text except the output
+// of our own Markdown renderer.
 package render
 
 import (
@@ -37,6 +39,10 @@ type Renderer struct {
 	highlight *highlight.Config
 	assets    fs.FS
 	partials  sync.Map // partialCached's results by template, language and values
+
+	compiled         bool                         // the templates are those compiled.go writes: entry and redirect pages are written by it
+	lit              map[string]map[string]string // lang -> key -> UI string as a literal {{T "key"}} writes it
+	compiledPartials sync.Map                     // partialKey -> the partial's HTML
 }
 
 // New parses the templates (base.html plus one file per page kind, and
@@ -62,13 +68,7 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 		r.markdown[l.Code] = markdown.New(markdown.WithHighlight(r.highlight),
 			markdown.WithLabels(r.strings[l.Code]["copy"], r.strings[l.Code]["section_link"]))
 	}
-	text := func(lang, key string) (string, error) {
-		s, ok := r.strings[lang][key]
-		if !ok {
-			return "", fmt.Errorf("templates/i18n.json: no %q string for %q", lang, key)
-		}
-		return s, nil
-	}
+	text := r.text
 	sources := map[string]string{}
 	for _, k := range append([]site.Kind{"base"}, kinds...) {
 		name := string(k) + ".html"
@@ -107,7 +107,20 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 			r.pages[k][l.Code] = t
 		}
 	}
+	if h, err := templatesHash(templates); err == nil && h == compiledFor {
+		r.compiled = true
+		r.literals()
+	}
 	return r, nil
+}
+
+// text is a UI string of a language, T and TL in the templates.
+func (r *Renderer) text(lang, key string) (string, error) {
+	s, ok := r.strings[lang][key]
+	if !ok {
+		return "", fmt.Errorf("templates/i18n.json: no %q string for %q", lang, key)
+	}
+	return s, nil
 }
 
 // kinds are the page kinds, each with its template file.
@@ -159,25 +172,42 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 	// A few workers per core, each taking the next page: a page's file is
 	// written while another worker renders. One goroutine per page would
 	// grow a fresh stack for every page, deep as template execution goes.
+	//
+	// The workers at work at once take pages far apart in the site's
+	// order, which is by folder: the file system makes one folder's entries
+	// one at a time, and pages side by side have their folders in the same
+	// parent (kb/cuda/, e/).
+	workers := 4 * runtime.GOMAXPROCS(0)
+	n := len(s.Pages)
+	stride := (n + workers - 1) / workers
 	var next atomic.Int64
 	var first error
 	var once sync.Once
 	var wg sync.WaitGroup
-	for range 4 * runtime.GOMAXPROCS(0) {
+	for range workers {
 		wg.Go(func() {
 			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(s.Pages) {
+				j := int(next.Add(1)) - 1
+				if j >= workers*stride {
 					return
 				}
+				i := j%workers*stride + j/workers
+				if i >= n {
+					continue
+				}
 				p := s.Pages[i]
-				b, err := r.Page(p)
+				buf := pageBuffers.Get().(*[]byte)
+				b, err := r.page((*buf)[:0], p)
 				if err == nil {
 					err = emit(p.File(), b)
 				}
+				if cap(b) <= maxPooledPage {
+					*buf = b
+					pageBuffers.Put(buf)
+				}
 				if err != nil {
 					once.Do(func() { first = err })
-					next.Store(int64(len(s.Pages))) // the others stop at their next page
+					next.Store(int64(workers * stride)) // the others stop at their next page
 					return
 				}
 			}
@@ -220,17 +250,36 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 }
 
 // Page renders one page.
-func (r *Renderer) Page(p *site.Page) ([]byte, error) {
+func (r *Renderer) Page(p *site.Page) ([]byte, error) { return r.page(nil, p) }
+
+// page appends the page to b. Emit does not keep the bytes it is given, so
+// Site renders every page into a buffer from a pool: a page's buffer grew
+// by doubling, and its garbage was a good part of a build's collections.
+func (r *Renderer) page(b []byte, p *site.Page) ([]byte, error) {
+	if b, ok, err := r.compiledPage(b, p); ok {
+		return b, err
+	}
+	return r.templatePage(b, p)
+}
+
+// templatePage renders a page through its html/template.
+func (r *Renderer) templatePage(b []byte, p *site.Page) ([]byte, error) {
 	t := r.pages[p.Kind][(&view{Page: p}).code()]
 	if t == nil {
 		return nil, fmt.Errorf("render %s: no template for %s pages", p.File(), p.Kind)
 	}
-	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "base.html", newView(p, r, t)); err != nil {
+	buf := bytes.NewBuffer(b)
+	if err := t.ExecuteTemplate(buf, "base.html", newView(p, r, t)); err != nil {
 		return nil, fmt.Errorf("render %s: %w", p.File(), err)
 	}
 	return buf.Bytes(), nil
 }
+
+// pageBuffers hold the bytes of pages being rendered; one larger than
+// maxPooledPage is left to the collector.
+var pageBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+const maxPooledPage = 1 << 20
 
 // assetFiles copies the static assets and writes the highlighting styles.
 func (r *Renderer) assetFiles(emit Emit) error {

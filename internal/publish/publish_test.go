@@ -1,0 +1,81 @@
+package publish
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Files written from several goroutines into nested folders are all there
+// after Commit, in place of the old output; names that leave the tree are
+// refused.
+func TestWriteAndCommit(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	if err := os.MkdirAll(filepath.Join(out, "old"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := Begin(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for i := range 200 {
+		names = append(names, fmt.Sprintf("%c/kb/d%d/e%d/index.html", "ab"[i%2], i%3, i))
+	}
+	names = append(names, "robots.txt", "a/./x.txt", "a/kb/../y.txt")
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < len(names); i += 4 {
+				if err := tree.Write(names[i], []byte(names[i])); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, bad := range []string{"../x", "/etc/x", "a/../../x", "", ".", "..", "a/.."} {
+		err := tree.Write(bad, []byte("x"))
+		if err == nil || !strings.Contains(err.Error(), "leaves the output directory") {
+			t.Errorf("Write(%q): %v", bad, err)
+		}
+	}
+	if err := tree.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "old")); !os.IsNotExist(err) {
+		t.Errorf("old output kept: %v", err)
+	}
+	want := map[string]string{"a/x.txt": "a/./x.txt", "a/y.txt": "a/kb/../y.txt"}
+	for _, n := range names[:201] {
+		want[n] = n
+	}
+	for n, content := range want {
+		b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(n)))
+		if err != nil || string(b) != content {
+			t.Errorf("%s: %q, %v", n, b, err)
+		}
+	}
+	info, err := os.Stat(filepath.Join(out, "robots.txt"))
+	if err != nil || info.Mode().Perm()&0o644 != 0o644 {
+		t.Errorf("robots.txt: %v %v", info, err)
+	}
+}
+
+// A file where a folder must go fails the write with the path.
+func TestWriteUnderAFile(t *testing.T) {
+	tree, err := Begin(filepath.Join(t.TempDir(), "public"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Abort()
+	if err := tree.Write("a", []byte("file")); err != nil {
+		t.Fatal(err)
+	}
+	if err := tree.Write("a/b.html", []byte("x")); err == nil || !strings.Contains(err.Error(), "a") {
+		t.Errorf("write under a file: %v", err)
+	}
+}
