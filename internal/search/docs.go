@@ -2,6 +2,7 @@ package search
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
 
@@ -169,6 +170,9 @@ type Pattern struct {
 	once sync.Once
 	re   *regexp.Regexp
 	err  error
+
+	litsOnce sync.Once
+	lits     [][]string // per branch of the pattern: literals every match of it holds; a nil branch holds none known
 }
 
 // NewPattern returns the pattern of expr, not yet compiled.
@@ -182,6 +186,47 @@ func (p *Pattern) String() string { return p.expr }
 func (p *Pattern) Regexp() *regexp.Regexp {
 	p.once.Do(func() { p.re, p.err = regexp.Compile(p.expr) })
 	return p.re
+}
+
+// literalSets are, per branch at the top of the pattern, the literals that
+// every match of that branch holds (see lookFor), found once. One nil set:
+// a match may hold none of them, and the pattern must run on every text.
+func (p *Pattern) literalSets() [][]string {
+	p.litsOnce.Do(func() {
+		if re, err := syntax.Parse(p.expr, syntax.Perl); err == nil {
+			for _, b := range branches(re.Simplify()) {
+				set := lookFor(requiredLiterals(b))
+				if len(set) == 0 {
+					p.lits = nil
+					break
+				}
+				p.lits = append(p.lits, set)
+			}
+		}
+		if len(p.lits) == 0 {
+			p.lits = [][]string{nil}
+		}
+	})
+	return p.lits
+}
+
+// mayMatch reports whether text holds every literal of some branch of the
+// pattern: when it does not, the pattern cannot match anywhere in text, and
+// is neither compiled nor run.
+func (p *Pattern) mayMatch(text string) bool {
+	for _, set := range p.literalSets() {
+		all := true
+		for _, l := range set {
+			if !strings.Contains(text, l) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // FindString returns the leftmost match in s, or "".
