@@ -3,8 +3,10 @@ package search
 import (
 	"regexp"
 	"regexp/syntax"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/site"
@@ -98,16 +100,26 @@ func entryPatterns(s *site.Site) []*Pattern {
 }
 
 // langDocs lists the documents of one language.
+// The entries' documents are made on every core: their plain text and
+// first sentences were a fifth of search --kb's time, on one core.
 func langDocs(s *site.Site, lang string, patterns []*Pattern) []Doc {
-	var out []Doc
 	l, _ := site.LangByCode(lang)
-	{
-		for i, e := range s.KB.Entries {
-			out = append(out, entryDoc(s, l.Code, e, patterns[i]))
-		}
-		out = append(out, articleDocs(s, l.Code)...)
+	out := make([]Doc, len(s.KB.Entries))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(out) {
+					return
+				}
+				out[i] = entryDoc(s, l.Code, s.KB.Entries[i], patterns[i])
+			}
+		})
 	}
-	return out
+	wg.Wait()
+	return append(out, articleDocs(s, l.Code)...)
 }
 
 // articleDocs are the documents of the articles in lang, after the entries'.
