@@ -220,7 +220,7 @@ func searchCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	lowMemory()
+	lowMemory(*src.kb)
 	l := report.Lang(*lang)
 	_, ix, err := build.SearchIndex(sources, l)
 	if err != nil {
@@ -246,7 +246,7 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 0, err
 	}
 	defer closeIn()
-	lowMemory()
+	lowMemory(*src.kb)
 	s, err := src.model()
 	if err != nil {
 		return 0, err

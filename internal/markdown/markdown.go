@@ -11,6 +11,8 @@ import (
 	"html/template"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -226,12 +228,64 @@ var plainParser = goldmark.DefaultParser()
 // links their label, emphasis and raw HTML go. It is for the places that
 // take no markup, such as search result snippets.
 func Plain(src string) string {
-	if !strings.ContainsAny(src, "*_[]<>&\\!~") && strings.Count(src, "`")%2 == 0 && !strings.Contains(src, "``") {
+	if isPlainText(src) {
 		// Text or single-backtick code spans, the usual KB field: a code
 		// span is its text, and parsing cost a large build most of its
 		// snippets' time.
 		return strings.Join(strings.Fields(strings.ReplaceAll(src, "`", "")), " ")
 	}
+	return parsedPlain(src)
+}
+
+// isPlainText reports whether src is text and single-backtick code spans
+// only, which Plain need not parse: no line begins a block (each starts with
+// a letter or a backtick, or is blank outside a code span), the backticks
+// pair up, and outside the code spans there is none of the characters the
+// rest of inline Markdown is made of. Inside a code span they are text
+// (CUDA_VISIBLE_DEVICES), and a code span binds before emphasis and links.
+func isPlainText(src string) bool {
+	if strings.Contains(src, "``") || !utf8.ValidString(src) {
+		return false
+	}
+	code := false
+	for i := 0; i < len(src); i++ {
+		if i == 0 || src[i-1] == '\n' {
+			end := strings.IndexByte(src[i:], '\n')
+			if end < 0 {
+				end = len(src) - i
+			}
+			if strings.Trim(src[i:i+end], " \t") == "" {
+				if code { // a blank line ends the paragraph, and the code span with it
+					return false
+				}
+				i += end
+				continue
+			}
+			if r, _ := utf8.DecodeRuneInString(src[i:]); r != '`' && !unicode.IsLetter(r) {
+				return false
+			}
+		}
+		switch c := src[i]; {
+		case c == '`':
+			// A code span loses a space at each end, when it has both:
+			// a span that starts or ends with white space is parsed.
+			if !code && i+1 < len(src) && isSpace(src[i+1]) || code && isSpace(src[i-1]) {
+				return false
+			}
+			code = !code
+		case c < ' ' && c != '\n' && c != '\t' || c == 0x7f:
+			return false
+		case !code && strings.IndexByte("*_[]<>&\\!~", c) >= 0:
+			return false
+		}
+	}
+	return !code
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
+
+// parsedPlain is Plain by goldmark's parser, for any Markdown.
+func parsedPlain(src string) string {
 	b := []byte(src)
 	doc := plainParser.Parse(text.NewReader(b))
 	var out strings.Builder

@@ -197,6 +197,9 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 					a.fields[k] = prev.fields[k]
 					continue
 				}
+				if p := a.docs[k].Regex; p != nil {
+					p.literalSets() // here, on every core, rather than on one at the first search
+				}
 				fs := make([]fieldTerms, len(fields))
 				for f := range fields {
 					toks = appendTokens(toks[:0], a.docs[k].field(fields[f].Name))

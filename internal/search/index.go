@@ -338,6 +338,9 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 		coverage(scores, have, all, len(terms))
 	}
 	for i, d := range docs {
+		if d.Regex == nil || !d.Regex.mayMatch(q) {
+			continue // its literals are not all in q: it cannot match, and is not compiled
+		}
 		if m := matchPattern(d, q); m != "" {
 			matches[i] = m
 			scores[i] = patternScore(m, d.Confidence)

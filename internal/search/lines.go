@@ -58,20 +58,7 @@ func NewLineMatcher(docs []Doc) *LineMatcher {
 		// A pattern whose top is an alternation requires no literal as a
 		// whole, but each branch does: the entry is looked for through the
 		// literals of any branch.
-		var sets [][]string
-		if re, err := syntax.Parse(d.Regex.String(), syntax.Perl); err == nil {
-			for _, b := range branches(re.Simplify()) {
-				set := lookFor(requiredLiterals(b))
-				if len(set) == 0 {
-					sets = nil
-					break
-				}
-				sets = append(sets, set)
-			}
-		}
-		if len(sets) == 0 {
-			sets = [][]string{nil}
-		}
+		sets := d.Regex.literalSets()
 		owner := len(m.docs)
 		for _, set := range sets {
 			i := len(m.docs)

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	index "github.com/blevesearch/bleve_index_api"
 )
@@ -51,21 +54,37 @@ func newMemIndex(a *analyzed) *memIndex {
 		id := binary.BigEndian.AppendUint32(nil, uint32(k)) // in document order, as Advance needs
 		m.ids[k] = id
 		m.docOf[string(id)] = k
-		for f, ft := range a.fields[k] {
-			p := m.fields[f].postings
-			for _, t := range ft.terms {
-				p[t.term] = append(p[t.term], memPosting{int32(k), int32(t.n), int32(ft.n)})
+	}
+	// The fields share nothing: each is filled, in document order, and its
+	// terms sorted on a core of its own.
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(m.fields)) {
+		wg.Go(func() {
+			for {
+				f := int(next.Add(1) - 1)
+				if f >= len(m.fields) {
+					return
+				}
+				mf := &m.fields[f]
+				for k := range a.docs {
+					if f >= len(a.fields[k]) {
+						continue
+					}
+					ft := a.fields[k][f]
+					for _, t := range ft.terms {
+						mf.postings[t.term] = append(mf.postings[t.term], memPosting{int32(k), int32(t.n), int32(ft.n)})
+					}
+				}
+				mf.terms = make([]string, 0, len(mf.postings))
+				for t := range mf.postings {
+					mf.terms = append(mf.terms, t)
+				}
+				sort.Strings(mf.terms)
 			}
-		}
+		})
 	}
-	for f := range m.fields {
-		mf := &m.fields[f]
-		mf.terms = make([]string, 0, len(mf.postings))
-		for t := range mf.postings {
-			mf.terms = append(mf.terms, t)
-		}
-		sort.Strings(mf.terms)
-	}
+	wg.Wait()
 	return m
 }
 

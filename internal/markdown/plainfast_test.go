@@ -1,0 +1,101 @@
+package markdown
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// kbStrings are every string of every entry of the repository's KB, each
+// also cut in half (a snippet cuts text where it likes), and the lines of
+// the articles.
+func kbStrings(t testing.TB) []string {
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			out = append(out, v, v[:len(v)/2])
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	err := filepath.WalkDir("../../kb", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".json" {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			return err
+		}
+		walk(v)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../../content/*.md")
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, strings.Split(string(b), "\n")...)
+	}
+	return out
+}
+
+// Plain's fast path gives what parsing gives, on every text of the KB and
+// the articles; and it is taken for most of them, or it would save nothing.
+func TestPlainFastPathIsParsedPlain(t *testing.T) {
+	texts := kbStrings(t)
+	fast := 0
+	for _, s := range texts {
+		if !isPlainText(s) {
+			continue
+		}
+		fast++
+		if got, want := Plain(s), parsedPlain(s); got != want {
+			t.Errorf("Plain(%q) = %q, parsed %q", s, got, want)
+		}
+	}
+	if fast < len(texts)/2 {
+		t.Errorf("the fast path takes %d of %d texts", fast, len(texts))
+	}
+	for _, s := range []string{"# Heading", "- item", "1. item", "> quote", "    code", "a\n\n`b\n\nc`", "`a\n- b`", "Set `NCCL_P2P` *now*", "x\n===", "a ``b``"} {
+		if isPlainText(s) {
+			t.Errorf("%q is Markdown, but takes the fast path", s)
+		}
+	}
+}
+
+// FuzzPlainFastPath: whatever the text, when Plain takes its fast path, it
+// gives what parsing gives.
+func FuzzPlainFastPath(f *testing.F) {
+	for _, s := range kbStrings(f) {
+		f.Add(s)
+	}
+	for _, s := range []string{"a `b_c` d", "A\n`b\n`", "Ab\n    c", "Tab\t`x`\n\tq", "设置 `NCCL_P2P_DISABLE=1`。", "A `*` b `[x](y)` c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if isPlainText(s) {
+			if got, want := Plain(s), parsedPlain(s); got != want {
+				t.Fatalf("Plain(%q) = %q, parsed %q", s, got, want)
+			}
+		}
+	})
+}

@@ -1,0 +1,72 @@
+package search
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/p2pkb/p2pkb/internal/search/searchtest"
+)
+
+// prefilterTexts are texts a search may be asked: every entry's signature,
+// alone, in a log line, cut short and lower-cased, and the shared queries.
+func prefilterTexts(t testing.TB, docs []Doc) []string {
+	var texts []string
+	for _, d := range docs {
+		if d.Regex == nil {
+			continue
+		}
+		texts = append(texts, d.Sig, "[rank3]: "+d.Sig+" (at step 7)", d.Sig[:len(d.Sig)/2], strings.ToLower(d.Sig))
+	}
+	for _, c := range searchtest.Load(t).Queries {
+		texts = append(texts, c.Q)
+	}
+	return texts
+}
+
+// The literal prefilter may only leave out patterns that cannot match: for
+// every entry of the repository's KB and every text, a pattern that matches
+// the text is one mayMatch keeps. And it does leave out most of them, or it
+// would save nothing.
+func TestPatternPrefilterKeepsEveryMatch(t *testing.T) {
+	docs := Docs(repoSite(t))
+	texts := prefilterTexts(t, docs)
+	kept, pairs, matched := 0, 0, 0
+	for _, d := range docs {
+		if d.Regex == nil {
+			continue
+		}
+		for _, q := range texts {
+			pairs++
+			may := d.Regex.mayMatch(q)
+			if may {
+				kept++
+			}
+			if matchPattern(d, q) != "" {
+				matched++
+				if !may {
+					t.Fatalf("%s (%s): pattern %q matches %q, but the prefilter leaves it out", d.ID, d.Lang, d.Regex.String(), q)
+				}
+			}
+		}
+	}
+	if matched == 0 {
+		t.Fatal("no pattern matched any text: the test proves nothing")
+	}
+	if kept > pairs/4 {
+		t.Errorf("the prefilter keeps %d of %d entry-text pairs; most cannot match", kept, pairs)
+	}
+}
+
+// FuzzPatternPrefilter: whatever the text, no entry whose pattern matches it
+// is left out by the prefilter.
+func FuzzPatternPrefilter(f *testing.F) {
+	fuzzSeeds(f)
+	docs := Docs(repoSite(f))
+	f.Fuzz(func(t *testing.T, q string) {
+		for _, d := range docs {
+			if d.Regex != nil && matchPattern(d, q) != "" && !d.Regex.mayMatch(q) {
+				t.Fatalf("%s: pattern %q matches %q, but the prefilter leaves it out", d.ID, d.Regex.String(), q)
+			}
+		}
+	})
+}
