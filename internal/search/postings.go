@@ -38,12 +38,15 @@ func encodePostings(a *analyzed) []byte {
 	// that a build writes the same bytes every time.
 	ids := map[string]uint64{}
 	var terms []string
+	size, npairs := len(postingsMagic)+30, 0
 	for _, fs := range a.fields {
 		for _, ft := range fs {
+			npairs += len(ft.terms)
 			for _, t := range ft.terms {
 				if _, ok := ids[t.term]; !ok {
 					ids[t.term] = 0
 					terms = append(terms, t.term)
+					size += len(t.term) + 1
 				}
 			}
 		}
@@ -52,8 +55,11 @@ func encodePostings(a *analyzed) []byte {
 	for i, t := range terms {
 		ids[t] = uint64(i)
 	}
+	// Room for it all at once: two bytes a field's counts and four a pair
+	// cover most; growing the file by copies was most of its allocation.
+	size += 2*len(a.fields)*len(fields) + 4*npairs
 	var pairs [][2]uint64
-	var b []byte
+	b := make([]byte, 0, size)
 	b = append(b, postingsMagic...)
 	b = binary.AppendUvarint(b, uint64(len(a.fields)))
 	b = binary.AppendUvarint(b, uint64(len(fields)))

@@ -65,3 +65,14 @@ func TestWriteIsByteIdentical(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkWrite measures what a build spends on search, files aside: the
+// analysis, the client index and the postings of a synthetic site.
+func BenchmarkWrite(b *testing.B) {
+	s := synthSite(b, 10000)
+	for b.Loop() {
+		if _, err := SiteCorpus(s).Write(func(string, []byte) error { return nil }, "search/"+DocsFile); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
