@@ -141,7 +141,7 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 	anchors := make([]string, len(docs))
 	for i, d := range docs {
 		if d.Regex != nil {
-			anchors[i] = anchorTerm(d.Regex.String(), terms)
+			anchors[i] = anchorTerm(d.Regex, terms)
 		}
 	}
 
@@ -154,15 +154,14 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 			continue
 		}
 		df[t] = n
-		// Best first (weight down, then document up) as one integer each:
-		// sorting them plainly is several times faster than by a function,
-		// and the common terms' postings are most of the client index.
+		// Best first (weight down, then document up) as one integer each,
+		// and only the best selected, not all sorted: the common terms'
+		// postings are most of the client index.
 		keys = keys[:0]
 		for k := 0; k < n; k++ {
 			keys = append(keys, uint64(math.MaxInt32-ct.postings[2*k+1])<<32|uint64(ct.postings[2*k]))
 		}
-		slices.Sort(keys)
-		best := keys[:maxPostings]
+		best := smallest(keys, maxPostings)
 		slices.SortFunc(best, func(x, y uint64) int { return cmp.Compare(uint32(x), uint32(y)) })
 		ct.postings = ct.postings[:0]
 		for _, k := range best {
@@ -271,6 +270,42 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 	})
 }
 
+// smallest reorders keys, which are distinct, so that its first k are the
+// k smallest, and returns them, in no order (quickselect).
+func smallest(keys []uint64, k int) []uint64 {
+	lo, hi := 0, len(keys)-1
+	for lo < hi {
+		// The median of three as pivot, moved to hi.
+		mid := lo + (hi-lo)/2
+		if keys[mid] < keys[lo] {
+			keys[mid], keys[lo] = keys[lo], keys[mid]
+		}
+		if keys[hi] < keys[lo] {
+			keys[hi], keys[lo] = keys[lo], keys[hi]
+		}
+		if keys[mid] < keys[hi] {
+			keys[mid], keys[hi] = keys[hi], keys[mid]
+		}
+		pivot, p := keys[hi], lo
+		for i := lo; i < hi; i++ {
+			if keys[i] < pivot {
+				keys[i], keys[p] = keys[p], keys[i]
+				p++
+			}
+		}
+		keys[p], keys[hi] = keys[hi], keys[p]
+		switch {
+		case p == k || p == k-1:
+			return keys[:k]
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p - 1
+		}
+	}
+	return keys[:k]
+}
+
 // prefix is the first two characters of a term.
 func prefix(t string) string {
 	r := []rune(t)
@@ -287,29 +322,42 @@ func pow2(n int) int {
 
 // anchorTerm picks the rarest term of the pattern's required literals:
 // any text the pattern matches contains that literal, hence that term, so a
-// query loads the shard holding the pattern. Terms cut by the literal's ends
-// are skipped; "" when the pattern has no such term.
-func anchorTerm(expr string, df map[string]*clientTerm) string {
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil {
-		return ""
-	}
+// query loads the shard holding the pattern. "" when the pattern has no
+// such term.
+func anchorTerm(p *Pattern, df map[string]*clientTerm) string {
 	best, bestDF := "", math.MaxInt
-	for _, lit := range requiredLiterals(re.Simplify()) {
-		for _, tok := range Analyze(lit.text) {
-			if tok.Start == 0 && !lit.wordStart || tok.End == len(lit.text) && !lit.wordEnd || isNumber(tok.Term) {
-				continue // long queries drop numbers (queryTerms), so a number cannot anchor
-			}
-			n := math.MaxInt - 1
-			if ct := df[tok.Term]; ct != nil {
-				n = len(ct.postings) / 2
-			}
-			if n < bestDF {
-				best, bestDF = tok.Term, n
-			}
+	for _, t := range p.anchorTerms() {
+		n := math.MaxInt - 1
+		if ct := df[t]; ct != nil {
+			n = len(ct.postings) / 2
+		}
+		if n < bestDF {
+			best, bestDF = t, n
 		}
 	}
 	return best
+}
+
+// anchorTerms lists, in order, the terms of the pattern's required literals
+// that can anchor it. Terms cut by the literal's ends are skipped.
+// Parsing the pattern was most of choosing anchors, and both languages'
+// documents share the pattern, so this is done once.
+func (p *Pattern) anchorTerms() []string {
+	p.anchorOnce.Do(func() {
+		re, err := syntax.Parse(p.expr, syntax.Perl)
+		if err != nil {
+			return
+		}
+		for _, lit := range requiredLiterals(re.Simplify()) {
+			for _, tok := range Analyze(lit.text) {
+				if tok.Start == 0 && !lit.wordStart || tok.End == len(lit.text) && !lit.wordEnd || isNumber(tok.Term) {
+					continue // long queries drop numbers (queryTerms), so a number cannot anchor
+				}
+				p.anchors = append(p.anchors, strings.Clone(tok.Term))
+			}
+		}
+	})
+	return p.anchors
 }
 
 type literal struct {

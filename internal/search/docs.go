@@ -169,6 +169,9 @@ type Pattern struct {
 	once sync.Once
 	re   *regexp.Regexp
 	err  error
+
+	anchorOnce sync.Once
+	anchors    []string // the terms that can anchor it, made once for both languages (anchorTerms)
 }
 
 // NewPattern returns the pattern of expr, not yet compiled.
