@@ -58,6 +58,8 @@ type ClientStats struct {
 
 type clientTerm struct {
 	postings []int32 // docNum, weight, docNum, weight, ... docNum ascending
+	doc      int32   // while weighing: the last document with the term, not yet in postings
+	w        float64 // and its weight so far
 }
 
 // WriteClient writes the client index of every language through emit.
@@ -107,30 +109,36 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 		return emit("search/"+lang+"/"+name+".js", js)
 	}
 
-	// A term's weight in a document, summed over its fields.
+	// A term's weight in a document, summed over its fields in their
+	// order: each term holds the sum for the document being read, and
+	// posts it when a later document has the term, or at the end.
 	terms := map[string]*clientTerm{}
-	weights := map[string]float64{}
 	tf := make([]float64, len(fields))
 	lengths := make([]float64, len(fields))
 	for i := range docs {
-		clear(weights)
 		for f, ft := range per[i] {
 			clear(tf)
 			clear(lengths)
 			lengths[f] = float64(ft.n)
 			for _, t := range ft.terms {
 				tf[f] = float64(t.n)
-				weights[t.term] += weight(tf, lengths, avg)
+				w := weight(tf, lengths, avg)
+				ct := terms[t.term]
+				switch {
+				case ct == nil:
+					ct = &clientTerm{doc: int32(i), w: w}
+					terms[t.term] = ct
+				case ct.doc == int32(i):
+					ct.w += w
+				default:
+					ct.postings = append(ct.postings, ct.doc, int32(quantize(ct.w)))
+					ct.doc, ct.w = int32(i), w
+				}
 			}
 		}
-		for t, w := range weights {
-			ct := terms[t]
-			if ct == nil {
-				ct = &clientTerm{}
-				terms[t] = ct
-			}
-			ct.postings = append(ct.postings, int32(i), int32(quantize(w)))
-		}
+	}
+	for _, ct := range terms {
+		ct.postings = append(ct.postings, ct.doc, int32(quantize(ct.w)))
 	}
 
 	if err := a.ctx.Err(); err != nil {

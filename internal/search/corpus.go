@@ -236,6 +236,21 @@ func countTerms(toks []Token, counts map[string]int) fieldTerms {
 	if len(toks) == 0 {
 		return ft
 	}
+	if len(toks) <= 32 {
+		// Most fields are a few words: a scan of those seen beats a map.
+		ft.terms = make([]termCount, 0, len(toks))
+	next:
+		for _, t := range toks {
+			for k := range ft.terms {
+				if ft.terms[k].term == t.Term {
+					ft.terms[k].n++
+					continue next
+				}
+			}
+			ft.terms = append(ft.terms, termCount{term: t.Term, n: 1})
+		}
+		return ft
+	}
 	clear(counts)
 	for _, t := range toks {
 		counts[t.Term]++
