@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -21,7 +22,10 @@ var updateDigest = flag.Bool("update-digest", false, "rewrite "+writeDigestFile)
 
 func TestWriteIsByteIdentical(t *testing.T) {
 	files := map[string][]byte{}
+	var mu sync.Mutex // Write emits from more than one goroutine
 	emit := func(name string, data []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
 		if _, dup := files[name]; dup {
 			return fmt.Errorf("%s written twice", name)
 		}
