@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The client index is a set of script files per language, loaded with
@@ -79,35 +80,73 @@ func (c *Corpus) WriteClient(emit func(name string, data []byte) error) (ClientS
 				return st, err
 			}
 		}
-		if err := writeLang(a, emit, &st); err != nil {
+		if err := writeLang(a, emit, &st, false); err != nil {
 			return st, err
 		}
 	}
 	return st, nil
 }
 
-func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) error {
+// writeLang writes a language's client index through emit, which is
+// called from several goroutines at once when parallel says it may be.
+func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats, parallel bool) error {
 	lang, docs, per, avg := a.lang, a.docs, a.fields, a.avg
-	put := func(name string, data any) error {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(data); err != nil {
-			return err
-		}
-		body := bytes.TrimSpace(buf.Bytes())
-		js := make([]byte, 0, len(body)+len(lang)+len(name)+32)
-		js = append(js, "p2pkbSearch.add("...)
-		js = strconv.AppendQuote(js, lang)
-		js = append(js, ',')
-		js = strconv.AppendQuote(js, name)
-		js = append(js, ',')
-		js = append(js, body...)
-		js = append(js, ");\n"...)
-		st.Files++
-		st.Bytes += len(js)
-		return emit("search/"+lang+"/"+name+".js", js)
+	// The files are encoded and written by a few goroutines: writing
+	// thousands of small files waits on the file system more than it
+	// computes, and one goroutine left this the last of a build.
+	type file struct {
+		name string
+		data any
 	}
+	files := make(chan file, 64)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		writers  sync.WaitGroup
+	)
+	for range clientWriters {
+		writers.Go(func() {
+			for f := range files {
+				mu.Lock()
+				failed := firstErr != nil
+				mu.Unlock()
+				if failed {
+					continue
+				}
+				js, err := clientFile(lang, f.name, f.data)
+				if !parallel {
+					mu.Lock()
+				}
+				if err == nil {
+					err = emit("search/"+lang+"/"+f.name+".js", js)
+				}
+				if parallel {
+					mu.Lock()
+				}
+				if err != nil && firstErr == nil {
+					firstErr = err
+				} else if err == nil {
+					st.Files++
+					st.Bytes += len(js)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	// put hands a file to the writers and says whether one failed.
+	put := func(name string, data any) error {
+		files <- file{name, data}
+		mu.Lock()
+		defer mu.Unlock()
+		return firstErr
+	}
+	// finish waits for the writers and returns the first error.
+	finish := sync.OnceValue(func() error {
+		close(files)
+		writers.Wait()
+		return firstErr
+	})
+	defer finish()
 
 	// A term's weight in a document, summed over its fields in their
 	// order: each term holds the sum for the document being read, and
@@ -273,9 +312,34 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 	if always == nil {
 		always = [][3]any{}
 	}
-	return put("meta", map[string]any{
+	put("meta", map[string]any{
 		"n": len(docs), "shards": shards, "vshards": vshards, "chunk": docChunk, "scale": weightScale, "fuzzy": fuzzyMin, "fuzzyTerms": maxFuzzyTerms, "always": always,
 	})
+	return finish()
+}
+
+// clientWriters is how many goroutines write a language's client files.
+const clientWriters = 4
+
+// clientFile is one file of the client index: a script that hands data to
+// p2pkbSearch.add.
+func clientFile(lang, name string, data any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(data); err != nil {
+		return nil, err
+	}
+	body := bytes.TrimSpace(buf.Bytes())
+	js := make([]byte, 0, len(body)+len(lang)+len(name)+32)
+	js = append(js, "p2pkbSearch.add("...)
+	js = strconv.AppendQuote(js, lang)
+	js = append(js, ',')
+	js = strconv.AppendQuote(js, name)
+	js = append(js, ',')
+	js = append(js, body...)
+	js = append(js, ");\n"...)
+	return js, nil
 }
 
 // smallest reorders keys, which are distinct, so that its first k are the
