@@ -140,7 +140,7 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 		c.Keep()
 	}
 	go func() {
-		err := writeSearch(ctx, c, tree)
+		err := writeSearch(ctx, c, tree, !keep)
 		indexed = time.Now()
 		if err != nil {
 			cancel()
@@ -212,14 +212,15 @@ var (
 )
 
 // lowerGC collects at one and a half times the live heap until the returned
-// function is called, and sets a soft memory limit (searchMemoryLimit)
-// unless the user's is lower. Indexing holds the most live memory of a build (a
+// function is called, and with limit, a soft memory limit
+// (searchMemoryLimit) unless the user's is lower: a one-off build's, not
+// serve's, which keeps the pages and the analysis for its updates. Indexing holds the most live memory of a build (a
 // language's analysis, the client postings and a bleve batch at once), and
 // the heap grows to twice the live memory by default: this keeps a build's
 // peak down for a few percent more of its CPU. A lower setting of the
 // user's stays, and builds indexing at once put back the setting from
 // before the first of them.
-func lowerGC() (restore func()) {
+func lowerGC(limit bool) (restore func()) {
 	indexingMu.Lock()
 	defer indexingMu.Unlock()
 	if indexing == 0 {
@@ -228,7 +229,7 @@ func lowerGC() (restore func()) {
 			debug.SetGCPercent(gcBefore)
 		}
 		limitBefore = debug.SetMemoryLimit(-1)
-		if limitBefore > searchMemoryLimit {
+		if limit && limitBefore > searchMemoryLimit {
 			debug.SetMemoryLimit(searchMemoryLimit)
 		}
 	}
@@ -245,8 +246,8 @@ func lowerGC() (restore func()) {
 
 // writeSearch writes the client index, the postings and the document table
 // into the tree; serve makes bleve's index from the postings.
-func writeSearch(ctx context.Context, c *search.Corpus, tree *publish.Tree) error {
-	defer lowerGC()()
+func writeSearch(ctx context.Context, c *search.Corpus, tree *publish.Tree, limit bool) error {
+	defer lowerGC(limit)()
 	_, err := c.Write(tree.Write, SearchDocsFile)
 	return err
 }

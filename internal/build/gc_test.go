@@ -16,8 +16,8 @@ func gcPercent() int {
 func TestLowerGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(80))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
-	a := lowerGC()
-	b := lowerGC()
+	a := lowerGC(true)
+	b := lowerGC(true)
 	if p := gcPercent(); p != searchGCPercent {
 		t.Errorf("while indexing: GOGC %d, want %d", p, searchGCPercent)
 	}
@@ -29,6 +29,11 @@ func TestLowerGC(t *testing.T) {
 		t.Errorf("while one build still indexes: GOGC %d, want %d", p, searchGCPercent)
 	}
 	b()
+	forServe := lowerGC(false)
+	if l := debug.SetMemoryLimit(-1); l != 1<<40 {
+		t.Errorf("indexing for serve: memory limit %d, want %d", l, int64(1<<40))
+	}
+	forServe()
 	if p := gcPercent(); p != 80 {
 		t.Errorf("after indexing: GOGC %d, want 80", p)
 	}
@@ -37,14 +42,14 @@ func TestLowerGC(t *testing.T) {
 	}
 
 	debug.SetMemoryLimit(100 << 20)
-	restore := lowerGC()
+	restore := lowerGC(true)
 	if l := debug.SetMemoryLimit(-1); l != 100<<20 {
 		t.Errorf("a lower limit: %d while indexing, want %d", l, 100<<20)
 	}
 	restore()
 
 	debug.SetGCPercent(20)
-	restore = lowerGC()
+	restore = lowerGC(true)
 	if p := gcPercent(); p != 20 {
 		t.Errorf("a lower setting: GOGC %d while indexing, want 20", p)
 	}
