@@ -22,9 +22,14 @@ import (
 
 var stopWords = map[string]bool{}
 
+// maxStopWord is the length of the longest stop word: a longer term is
+// not looked up.
+var maxStopWord int
+
 func init() {
 	for _, w := range strings.Fields(`a an and are as at be by for from has have in is it its of on or that the this to was were will with`) {
 		stopWords[w] = true
+		maxStopWord = max(maxStopWord, len(w))
 	}
 }
 
@@ -141,7 +146,7 @@ func appendWordRun(out *[]Token, text string, i int, pos *int) int {
 func appendWord(out []Token, word string, start, end, pos int) []Token {
 	base := len(out)
 	add := func(t string) {
-		if utf8.RuneCountInString(t) < 2 || stopWords[t] {
+		if utf8.RuneCountInString(t) < 2 || len(t) <= maxStopWord && stopWords[t] {
 			return
 		}
 		for _, o := range out[base:] {

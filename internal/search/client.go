@@ -2,13 +2,17 @@ package search
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"math"
 	"regexp/syntax"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 // The client index is a set of script files per language, loaded with
@@ -55,6 +59,8 @@ type ClientStats struct {
 
 type clientTerm struct {
 	postings []int32 // docNum, weight, docNum, weight, ... docNum ascending
+	doc      int32   // while weighing: the last document with the term, not yet in postings
+	w        float64 // and its weight so far
 }
 
 // WriteClient writes the client index of every language through emit.
@@ -74,52 +80,104 @@ func (c *Corpus) WriteClient(emit func(name string, data []byte) error) (ClientS
 				return st, err
 			}
 		}
-		if err := writeLang(a, emit, &st); err != nil {
+		if err := writeLang(a, emit, &st, false); err != nil {
 			return st, err
 		}
 	}
 	return st, nil
 }
 
-func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) error {
+// writeLang writes a language's client index through emit, which is
+// called from several goroutines at once when parallel says it may be.
+func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats, parallel bool) error {
 	lang, docs, per, avg := a.lang, a.docs, a.fields, a.avg
-	put := func(name string, data any) error {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(data); err != nil {
-			return err
-		}
-		js := fmt.Sprintf("p2pkbSearch.add(%q,%q,%s);\n", lang, name, bytes.TrimSpace(buf.Bytes()))
-		st.Files++
-		st.Bytes += len(js)
-		return emit("search/"+lang+"/"+name+".js", []byte(js))
+	// The files are encoded and written by a few goroutines: writing
+	// thousands of small files waits on the file system more than it
+	// computes, and one goroutine left this the last of a build.
+	type file struct {
+		name string
+		data any
 	}
+	files := make(chan file, 64)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		writers  sync.WaitGroup
+	)
+	for range clientWriters {
+		writers.Go(func() {
+			for f := range files {
+				mu.Lock()
+				failed := firstErr != nil
+				mu.Unlock()
+				if failed {
+					continue
+				}
+				js, err := clientFile(lang, f.name, f.data)
+				if !parallel {
+					mu.Lock()
+				}
+				if err == nil {
+					err = emit("search/"+lang+"/"+f.name+".js", js)
+				}
+				if parallel {
+					mu.Lock()
+				}
+				if err != nil && firstErr == nil {
+					firstErr = err
+				} else if err == nil {
+					st.Files++
+					st.Bytes += len(js)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	// put hands a file to the writers and says whether one failed.
+	put := func(name string, data any) error {
+		files <- file{name, data}
+		mu.Lock()
+		defer mu.Unlock()
+		return firstErr
+	}
+	// finish waits for the writers and returns the first error.
+	finish := sync.OnceValue(func() error {
+		close(files)
+		writers.Wait()
+		return firstErr
+	})
+	defer finish()
 
-	// A term's weight in a document, summed over its fields.
+	// A term's weight in a document, summed over its fields in their
+	// order: each term holds the sum for the document being read, and
+	// posts it when a later document has the term, or at the end.
 	terms := map[string]*clientTerm{}
-	weights := map[string]float64{}
 	tf := make([]float64, len(fields))
 	lengths := make([]float64, len(fields))
 	for i := range docs {
-		clear(weights)
 		for f, ft := range per[i] {
 			clear(tf)
 			clear(lengths)
 			lengths[f] = float64(ft.n)
 			for _, t := range ft.terms {
 				tf[f] = float64(t.n)
-				weights[t.term] += weight(tf, lengths, avg)
+				w := weight(tf, lengths, avg)
+				ct := terms[t.term]
+				switch {
+				case ct == nil:
+					ct = &clientTerm{doc: int32(i), w: w}
+					terms[t.term] = ct
+				case ct.doc == int32(i):
+					ct.w += w
+				default:
+					ct.postings = append(ct.postings, ct.doc, int32(quantize(ct.w)))
+					ct.doc, ct.w = int32(i), w
+				}
 			}
 		}
-		for t, w := range weights {
-			ct := terms[t]
-			if ct == nil {
-				ct = &clientTerm{}
-				terms[t] = ct
-			}
-			ct.postings = append(ct.postings, int32(i), int32(quantize(w)))
-		}
+	}
+	for _, ct := range terms {
+		ct.postings = append(ct.postings, ct.doc, int32(quantize(ct.w)))
 	}
 
 	if err := a.ctx.Err(); err != nil {
@@ -130,29 +188,31 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 	anchors := make([]string, len(docs))
 	for i, d := range docs {
 		if d.Regex != nil {
-			anchors[i] = anchorTerm(d.Regex.String(), terms)
+			anchors[i] = anchorTerm(d.Regex, terms)
 		}
 	}
 
 	// Common terms keep their best postings only; the rest stay exact.
 	df := map[string]int{}
+	var keys []uint64
 	for t, ct := range terms {
 		n := len(ct.postings) / 2
 		if n <= maxPostings {
 			continue
 		}
 		df[t] = n
-		type posting struct{ doc, w int32 }
-		ps := make([]posting, n)
-		for k := range ps {
-			ps[k] = posting{ct.postings[2*k], ct.postings[2*k+1]}
+		// Best first (weight down, then document up) as one integer each,
+		// and only the best selected, not all sorted: the common terms'
+		// postings are most of the client index.
+		keys = keys[:0]
+		for k := 0; k < n; k++ {
+			keys = append(keys, uint64(math.MaxInt32-ct.postings[2*k+1])<<32|uint64(ct.postings[2*k]))
 		}
-		sort.Slice(ps, func(i, j int) bool { return ps[i].w > ps[j].w || ps[i].w == ps[j].w && ps[i].doc < ps[j].doc })
-		ps = ps[:maxPostings]
-		sort.Slice(ps, func(i, j int) bool { return ps[i].doc < ps[j].doc })
+		best := smallest(keys, maxPostings)
+		slices.SortFunc(best, func(x, y uint64) int { return cmp.Compare(uint32(x), uint32(y)) })
 		ct.postings = ct.postings[:0]
-		for _, p := range ps {
-			ct.postings = append(ct.postings, p.doc, p.w)
+		for _, k := range best {
+			ct.postings = append(ct.postings, int32(uint32(k)), int32(math.MaxInt32-(k>>32)))
 		}
 	}
 
@@ -168,8 +228,9 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 		shard[i] = map[string][]int32{}
 	}
 	for t, ct := range terms {
-		// Doc numbers as gaps keep the files small.
-		p := append([]int32(nil), ct.postings...)
+		// Doc numbers as gaps keep the files small; nothing reads the
+		// postings after this.
+		p := ct.postings
 		for k := len(p) - 2; k >= 2; k -= 2 {
 			p[k] -= p[k-2]
 		}
@@ -251,9 +312,70 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats) er
 	if always == nil {
 		always = [][3]any{}
 	}
-	return put("meta", map[string]any{
+	put("meta", map[string]any{
 		"n": len(docs), "shards": shards, "vshards": vshards, "chunk": docChunk, "scale": weightScale, "fuzzy": fuzzyMin, "fuzzyTerms": maxFuzzyTerms, "always": always,
 	})
+	return finish()
+}
+
+// clientWriters is how many goroutines write a language's client files.
+const clientWriters = 4
+
+// clientFile is one file of the client index: a script that hands data to
+// p2pkbSearch.add.
+func clientFile(lang, name string, data any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(data); err != nil {
+		return nil, err
+	}
+	body := bytes.TrimSpace(buf.Bytes())
+	js := make([]byte, 0, len(body)+len(lang)+len(name)+32)
+	js = append(js, "p2pkbSearch.add("...)
+	js = strconv.AppendQuote(js, lang)
+	js = append(js, ',')
+	js = strconv.AppendQuote(js, name)
+	js = append(js, ',')
+	js = append(js, body...)
+	js = append(js, ");\n"...)
+	return js, nil
+}
+
+// smallest reorders keys, which are distinct, so that its first k are the
+// k smallest, and returns them, in no order (quickselect).
+func smallest(keys []uint64, k int) []uint64 {
+	lo, hi := 0, len(keys)-1
+	for lo < hi {
+		// The median of three as pivot, moved to hi.
+		mid := lo + (hi-lo)/2
+		if keys[mid] < keys[lo] {
+			keys[mid], keys[lo] = keys[lo], keys[mid]
+		}
+		if keys[hi] < keys[lo] {
+			keys[hi], keys[lo] = keys[lo], keys[hi]
+		}
+		if keys[mid] < keys[hi] {
+			keys[mid], keys[hi] = keys[hi], keys[mid]
+		}
+		pivot, p := keys[hi], lo
+		for i := lo; i < hi; i++ {
+			if keys[i] < pivot {
+				keys[i], keys[p] = keys[p], keys[i]
+				p++
+			}
+		}
+		keys[p], keys[hi] = keys[hi], keys[p]
+		switch {
+		case p == k || p == k-1:
+			return keys[:k]
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p - 1
+		}
+	}
+	return keys[:k]
 }
 
 // prefix is the first two characters of a term.
@@ -272,29 +394,42 @@ func pow2(n int) int {
 
 // anchorTerm picks the rarest term of the pattern's required literals:
 // any text the pattern matches contains that literal, hence that term, so a
-// query loads the shard holding the pattern. Terms cut by the literal's ends
-// are skipped; "" when the pattern has no such term.
-func anchorTerm(expr string, df map[string]*clientTerm) string {
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil {
-		return ""
-	}
+// query loads the shard holding the pattern. "" when the pattern has no
+// such term.
+func anchorTerm(p *Pattern, df map[string]*clientTerm) string {
 	best, bestDF := "", math.MaxInt
-	for _, lit := range requiredLiterals(re.Simplify()) {
-		for _, tok := range Analyze(lit.text) {
-			if tok.Start == 0 && !lit.wordStart || tok.End == len(lit.text) && !lit.wordEnd || isNumber(tok.Term) {
-				continue // long queries drop numbers (queryTerms), so a number cannot anchor
-			}
-			n := math.MaxInt - 1
-			if ct := df[tok.Term]; ct != nil {
-				n = len(ct.postings) / 2
-			}
-			if n < bestDF {
-				best, bestDF = tok.Term, n
-			}
+	for _, t := range p.anchorTerms() {
+		n := math.MaxInt - 1
+		if ct := df[t]; ct != nil {
+			n = len(ct.postings) / 2
+		}
+		if n < bestDF {
+			best, bestDF = t, n
 		}
 	}
 	return best
+}
+
+// anchorTerms lists, in order, the terms of the pattern's required literals
+// that can anchor it. Terms cut by the literal's ends are skipped.
+// Parsing the pattern was most of choosing anchors, and both languages'
+// documents share the pattern, so this is done once.
+func (p *Pattern) anchorTerms() []string {
+	p.anchorOnce.Do(func() {
+		re, err := syntax.Parse(p.expr, syntax.Perl)
+		if err != nil {
+			return
+		}
+		for _, lit := range requiredLiterals(re.Simplify()) {
+			for _, tok := range Analyze(lit.text) {
+				if tok.Start == 0 && !lit.wordStart || tok.End == len(lit.text) && !lit.wordEnd || isNumber(tok.Term) {
+					continue // long queries drop numbers (queryTerms), so a number cannot anchor
+				}
+				p.anchors = append(p.anchors, strings.Clone(tok.Term))
+			}
+		}
+	})
+	return p.anchors
 }
 
 type literal struct {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,5 +56,36 @@ func decode(t *testing.T, js string, v any) {
 	parts := strings.SplitN(js[:j], ",", 3)
 	if err := json.Unmarshal([]byte(parts[2]), v); err != nil {
 		t.Fatalf("%v in %.80s", err, js)
+	}
+}
+
+// smallest finds the k smallest of distinct keys, whatever their order.
+func TestSmallest(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 10, 129, 1000} {
+		for _, k := range []int{1, n / 2, n} {
+			if k < 1 {
+				continue
+			}
+			for seed := range 5 {
+				keys := make([]uint64, n)
+				for i := range keys {
+					keys[i] = uint64((i*7919 + seed*104729) % 1000003)
+				}
+				switch seed {
+				case 1:
+					slices.Sort(keys)
+				case 2:
+					slices.Sort(keys)
+					slices.Reverse(keys)
+				}
+				want := slices.Clone(keys)
+				slices.Sort(want)
+				got := slices.Clone(smallest(keys, k))
+				slices.Sort(got)
+				if !slices.Equal(got, want[:k]) {
+					t.Fatalf("n %d, k %d, seed %d: %v, want %v", n, k, seed, got, want[:k])
+				}
+			}
+		}
 	}
 }

@@ -158,19 +158,25 @@ type analyzed struct {
 // analyze analyzes the documents of lang on every core.
 func (c *Corpus) analyze(lang string) (*analyzed, error) {
 	prev, same := c.reusable(lang)
+	// made marks the entries whose documents the analysis workers make:
+	// making them took a large build a core's second before analysis began.
+	var made []bool
 	if c.source != nil && c.byLang[lang] == nil {
 		var docs []Doc
-		if prev == nil {
-			docs = c.source(lang)
-		} else {
+		switch {
+		case c.entryDoc != nil:
+			docs = make([]Doc, len(c.entries))
+			made = make([]bool, len(c.entries))
 			for i := range c.entries {
-				if same[i] {
-					docs = append(docs, prev.docs[i])
+				if prev != nil && same[i] {
+					docs[i] = prev.docs[i]
 				} else {
-					docs = append(docs, c.entryDoc(lang, i))
+					made[i] = true
 				}
 			}
 			docs = append(docs, c.articles(lang)...)
+		default:
+			docs = c.source(lang)
 		}
 		for _, d := range docs {
 			c.byLang[lang] = append(c.byLang[lang], len(c.docs))
@@ -193,7 +199,9 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 				if k >= len(a.docs) || c.ctx.Err() != nil {
 					return
 				}
-				if prev != nil && k < len(same) && same[k] {
+				if k < len(made) && made[k] {
+					a.docs[k] = c.entryDoc(lang, k)
+				} else if prev != nil && k < len(same) && same[k] {
 					a.fields[k] = prev.fields[k]
 					continue
 				}
@@ -212,6 +220,11 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 	wg.Wait()
 	if err := c.ctx.Err(); err != nil {
 		return nil, err
+	}
+	for k, m := range made {
+		if m {
+			c.docs[idx[k]] = a.docs[k]
+		}
 	}
 	// The site's documents' text is in the analysis now, and nothing reads
 	// it again: it goes before the indexes are made from the analysis.
@@ -237,6 +250,21 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 func countTerms(toks []Token, counts map[string]int) fieldTerms {
 	ft := fieldTerms{n: len(toks)}
 	if len(toks) == 0 {
+		return ft
+	}
+	if len(toks) <= 32 {
+		// Most fields are a few words: a scan of those seen beats a map.
+		ft.terms = make([]termCount, 0, len(toks))
+	next:
+		for _, t := range toks {
+			for k := range ft.terms {
+				if ft.terms[k].term == t.Term {
+					ft.terms[k].n++
+					continue next
+				}
+			}
+			ft.terms = append(ft.terms, termCount{term: t.Term, n: 1})
+		}
 		return ft
 	}
 	clear(counts)

@@ -183,8 +183,10 @@ type Pattern struct {
 	re   *regexp.Regexp
 	err  error
 
-	litsOnce sync.Once
-	lits     [][]string // per branch of the pattern: literals every match of it holds; a nil branch holds none known
+	litsOnce   sync.Once
+	lits       [][]string // per branch of the pattern: literals every match of it holds; a nil branch holds none known
+	anchorOnce sync.Once
+	anchors    []string // the terms that can anchor it, made once for both languages (anchorTerms)
 }
 
 // NewPattern returns the pattern of expr, not yet compiled.

@@ -217,7 +217,8 @@ func indexLang(m mapping.IndexMapping, a *analyzed, dir string) (bleve.Index, er
 // time so that only one language's analysis is held: the client index and
 // each language's postings (PostingsFile, beside docsFile) through emit,
 // and the document table as docsFile. bleve's index is made from the
-// postings later, by the server (BuildBleve).
+// postings later, by the server (BuildBleve). emit is called from several
+// goroutines at once.
 func (c *Corpus) Write(emit func(name string, data []byte) error, docsFile string) (ClientStats, error) {
 	var st ClientStats
 	for _, lang := range c.langs {
@@ -229,7 +230,7 @@ func (c *Corpus) Write(emit func(name string, data []byte) error, docsFile strin
 		// the client index while the other makes the postings.
 		var clientErr error
 		var wg sync.WaitGroup
-		wg.Go(func() { clientErr = writeLang(a, emit, &st) })
+		wg.Go(func() { clientErr = writeLang(a, emit, &st, true) })
 		err = emit(path.Join(path.Dir(docsFile), PostingsFile(lang)), encodePostings(a))
 		wg.Wait()
 		if err != nil {

@@ -39,7 +39,7 @@ type memPosting struct {
 // --watch needs after an edit, where analyzing twice was half the wait.
 func (c *Corpus) WriteClientAndIndex(emit func(name string, data []byte) error) (*Index, ClientStats, error) {
 	var st ClientStats
-	c.client = func(a *analyzed) error { return writeLang(a, emit, &st) }
+	c.client = func(a *analyzed) error { return writeLang(a, emit, &st, false) }
 	defer func() { c.client = nil }()
 	ix, err := c.Index("")
 	return ix, st, err
