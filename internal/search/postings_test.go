@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
-
-	"github.com/p2pkb/p2pkb/internal/search/searchtest"
 )
 
 // A built site's search answers every query alike whether it is answered
@@ -15,14 +13,7 @@ import (
 // makes from them, or from a bleve index made straight from the analysis:
 // the same results in the same order with the same scores.
 func TestPostingsAnswerAsBleve(t *testing.T) {
-	queries := []struct{ q, lang string }{
-		{"peer access", "en"}, {"pear acess", "en"}, {"nccl timeout watchdog", "en"},
-		{"cudaErrorPeerAccessUnsupported", "en"}, {"driver gpu", "en"}, {"对等 访问", "zh"}, {"gpu", "zh"},
-		{"the", "en"}, {"drivr", "en"}, {"SYN00042", "en"}, {"synthetic article", "zh"},
-	}
-	for _, c := range searchtest.Load(t).Queries {
-		queries = append(queries, struct{ q, lang string }{c.Q, c.Lang})
-	}
+	queries := rankQueries(t)
 	sites := map[string]func(testing.TB) []Doc{
 		"repository": func(t testing.TB) []Doc { return Docs(repoSite(t)) },
 		"synthetic":  func(t testing.TB) []Doc { return Docs(synthSite(t, 400)) },
