@@ -8,9 +8,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"sort"
 	"strings"
+
+	"golang.org/x/net/html"
 )
 
 // Budget is the most a page may weigh as PageWeight counts: 30 KB of HTML,
@@ -28,8 +30,34 @@ type Weight struct {
 	Files map[string]int // path from the site root -> bytes, the page included
 }
 
-// refs finds what a page loads; the templates write these attributes in this order.
-var refs = regexp.MustCompile(`<link rel="stylesheet" href="([^"]+)"|<script src="([^"]+)"`)
+// loads returns the stylesheets and scripts an HTML page references, in
+// their order: what a browser fetches on opening it, the icon aside.
+func loads(page []byte) []string {
+	var refs []string
+	z := html.NewTokenizer(bytes.NewReader(page))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return refs
+		case html.StartTagToken, html.SelfClosingTagToken:
+			tok := z.Token()
+			attr := func(name string) string {
+				for _, a := range tok.Attr {
+					if a.Key == name {
+						return a.Val
+					}
+				}
+				return ""
+			}
+			switch {
+			case tok.Data == "script" && attr("src") != "":
+				refs = append(refs, attr("src"))
+			case tok.Data == "link" && slices.Contains(strings.Fields(strings.ToLower(attr("rel"))), "stylesheet"):
+				refs = append(refs, attr("href"))
+			}
+		}
+	}
+}
 
 // PageWeight weighs page (a path from the root of the built site public).
 func PageWeight(public, page string) (Weight, error) {
@@ -47,12 +75,12 @@ func PageWeight(public, page string) (Weight, error) {
 		}
 		return b, nil
 	}
-	html, err := add(page)
+	doc, err := add(page)
 	if err != nil {
 		return w, err
 	}
-	for _, m := range refs.FindAllSubmatch(html, -1) {
-		ref := string(m[1]) + string(m[2])
+	for _, ref := range loads(doc) {
+		ref, _, _ = strings.Cut(ref, "?") // a version query names the same file
 		if _, err := add(path.Join(path.Dir(page), ref)); err != nil {
 			return w, err
 		}

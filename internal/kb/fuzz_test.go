@@ -15,19 +15,7 @@ import (
 // repro files. Whatever it holds, Load returns an error that names the file,
 // or an entry that, encoded again and loaded, is the same entry.
 func FuzzLoad(f *testing.F) {
-	kbFS := os.DirFS("../../kb")
-	seeds, _ := fs.Glob(kbFS, "*/*.json")
-	for _, s := range seeds {
-		if b, err := fs.ReadFile(kbFS, s); err == nil {
-			f.Add(b)
-		}
-	}
-	broken, _ := fs.Glob(os.DirFS("testdata/broken"), "*/*/*.json")
-	for _, s := range broken {
-		if b, err := os.ReadFile("testdata/broken/" + s); err == nil {
-			f.Add(b)
-		}
-	}
+	kbFS := addEntrySeeds(f)
 	base := fstest.MapFS{}
 	for _, name := range []string{SchemaFile} {
 		b, err := fs.ReadFile(kbFS, name)
@@ -89,4 +77,23 @@ func clone(m fstest.MapFS) fstest.MapFS {
 		c[k] = v
 	}
 	return c
+}
+
+// addEntrySeeds seeds f with every entry of the repository's KB and every
+// broken fixture, and returns the KB.
+func addEntrySeeds(f *testing.F) fs.FS {
+	kbFS := os.DirFS("../../kb")
+	seeds, _ := fs.Glob(kbFS, "*/*.json")
+	for _, s := range seeds {
+		if b, err := fs.ReadFile(kbFS, s); err == nil {
+			f.Add(b)
+		}
+	}
+	broken, _ := fs.Glob(os.DirFS("testdata/broken"), "*/*/*.json")
+	for _, s := range broken {
+		if b, err := os.ReadFile("testdata/broken/" + s); err == nil {
+			f.Add(b)
+		}
+	}
+	return kbFS
 }

@@ -215,19 +215,7 @@ func entryFS(t testing.TB, id string, data []byte) fstest.MapFS {
 // FuzzTypedAgreesWithGeneric: whatever an entry holds, the typed checks
 // and the generic validator accept it alike, and decode it alike.
 func FuzzTypedAgreesWithGeneric(f *testing.F) {
-	kbFS := os.DirFS("../../kb")
-	seeds, _ := fs.Glob(kbFS, "*/*.json")
-	for _, s := range seeds {
-		if b, err := fs.ReadFile(kbFS, s); err == nil {
-			f.Add(b)
-		}
-	}
-	broken, _ := fs.Glob(os.DirFS("testdata/broken"), "*/*/*.json")
-	for _, s := range broken {
-		if b, err := os.ReadFile("testdata/broken/" + s); err == nil {
-			f.Add(b)
-		}
-	}
+	addEntrySeeds(f)
 	// The schema is compiled once: compiling it for every input was most of
 	// the time of one.
 	sch, err := os.ReadFile("../../kb/schema.json")

@@ -3,6 +3,7 @@
 package publish
 
 import (
+	"io"
 	"os"
 	"syscall"
 )
@@ -26,6 +27,9 @@ func writeFile(name string, data []byte) error {
 		n, err := syscall.Write(fd, data)
 		if err == syscall.EINTR {
 			continue
+		}
+		if err == nil && n == 0 {
+			err = io.ErrShortWrite // no progress and no error: stop rather than loop
 		}
 		if err != nil {
 			syscall.Close(fd)

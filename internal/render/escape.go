@@ -1,8 +1,8 @@
 package render
 
 import (
+	"encoding/json"
 	"strconv"
-	"unicode/utf8"
 )
 
 // The escapers below are what the compiled pages (compiled.go) write values
@@ -138,74 +138,20 @@ func isHex(c byte) bool {
 
 // appendJSONString writes s as encoding/json writes a string (with its HTML
 // escaping of <, > and &), which is also what html/template writes for a
-// string in a script: invalid UTF-8 becomes \ufffd, U+2028 and U+2029 are
-// escaped.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	last := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[last:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-			}
-			i++
-			last = i
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			b = append(b, s[last:i]...)
-			b = append(b, `\ufffd`...)
-			i += n
-			last = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[last:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&15])
-			i += n
-			last = i
-			continue
-		}
-		i += n
-	}
-	b = append(b, s[last:]...)
-	return append(b, '"')
-}
+// string in a script.
+func appendJSONString(b []byte, s string) []byte { return appendJSON(b, s) }
 
 // appendJSONStrings writes a list of strings as encoding/json does.
-func appendJSONStrings(b []byte, ss []string) []byte {
-	if ss == nil {
-		return append(b, "null"...)
+func appendJSONStrings(b []byte, ss []string) []byte { return appendJSON(b, ss) }
+
+// appendJSON appends encoding/json's encoding of v, a string or a list of
+// strings, which cannot fail.
+func appendJSON(b []byte, v any) []byte {
+	j, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
 	}
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, s)
-	}
-	return append(b, ']')
+	return append(b, j...)
 }
 
 // appendFloat writes f as fmt.Sprint does, which is how a template prints a
