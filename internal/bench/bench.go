@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -38,7 +39,7 @@ type Options struct {
 type Figures struct {
 	Name                   string
 	Entries, Pages         int
-	Wall                   time.Duration
+	Wall, WallMin, WallMax time.Duration // median of buildRounds, and their range
 	CPU                    time.Duration // user and system time of the build
 	PeakRSS                int64         // bytes
 	PublicBytes            int64
@@ -61,11 +62,12 @@ type Figures struct {
 	SearchKBWall, ExplainKBWall time.Duration // search --kb and explain --kb, from start to answer
 	SearchKBRSS, ExplainKBRSS   int64
 
-	HugoWall, PagefindWall time.Duration // zero when not installed
-	HugoCPU                time.Duration // user and system time of Hugo's build
-	HugoRSS, PagefindRSS   int64
-	HugoPages              int
-	PagefindBytes          int64
+	HugoWall, PagefindWall   time.Duration // zero when not installed; Hugo's the median of buildRounds
+	HugoWallMin, HugoWallMax time.Duration
+	HugoCPU                  time.Duration // user and system time of Hugo's build
+	HugoRSS, PagefindRSS     int64
+	HugoPages                int
+	PagefindBytes            int64
 }
 
 // Run measures and writes the table to w.
@@ -129,29 +131,6 @@ func Run(w io.Writer, o Options) error {
 // KB's entries for that one.
 func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Entry, error) {
 	f := Figures{Name: name}
-	cmd := exec.Command(o.Binary, "build", "--kb", kbDir, "--content", contentDir,
-		"--templates", filepath.Join(o.Repo, "templates"), "--assets", filepath.Join(o.Repo, "assets"), "--out", out)
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	rss := peakRSS(cmd)
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		return f, nil, fmt.Errorf("build: %v\n%s", err, log.String())
-	}
-	f.Wall = time.Since(start)
-	f.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	f.BuildLog = strings.TrimSpace(log.String())
-	f.PeakRSS = rss()
-	f.PublicBytes = dirSize(out)
-	f.ClientBytes = dirSize(filepath.Join(out, "search", "en")) + dirSize(filepath.Join(out, "search", "zh"))
-	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Name() == "index.html" {
-			f.Pages++
-		}
-		return nil
-	})
-
-	// The bleve index alone, as the build makes it.
 	schema, _ := os.ReadFile(filepath.Join(kbDir, "schema.json"))
 	src := build.Sources{
 		KB: build.Source{FS: os.DirFS(kbDir), Name: "kb"}, Content: build.Source{FS: os.DirFS(contentDir), Name: "content"},
@@ -163,6 +142,58 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 		return f, nil, err
 	}
 	f.Entries = len(s.KB.Entries)
+	hugoDir := out + ".hugo"
+	if o.Hugo != "" {
+		if err := writeHugo(hugoDir, s); err != nil {
+			return f, nil, fmt.Errorf("hugo site: %w", err)
+		}
+	}
+
+	// Our build and Hugo's take turns, each into a directory of its own
+	// after the writes before it reached the disk: the file system's state
+	// (dirty pages being written back, recently freed inodes) moved one
+	// build by a factor of two from run to run on this machine class, and
+	// a single run of each set side by side compared the noise more than
+	// the builds. The medians are compared.
+	var ours, theirs []timing
+	for r := range buildRounds {
+		dir := out
+		if r > 0 {
+			dir = fmt.Sprintf("%s.%d", out, r)
+		}
+		syscall.Sync()
+		b, err := buildOnce(o, kbDir, contentDir, dir)
+		if err != nil {
+			return f, nil, err
+		}
+		ours = append(ours, b)
+		if o.Hugo != "" {
+			syscall.Sync()
+			h, err := hugoOnce(o, hugoDir, fmt.Sprintf("public-%d", r))
+			if err != nil {
+				return f, nil, err
+			}
+			theirs = append(theirs, h)
+		}
+	}
+	b := median(ours)
+	f.Wall, f.WallMin, f.WallMax, f.CPU, f.PeakRSS, f.BuildLog = b.wall, b.min, b.max, b.cpu, b.rss, b.log
+	if o.Hugo != "" {
+		h := median(theirs)
+		f.HugoWall, f.HugoWallMin, f.HugoWallMax, f.HugoCPU, f.HugoRSS = h.wall, h.min, h.max, h.cpu, h.rss
+		if err := measurePagefind(o, hugoDir, "public-0", &f); err != nil {
+			return f, nil, err
+		}
+	}
+	f.PublicBytes = dirSize(out)
+	f.ClientBytes = dirSize(filepath.Join(out, "search", "en")) + dirSize(filepath.Join(out, "search", "zh"))
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "index.html" {
+			f.Pages++
+		}
+		return nil
+	})
+
 	// bleve's index, as serve makes it from the postings the build wrote,
 	// in the background while it answers from them.
 	t := time.Now()
@@ -228,12 +259,50 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 		f.OnDemandBytes = max(f.OnDemandBytes, n)
 	}
 
-	if o.Hugo != "" {
-		if err := measureHugo(o, s, out+".hugo", &f); err != nil {
-			return f, nil, err
-		}
-	}
 	return f, s.KB.Entries, nil
+}
+
+// buildRounds is how many times each of our build and Hugo's runs.
+const buildRounds = 3
+
+// timing is one timed build; median's is the median of several, with their
+// least and greatest wall time.
+type timing struct {
+	wall, min, max, cpu time.Duration
+	rss                 int64
+	log                 string
+}
+
+// median returns the run of median wall time, with the range of them all
+// and the highest peak RSS of any.
+func median(runs []timing) timing {
+	s := append([]timing(nil), runs...)
+	sort.Slice(s, func(i, j int) bool { return s[i].wall < s[j].wall })
+	m := s[len(s)/2]
+	m.min, m.max = s[0].wall, s[len(s)-1].wall
+	for _, r := range s {
+		m.rss = max(m.rss, r.rss)
+	}
+	return m
+}
+
+// buildOnce builds the KB into out with our binary.
+func buildOnce(o Options, kbDir, contentDir, out string) (timing, error) {
+	cmd := exec.Command(o.Binary, "build", "--kb", kbDir, "--content", contentDir,
+		"--templates", filepath.Join(o.Repo, "templates"), "--assets", filepath.Join(o.Repo, "assets"), "--out", out)
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	rss := peakRSS(cmd)
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return timing{}, fmt.Errorf("build: %v\n%s", err, log.String())
+	}
+	return timing{
+		wall: time.Since(start),
+		cpu:  cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(),
+		rss:  rss(),
+		log:  strings.TrimSpace(log.String()),
+	}, nil
 }
 
 // run runs the binary with args and returns its wall time and peak RSS.
@@ -313,9 +382,9 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	}
 	row("", func(c Figures) string { return c.Name })
 	row("entries", func(c Figures) string { return fmt.Sprint(c.Entries) })
-	row("build wall time", func(c Figures) string { return dur(c.Wall) })
-	row("build CPU time (user+sys)", func(c Figures) string { return dur(c.CPU) })
-	row("build peak RSS", func(c Figures) string { return size(c.PeakRSS) })
+	row(fmt.Sprintf("build wall time, median of %d (range)", buildRounds), func(c Figures) string { return durRange(c.Wall, c.WallMin, c.WallMax) })
+	row("build CPU time (user+sys), that run", func(c Figures) string { return dur(c.CPU) })
+	row("build peak RSS, highest", func(c Figures) string { return size(c.PeakRSS) })
 	row("pages", func(c Figures) string { return fmt.Sprint(c.Pages) })
 	row("pages per second", func(c Figures) string { return fmt.Sprintf("%.0f", float64(c.Pages)/c.Wall.Seconds()) })
 	row("public/ size", func(c Figures) string { return size(c.PublicBytes) })
@@ -346,16 +415,18 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 	row("serve --watch edit visible p50 / max", func(c Figures) string { return dur(c.WatchP50) + " / " + dur(c.WatchMax) })
 	row("serve --watch edit findable in search p50 / max", func(c Figures) string { return dur(c.FoundP50) + " / " + dur(c.FoundMax) })
 	if hugo != "" {
-		row("Hugo build wall time", func(c Figures) string { return dur(c.HugoWall) })
-		row("Hugo build CPU time (user+sys)", func(c Figures) string { return dur(c.HugoCPU) })
-		row("Hugo build peak RSS", func(c Figures) string { return size(c.HugoRSS) })
+		row(fmt.Sprintf("Hugo build wall time, median of %d (range)", buildRounds), func(c Figures) string {
+			return durRange(c.HugoWall, c.HugoWallMin, c.HugoWallMax)
+		})
+		row("Hugo build CPU time (user+sys), that run", func(c Figures) string { return dur(c.HugoCPU) })
+		row("Hugo build peak RSS, highest", func(c Figures) string { return size(c.HugoRSS) })
 		row("Hugo pages", func(c Figures) string { return fmt.Sprint(c.HugoPages) })
 		if pagefind != "" {
 			row("Pagefind wall time", func(c Figures) string { return dur(c.PagefindWall) })
 			row("Pagefind peak RSS", func(c Figures) string { return size(c.PagefindRSS) })
 			row("Pagefind index size", func(c Figures) string { return size(c.PagefindBytes) })
 		}
-		row("our build / Hugo (time)", func(c Figures) string { return ratio(c.Wall, c.HugoWall) })
+		row("our build / Hugo (median time)", func(c Figures) string { return ratio(c.Wall, c.HugoWall) })
 		row("our build / Hugo (CPU time)", func(c Figures) string { return ratio(c.CPU, c.HugoCPU) })
 		if pagefind != "" {
 			row("our build / Hugo+Pagefind (time)", func(c Figures) string { return ratio(c.Wall, c.HugoWall+c.PagefindWall) })
@@ -383,6 +454,11 @@ func opt(ok bool, s string) string {
 		return "n/a (no Chromium)"
 	}
 	return s
+}
+
+// durRange is a median with the range of the runs it is the median of.
+func durRange(m, lo, hi time.Duration) string {
+	return fmt.Sprintf("%s (%s-%s)", dur(m), dur(lo), dur(hi))
 }
 
 func dur(d time.Duration) string {

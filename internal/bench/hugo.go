@@ -284,17 +284,18 @@ func timed(dir string, bin string, cpu *time.Duration, args ...string) (time.Dur
 	return wall, rss(), nil
 }
 
-// measureHugo writes s as a Hugo site, builds it with hugo and indexes it
-// with pagefind (when given).
-func measureHugo(o Options, s *site.Site, dir string, f *Figures) error {
-	if err := writeHugo(dir, s); err != nil {
-		return fmt.Errorf("hugo site: %w", err)
-	}
+// hugoOnce builds the Hugo site in dir into its folder public.
+func hugoOnce(o Options, dir, public string) (timing, error) {
+	var r timing
 	var err error
-	if f.HugoWall, f.HugoRSS, err = timed(dir, o.Hugo, &f.HugoCPU, "--quiet", "--destination", "public"); err != nil {
-		return err
-	}
-	filepath.WalkDir(filepath.Join(dir, "public"), func(p string, d fs.DirEntry, err error) error {
+	r.wall, r.rss, err = timed(dir, o.Hugo, &r.cpu, "--quiet", "--destination", public)
+	return r, err
+}
+
+// measurePagefind counts the pages Hugo wrote into dir's folder public and
+// indexes them with pagefind (when given).
+func measurePagefind(o Options, dir, public string, f *Figures) error {
+	filepath.WalkDir(filepath.Join(dir, public), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Name() == "index.html" {
 			f.HugoPages++
 		}
@@ -303,10 +304,11 @@ func measureHugo(o Options, s *site.Site, dir string, f *Figures) error {
 	if o.Pagefind == "" {
 		return nil
 	}
-	f.PagefindWall, f.PagefindRSS, err = timed(dir, o.Pagefind, nil, "--site", "public", "--quiet")
+	var err error
+	f.PagefindWall, f.PagefindRSS, err = timed(dir, o.Pagefind, nil, "--site", public, "--quiet")
 	if err != nil {
 		return err
 	}
-	f.PagefindBytes = dirSize(filepath.Join(dir, "public", "pagefind"))
+	f.PagefindBytes = dirSize(filepath.Join(dir, public, "pagefind"))
 	return nil
 }
