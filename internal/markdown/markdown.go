@@ -105,6 +105,14 @@ func (r *Renderer) Inline(src string) (template.HTML, error) {
 		// Nothing Markdown could act on: escaping is the whole rendering.
 		return template.HTML(template.HTMLEscapeString(src)), nil
 	}
+	if out, ok := codeSpansOnly(src); ok {
+		return template.HTML(out), nil
+	}
+	return r.parsedInline(src)
+}
+
+// parsedInline is Inline by goldmark, for any Markdown.
+func (r *Renderer) parsedInline(src string) (template.HTML, error) {
 	w := inlineWriters.Get().(*inlineWriter)
 	defer inlineWriters.Put(w)
 	w.buf.Reset()
@@ -283,6 +291,78 @@ func isPlainText(src string) bool {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
+
+// codeSpansOnly renders a one-line text of words and single-backtick code
+// spans the way goldmark does, without parsing it: most KB fields are such
+// a sentence with a variable or a call in it, and parsing them was most of
+// the time an entry page took. It refuses (ok false) anything else: a
+// line that could open a block, an unpaired or doubled backtick, a code
+// span with a space at either end, and outside the spans any character
+// inline Markdown acts on, including what GFM turns into links (a scheme's
+// colon, www., an address's @).
+func codeSpansOnly(src string) (html string, ok bool) {
+	src = strings.TrimRight(src, " \t") // a paragraph's trailing spaces go
+	if src == "" || strings.Contains(src, "``") || !utf8.ValidString(src) {
+		return "", false
+	}
+	if r, _ := utf8.DecodeRuneInString(src); r != '`' && !unicode.IsLetter(r) {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(len(src) + len(src)/4)
+	code, start := false, 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c < ' ' && c != '\t' || c == 0x7f:
+			return "", false
+		case c == '`':
+			if !code && (i+1 == len(src) || isSpace(src[i+1])) || code && isSpace(src[i-1]) {
+				return "", false
+			}
+			if code {
+				b.WriteString("<code>")
+				escapeHTML(&b, src[start:i])
+				b.WriteString("</code>")
+			} else {
+				escapeHTML(&b, src[start:i])
+			}
+			code, start = !code, i+1
+		case !code && strings.IndexByte("*_[]<>&\\!~:#|@", c) >= 0:
+			return "", false
+		case !code && (c == 'w' || c == 'W') && len(src)-i >= 4 && strings.EqualFold(src[i:i+4], "www."):
+			return "", false
+		}
+	}
+	if code {
+		return "", false
+	}
+	escapeHTML(&b, src[start:])
+	return b.String(), true
+}
+
+// escapeHTML writes s escaped as goldmark escapes text.
+func escapeHTML(b *strings.Builder, s string) {
+	for {
+		i := strings.IndexAny(s, "<>&\"")
+		if i < 0 {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(s[:i])
+		switch s[i] {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '"':
+			b.WriteString("&quot;")
+		}
+		s = s[i+1:]
+	}
+}
 
 // parsedPlain is Plain by goldmark's parser, for any Markdown.
 func parsedPlain(src string) string {

@@ -99,3 +99,63 @@ func FuzzPlainFastPath(f *testing.F) {
 		}
 	})
 }
+
+// Inline's fast path for words and code spans gives what goldmark gives,
+// on every text of the KB and the articles, and takes most of those with
+// a code span in them.
+func TestCodeSpansOnlyIsParsedInline(t *testing.T) {
+	r := New()
+	texts := kbStrings(t)
+	spans, fast := 0, 0
+	for _, s := range texts {
+		if strings.Contains(s, "`") {
+			spans++
+		}
+		got, ok := codeSpansOnly(s)
+		if !ok {
+			continue
+		}
+		fast++
+		want, err := r.parsedInline(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("codeSpansOnly(%q) = %q, goldmark %q", s, got, want)
+		}
+	}
+	if fast < spans/2 {
+		t.Errorf("the fast path takes %d of %d texts with a code span", fast, spans)
+	}
+	for _, s := range []string{"# `a`", "- `a`", "1. `a`", "> `a`", "    `a`", "a\n`b`", "`a` *b*", "a ``b``", "`a` see www.nvidia.com",
+		"`a` at https://x.y", "`a` mail a@b.co", "` a `", "`a", "a `b` [c](d)", "a `b` \\`", "a `b` &amp;", "a `b` ~~c~~", "a `b` |c|"} {
+		if _, ok := codeSpansOnly(s); ok {
+			t.Errorf("%q is more Markdown than code spans, but takes the fast path", s)
+		}
+	}
+}
+
+// FuzzCodeSpansOnly: whatever the text, when Inline takes its code-span
+// path, it gives what goldmark gives.
+func FuzzCodeSpansOnly(f *testing.F) {
+	for _, s := range kbStrings(f) {
+		f.Add(s)
+	}
+	for _, s := range []string{"a `b_c` d", "Set `x<y & \"z\"` \"now\"", "设置 `NCCL_P2P_DISABLE=1`。\u3000", "Tab\t`x`\t", "`a`\u00a0", "A `*` b `[x](y)` c"} {
+		f.Add(s)
+	}
+	r := New()
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := codeSpansOnly(s)
+		if !ok {
+			return
+		}
+		want, err := r.parsedInline(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Fatalf("codeSpansOnly(%q) = %q, goldmark %q", s, got, want)
+		}
+	})
+}
