@@ -68,7 +68,8 @@ type page struct {
 	code string // the page's language code, en on language-neutral pages
 	root string // from the page to the site root: "", "../../"
 	lit  map[string]string
-	err  error // the first failure; the rest of the page is not written
+	e    *site.EntryView // an entry page's entry
+	err  error           // the first failure; the rest of the page is not written
 }
 
 func (w *page) s(s string)    { w.b = append(w.b, s...) }
@@ -162,6 +163,7 @@ func (r *Renderer) compiledPage(b []byte, p *site.Page) ([]byte, bool, error) {
 	}
 	w := &page{b: b, r: r, p: p, code: code, root: p.Root(), lit: r.lit[code]}
 	if p.Kind == site.KindEntry {
+		w.e = p.View()
 		w.entry()
 	} else {
 		w.redirect()
@@ -174,7 +176,7 @@ func (r *Renderer) compiledPage(b []byte, p *site.Page) ([]byte, bool, error) {
 
 // entry writes base.html with entry.html's head and main.
 func (w *page) entry() {
-	p, e := w.p, w.p.Entry
+	p, e := w.p, w.e
 	k := e.Entry
 	tag := p.Lang.Tag
 	if tag == "" {
@@ -688,7 +690,7 @@ func (w *page) entryMain(e *site.EntryView, k *kb.Entry, cause string) {
 	}
 	w.s("\n</dl>\n</section>")
 	if w.p.Site.RepoURL != "" {
-		v := newView(w.p, w.r, nil)
+		v := &view{Page: w.p, r: w.r, Entry: w.e}
 		w.s("\n<p class=\"edit\"><a href=\"")
 		w.url(v.EditURL())
 		w.s("\">")
@@ -794,7 +796,7 @@ func stripTags(s string) string {
 // entryLD writes view.EntryLD's JSON as html/template writes it in a
 // script: encoding/json's, whose keys of a map are sorted.
 func (w *page) entryLD(desc, tag, pageURL string) {
-	e := w.p.Entry
+	e := w.e
 	k := e.Entry
 	b := w.b
 	str := func(key, val string) {

@@ -326,8 +326,12 @@ type view struct {
 }
 
 func newView(p *site.Page, r *Renderer, t *template.Template) *view {
-	return &view{Page: p, r: r, t: t, Title: p.Title, Lang: p.Lang, Entry: p.Entry, Alternates: p.Alternates,
+	v := &view{Page: p, r: r, t: t, Title: p.Title, Lang: p.Lang, Alternates: p.Alternates,
 		Target: p.Target, Targets: p.Targets}
+	if p.Kind == site.KindEntry {
+		v.Entry = p.View()
+	}
+	return v
 }
 
 func (v *view) partialCached(name string, values []any) (template.HTML, error) {

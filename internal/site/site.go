@@ -91,7 +91,7 @@ type Page struct {
 	Title string // <title> and <h1>
 	Site  *Site
 
-	Entry    *EntryView         // KindEntry
+	Entry    *kb.Entry          // KindEntry: the entry, localized by View when the page is written
 	Article  *content.Article   // KindArticle: in Lang, or English when Fallback
 	Fallback bool               // the article has no translation into Lang
 	Targets  []*kb.Entry        // KindRedirect, KindCodeList: the entries the page leads to
@@ -231,8 +231,8 @@ func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
 		}
 		for _, e := range k.Entries {
 			s.localized(l, KindEntry, EntryPath(l.Code, e.ID), func(p *Page) {
-				p.Entry = View(e, l.Code, k)
-				p.Title = p.Entry.Signature
+				p.Entry = e
+				p.Title, _ = localSignature(e, l.Code)
 				for _, slug := range guides[e.ID] {
 					a := articles.Articles[slug][l.Code]
 					if a == nil {
@@ -405,8 +405,8 @@ func (s *Site) Update(k *kb.KB, changed map[string]bool, lists bool) (*Site, []*
 		q.Site = n
 		switch q.Kind {
 		case KindEntry:
-			q.Entry = View(k.ByID[p.Entry.ID], p.Lang.Code, k)
-			q.Title = q.Entry.Signature
+			q.Entry = k.ByID[p.Entry.ID]
+			q.Title, _ = localSignature(q.Entry, p.Lang.Code)
 		case KindCatalog:
 			// An entry moved to another domain or category is a full build
 			// (build.changedEntries): the same entries, new values.
@@ -444,9 +444,12 @@ func (p *Page) shows(ids map[string]bool) bool {
 		if ids[p.Entry.ID] {
 			return true
 		}
-		for _, r := range p.Entry.Related {
-			if ids[r.Entry.ID] {
-				return true
+		g := p.Entry.TransitionGraph
+		for _, related := range [][]string{g.LeadsTo, g.PrecededBy, g.FrequentlyConfusedWith} {
+			for _, id := range related {
+				if ids[id] {
+					return true
+				}
 			}
 		}
 	case KindRedirect, KindCodeList:
