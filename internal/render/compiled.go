@@ -14,10 +14,11 @@ import (
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
-// Entry and redirect pages are most of a site's pages. Through html/template
-// they cost most of a build's CPU, in text/template's reflective evaluator
-// and its garbage, so they are also written by the Go code below, which
-// writes what base.html, entry.html and redirect.html write, byte for byte,
+// Entry, redirect and domain catalogue pages are most of a site's pages.
+// Through html/template they cost most of a build's CPU, in text/template's
+// reflective evaluator and its garbage, so they are also written by the Go
+// code below, which writes what base.html, entry.html, redirect.html and
+// catalog.html (for a domain's pages) write, byte for byte,
 // with the same escaping in each context (escape.go). The templates stay the
 // reference: compiled_test.go renders every such page both ways and requires
 // equal bytes, and a Renderer uses this code only when the templates it was
@@ -25,13 +26,13 @@ import (
 // one's own are rendered by html/template as before; i18n.json and the
 // assets are read as given either way.
 
-// compiledFor is the SHA-256 of base.html, entry.html and redirect.html (in
+// compiledFor is the SHA-256 of base.html, entry.html, redirect.html and catalog.html (in
 // that order, each preceded by its length) that the code below writes.
 // TestCompiledTemplatesCurrent says when the templates changed.
-const compiledFor = "a64d24f522138e4a960ae2ddf3858f99efc5bb8297546f2a387eab5aa2952e31"
+const compiledFor = "62a40468383fc9069a7e7ca80b3ff717d67ceafc033a2669a1cac3dcac6487c4"
 
 // compiledTemplates are the files the compiled pages follow.
-var compiledTemplates = []string{"base.html", "entry.html", "redirect.html"}
+var compiledTemplates = []string{"base.html", "entry.html", "redirect.html", "catalog.html"}
 
 // templatesHash is compiledFor's hash of the templates in fsys.
 func templatesHash(fsys fs.FS) (string, error) {
@@ -154,7 +155,8 @@ type partialKey struct{ name, code, root string }
 // compiledPage writes p into b when the compiled code has its kind, and
 // says whether it did.
 func (r *Renderer) compiledPage(b []byte, p *site.Page) ([]byte, bool, error) {
-	if !r.compiled || p.Kind != site.KindEntry && p.Kind != site.KindRedirect {
+	catalog := p.Kind == site.KindCatalog && p.Domain != nil
+	if !r.compiled || p.Kind != site.KindEntry && p.Kind != site.KindRedirect && !catalog {
 		return b, false, nil
 	}
 	code := p.Lang.Code
@@ -162,10 +164,13 @@ func (r *Renderer) compiledPage(b []byte, p *site.Page) ([]byte, bool, error) {
 		code = site.Langs[0].Code
 	}
 	w := &page{b: b, r: r, p: p, code: code, root: p.Root(), lit: r.lit[code]}
-	if p.Kind == site.KindEntry {
+	switch {
+	case p.Kind == site.KindEntry:
 		w.e = p.View()
 		w.entry()
-	} else {
+	case catalog:
+		w.base(func(string, string) {}, w.catalogMain)
+	default:
 		w.redirect()
 	}
 	if w.err != nil {
@@ -174,10 +179,10 @@ func (r *Renderer) compiledPage(b []byte, p *site.Page) ([]byte, bool, error) {
 	return w.b, true, nil
 }
 
-// entry writes base.html with entry.html's head and main.
-func (w *page) entry() {
-	p, e := w.p, w.e
-	k := e.Entry
+// base writes base.html around a page's head, which is given the page's
+// language tag and URL, and its main.
+func (w *page) base(head func(tag, pageURL string), main func()) {
+	p := w.p
 	tag := p.Lang.Tag
 	if tag == "" {
 		l, _ := site.LangByCode(w.code)
@@ -191,38 +196,8 @@ func (w *page) entry() {
 	w.t("site_name")
 	w.s("</title>")
 
-	// entry.html's head. The root cause's HTML serves the description
-	// and the page's text: Markdown is most of an entry page's time.
-	cause, err := w.r.markdown[w.code].Inline(e.RootCause.Text)
-	if err != nil {
-		w.fail(err)
-		return
-	}
-	desc := summary(plain(string(cause)))
 	pageURL := p.Site.URL(p.Path)
-	w.s("\n<meta name=\"description\" content=\"")
-	w.text(desc)
-	w.s("\">\n<meta property=\"og:type\" content=\"article\">\n<meta property=\"og:site_name\" content=\"")
-	w.t("site_name")
-	w.s("\">\n<meta property=\"og:title\" content=\"")
-	w.text(e.Signature)
-	w.s("\">\n<meta property=\"og:description\" content=\"")
-	w.text(desc)
-	w.s("\">\n<meta property=\"og:locale\" content=\"")
-	if w.code == "zh" {
-		w.s("zh_CN")
-	} else {
-		w.s("en_US")
-	}
-	w.s("\">")
-	if pageURL != "" {
-		w.s("\n<meta property=\"og:url\" content=\"")
-		w.text(pageURL)
-		w.s("\">")
-	}
-	w.s("\n<meta name=\"twitter:card\" content=\"summary\">\n<script type=\"application/ld+json\">")
-	w.entryLD(desc, tag, pageURL)
-	w.s("</script>")
+	head(tag, pageURL)
 
 	// back in base.html
 	if pageURL != "" {
@@ -288,10 +263,155 @@ func (w *page) entry() {
 	w.s("\n</header>\n")
 	w.partial("machine")
 	w.s("\n<main id=\"main\">\n")
-	w.entryMain(e, k, string(cause))
+	main()
 	w.s("\n</main>\n<footer class=\"bottom\"><p>")
 	w.t("tagline")
 	w.s("</p></footer>\n</body>\n</html>\n")
+}
+
+// catalogMain writes catalog.html's main for a page of a domain.
+func (w *page) catalogMain() {
+	p, d := w.p, w.p.Domain
+	w.s("\n<p class=\"crumbs\"><a href=\"")
+	w.relURL(w.code + "/")
+	w.s("\">")
+	w.t("home")
+	w.s("</a> / <a href=\"")
+	w.relURL(site.CatalogPath(w.code, "", 1))
+	w.s("\">")
+	w.t("catalog")
+	w.s("</a> / ")
+	w.text(d.Name)
+	w.s("</p>\n<h1>")
+	w.text(d.Name)
+	w.s("</h1>\n<p class=\"meta\">")
+	if d.Count == 1 {
+		w.t("entries_1")
+	} else {
+		w.printf("entries_n", d.Count)
+	}
+	if p.PageCount > 1 {
+		w.s(" · ")
+		w.printf("page_n", p.PageN, p.PageCount)
+	}
+	w.s("</p>\n<p><label><input type=\"checkbox\" id=\"only-applying\"> ")
+	w.t("only_applying")
+	w.s("</label></p>")
+	vs := []string{} // "[]" for none, as the template's VersionStrings
+	for _, c := range p.Listing {
+		w.s("\n<h2>")
+		w.text(c.Name)
+		w.s("</h2>\n<ul class=\"entries\">")
+		for _, e := range c.Entries {
+			w.s("\n<li data-entry-versions=\"")
+			vs = vs[:0]
+			for _, v := range e.Versions {
+				vs = append(vs, v.Version)
+			}
+			w.text(string(appendJSONStrings(nil, vs)))
+			w.s("\"")
+			if e.AppliesWhen != "" {
+				w.s(" data-applies-when=\"")
+				w.text(e.AppliesWhen)
+				w.s("\"")
+			}
+			w.s("><a href=\"")
+			w.relURL(site.EntryPath(w.code, e.ID))
+			w.s("\"><code class=\"sig\">")
+			w.text(site.Signature(e, w.code))
+			w.s("</code></a>\n<span class=\"meta\"><code>")
+			w.text(e.ErrorCode)
+			w.s("</code> · <span class=\"tier tier-")
+			w.text(e.VerificationTier)
+			w.s("\">")
+			w.dynT("tier_" + e.VerificationTier)
+			w.s("</span> · ")
+			w.t("confidence")
+			w.s(" ")
+			w.pct(e.Confidence)
+			if n := p.Site.Causes(e); n > 1 {
+				w.s(" · <span class=\"cause-count\">")
+				w.printf("shared_causes_n", n)
+				w.s("</span>")
+			}
+			w.s("</span></li>")
+		}
+		w.s("\n</ul>")
+	}
+	if pager := (&view{Page: p}).Pager(); len(pager) > 0 {
+		w.s("\n<nav class=\"pager\" aria-label=\"")
+		w.t("pages")
+		w.s("\">")
+		for _, l := range pager {
+			w.s(" ")
+			switch {
+			case l.Current:
+				w.s("<span aria-current=\"page\">")
+				w.int(l.N)
+				w.s("</span>")
+			case l.N != 0:
+				w.s("<a href=\"")
+				w.relURL(l.Path)
+				w.s("\">")
+				w.int(l.N)
+				w.s("</a>")
+			default:
+				w.s("…")
+			}
+		}
+		w.s("\n</nav>")
+	}
+}
+
+// printf writes a UI string used as a format, as the templates' printf
+// (T "key") does.
+func (w *page) printf(key string, args ...any) {
+	f, err := w.r.text(w.code, key)
+	if err != nil {
+		w.fail(err)
+		return
+	}
+	w.text(fmt.Sprintf(f, args...))
+}
+
+// entry writes base.html with entry.html's head and main.
+func (w *page) entry() {
+	e := w.e
+	var cause string
+	w.base(func(tag, pageURL string) {
+		// entry.html's head. The root cause's HTML serves the description
+		// and the page's text: Markdown is most of an entry page's time.
+		h, err := w.r.markdown[w.code].Inline(e.RootCause.Text)
+		if err != nil {
+			w.fail(err)
+			return
+		}
+		cause = string(h)
+		desc := summary(plain(cause))
+		w.s("\n<meta name=\"description\" content=\"")
+		w.text(desc)
+		w.s("\">\n<meta property=\"og:type\" content=\"article\">\n<meta property=\"og:site_name\" content=\"")
+		w.t("site_name")
+		w.s("\">\n<meta property=\"og:title\" content=\"")
+		w.text(e.Signature)
+		w.s("\">\n<meta property=\"og:description\" content=\"")
+		w.text(desc)
+		w.s("\">\n<meta property=\"og:locale\" content=\"")
+		if w.code == "zh" {
+			w.s("zh_CN")
+		} else {
+			w.s("en_US")
+		}
+		w.s("\">")
+		if pageURL != "" {
+			w.s("\n<meta property=\"og:url\" content=\"")
+			w.text(pageURL)
+			w.s("\">")
+		}
+		w.s("\n<meta name=\"twitter:card\" content=\"summary\">\n<script type=\"application/ld+json\">")
+		w.entryLD(desc, tag, pageURL)
+		w.s("</script>")
+	}, func() { w.entryMain(e, e.Entry, cause) })
 }
 
 // entryMain writes entry.html's main.

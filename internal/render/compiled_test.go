@@ -20,8 +20,8 @@ func TestCompiledTemplatesCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if h != compiledFor {
-		t.Errorf("templates/base.html, entry.html or redirect.html changed since compiled.go was written from them, "+
-			"so builds render entry and redirect pages through html/template again (correct, slower). Make compiled.go "+
+		t.Errorf("templates/base.html, entry.html, redirect.html or catalog.html changed since compiled.go was written from them, "+
+			"so builds render entry, redirect and catalogue pages through html/template again (correct, slower). Make compiled.go "+
 			"write what the templates write (TestCompiledPagesEqualTemplates shows where they differ), then set compiledFor = %q", h)
 	}
 	r, err := New(os.DirFS("../../templates"), os.DirFS("../../assets"))
@@ -62,7 +62,7 @@ func TestOwnTemplatesAreUsed(t *testing.T) {
 	t.Fatal("no entry page")
 }
 
-// Every entry and redirect page of the repository's KB (P2PKB_BENCH_KB: a
+// Every entry, redirect and domain catalogue page of the repository's KB (P2PKB_BENCH_KB: a
 // synthetic one), and of entries whose every field is hostile text, is the
 // same byte for byte from the compiled code as from the templates; with and
 // without a base URL and a repository.
@@ -79,12 +79,15 @@ func TestCompiledPagesEqualTemplates(t *testing.T) {
 	} {
 		ms := site.New(s.KB, s.Articles, c.base)
 		ms.RepoURL = c.repo
-		n, failed := 0, 0
+		n, failed, catalogs := 0, 0, 0
 		for _, p := range ms.Pages {
-			if p.Kind != site.KindEntry && p.Kind != site.KindRedirect {
+			if p.Kind != site.KindEntry && p.Kind != site.KindRedirect && !(p.Kind == site.KindCatalog && p.Domain != nil) {
 				continue
 			}
 			n++
+			if p.Kind == site.KindCatalog {
+				catalogs++
+			}
 			want, err := r.templatePage(nil, p)
 			if err != nil {
 				t.Fatal(err)
@@ -103,8 +106,8 @@ func TestCompiledPagesEqualTemplates(t *testing.T) {
 		if failed > 3 {
 			t.Errorf("base URL %q, repo %q: %d of %d pages differ", c.base, c.repo, failed, n)
 		}
-		if n < 3*len(s.KB.Entries) {
-			t.Errorf("compared %d pages for %d entries", n, len(s.KB.Entries))
+		if n < 3*len(s.KB.Entries) || catalogs < 2*len(ms.Domains) {
+			t.Errorf("compared %d pages for %d entries, %d catalogue pages for %d domains", n, len(s.KB.Entries), catalogs, len(ms.Domains))
 		}
 	}
 }
@@ -123,7 +126,7 @@ func firstDifference(file string, got, want []byte) string {
 		return fmt.Sprintf("%q", b[from:to])
 	}
 	return fmt.Sprintf("%s: compiled page differs from the template's at byte %d (line %d, column %d); "+
-		"compiled.go must follow templates/base.html, entry.html and redirect.html\n  template: …%s…\n  compiled: …%s…",
+		"compiled.go must follow templates/base.html, entry.html, redirect.html and catalog.html\n  template: …%s…\n  compiled: …%s…",
 		file, i, line, col, around(want), around(got))
 }
 

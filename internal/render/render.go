@@ -1,5 +1,5 @@
 // Package render turns the site model into files: pages through html/template
-// (entry and redirect pages through compiled Go code that writes the same
+// (entry, redirect and domain catalogue pages through compiled Go code that writes the same
 // bytes, see compiled.go), the generated highlighting stylesheets, the
 // static assets, sitemap.xml and robots.txt. Templates are parsed once;
 // every string from the KB reaches a page as escaped text except the output
@@ -40,7 +40,7 @@ type Renderer struct {
 	assets    fs.FS
 	partials  sync.Map // partialCached's results by template, language and values
 
-	compiled         bool                         // the templates are those compiled.go writes: entry and redirect pages are written by it
+	compiled         bool                         // the templates are those compiled.go writes: entry, redirect and domain catalogue pages are written by it
 	lit              map[string]map[string]string // lang -> key -> UI string as a literal {{T "key"}} writes it
 	compiledPartials sync.Map                     // partialKey -> the partial's HTML
 }
