@@ -85,12 +85,7 @@ func TestPlainFastPathIsParsedPlain(t *testing.T) {
 // FuzzPlainFastPath: whatever the text, when Plain takes its fast path, it
 // gives what parsing gives.
 func FuzzPlainFastPath(f *testing.F) {
-	for _, s := range kbStrings(f) {
-		f.Add(s)
-	}
-	for _, s := range []string{"a `b_c` d", "A\n`b\n`", "Ab\n    c", "Tab\t`x`\n\tq", "设置 `NCCL_P2P_DISABLE=1`。", "A `*` b `[x](y)` c"} {
-		f.Add(s)
-	}
+	addSeeds(f, "a `b_c` d", "A\n`b\n`", "Ab\n    c", "Tab\t`x`\n\tq", "设置 `NCCL_P2P_DISABLE=1`。", "A `*` b `[x](y)` c")
 	f.Fuzz(func(t *testing.T, s string) {
 		if isPlainText(s) {
 			if got, want := Plain(s), parsedPlain(s); got != want {
@@ -138,12 +133,7 @@ func TestCodeSpansOnlyIsParsedInline(t *testing.T) {
 // FuzzCodeSpansOnly: whatever the text, when Inline takes its code-span
 // path, it gives what goldmark gives.
 func FuzzCodeSpansOnly(f *testing.F) {
-	for _, s := range kbStrings(f) {
-		f.Add(s)
-	}
-	for _, s := range []string{"a `b_c` d", "Set `x<y & \"z\"` \"now\"", "设置 `NCCL_P2P_DISABLE=1`。\u3000", "Tab\t`x`\t", "`a`\u00a0", "A `*` b `[x](y)` c"} {
-		f.Add(s)
-	}
+	addSeeds(f, "a `b_c` d", "Set `x<y & \"z\"` \"now\"", "设置 `NCCL_P2P_DISABLE=1`。\u3000", "Tab\t`x`\t", "`a`\u00a0", "A `*` b `[x](y)` c")
 	r := New()
 	f.Fuzz(func(t *testing.T, s string) {
 		got, ok := codeSpansOnly(s)
@@ -158,4 +148,12 @@ func FuzzCodeSpansOnly(f *testing.F) {
 			t.Fatalf("codeSpansOnly(%q) = %q, goldmark %q", s, got, want)
 		}
 	})
+}
+
+// addSeeds seeds a fuzz target with every text of the KB and the articles,
+// and the texts given.
+func addSeeds(f *testing.F, more ...string) {
+	for _, s := range append(kbStrings(f), more...) {
+		f.Add(s)
+	}
 }

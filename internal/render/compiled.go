@@ -297,35 +297,22 @@ func (w *page) catalogMain() {
 	w.s("</p>\n<p><label><input type=\"checkbox\" id=\"only-applying\"> ")
 	w.t("only_applying")
 	w.s("</label></p>")
-	vs := []string{} // "[]" for none, as the template's VersionStrings
 	for _, c := range p.Listing {
 		w.s("\n<h2>")
 		w.text(c.Name)
 		w.s("</h2>\n<ul class=\"entries\">")
 		for _, e := range c.Entries {
-			w.s("\n<li data-entry-versions=\"")
-			vs = vs[:0]
-			for _, v := range e.Versions {
-				vs = append(vs, v.Version)
-			}
-			w.text(string(appendJSONStrings(nil, vs)))
-			w.s("\"")
-			if e.AppliesWhen != "" {
-				w.s(" data-applies-when=\"")
-				w.text(e.AppliesWhen)
-				w.s("\"")
-			}
+			w.s("\n<li")
+			w.applies("data-entry-versions", e)
 			w.s("><a href=\"")
 			w.relURL(site.EntryPath(w.code, e.ID))
 			w.s("\"><code class=\"sig\">")
 			w.text(site.Signature(e, w.code))
 			w.s("</code></a>\n<span class=\"meta\"><code>")
 			w.text(e.ErrorCode)
-			w.s("</code> · <span class=\"tier tier-")
-			w.text(e.VerificationTier)
-			w.s("\">")
-			w.dynT("tier_" + e.VerificationTier)
-			w.s("</span> · ")
+			w.s("</code> · ")
+			w.tier(e.VerificationTier)
+			w.s(" · ")
 			w.t("confidence")
 			w.s(" ")
 			w.pct(e.Confidence)
@@ -361,6 +348,34 @@ func (w *page) catalogMain() {
 		}
 		w.s("\n</nav>")
 	}
+}
+
+// applies writes the attributes the browser's rules read: the entry's
+// versions as JSON in the attribute named, and its applies_when.
+func (w *page) applies(versions string, e *kb.Entry) {
+	w.s(" ")
+	w.s(versions)
+	w.s("=\"")
+	vs := make([]string, 0, len(e.Versions)) // "[]" for none, as the templates' VersionStrings
+	for _, v := range e.Versions {
+		vs = append(vs, v.Version)
+	}
+	w.text(string(appendJSONStrings(nil, vs)))
+	w.s("\"")
+	if e.AppliesWhen != "" {
+		w.s(" data-applies-when=\"")
+		w.text(e.AppliesWhen)
+		w.s("\"")
+	}
+}
+
+// tier writes an entry's verification tier as its badge.
+func (w *page) tier(t string) {
+	w.s("<span class=\"tier tier-")
+	w.text(t)
+	w.s("\">")
+	w.dynT("tier_" + t)
+	w.s("</span>")
 }
 
 // printf writes a UI string used as a format, as the templates' printf
@@ -418,18 +433,8 @@ func (w *page) entry() {
 func (w *page) entryMain(e *site.EntryView, k *kb.Entry, cause string) {
 	w.s("<article class=\"entry\" data-entry-id=\"")
 	w.text(k.ID)
-	w.s("\" data-versions=\"")
-	vs := make([]string, 0, len(k.Versions))
-	for _, v := range k.Versions {
-		vs = append(vs, v.Version)
-	}
-	w.text(string(appendJSONStrings(nil, vs)))
 	w.s("\"")
-	if k.AppliesWhen != "" {
-		w.s(" data-applies-when=\"")
-		w.text(k.AppliesWhen)
-		w.s("\"")
-	}
+	w.applies("data-versions", k)
 	w.s(">\n<header>\n<p class=\"crumbs\"><a href=\"")
 	w.relURL(w.code + "/")
 	w.s("\">")
@@ -446,11 +451,9 @@ func (w *page) entryMain(e *site.EntryView, k *kb.Entry, cause string) {
 	}
 	w.s("</p>\n<h1>")
 	w.text(e.Signature)
-	w.s("</h1>\n<p class=\"badges\"><span class=\"tier tier-")
-	w.text(k.VerificationTier)
-	w.s("\">")
-	w.dynT("tier_" + k.VerificationTier)
-	w.s("</span> <span class=\"confidence\">")
+	w.s("</h1>\n<p class=\"badges\">")
+	w.tier(k.VerificationTier)
+	w.s(" <span class=\"confidence\">")
 	w.t("confidence")
 	w.s(" ")
 	w.pct(k.Confidence)
