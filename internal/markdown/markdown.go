@@ -298,8 +298,8 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
 // the time an entry page took. It refuses (ok false) anything else: a
 // line that could open a block, an unpaired or doubled backtick, a code
 // span with a space at either end, and outside the spans any character
-// inline Markdown acts on, including what GFM turns into links (a scheme's
-// colon, www., an address's @).
+// inline Markdown acts on, including what GFM turns into links (a
+// scheme's "://", www., an address's @).
 func codeSpansOnly(src string) (html string, ok bool) {
 	src = strings.TrimRight(src, " \t") // a paragraph's trailing spaces go
 	if src == "" || strings.Contains(src, "``") || !utf8.ValidString(src) {
@@ -328,8 +328,10 @@ func codeSpansOnly(src string) (html string, ok bool) {
 				escapeHTML(&b, src[start:i])
 			}
 			code, start = !code, i+1
-		case !code && strings.IndexByte("*_[]<>&\\!~:#|@", c) >= 0:
+		case !code && strings.IndexByte("*_[]<>&\\!~#|@", c) >= 0:
 			return "", false
+		case !code && c == ':' && i+1 < len(src) && src[i+1] == '/':
+			return "", false // a URL's scheme, which GFM links
 		case !code && (c == 'w' || c == 'W') && len(src)-i >= 4 && strings.EqualFold(src[i:i+4], "www."):
 			return "", false
 		}
