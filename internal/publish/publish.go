@@ -106,11 +106,66 @@ func (t *Tree) Commit() error {
 		return fmt.Errorf("publish: %w", err)
 	}
 	if old != "" {
-		if err := os.RemoveAll(old); err != nil {
+		if err := removeTree(old); err != nil {
 			return fmt.Errorf("publish: new output in place, old one not removed: %w", err)
 		}
 	}
 	return nil
+}
+
+// removers is how many folders removeTree removes at once.
+const removers = 8
+
+// removeTree removes dir and everything in it, the subtrees three levels
+// down (a site's en/kb/<domain>/, e/<code>/index.html) several at a time. Removing
+// the old output of a 10,000-entry site one file after another took most
+// of what building the new one took on a file system that discards freed
+// blocks as it goes, and removals in different folders overlap: 8 at a time
+// took half as long. Symbolic links are removed, not followed.
+func removeTree(dir string) error {
+	var subtrees []string
+	var list func(d string, depth int) error
+	list = func(d string, depth int) error {
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			p := filepath.Join(d, e.Name())
+			if e.IsDir() && depth < 2 {
+				if err := list(p, depth+1); err != nil {
+					return err
+				}
+				continue
+			}
+			subtrees = append(subtrees, p)
+		}
+		return nil
+	}
+	if err := list(dir, 0); err != nil {
+		return os.RemoveAll(dir) // whatever it was, the plain way says what fails
+	}
+	next := make(chan string)
+	errs := make([]error, removers)
+	var wg sync.WaitGroup
+	for i := range removers {
+		wg.Go(func() {
+			for p := range next {
+				if err := os.RemoveAll(p); err != nil && errs[i] == nil {
+					errs[i] = err
+				}
+			}
+		})
+	}
+	for _, p := range subtrees {
+		next <- p
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return os.RemoveAll(dir)
 }
 
 // Abort discards the new tree.

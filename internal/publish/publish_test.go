@@ -79,3 +79,40 @@ func TestWriteUnderAFile(t *testing.T) {
 		t.Errorf("write under a file: %v", err)
 	}
 }
+
+// removeTree removes a tree of folders and files at every depth, and a
+// symbolic link in it without touching what the link points to.
+func TestRemoveTree(t *testing.T) {
+	base := t.TempDir()
+	dir, outside := filepath.Join(base, "old"), filepath.Join(base, "outside")
+	for _, d := range []string{"a/b/c/d/e", "a/b/x", "f", "g/h", outside} {
+		p := d
+		if !filepath.IsAbs(d) {
+			p = filepath.Join(dir, d)
+		}
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, "index.html"), []byte(d), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 50 {
+		os.WriteFile(filepath.Join(dir, "a", "b", fmt.Sprint(i)), nil, 0o644)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "a", "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := removeTree(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s left: %v", dir, err)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "index.html")); err != nil {
+		t.Errorf("the link's target was removed: %v", err)
+	}
+	if err := removeTree(filepath.Join(base, "none")); err != nil {
+		t.Errorf("a folder that is not there: %v", err)
+	}
+}
