@@ -457,6 +457,9 @@ func print(w io.Writer, cols []Figures, hugo, pagefind string) {
 			pagefind = "no pagefind (npm install pagefind)"
 		}
 		fmt.Fprintf(w, "compared with: %s; %s\n", hugo, pagefind)
+		fmt.Fprintln(w, "the Hugo site: the same entries and articles, an entry page per language with the facts ours shows "+
+			"(inline Markdown, workarounds, dead ends, versions, related entries), highlighted articles, a home page listing "+
+			"every entry, a language switch, a sitemap; no search index (internal/bench/hugo.go); Hugo runs take turns with ours")
 	} else {
 		fmt.Fprintln(w, "Hugo and Pagefind columns: install hugo (Debian) and pagefind (npm) to compare")
 	}
