@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -55,14 +56,85 @@ type typedDecoder struct {
 	todos    [][]string // paths of the strings that hold TODO
 }
 
+// schemaPattern is a pattern of the built-in schema and the same test
+// written out: the regexp names the pattern in messages, the function
+// decides. Running the regexps on every id, name and url was a tenth of
+// loading a large KB; a test holds each function to its regexp.
+type schemaPattern struct {
+	re    *regexp.Regexp
+	match func(string) bool
+}
+
 // Patterns of the built-in schema.
 var (
-	idPattern        = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)+$`)
-	namePattern      = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
-	errorCodePattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]+$`)
-	urlPattern       = regexp.MustCompile(`^https?://[^\s]+$`)
-	reproFilePattern = regexp.MustCompile(`^repro/[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	idPattern        = schemaPattern{regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)+$`), isID}
+	namePattern      = schemaPattern{regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`), isName}
+	errorCodePattern = schemaPattern{regexp.MustCompile(`^[A-Za-z0-9_.:-]+$`), isErrorCode}
+	urlPattern       = schemaPattern{regexp.MustCompile(`^https?://[^\s]+$`), isURL}
+	reproFilePattern = schemaPattern{regexp.MustCompile(`^repro/[A-Za-z0-9][A-Za-z0-9._-]*$`), isReproFile}
 )
+
+func isLowerDigit(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+func isAlnum(c byte) bool      { return isLowerDigit(c) || 'A' <= c && c <= 'Z' }
+
+// isSlug is [a-z0-9][a-z0-9._-]*, or without '.' when dots is false.
+func isSlug(s string, dots bool) bool {
+	if s == "" || !isLowerDigit(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isLowerDigit(c) && c != '_' && c != '-' && (c != '.' || !dots) {
+			return false
+		}
+	}
+	return true
+}
+
+func isID(s string) bool {
+	first, rest, ok := strings.Cut(s, "/")
+	if !ok || !isSlug(first, true) {
+		return false
+	}
+	for _, part := range strings.Split(rest, "/") {
+		if !isSlug(part, true) {
+			return false
+		}
+	}
+	return true
+}
+
+func isName(s string) bool { return isSlug(s, false) }
+
+func isErrorCode(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && !strings.ContainsRune("_.:-", rune(c)) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// isURL: \s is [\t\n\f\r ] in Go's syntax, and [^\s] any other rune.
+func isURL(s string) bool {
+	rest, ok := strings.CutPrefix(s, "https://")
+	if !ok {
+		rest, ok = strings.CutPrefix(s, "http://")
+	}
+	return ok && rest != "" && !strings.ContainsAny(rest, "\t\n\f\r ")
+}
+
+func isReproFile(s string) bool {
+	name, ok := strings.CutPrefix(s, "repro/")
+	if !ok || name == "" || !isAlnum(name[0]) {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if c := name[i]; !isAlnum(c) && c != '.' && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
 
 var (
 	severities = []string{"error", "note"}
@@ -77,7 +149,8 @@ var (
 // decodeTyped decodes data into e with the typed checks. It returns
 // errGeneric (or the decoder's error) when the generic path must decide.
 func decodeTyped(data []byte, e *Entry) (*typedDecoder, error) {
-	d := &typedDecoder{dec: jsontext.NewDecoder(bytes.NewReader(data))}
+	// From a bytes.Buffer the decoder reads data in place, with no copy.
+	d := &typedDecoder{dec: jsontext.NewDecoder(bytes.NewBuffer(data))}
 	if err := d.entry(e); err != nil {
 		return nil, err
 	}
@@ -154,11 +227,11 @@ func (d *typedDecoder) str() (s string, ok bool, err error) {
 	if k != '"' {
 		return "", false, d.wrongType(k, "string")
 	}
-	tok, err := d.dec.ReadToken()
+	raw, err := d.dec.ReadValue()
 	if err != nil {
 		return "", false, err
 	}
-	s = tok.String()
+	s = unquote(raw)
 	if strings.Contains(s, TODO) {
 		d.todos = append(d.todos, slices.Clone(d.path))
 	}
@@ -184,15 +257,22 @@ func (d *typedDecoder) nullableStr() (string, error) {
 
 // text reads a string with the schema's constraints: at least minLen
 // characters, matching pattern when it is not nil.
-func (d *typedDecoder) text(minLen int, pattern *regexp.Regexp) (string, error) {
+func (d *typedDecoder) text(minLen int, pattern *schemaPattern) (string, error) {
 	s, ok, err := d.str()
 	if !ok || err != nil {
 		return s, err
 	}
-	if n := utf8.RuneCountInString(s); n < minLen {
-		d.fail(fmt.Sprintf("minLength: got %d, want %d", n, minLen))
-	} else if pattern != nil && !pattern.MatchString(s) {
-		d.fail(fmt.Sprintf("%s does not match pattern %s", quote(s), quote(pattern.String())))
+	// A character is at most 4 bytes (an invalid byte counts as one): a
+	// longer string need not be counted.
+	if n := len(s); n < 4*minLen {
+		n = utf8.RuneCountInString(s)
+		if n < minLen {
+			d.fail(fmt.Sprintf("minLength: got %d, want %d", n, minLen))
+			return s, nil
+		}
+	}
+	if pattern != nil && !pattern.match(s) {
+		d.fail(fmt.Sprintf("%s does not match pattern %s", quote(s), quote(pattern.re.String())))
 	}
 	return s, nil
 }
@@ -339,7 +419,7 @@ func (d *typedDecoder) strings(minLen int) ([]string, error) {
 func (d *typedDecoder) urls() ([]string, error) {
 	out := []string{}
 	ok, err := d.array(func(int) error {
-		s, err := d.text(0, urlPattern)
+		s, err := d.text(0, &urlPattern)
 		out = append(out, s)
 		return err
 	})
@@ -372,11 +452,14 @@ func (d *typedDecoder) object(required []string, member func(name string) (known
 		if k == '}' {
 			break
 		}
-		tok, err := d.dec.ReadToken()
+		raw, err := d.dec.ReadValue()
 		if err != nil {
 			return false, err
 		}
-		name := tok.String()
+		name, ok := fieldNames[string(raw)]
+		if !ok {
+			name = unquote(raw)
+		}
 		if i := slices.Index(required, name); i >= 0 {
 			seen |= 1 << i
 		}
@@ -411,7 +494,7 @@ func (d *typedDecoder) entry(e *Entry) error {
 		case "$schema":
 			_, _, err = d.str()
 		case "id":
-			e.ID, err = d.text(0, idPattern)
+			e.ID, err = d.text(0, &idPattern)
 		case "signature":
 			e.Signature, err = d.text(1, nil)
 		case "signature_zh":
@@ -421,9 +504,9 @@ func (d *typedDecoder) entry(e *Entry) error {
 		case "severity":
 			e.Severity, err = d.oneOf(severities)
 		case "domain":
-			e.Domain, err = d.text(0, namePattern)
+			e.Domain, err = d.text(0, &namePattern)
 		case "category":
-			e.Category, err = d.text(0, namePattern)
+			e.Category, err = d.text(0, &namePattern)
 		case "subcategory":
 			e.Subcategory, err = d.nullableStr()
 		case "root_cause":
@@ -449,7 +532,7 @@ func (d *typedDecoder) entry(e *Entry) error {
 		case "official_doc_section":
 			e.OfficialDocSection, err = d.nullableStr()
 		case "error_code":
-			e.ErrorCode, err = d.text(1, errorCodePattern)
+			e.ErrorCode, err = d.text(1, &errorCodePattern)
 		case "verification_tier":
 			e.VerificationTier, err = d.oneOf(tiers)
 		case "confidence":
@@ -496,7 +579,7 @@ func (d *typedDecoder) docURL() (string, error) {
 		_, err := d.dec.ReadToken()
 		return "", err
 	}
-	return d.text(0, urlPattern) // the first alternative is the one people mean
+	return d.text(0, &urlPattern) // the first alternative is the one people mean
 }
 
 func (d *typedDecoder) versions() ([]Version, error) {
@@ -637,7 +720,7 @@ func (d *typedDecoder) signatureSource() (*SignatureSource, error) {
 		case "kind":
 			s.Kind, err = d.oneOf(sourceKind)
 		case "url":
-			s.URL, err = d.text(0, urlPattern)
+			s.URL, err = d.text(0, &urlPattern)
 		case "note":
 			s.Note, _, err = d.str()
 		default:
@@ -657,9 +740,9 @@ func (d *typedDecoder) reproducer() (*Reproducer, error) {
 		var err error
 		switch name {
 		case "program":
-			r.Program, err = d.text(0, reproFilePattern)
+			r.Program, err = d.text(0, &reproFilePattern)
 		case "output":
-			r.Output, err = d.text(0, reproFilePattern)
+			r.Output, err = d.text(0, &reproFilePattern)
 		case "command":
 			r.Command, _, err = d.str()
 		case "machine":
@@ -675,6 +758,32 @@ func (d *typedDecoder) reproducer() (*Reproducer, error) {
 		return nil, err
 	}
 	return r, err
+}
+
+// fieldNames are the names of the schema's fields, by their JSON text, so
+// that reading a name makes no string: names were a fifth of the strings
+// loading a large KB made.
+var fieldNames = func() map[string]string {
+	m := map[string]string{}
+	for _, n := range strings.Fields(`$schema id signature signature_zh regex severity domain category subcategory
+		root_cause root_cause_type root_cause_zh versions os_specific dead_ends workarounds workarounds_zh
+		transition_graph official_doc_url official_doc_section error_code verification_tier confidence
+		fix_success_rate resolvable first_seen last_confirmed last_updated evidence_count tags locale aliases
+		signature_source applies_when reproducer version introduced deprecated removed behavior_change status
+		action action_zh why_fails why_fails_zh fail_rate condition sources success_rate how leads_to
+		preceded_by frequently_confused_with kind url note program output command machine date`) {
+		m[strconv.Quote(n)] = n
+	}
+	return m
+}()
+
+// unquote is the string a JSON string's text holds.
+func unquote(raw jsontext.Value) string {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1])
+	}
+	b, _ := jsontext.AppendUnquote(nil, raw) // the decoder checked it
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // quote single-quotes s as the generic validator's messages do.

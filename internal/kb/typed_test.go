@@ -242,3 +242,29 @@ func FuzzTypedAgreesWithGeneric(f *testing.F) {
 		}
 	})
 }
+
+// Each schema pattern's function decides as its regexp does: on every
+// string of up to four pieces from pieces that its pattern tells apart,
+// and on each piece after each prefix the patterns begin with.
+func TestSchemaPatternsAgree(t *testing.T) {
+	pieces := []string{"", "a", "z", "A", "Z", "0", "9", ".", "_", "-", ":", "/", " ", "\t", "\n", "\v", "\f", "\r", "é", "\xff", "@", "repro/", "http://", "https://", "http:/"}
+	var all []string
+	var grow func(s string, n int)
+	grow = func(s string, n int) {
+		all = append(all, s)
+		if n == 0 {
+			return
+		}
+		for _, p := range pieces[1:] {
+			grow(s+p, n-1)
+		}
+	}
+	grow("", 4)
+	for _, p := range []schemaPattern{idPattern, namePattern, errorCodePattern, urlPattern, reproFilePattern} {
+		for _, s := range all {
+			if got, want := p.match(s), p.re.MatchString(s); got != want {
+				t.Errorf("%s on %q: %v, want %v", p.re, s, got, want)
+			}
+		}
+	}
+}
