@@ -62,12 +62,24 @@ type Token struct {
 
 // Analyze splits text into index terms.
 func Analyze(text string) []Token {
-	return appendTokens(make([]Token, 0, len(text)/8), text)
+	var a analyzer
+	return a.appendTokens(make([]Token, 0, len(text)/8), text)
+}
+
+// analyzer holds what one goroutine's analysis reuses from text to text.
+type analyzer struct {
+	// terms, when not nil, interns the terms: a term recurs in many
+	// documents as one string, and no term holds on to the text it came
+	// from, which can go once analyzed. Lower-casing each word anew was a
+	// fifth of analyzing a large KB.
+	terms map[string]string
+	buf   []byte   // a word lower-cased
+	parts []string // the parts of a compound
 }
 
 // appendTokens analyzes text onto out. ASCII takes a table lookup, not a
 // Unicode range search: this runs over every field of every document.
-func appendTokens(out []Token, text string) []Token {
+func (a *analyzer) appendTokens(out []Token, text string) []Token {
 	pos := 0
 	for i := 0; i < len(text); {
 		c := text[i]
@@ -76,7 +88,7 @@ func appendTokens(out []Token, text string) []Token {
 				i++
 				continue
 			}
-			i = appendWordRun(&out, text, i, &pos)
+			i = a.appendWordRun(&out, text, i, &pos)
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -93,16 +105,16 @@ func appendTokens(out []Token, text string) []Token {
 				}
 				prev, cur = cur, j
 				pos++
-				out = append(out, Token{Term: text[prev : j+n], Start: prev, End: j + n, Pos: pos})
+				out = append(out, Token{Term: a.han(text[prev : j+n]), Start: prev, End: j + n, Pos: pos})
 				j += n
 			}
 			if prev < 0 {
 				pos++
-				out = append(out, Token{Term: text[i:j], Start: i, End: j, Pos: pos})
+				out = append(out, Token{Term: a.han(text[i:j]), Start: i, End: j, Pos: pos})
 			}
 			i = j
 		case isWordRune(r):
-			i = appendWordRun(&out, text, i, &pos)
+			i = a.appendWordRun(&out, text, i, &pos)
 		default:
 			i += size
 		}
@@ -112,7 +124,7 @@ func appendTokens(out []Token, text string) []Token {
 
 // appendWordRun takes the word run starting at i, adds its terms and
 // returns where the run ends.
-func appendWordRun(out *[]Token, text string, i int, pos *int) int {
+func (a *analyzer) appendWordRun(out *[]Token, text string, i int, pos *int) int {
 	j := i
 	for j < len(text) {
 		if c := text[j]; c < utf8.RuneSelf {
@@ -137,42 +149,87 @@ func appendWordRun(out *[]Token, text string, i int, pos *int) int {
 	}
 	if start < end {
 		*pos++
-		*out = appendWord(*out, text[start:end], start, end, *pos)
+		*out = a.appendWord(*out, text[start:end], start, end, *pos)
 	}
 	return j
 }
 
 // appendWord adds a word and, for a compound, its parts.
-func appendWord(out []Token, word string, start, end, pos int) []Token {
+func (a *analyzer) appendWord(out []Token, word string, start, end, pos int) []Token {
 	base := len(out)
-	add := func(t string) {
-		if utf8.RuneCountInString(t) < 2 || len(t) <= maxStopWord && stopWords[t] {
-			return
-		}
-		for _, o := range out[base:] {
-			if o.Term == t {
-				return
-			}
-		}
-		out = append(out, Token{Term: t, Start: start, End: end, Pos: pos})
-	}
-	add(strings.ToLower(word))
-	if !isCompound(word) {
+	out = a.add(out, base, word, Token{Start: start, End: end, Pos: pos})
+	a.parts = a.parts[:0]
+	forParts(word, func(p string) { a.parts = append(a.parts, p) })
+	if len(a.parts) < 2 {
 		return out
 	}
-	forParts(word, func(p string) { add(strings.ToLower(p)) })
+	for _, p := range a.parts {
+		out = a.add(out, base, p, Token{Start: start, End: end, Pos: pos})
+	}
 	return out
+}
+
+// add adds w lower-cased as the term of tok, unless it is a stop word, one
+// character, or a term the word at base has already given.
+func (a *analyzer) add(out []Token, base int, w string, tok Token) []Token {
+	t := a.lower(w)
+	if len(t) < 2 || len(t) <= 4 && utf8.RuneCount(t) < 2 || len(t) <= maxStopWord && stopWords[string(t)] {
+		return out
+	}
+	for _, o := range out[base:] {
+		if o.Term == string(t) {
+			return out
+		}
+	}
+	tok.Term = a.keep(t)
+	return append(out, tok)
+}
+
+// lower is w lower-cased as strings.ToLower does it, in a.buf.
+func (a *analyzer) lower(w string) []byte {
+	a.buf = a.buf[:0]
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			a.buf = append(a.buf[:0], strings.ToLower(w)...)
+			break
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		a.buf = append(a.buf, c)
+	}
+	return a.buf
+}
+
+// keep is the term t as a string of its own.
+func (a *analyzer) keep(t []byte) string {
+	if a.terms == nil {
+		return string(t)
+	}
+	if s, ok := a.terms[string(t)]; ok {
+		return s
+	}
+	s := string(t)
+	a.terms[s] = s
+	return s
+}
+
+// han is a Han term, a piece of the text: interned, or the piece itself.
+func (a *analyzer) han(t string) string {
+	if a.terms == nil {
+		return t
+	}
+	if s, ok := a.terms[t]; ok {
+		return s
+	}
+	s := strings.Clone(t)
+	a.terms[s] = s
+	return s
 }
 
 func isUpper(b byte) bool { return b >= 'A' && b <= 'Z' }
 func isLower(b byte) bool { return b >= 'a' && b <= 'z' }
-
-// isCompound tells whether forParts would split w.
-func isCompound(w string) bool {
-	n := 0
-	forParts(w, func(string) { n++ })
-	return n > 1
-}
 
 // forParts calls f with each part of w: it splits at dots and underscores,
 // between a lower-case and an upper-case ASCII letter (cudaError), and

@@ -194,6 +194,7 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 		wg.Go(func() {
 			var toks []Token
 			counts := map[string]int{}
+			an := analyzer{terms: map[string]string{}}
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= len(a.docs) || c.ctx.Err() != nil {
@@ -210,10 +211,14 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 				}
 				fs := make([]fieldTerms, len(fields))
 				for f := range fields {
-					toks = appendTokens(toks[:0], a.docs[k].field(fields[f].Name))
+					toks = an.appendTokens(toks[:0], a.docs[k].field(fields[f].Name))
 					fs[f] = countTerms(toks, counts)
 				}
 				a.fields[k] = fs
+				if c.source != nil {
+					// The terms are interned: the text can go now.
+					blankText(&a.docs[k])
+				}
 			}
 		})
 	}
