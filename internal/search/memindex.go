@@ -26,12 +26,23 @@ type memIndex struct {
 }
 
 type memField struct {
-	postings map[string][]memPosting // term -> postings, document number ascending
-	terms    []string                // sorted, for prefix lookups
+	ids   map[string]int32 // term -> its number, the index of its postings
+	off   []int32          // term number -> where its postings start in all; one more for the end
+	all   []memPosting     // every posting of the field, by term number, then document number ascending
+	terms []string         // sorted, for prefix lookups
 }
 
 type memPosting struct {
 	doc, freq, length int32
+}
+
+// postings are the postings of term, document number ascending.
+func (f *memField) postings(term string) []memPosting {
+	id, ok := f.ids[term]
+	if !ok {
+		return nil
+	}
+	return f.all[f.off[id]:f.off[id+1]]
 }
 
 // WriteClientAndIndex writes the client index through emit and returns the
@@ -47,45 +58,96 @@ func (c *Corpus) WriteClientAndIndex(emit func(name string, data []byte) error) 
 
 func newMemIndex(a *analyzed) *memIndex {
 	m := &memIndex{fields: make([]memField, len(fields)), ids: make([][]byte, len(a.docs)), docOf: make(map[string]int, len(a.docs))}
-	for f := range m.fields {
-		m.fields[f].postings = map[string][]memPosting{}
-	}
 	for k := range a.docs {
 		id := binary.BigEndian.AppendUint32(nil, uint32(k)) // in document order, as Advance needs
 		m.ids[k] = id
 		m.docOf[string(id)] = k
 	}
-	// The fields share nothing: each is filled, in document order, and its
-	// terms sorted on a core of its own.
+	// The fields share nothing: each is made on a core of its own, the
+	// largest first, so that no core is left with a large one at the end.
+	size := make([]int, len(fields))
+	for _, fs := range a.fields {
+		for f, ft := range fs {
+			size[f] += len(ft.terms)
+		}
+	}
+	order := make([]int, len(fields))
+	for f := range order {
+		order[f] = f
+	}
+	sort.SliceStable(order, func(i, j int) bool { return size[order[i]] > size[order[j]] })
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(m.fields)) {
 		wg.Go(func() {
 			for {
-				f := int(next.Add(1) - 1)
-				if f >= len(m.fields) {
+				i := int(next.Add(1) - 1)
+				if i >= len(order) {
 					return
 				}
-				mf := &m.fields[f]
-				for k := range a.docs {
-					if f >= len(a.fields[k]) {
-						continue
-					}
-					ft := a.fields[k][f]
-					for _, t := range ft.terms {
-						mf.postings[t.term] = append(mf.postings[t.term], memPosting{int32(k), int32(t.n), int32(ft.n)})
-					}
-				}
-				mf.terms = make([]string, 0, len(mf.postings))
-				for t := range mf.postings {
-					mf.terms = append(mf.terms, t)
-				}
-				sort.Strings(mf.terms)
+				f := order[i]
+				m.fields[f] = makeMemField(a, f, size[f])
 			}
 		})
 	}
 	wg.Wait()
 	return m
+}
+
+// makeMemField makes the postings of field f, which has n in all. They are
+// counted first and then placed in one array: appended term by term, they
+// were twice their size in garbage, and each was looked up twice.
+func makeMemField(a *analyzed, f, n int) memField {
+	mf := memField{ids: map[string]int32{}}
+	seq := make([]int32, 0, n) // the term number of each posting, in document order
+	var count []int32
+	for _, fs := range a.fields {
+		if f >= len(fs) {
+			continue
+		}
+		for _, t := range fs[f].terms {
+			id, ok := mf.ids[t.term]
+			if !ok {
+				id = int32(len(count))
+				mf.ids[t.term] = id
+				count = append(count, 0)
+			}
+			count[id]++
+			seq = append(seq, id)
+		}
+	}
+	// Terms are numbered in their order, whatever the order of a
+	// document's terms: the same postings make the same index.
+	mf.terms = make([]string, 0, len(mf.ids))
+	for t := range mf.ids {
+		mf.terms = append(mf.terms, t)
+	}
+	sort.Strings(mf.terms)
+	rank := make([]int32, len(count))
+	mf.off = make([]int32, len(count)+1)
+	for i, t := range mf.terms {
+		id := mf.ids[t]
+		rank[id] = int32(i)
+		mf.ids[t] = int32(i)
+		mf.off[i+1] = mf.off[i] + count[id]
+	}
+	fill := count[:0]
+	fill = append(fill, mf.off[:len(count)]...) // where the next posting of each term goes
+	mf.all = make([]memPosting, len(seq))
+	j := 0
+	for k, fs := range a.fields {
+		if f >= len(fs) {
+			continue
+		}
+		ft := fs[f]
+		for _, t := range ft.terms {
+			id := rank[seq[j]]
+			j++
+			mf.all[fill[id]] = memPosting{int32(k), int32(t.n), int32(ft.n)}
+			fill[id]++
+		}
+	}
+	return mf
 }
 
 // field is the field of that name, or nil.
@@ -103,7 +165,7 @@ func (m *memIndex) field(name string) *memField {
 func (m *memIndex) TermFieldReader(_ context.Context, term []byte, field string, _, _, _ bool) (index.TermFieldReader, error) {
 	r := &memTermReader{ids: m.ids, term: string(term)}
 	if f := m.field(field); f != nil {
-		r.postings = f.postings[r.term]
+		r.postings = f.postings(r.term)
 	}
 	return r, nil
 }
@@ -115,7 +177,7 @@ func (m *memIndex) FieldDictPrefix(field string, prefix []byte) (index.FieldDict
 		p := string(prefix)
 		i := sort.SearchStrings(f.terms, p)
 		for j := i; j < len(f.terms) && strings.HasPrefix(f.terms[j], p); j++ {
-			d.entries = append(d.entries, index.DictEntry{Term: f.terms[j], Count: uint64(len(f.postings[f.terms[j]]))})
+			d.entries = append(d.entries, index.DictEntry{Term: f.terms[j], Count: uint64(len(f.postings(f.terms[j])))})
 		}
 	}
 	return d, nil
