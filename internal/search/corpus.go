@@ -32,8 +32,11 @@ type Corpus struct {
 	entryDoc func(lang string, i int) Doc // the document of entry i
 	articles func(lang string) []Doc      // the documents of the articles, after the entries'
 	keep     bool                         // keep each language's analysis for a later corpus
-	kept     map[string]*analyzed
-	since    *Corpus // the earlier corpus whose analysis is reused
+	// lazySnippets leaves the documents' snippets to be made for the
+	// results that show them: no index file that holds them is written.
+	lazySnippets bool
+	kept         map[string]*analyzed
+	since        *Corpus // the earlier corpus whose analysis is reused
 }
 
 // fieldTerms is one field of one document after analysis.
@@ -202,6 +205,9 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 				}
 				if k < len(made) && made[k] {
 					a.docs[k] = c.entryDoc(lang, k)
+					if !c.lazySnippets {
+						a.docs[k].snippets() // here, on every core, for the files written
+					}
 				} else if prev != nil && k < len(same) && same[k] {
 					a.fields[k] = prev.fields[k]
 					continue

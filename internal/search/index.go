@@ -138,6 +138,9 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 		return nil, err
 	}
 	ix := &Index{bleve: map[string]bleve.Index{}, mem: map[string]*memIndex{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: c.avg}
+	// With no client index to write, snippets wait for the results.
+	c.lazySnippets = c.client == nil
+	defer func() { c.lazySnippets = false }()
 	for _, lang := range c.langs {
 		a, err := c.analyze(lang)
 		if err == nil && c.client != nil {
@@ -406,6 +409,7 @@ func isNumber(t string) bool {
 }
 
 func result(d Doc, score float64, match string) Result {
+	d.snippets()
 	return Result{ID: d.ID, Kind: d.Kind, Title: d.Title, Code: d.Code, Path: d.Path, Score: math.Round(score*1000) / 1000, Match: match,
 		Gist: d.Gist, Best: d.Best, Versions: d.Versions, AppliesWhen: d.AppliesWhen}
 }
