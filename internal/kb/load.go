@@ -416,9 +416,9 @@ func (l *loader) check(p string, data []byte, e *Entry, todos [][]string) {
 	if want := strings.TrimSuffix(p, ".json"); e.ID != want {
 		l.fail(p, data, []string{"id"}, fmt.Sprintf("id %q does not match the file path: the file for it is %s/%s.json, or the id should be %q", e.ID, l.name, e.ID, want))
 	}
-	if re, err := compilePortable(e.Regex); err != nil {
+	if matched, err := matchesPortable(e.Regex, e.Signature); err != nil {
 		l.fail(p, data, []string{"regex"}, "does not compile: "+err.Error())
-	} else if !re.MatchString(e.Signature) {
+	} else if !matched {
 		l.fail(p, data, []string{"regex"}, "does not match the entry's own signature")
 	}
 	for _, d := range []struct {

@@ -3,6 +3,7 @@ package kb
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 )
 
@@ -15,10 +16,35 @@ func compilePortable(expr string) (*regexp.Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bad := nonPortable(expr); bad != "" {
-		return nil, fmt.Errorf("%s is RE2 syntax that JavaScript does not share; rewrite it with plain groups, classes and escapes", bad)
+	if err := checkPortable(expr); err != nil {
+		return nil, err
 	}
 	return re, nil
+}
+
+func checkPortable(expr string) error {
+	if bad := nonPortable(expr); bad != "" {
+		return fmt.Errorf("%s is RE2 syntax that JavaScript does not share; rewrite it with plain groups, classes and escapes", bad)
+	}
+	return nil
+}
+
+// matchesPortable tells whether the pattern expr matches s, with the error
+// compilePortable would give. It parses the pattern and runs the syntax
+// tree (matchSyntax), compiling it only when that cannot decide: regexp
+// refuses what syntax.Parse with syntax.Perl refuses.
+func matchesPortable(expr, s string) (bool, error) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return false, err
+	}
+	if err := checkPortable(expr); err != nil {
+		return false, err
+	}
+	if matched, ok := matchSyntax(re.Simplify(), s); ok {
+		return matched, nil
+	}
+	return regexp.MustCompile(expr).MatchString(s), nil
 }
 
 // nonPortable returns the first construct in expr that JavaScript would read
