@@ -220,6 +220,7 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 
 // readFile reads the file name into buf, grown as it needs: reading each
 // file into a new buffer was a fifth of what loading a large KB allocated.
+// The buffer soon fits the largest file, so the size is not asked for.
 func readFile(fsys fs.FS, name string, buf []byte) ([]byte, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
@@ -227,12 +228,9 @@ func readFile(fsys fs.FS, name string, buf []byte) ([]byte, error) {
 	}
 	defer f.Close()
 	buf = buf[:0]
-	if info, err := f.Stat(); err == nil {
-		buf = slices.Grow(buf, int(info.Size())+1) // +1: the read that finds the end needs room
-	}
 	for {
 		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, 512)
+			buf = slices.Grow(buf, max(16<<10, len(buf)))
 		}
 		n, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]

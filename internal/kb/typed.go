@@ -149,8 +149,10 @@ var (
 // decodeTyped decodes data into e with the typed checks. It returns
 // errGeneric (or the decoder's error) when the generic path must decide.
 func decodeTyped(data []byte, e *Entry) (*typedDecoder, error) {
-	// From a bytes.Buffer the decoder reads data in place, with no copy.
-	d := &typedDecoder{dec: jsontext.NewDecoder(bytes.NewBuffer(data))}
+	// From a bytes.Buffer the decoder reads data in place, with no copy. A
+	// name given twice is found here (object, skip): the decoder's own
+	// check kept a set of names for every object.
+	d := &typedDecoder{dec: jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))}
 	if err := d.entry(e); err != nil {
 		return nil, err
 	}
@@ -215,7 +217,7 @@ func (d *typedDecoder) peek() (jsontext.Kind, error) {
 // wrongType reports the next value as not of the type wanted and skips it.
 func (d *typedDecoder) wrongType(k jsontext.Kind, want string) error {
 	d.fail(fmt.Sprintf("got %s, want %s", kindName(k), want))
-	return d.dec.SkipValue()
+	return d.skip()
 }
 
 // str reads a string; ok is false when the value was another type.
@@ -288,7 +290,7 @@ func (d *typedDecoder) oneOf(values []string) (string, error) {
 		if s, _, err = d.str(); err != nil || slices.Contains(values, s) {
 			return s, err
 		}
-	} else if err := d.dec.SkipValue(); err != nil {
+	} else if err := d.skip(); err != nil {
 		return "", err
 	}
 	q := make([]string, len(values))
@@ -443,7 +445,9 @@ func (d *typedDecoder) object(required []string, member func(name string) (known
 	if _, err := d.dec.ReadToken(); err != nil {
 		return false, err
 	}
-	var seen uint64 // bit i: required[i] is there
+	var seen uint64  // bit i: required[i] is there
+	var names uint64 // the schema's field names given, by their bits
+	var others map[string]bool
 	for {
 		k, err := d.peek()
 		if err != nil {
@@ -456,9 +460,27 @@ func (d *typedDecoder) object(required []string, member func(name string) (known
 		if err != nil {
 			return false, err
 		}
-		name, ok := fieldNames[string(raw)]
-		if !ok {
+		var name string
+		var bit uint64 // of a schema's field name
+		if body := raw[1 : len(raw)-1]; bytes.IndexByte(body, '\\') < 0 {
+			if n, ok := fieldNames[string(body)]; ok {
+				name, bit = n.name, n.bit
+			} else {
+				name = string(body)
+			}
+		} else {
 			name = unquote(raw)
+			bit = fieldNames[name].bit
+		}
+		if bit != 0 && names&bit != 0 || bit == 0 && others[name] {
+			return false, errGeneric // a name twice: the generic path says what it makes of it
+		}
+		names |= bit
+		if bit == 0 {
+			if others == nil {
+				others = map[string]bool{}
+			}
+			others[name] = true
 		}
 		if i := slices.Index(required, name); i >= 0 {
 			seen |= 1 << i
@@ -467,7 +489,7 @@ func (d *typedDecoder) object(required []string, member func(name string) (known
 		known, err := member(name)
 		if err == nil && !known {
 			d.fail("unknown field (see kb/schema.json for the fields an entry has)")
-			err = d.dec.SkipValue()
+			err = d.skip()
 		}
 		d.path = d.path[:len(d.path)-1]
 		if err != nil {
@@ -760,22 +782,67 @@ func (d *typedDecoder) reproducer() (*Reproducer, error) {
 	return r, err
 }
 
-// fieldNames are the names of the schema's fields, by their JSON text, so
-// that reading a name makes no string: names were a fifth of the strings
-// loading a large KB made.
-var fieldNames = func() map[string]string {
-	m := map[string]string{}
-	for _, n := range strings.Fields(`$schema id signature signature_zh regex severity domain category subcategory
+// fieldNames are the names of the schema's fields, each with a bit of its
+// own, so that reading a name makes no string (names were a fifth of the
+// strings loading a large KB made) and a name given twice is seen.
+var fieldNames = func() map[string]fieldName {
+	m := map[string]fieldName{}
+	for i, n := range strings.Fields(`$schema id signature signature_zh regex severity domain category subcategory
 		root_cause root_cause_type root_cause_zh versions os_specific dead_ends workarounds workarounds_zh
 		transition_graph official_doc_url official_doc_section error_code verification_tier confidence
 		fix_success_rate resolvable first_seen last_confirmed last_updated evidence_count tags locale aliases
 		signature_source applies_when reproducer version introduced deprecated removed behavior_change status
 		action action_zh why_fails why_fails_zh fail_rate condition sources success_rate how leads_to
 		preceded_by frequently_confused_with kind url note program output command machine date`) {
-		m[strconv.Quote(n)] = n
+		m[n] = fieldName{n, 1 << i} // more than 64 names would need another set
 	}
 	return m
 }()
+
+type fieldName struct {
+	name string
+	bit  uint64
+}
+
+// skip skips the next value, and stops the typed checks where one of its
+// objects gives a name twice, as the decoder's own check did.
+func (d *typedDecoder) skip() error {
+	switch d.dec.PeekKind() {
+	case '{':
+		if _, err := d.dec.ReadToken(); err != nil {
+			return err
+		}
+		names := map[string]bool{}
+		for d.dec.PeekKind() != '}' {
+			raw, err := d.dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			name := unquote(raw)
+			if names[name] {
+				return errGeneric
+			}
+			names[name] = true
+			if err := d.skip(); err != nil {
+				return err
+			}
+		}
+		_, err := d.dec.ReadToken()
+		return err
+	case '[':
+		if _, err := d.dec.ReadToken(); err != nil {
+			return err
+		}
+		for d.dec.PeekKind() != ']' {
+			if err := d.skip(); err != nil {
+				return err
+			}
+		}
+		_, err := d.dec.ReadToken()
+		return err
+	}
+	return d.dec.SkipValue()
+}
 
 // unquote is the string a JSON string's text holds.
 func unquote(raw jsontext.Value) string {

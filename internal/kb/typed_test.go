@@ -183,6 +183,12 @@ func TestTypedAgreesOnEdges(t *testing.T) {
 	// What the typed checks leave to the generic path.
 	for _, data := range []string{
 		strings.Replace(string(orig), `"id": `, `"id": "cuda/x", "id": `, 1), // a name twice
+		strings.Replace(string(orig), `"id": `, `"\u0069d": "cuda/x", "id": `, 1),
+		strings.Replace(string(orig), `"os_specific": {}`, `"os_specific": {"linux": "a", "li\u006eux": "b"}`, 1), // names twice inside
+		strings.Replace(string(orig), `"id": `, `"priority": {"a": [{"b": 1, "b": 2}]}, "id": `, 1),
+		strings.Replace(string(orig), `"evidence_count": 1`, `"evidence_count": {"a": 1, "a": 1}`, 1),
+		strings.Replace(string(orig), `"severity": "error"`, `"severity": [{"x": 1, "x": 2}]`, 1),
+		strings.Replace(string(orig), `"versions": [`, `"versions": [{"version": "a", "version": "b"}, `, 1),
 		strings.Replace(string(orig), `"signature": "`, "\"signature\": \"\xff", 1),
 		string(orig) + "\n{}",
 		string(orig) + "]",
