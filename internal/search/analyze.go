@@ -56,8 +56,9 @@ func isWordRune(r rune) bool {
 // Token is one term with the byte range of the text it came from.
 type Token struct {
 	Term       string
-	Start, End int // byte offsets in the analyzed text
-	Pos        int // 1-based position; the parts of a compound share it
+	Start, End int   // byte offsets in the analyzed text
+	Pos        int   // 1-based position; the parts of a compound share it
+	id         int32 // the term's number in the analyzer that interned it
 }
 
 // Analyze splits text into index terms.
@@ -68,11 +69,13 @@ func Analyze(text string) []Token {
 
 // analyzer holds what one goroutine's analysis reuses from text to text.
 type analyzer struct {
-	// terms, when not nil, interns the terms: a term recurs in many
-	// documents as one string, and no term holds on to the text it came
-	// from, which can go once analyzed. Lower-casing each word anew was a
-	// fifth of analyzing a large KB.
-	terms map[string]string
+	// terms, when not nil, interns the terms and numbers them (dict): a
+	// term recurs in many documents as one string, no term holds on to the
+	// text it came from, which can go once analyzed, and terms are counted
+	// and indexed by number rather than looked up again. Lower-casing each
+	// word anew was a fifth of analyzing a large KB.
+	terms map[string]int32
+	dict  []string // number -> term
 	buf   []byte   // a word lower-cased
 	parts []string // the parts of a compound
 }
@@ -105,12 +108,14 @@ func (a *analyzer) appendTokens(out []Token, text string) []Token {
 				}
 				prev, cur = cur, j
 				pos++
-				out = append(out, Token{Term: a.han(text[prev : j+n]), Start: prev, End: j + n, Pos: pos})
+				t, id := a.han(text[prev : j+n])
+				out = append(out, Token{Term: t, Start: prev, End: j + n, Pos: pos, id: id})
 				j += n
 			}
 			if prev < 0 {
 				pos++
-				out = append(out, Token{Term: a.han(text[i:j]), Start: i, End: j, Pos: pos})
+				t, id := a.han(text[i:j])
+				out = append(out, Token{Term: t, Start: i, End: j, Pos: pos, id: id})
 			}
 			i = j
 		case isWordRune(r):
@@ -181,7 +186,7 @@ func (a *analyzer) add(out []Token, base int, w string, tok Token) []Token {
 			return out
 		}
 	}
-	tok.Term = a.keep(t)
+	tok.Term, tok.id = a.keep(t)
 	return append(out, tok)
 }
 
@@ -202,30 +207,34 @@ func (a *analyzer) lower(w string) []byte {
 	return a.buf
 }
 
-// keep is the term t as a string of its own.
-func (a *analyzer) keep(t []byte) string {
+// keep is the term t as a string of its own, and its number.
+func (a *analyzer) keep(t []byte) (string, int32) {
 	if a.terms == nil {
-		return string(t)
+		return string(t), 0
 	}
-	if s, ok := a.terms[string(t)]; ok {
-		return s
+	if id, ok := a.terms[string(t)]; ok {
+		return a.dict[id], id
 	}
-	s := string(t)
-	a.terms[s] = s
-	return s
+	return a.add1(string(t))
 }
 
 // han is a Han term, a piece of the text: interned, or the piece itself.
-func (a *analyzer) han(t string) string {
+func (a *analyzer) han(t string) (string, int32) {
 	if a.terms == nil {
-		return t
+		return t, 0
 	}
-	if s, ok := a.terms[t]; ok {
-		return s
+	if id, ok := a.terms[t]; ok {
+		return a.dict[id], id
 	}
-	s := strings.Clone(t)
-	a.terms[s] = s
-	return s
+	return a.add1(strings.Clone(t))
+}
+
+// add1 numbers a new term.
+func (a *analyzer) add1(t string) (string, int32) {
+	id := int32(len(a.dict))
+	a.terms[t] = id
+	a.dict = append(a.dict, t)
+	return t, id
 }
 
 func isUpper(b byte) bool { return b >= 'A' && b <= 'Z' }

@@ -47,7 +47,8 @@ type fieldTerms struct {
 
 type termCount struct {
 	term string
-	n    int
+	n    int32
+	id   int32 // the term's number in its analysis worker's dictionary (see analyzed)
 }
 
 // NewCorpus groups docs by language.
@@ -156,6 +157,12 @@ type analyzed struct {
 	docs   []Doc
 	fields [][]fieldTerms // by document, then by field (the order of fields)
 	avg    []float64
+
+	// The dictionaries of the analysis workers, and per document 1 + the
+	// worker whose term numbers (termCount.id) its fields hold; 0 for a
+	// document analyzed before, whose terms go by their text.
+	dicts  [][]string
+	dictOf []int32
 }
 
 // analyze analyzes the documents of lang on every core.
@@ -187,17 +194,19 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 		}
 	}
 	idx := c.byLang[lang]
-	a := &analyzed{lang: lang, docs: make([]Doc, len(idx)), fields: make([][]fieldTerms, len(idx))}
+	a := &analyzed{lang: lang, docs: make([]Doc, len(idx)), fields: make([][]fieldTerms, len(idx)), dictOf: make([]int32, len(idx))}
+	a.dicts = make([][]string, runtime.GOMAXPROCS(0))
 	for k, i := range idx {
 		a.docs[k] = c.docs[i]
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
+	for w := range a.dicts {
 		wg.Go(func() {
 			var toks []Token
-			counts := map[string]int{}
-			an := analyzer{terms: map[string]string{}}
+			var counts []int32
+			an := analyzer{terms: map[string]int32{}}
+			defer func() { a.dicts[w] = an.dict }()
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= len(a.docs) || c.ctx.Err() != nil {
@@ -218,9 +227,13 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 				fs := make([]fieldTerms, len(fields))
 				for f := range fields {
 					toks = an.appendTokens(toks[:0], a.docs[k].field(fields[f].Name))
+					if n := len(an.dict); len(counts) < n {
+						counts = append(counts, make([]int32, n-len(counts))...)
+					}
 					fs[f] = countTerms(toks, counts)
 				}
 				a.fields[k] = fs
+				a.dictOf[k] = int32(w + 1)
 				if c.source != nil {
 					// The terms are interned: the text can go now.
 					blankText(&a.docs[k])
@@ -257,34 +270,26 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 	return a, nil
 }
 
-// countTerms counts each term of toks, with counts as scratch space.
-func countTerms(toks []Token, counts map[string]int) fieldTerms {
+// countTerms counts each term of toks, by their numbers: counts, indexed
+// by term number, is zero before and after.
+func countTerms(toks []Token, counts []int32) fieldTerms {
 	ft := fieldTerms{n: len(toks)}
 	if len(toks) == 0 {
 		return ft
 	}
-	if len(toks) <= 32 {
-		// Most fields are a few words: a scan of those seen beats a map.
-		ft.terms = make([]termCount, 0, len(toks))
-	next:
-		for _, t := range toks {
-			for k := range ft.terms {
-				if ft.terms[k].term == t.Term {
-					ft.terms[k].n++
-					continue next
-				}
-			}
-			ft.terms = append(ft.terms, termCount{term: t.Term, n: 1})
-		}
-		return ft
-	}
-	clear(counts)
+	distinct := 0
 	for _, t := range toks {
-		counts[t.Term]++
+		if counts[t.id] == 0 {
+			distinct++
+		}
+		counts[t.id]++
 	}
-	ft.terms = make([]termCount, 0, len(counts))
-	for t, n := range counts {
-		ft.terms = append(ft.terms, termCount{term: t, n: n})
+	ft.terms = make([]termCount, 0, distinct)
+	for _, t := range toks {
+		if n := counts[t.id]; n > 0 {
+			ft.terms = append(ft.terms, termCount{term: t.Term, n: n, id: t.id})
+			counts[t.id] = 0
+		}
 	}
 	return ft
 }

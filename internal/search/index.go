@@ -59,7 +59,7 @@ func newAnalyzedField(name string, ft fieldTerms, textBytes int) *analyzedField 
 	size := int(unsafe.Sizeof(map[string]int{})) + len(ft.terms)*int(unsafe.Sizeof("")+unsafe.Sizeof(&tfs)+unsafe.Sizeof(tfs[0]))
 	for k, t := range ft.terms {
 		tfs[k] = index.TokenFreq{Term: []byte(t.term)}
-		tfs[k].SetFrequency(t.n)
+		tfs[k].SetFrequency(int(t.n))
 		freq[t.term] = &tfs[k]
 		size += 2 * len(t.term)
 	}

@@ -20,25 +20,25 @@ import (
 // --watch). bleve's in-memory index took most of a minute and gigabytes of
 // garbage for a large KB; this takes a pass over the analysis.
 type memIndex struct {
-	fields []memField // in the order of fields
-	ids    [][]byte   // document number -> the id postings carry
+	dict   map[string]int32 // term -> its number, the same in every field
+	fields []memField       // in the order of fields
+	ids    [][]byte         // document number -> the id postings carry
 	docOf  map[string]int
 }
 
 type memField struct {
-	ids   map[string]int32 // term -> its number, the index of its postings
-	off   []int32          // term number -> where its postings start in all; one more for the end
-	all   []memPosting     // every posting of the field, by term number, then document number ascending
-	terms []string         // sorted, for prefix lookups
+	off   []int32      // term number -> where its postings start in all; off[n+1] where they end
+	all   []memPosting // every posting of the field, by term number, then document number ascending
+	terms []string     // the field's terms, sorted, for prefix lookups
 }
 
 type memPosting struct {
 	doc, freq, length int32
 }
 
-// postings are the postings of term, document number ascending.
-func (f *memField) postings(term string) []memPosting {
-	id, ok := f.ids[term]
+// postings are the postings of term in f, document number ascending.
+func (m *memIndex) postings(f *memField, term string) []memPosting {
+	id, ok := m.dict[term]
 	if !ok {
 		return nil
 	}
@@ -56,12 +56,50 @@ func (c *Corpus) WriteClientAndIndex(emit func(name string, data []byte) error) 
 	return ix, st, err
 }
 
+// newMemIndex makes the postings of an analysis. The terms are numbered in
+// their order, whatever the order of the documents' terms, so that the same
+// postings make the same index, read from a file or made from an analysis.
+// Each field's postings are counted, then placed in one array: appended
+// term by term, each was looked up twice and the lists were twice their size
+// in garbage. The analysis's term numbers stand for the terms, which are
+// not looked up again.
 func newMemIndex(a *analyzed) *memIndex {
-	m := &memIndex{fields: make([]memField, len(fields)), ids: make([][]byte, len(a.docs)), docOf: make(map[string]int, len(a.docs))}
+	m := &memIndex{dict: map[string]int32{}, fields: make([]memField, len(fields)), ids: make([][]byte, len(a.docs)), docOf: make(map[string]int, len(a.docs))}
 	for k := range a.docs {
 		id := binary.BigEndian.AppendUint32(nil, uint32(k)) // in document order, as Advance needs
 		m.ids[k] = id
 		m.docOf[string(id)] = k
+	}
+	// The terms of the workers' dictionaries, and of documents analyzed
+	// before, by their text.
+	for _, d := range a.dicts {
+		for _, t := range d {
+			m.dict[t] = 0
+		}
+	}
+	for k, fs := range a.fields {
+		if a.dictOf[k] == 0 {
+			for _, ft := range fs {
+				for _, t := range ft.terms {
+					m.dict[t.term] = 0
+				}
+			}
+		}
+	}
+	terms := make([]string, 0, len(m.dict))
+	for t := range m.dict {
+		terms = append(terms, t)
+	}
+	sort.Strings(terms)
+	for i, t := range terms {
+		m.dict[t] = int32(i)
+	}
+	number := make([][]int32, len(a.dicts)) // worker, its term number -> the term's number here
+	for w, d := range a.dicts {
+		number[w] = make([]int32, len(d))
+		for i, t := range d {
+			number[w][i] = m.dict[t]
+		}
 	}
 	// The fields share nothing: each is made on a core of its own, the
 	// largest first, so that no core is left with a large one at the end.
@@ -86,7 +124,7 @@ func newMemIndex(a *analyzed) *memIndex {
 					return
 				}
 				f := order[i]
-				m.fields[f] = makeMemField(a, f, size[f])
+				m.fields[f] = m.makeField(a, f, terms, number)
 			}
 		})
 	}
@@ -94,59 +132,46 @@ func newMemIndex(a *analyzed) *memIndex {
 	return m
 }
 
-// makeMemField makes the postings of field f, which has n in all. They are
-// counted first and then placed in one array: appended term by term, they
-// were twice their size in garbage, and each was looked up twice.
-func makeMemField(a *analyzed, f, n int) memField {
-	mf := memField{ids: map[string]int32{}}
-	seq := make([]int32, 0, n) // the term number of each posting, in document order
-	var count []int32
-	for _, fs := range a.fields {
-		if f >= len(fs) {
-			continue
+// makeField makes the postings of field f.
+func (m *memIndex) makeField(a *analyzed, f int, terms []string, number [][]int32) memField {
+	id := func(k int, t termCount) int32 {
+		if w := a.dictOf[k]; w > 0 {
+			return number[w-1][t.id]
 		}
-		for _, t := range fs[f].terms {
-			id, ok := mf.ids[t.term]
-			if !ok {
-				id = int32(len(count))
-				mf.ids[t.term] = id
-				count = append(count, 0)
+		return m.dict[t.term]
+	}
+	mf := memField{off: make([]int32, len(terms)+1)}
+	count := mf.off[1:]
+	n := 0
+	for k, fs := range a.fields {
+		if f < len(fs) {
+			for _, t := range fs[f].terms {
+				count[id(k, t)]++
 			}
-			count[id]++
-			seq = append(seq, id)
+			n += len(fs[f].terms)
 		}
 	}
-	// Terms are numbered in their order, whatever the order of a
-	// document's terms: the same postings make the same index.
-	mf.terms = make([]string, 0, len(mf.ids))
-	for t := range mf.ids {
-		mf.terms = append(mf.terms, t)
+	var at int32
+	for i, c := range count {
+		if c > 0 {
+			mf.terms = append(mf.terms, terms[i])
+		}
+		count[i] = at // where the next posting of term i goes
+		at += c
 	}
-	sort.Strings(mf.terms)
-	rank := make([]int32, len(count))
-	mf.off = make([]int32, len(count)+1)
-	for i, t := range mf.terms {
-		id := mf.ids[t]
-		rank[id] = int32(i)
-		mf.ids[t] = int32(i)
-		mf.off[i+1] = mf.off[i] + count[id]
-	}
-	fill := count[:0]
-	fill = append(fill, mf.off[:len(count)]...) // where the next posting of each term goes
-	mf.all = make([]memPosting, len(seq))
-	j := 0
+	mf.all = make([]memPosting, n)
 	for k, fs := range a.fields {
 		if f >= len(fs) {
 			continue
 		}
 		ft := fs[f]
 		for _, t := range ft.terms {
-			id := rank[seq[j]]
-			j++
-			mf.all[fill[id]] = memPosting{int32(k), int32(t.n), int32(ft.n)}
-			fill[id]++
+			i := id(k, t)
+			mf.all[count[i]] = memPosting{int32(k), t.n, int32(ft.n)}
+			count[i]++
 		}
 	}
+	// count[i] is now where the postings of term i end: off[i+1].
 	return mf
 }
 
@@ -165,7 +190,7 @@ func (m *memIndex) field(name string) *memField {
 func (m *memIndex) TermFieldReader(_ context.Context, term []byte, field string, _, _, _ bool) (index.TermFieldReader, error) {
 	r := &memTermReader{ids: m.ids, term: string(term)}
 	if f := m.field(field); f != nil {
-		r.postings = f.postings(r.term)
+		r.postings = m.postings(f, r.term)
 	}
 	return r, nil
 }
@@ -177,7 +202,7 @@ func (m *memIndex) FieldDictPrefix(field string, prefix []byte) (index.FieldDict
 		p := string(prefix)
 		i := sort.SearchStrings(f.terms, p)
 		for j := i; j < len(f.terms) && strings.HasPrefix(f.terms[j], p); j++ {
-			d.entries = append(d.entries, index.DictEntry{Term: f.terms[j], Count: uint64(len(f.postings(f.terms[j])))})
+			d.entries = append(d.entries, index.DictEntry{Term: f.terms[j], Count: uint64(len(m.postings(f, f.terms[j])))})
 		}
 	}
 	return d, nil

@@ -127,7 +127,7 @@ func decodePostings(data []byte, ndocs int) (*memIndex, error) {
 	}
 	// Read back into the documents' fields, the index is made as from an
 	// analysis.
-	a := &analyzed{fields: make([][]fieldTerms, ndocs)}
+	a := &analyzed{fields: make([][]fieldTerms, ndocs), dicts: [][]string{terms}, dictOf: make([]int32, ndocs)}
 	a.docs = make([]Doc, ndocs)
 	for k := range ndocs {
 		fs := make([]fieldTerms, len(fields))
@@ -145,10 +145,11 @@ func decodePostings(data []byte, ndocs int) (*memIndex, error) {
 				if id >= nt || bad {
 					return nil, errPostings
 				}
-				fs[f].terms[i] = termCount{terms[id], int(freq)}
+				fs[f].terms[i] = termCount{terms[id], int32(freq), int32(id)}
 			}
 		}
 		a.fields[k] = fs
+		a.dictOf[k] = 1 // the file's term numbers
 	}
 	if bad || len(r) != 0 {
 		return nil, errPostings
@@ -165,10 +166,10 @@ func (m *memIndex) analysis(lang string, docs []Doc) *analyzed {
 	}
 	for f, mf := range m.fields {
 		for _, t := range mf.terms {
-			for _, p := range mf.postings(t) {
+			for _, p := range m.postings(&mf, t) {
 				ft := &a.fields[p.doc][f]
 				ft.n = int(p.length)
-				ft.terms = append(ft.terms, termCount{t, int(p.freq)})
+				ft.terms = append(ft.terms, termCount{term: t, n: p.freq})
 			}
 		}
 	}
