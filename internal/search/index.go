@@ -89,6 +89,7 @@ type Index struct {
 
 	mu       sync.Mutex
 	internal map[string]map[string]int // lang -> bleve internal id -> document number, built on first search
+	scratch  sync.Pool                 // *scratch of a search's scorer
 }
 
 // finish derives the per-language tables from docs.
