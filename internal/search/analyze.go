@@ -76,6 +76,9 @@ type analyzer struct {
 	// word anew was a fifth of analyzing a large KB.
 	terms map[string]int32
 	dict  []string // number -> term
+	// words holds the terms of each word seen, with terms: a word recurs,
+	// and its terms are looked up once rather than made again each time.
+	words map[string][]wordTerm
 	buf   []byte   // a word lower-cased
 	parts []string // the parts of a compound
 }
@@ -159,8 +162,37 @@ func (a *analyzer) appendWordRun(out *[]Token, text string, i int, pos *int) int
 	return j
 }
 
+// wordTerm is a term of a word, with its number.
+type wordTerm struct {
+	term string
+	id   int32
+}
+
 // appendWord adds a word and, for a compound, its parts.
 func (a *analyzer) appendWord(out []Token, word string, start, end, pos int) []Token {
+	if ts, ok := a.words[word]; ok {
+		for _, t := range ts {
+			out = append(out, Token{Term: t.term, Start: start, End: end, Pos: pos, id: t.id})
+		}
+		return out
+	}
+	base := len(out)
+	out = a.appendWordTerms(out, word, start, end, pos)
+	if a.terms != nil {
+		ts := make([]wordTerm, len(out)-base)
+		for i, t := range out[base:] {
+			ts[i] = wordTerm{t.Term, t.id}
+		}
+		if a.words == nil {
+			a.words = map[string][]wordTerm{}
+		}
+		a.words[strings.Clone(word)] = ts
+	}
+	return out
+}
+
+// appendWordTerms adds the terms of a word and, for a compound, its parts.
+func (a *analyzer) appendWordTerms(out []Token, word string, start, end, pos int) []Token {
 	base := len(out)
 	out = a.add(out, base, word, Token{Start: start, End: end, Pos: pos})
 	a.parts = a.parts[:0]
