@@ -86,13 +86,20 @@ func Docs(s *site.Site) []Doc {
 	return out
 }
 
-// LangDocs lists the entries and articles of the site in one language; none
-// for a language the site does not have.
-func LangDocs(s *site.Site, lang string) []Doc {
+// PatternDocs lists the entries of the site in one language with what
+// matching lines of a log needs: id, title, path and pattern, without the
+// text that ranking reads, which was most of what explain spent on them.
+// None for a language the site does not have.
+func PatternDocs(s *site.Site, lang string) []Doc {
 	if _, ok := site.LangByCode(lang); !ok {
 		return nil
 	}
-	return langDocs(s, lang, entryPatterns(s))
+	out := make([]Doc, len(s.KB.Entries))
+	for i, e := range s.KB.Entries {
+		out[i] = Doc{ID: e.ID, Kind: "entry", Lang: lang, Title: site.Signature(e, lang), Code: e.ErrorCode, Path: site.EntryPath(lang, e.ID),
+			Regex: NewPattern(e.Regex), Confidence: e.Confidence, AppliesWhen: e.AppliesWhen}
+	}
+	return out
 }
 
 // entryPatterns are the entries' patterns, one per entry for its languages.
