@@ -92,7 +92,7 @@ func TestMatchesPortableRefusesAsCompile(t *testing.T) {
 		strings.Repeat("(", 1001) + strings.Repeat(")", 1001), `((a{100}){100}){100}`, `(a{1000}){1000}`, "\xff", `[\d-z]`, `x{0,1000}`,
 		`GPU:\d+ \(x\)`, `a|b`, ``, `(?:a|b)+ c\b`} {
 		for _, s := range []string{"", "GPU:1 (x)", "b c", "aaaa"} {
-			matched, err := matchesPortable(expr, s)
+			matched, _, err := matchesPortable(expr, s)
 			re, cerr := compilePortable(expr)
 			if (err == nil) != (cerr == nil) || err != nil && err.Error() != cerr.Error() {
 				t.Errorf("%q: matchesPortable says %v, compilePortable %v", expr, err, cerr)

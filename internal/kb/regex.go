@@ -30,21 +30,23 @@ func checkPortable(expr string) error {
 }
 
 // matchesPortable tells whether the pattern expr matches s, with the error
-// compilePortable would give. It parses the pattern and runs the syntax
-// tree (matchSyntax), compiling it only when that cannot decide: regexp
-// refuses what syntax.Parse with syntax.Perl refuses.
-func matchesPortable(expr, s string) (bool, error) {
+// compilePortable would give, and returns the pattern parsed with
+// syntax.Perl and simplified. It runs the syntax tree (matchSyntax),
+// compiling the pattern only when that cannot decide: regexp refuses what
+// syntax.Parse with syntax.Perl refuses.
+func matchesPortable(expr, s string) (bool, *syntax.Regexp, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	if err := checkPortable(expr); err != nil {
-		return false, err
+		return false, nil, err
 	}
-	if matched, ok := matchSyntax(re.Simplify(), s); ok {
-		return matched, nil
+	re = re.Simplify()
+	if matched, ok := matchSyntax(re, s); ok {
+		return matched, re, nil
 	}
-	return regexp.MustCompile(expr).MatchString(s), nil
+	return regexp.MustCompile(expr).MatchString(s), re, nil
 }
 
 // nonPortable returns the first construct in expr that JavaScript would read

@@ -97,7 +97,7 @@ func PatternDocs(s *site.Site, lang string) []Doc {
 	out := make([]Doc, len(s.KB.Entries))
 	for i, e := range s.KB.Entries {
 		out[i] = Doc{ID: e.ID, Kind: "entry", Lang: lang, Title: site.Signature(e, lang), Code: e.ErrorCode, Path: site.EntryPath(lang, e.ID),
-			Regex: NewPattern(e.Regex), Confidence: e.Confidence, AppliesWhen: e.AppliesWhen}
+			Regex: entryPattern(e), Confidence: e.Confidence, AppliesWhen: e.AppliesWhen}
 	}
 	return out
 }
@@ -106,7 +106,7 @@ func PatternDocs(s *site.Site, lang string) []Doc {
 func entryPatterns(s *site.Site) []*Pattern {
 	patterns := make([]*Pattern, len(s.KB.Entries))
 	for i, e := range s.KB.Entries {
-		patterns[i] = NewPattern(e.Regex) // checked by kb.Load
+		patterns[i] = entryPattern(e) // checked by kb.Load
 	}
 	return patterns
 }
@@ -200,10 +200,11 @@ func (d *Doc) snippets() {
 // compiled, they were a fifth of its memory. The languages' documents of an
 // entry share one.
 type Pattern struct {
-	expr string
-	once sync.Once
-	re   *regexp.Regexp
-	err  error
+	expr   string
+	syntax *syntax.Regexp // expr parsed and simplified, when kb.Load kept it, until literalSets reads it
+	once   sync.Once
+	re     *regexp.Regexp
+	err    error
 
 	litsOnce   sync.Once
 	lits       [][]string // per branch of the pattern: literals every match of it holds; a nil branch holds none known
@@ -213,6 +214,9 @@ type Pattern struct {
 
 // NewPattern returns the pattern of expr, not yet compiled.
 func NewPattern(expr string) *Pattern { return &Pattern{expr: expr} }
+
+// entryPattern is the pattern of an entry, with the syntax kb.Load kept.
+func entryPattern(e *kb.Entry) *Pattern { return &Pattern{expr: e.Regex, syntax: e.PatternSyntax()} }
 
 // String is the pattern as written.
 func (p *Pattern) String() string { return p.expr }
@@ -229,8 +233,15 @@ func (p *Pattern) Regexp() *regexp.Regexp {
 // a match may hold none of them, and the pattern must run on every text.
 func (p *Pattern) literalSets() [][]string {
 	p.litsOnce.Do(func() {
-		if re, err := syntax.Parse(p.expr, syntax.Perl); err == nil {
-			for _, b := range branches(re.Simplify()) {
+		re := p.syntax
+		if re == nil {
+			if parsed, err := syntax.Parse(p.expr, syntax.Perl); err == nil {
+				re = parsed.Simplify()
+			}
+		}
+		p.syntax = nil // the entry has it
+		if re != nil {
+			for _, b := range branches(re) {
 				set := lookFor(requiredLiterals(b))
 				if len(set) == 0 {
 					p.lits = nil
