@@ -80,7 +80,7 @@ func contains(xs []string, x string) bool {
 func TestAnalyzedFieldSize(t *testing.T) {
 	an := analyzer{terms: map[string]int32{}}
 	toks := an.appendTokens(nil, "cudaErrorPeerAccessUnsupported peer access is not supported between these two devices 两个设备")
-	ft := countTerms(toks, make([]int32, len(an.dict)))
+	ft := countTerms(toks, make([]int32, len(an.dict)), new([]termCount))
 	f := newAnalyzedField("sig", ft, 80)
 	want := f.freq.Size()
 	if got := f.Size(); got < want*9/10 || got > want*11/10 {

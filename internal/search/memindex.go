@@ -151,6 +151,15 @@ func (m *memIndex) makeField(a *analyzed, f int, terms []string, number [][]int3
 			n += len(fs[f].terms)
 		}
 	}
+	have := 0
+	for _, c := range count {
+		if c > 0 {
+			have++
+		}
+	}
+	if have > 0 {
+		mf.terms = make([]string, 0, have)
+	}
 	var at int32
 	for i, c := range count {
 		if c > 0 {
