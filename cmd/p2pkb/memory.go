@@ -22,7 +22,11 @@ func lowMemory(kbDir string) (loaded func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	debug.SetMemoryLimit(heapLimit(jsonBytes(kbDir)))
+	// Sizing a large KB's files takes tens of milliseconds: it is done
+	// beside the loading, long before the heap comes near the limit. Until
+	// then the limit is the smallest heapLimit gives.
+	debug.SetMemoryLimit(heapLimit(0))
+	go func() { debug.SetMemoryLimit(heapLimit(jsonBytes(kbDir))) }()
 	gc := debug.SetGCPercent(-1)
 	return func() { debug.SetGCPercent(gc) }
 }
