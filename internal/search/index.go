@@ -162,11 +162,13 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 			ix.bleve[lang] = bi
 		}
 		c.strip(lang)
+		docs := make([]Doc, 0, len(c.byLang[lang])) // at their size: documents are large
 		for _, i := range c.byLang[lang] {
 			d := c.docs[i]
-			ix.byLang[lang] = append(ix.byLang[lang], d)
+			docs = append(docs, d)
 			ix.docs[d.Key()] = d
 		}
+		ix.byLang[lang] = docs
 	}
 	ix.finish()
 	c.since = nil // analyzed: the earlier corpus may go

@@ -144,13 +144,14 @@ func (s *scorer) add(t string, factor float64, scores map[int]float64, hit map[i
 		}
 		s.docs = s.docs[:0]
 	}()
+	var pre index.TermFieldDoc // read into, posting after posting
 	for f := range fields {
 		tfr, err := s.r.TermFieldReader(context.Background(), []byte(t), fields[f].Name, true, true, false)
 		if err != nil {
 			return 0, err
 		}
 		for {
-			d, err := tfr.Next(nil)
+			d, err := tfr.Next(&pre)
 			if err != nil {
 				tfr.Close()
 				return 0, err
