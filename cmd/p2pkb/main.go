@@ -220,12 +220,13 @@ func searchCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	lowMemory(*src.kb)
+	loaded := lowMemory(*src.kb)
 	l := report.Lang(*lang)
 	_, ix, err := build.SearchIndex(sources, l)
 	if err != nil {
 		return err
 	}
+	loaded()
 	defer ix.Close()
 	_, err = report.Search(stdout, ix, q, report.Options{Lang: l, JSON: *asJSON, Limit: *limit, BaseURL: *baseURL, Term: terminal(stdout)})
 	return err
@@ -246,11 +247,12 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 0, err
 	}
 	defer closeIn()
-	lowMemory(*src.kb)
+	loaded := lowMemory(*src.kb)
 	s, err := src.model()
 	if err != nil {
 		return 0, err
 	}
+	loaded()
 	w, o := stdout, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Paste: paste.New(), RepoURL: *repoURL}
 	if *follow {
 		in, w = io.TeeReader(in, stdout), stderr

@@ -64,7 +64,7 @@ func model(src Sources, baseURL string, cache *kb.Cache) (*site.Site, []kb.Probl
 // Catalog loads and checks the sources like Model, and returns the model
 // without its pages.
 func Catalog(src Sources) (*site.Site, error) {
-	k, err := kb.Load(src.KB.FS, kb.WithName(src.KB.Name), kb.WithDefaultSchema(src.Schema))
+	k, err := kb.Load(src.KB.FS, kb.WithName(src.KB.Name), kb.WithDefaultSchema(src.Schema), kb.WithPatternSyntax())
 	if err != nil {
 		return nil, err
 	}

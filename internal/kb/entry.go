@@ -5,6 +5,8 @@
 // nothing of pages, languages or search.
 package kb
 
+import "regexp/syntax"
+
 // Entry is one knowledge-base record: an error as a program prints it, why it
 // happens, what fails and what works. The JSON names are the file format
 // (kb/schema.json); a field a file leaves null reads as the empty value.
@@ -46,7 +48,14 @@ type Entry struct {
 
 	// File is the entry's path inside the KB, for messages; not in the JSON.
 	File string `json:"-"`
+
+	syntax *syntax.Regexp // Regex parsed, when loaded WithPatternSyntax
 }
+
+// PatternSyntax is the entry's pattern parsed with syntax.Perl and
+// simplified, as the loader checked it, when it was loaded with
+// WithPatternSyntax; nil otherwise. It is shared: read it, never change it.
+func (e *Entry) PatternSyntax() *syntax.Regexp { return e.syntax }
 
 // Reproducer is a program under kb/repro/ that prints the entry's signature,
 // with the output it printed on real GPUs.

@@ -3,6 +3,7 @@ package kb
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 )
 
@@ -15,10 +16,37 @@ func compilePortable(expr string) (*regexp.Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bad := nonPortable(expr); bad != "" {
-		return nil, fmt.Errorf("%s is RE2 syntax that JavaScript does not share; rewrite it with plain groups, classes and escapes", bad)
+	if err := checkPortable(expr); err != nil {
+		return nil, err
 	}
 	return re, nil
+}
+
+func checkPortable(expr string) error {
+	if bad := nonPortable(expr); bad != "" {
+		return fmt.Errorf("%s is RE2 syntax that JavaScript does not share; rewrite it with plain groups, classes and escapes", bad)
+	}
+	return nil
+}
+
+// matchesPortable tells whether the pattern expr matches s, with the error
+// compilePortable would give, and returns the pattern parsed with
+// syntax.Perl and simplified. It runs the syntax tree (matchSyntax),
+// compiling the pattern only when that cannot decide: regexp refuses what
+// syntax.Parse with syntax.Perl refuses.
+func matchesPortable(expr, s string) (bool, *syntax.Regexp, error) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return false, nil, err
+	}
+	if err := checkPortable(expr); err != nil {
+		return false, nil, err
+	}
+	re = re.Simplify()
+	if matched, ok := matchSyntax(re, s); ok {
+		return matched, re, nil
+	}
+	return regexp.MustCompile(expr).MatchString(s), re, nil
 }
 
 // nonPortable returns the first construct in expr that JavaScript would read

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -55,14 +56,85 @@ type typedDecoder struct {
 	todos    [][]string // paths of the strings that hold TODO
 }
 
+// schemaPattern is a pattern of the built-in schema and the same test
+// written out: the regexp names the pattern in messages, the function
+// decides. Running the regexps on every id, name and url was a tenth of
+// loading a large KB; a test holds each function to its regexp.
+type schemaPattern struct {
+	re    *regexp.Regexp
+	match func(string) bool
+}
+
 // Patterns of the built-in schema.
 var (
-	idPattern        = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)+$`)
-	namePattern      = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
-	errorCodePattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]+$`)
-	urlPattern       = regexp.MustCompile(`^https?://[^\s]+$`)
-	reproFilePattern = regexp.MustCompile(`^repro/[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	idPattern        = schemaPattern{regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)+$`), isID}
+	namePattern      = schemaPattern{regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`), isName}
+	errorCodePattern = schemaPattern{regexp.MustCompile(`^[A-Za-z0-9_.:-]+$`), isErrorCode}
+	urlPattern       = schemaPattern{regexp.MustCompile(`^https?://[^\s]+$`), isURL}
+	reproFilePattern = schemaPattern{regexp.MustCompile(`^repro/[A-Za-z0-9][A-Za-z0-9._-]*$`), isReproFile}
 )
+
+func isLowerDigit(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+func isAlnum(c byte) bool      { return isLowerDigit(c) || 'A' <= c && c <= 'Z' }
+
+// isSlug is [a-z0-9][a-z0-9._-]*, or without '.' when dots is false.
+func isSlug(s string, dots bool) bool {
+	if s == "" || !isLowerDigit(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isLowerDigit(c) && c != '_' && c != '-' && (c != '.' || !dots) {
+			return false
+		}
+	}
+	return true
+}
+
+func isID(s string) bool {
+	first, rest, ok := strings.Cut(s, "/")
+	if !ok || !isSlug(first, true) {
+		return false
+	}
+	for _, part := range strings.Split(rest, "/") {
+		if !isSlug(part, true) {
+			return false
+		}
+	}
+	return true
+}
+
+func isName(s string) bool { return isSlug(s, false) }
+
+func isErrorCode(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && !strings.ContainsRune("_.:-", rune(c)) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// isURL: \s is [\t\n\f\r ] in Go's syntax, and [^\s] any other rune.
+func isURL(s string) bool {
+	rest, ok := strings.CutPrefix(s, "https://")
+	if !ok {
+		rest, ok = strings.CutPrefix(s, "http://")
+	}
+	return ok && rest != "" && !strings.ContainsAny(rest, "\t\n\f\r ")
+}
+
+func isReproFile(s string) bool {
+	name, ok := strings.CutPrefix(s, "repro/")
+	if !ok || name == "" || !isAlnum(name[0]) {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if c := name[i]; !isAlnum(c) && c != '.' && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
 
 var (
 	severities = []string{"error", "note"}
@@ -77,7 +149,10 @@ var (
 // decodeTyped decodes data into e with the typed checks. It returns
 // errGeneric (or the decoder's error) when the generic path must decide.
 func decodeTyped(data []byte, e *Entry) (*typedDecoder, error) {
-	d := &typedDecoder{dec: jsontext.NewDecoder(bytes.NewReader(data))}
+	// From a bytes.Buffer the decoder reads data in place, with no copy. A
+	// name given twice is found here (object, skip): the decoder's own
+	// check kept a set of names for every object.
+	d := &typedDecoder{dec: jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))}
 	if err := d.entry(e); err != nil {
 		return nil, err
 	}
@@ -142,7 +217,7 @@ func (d *typedDecoder) peek() (jsontext.Kind, error) {
 // wrongType reports the next value as not of the type wanted and skips it.
 func (d *typedDecoder) wrongType(k jsontext.Kind, want string) error {
 	d.fail(fmt.Sprintf("got %s, want %s", kindName(k), want))
-	return d.dec.SkipValue()
+	return d.skip()
 }
 
 // str reads a string; ok is false when the value was another type.
@@ -154,11 +229,11 @@ func (d *typedDecoder) str() (s string, ok bool, err error) {
 	if k != '"' {
 		return "", false, d.wrongType(k, "string")
 	}
-	tok, err := d.dec.ReadToken()
+	raw, err := d.dec.ReadValue()
 	if err != nil {
 		return "", false, err
 	}
-	s = tok.String()
+	s = unquote(raw)
 	if strings.Contains(s, TODO) {
 		d.todos = append(d.todos, slices.Clone(d.path))
 	}
@@ -184,15 +259,22 @@ func (d *typedDecoder) nullableStr() (string, error) {
 
 // text reads a string with the schema's constraints: at least minLen
 // characters, matching pattern when it is not nil.
-func (d *typedDecoder) text(minLen int, pattern *regexp.Regexp) (string, error) {
+func (d *typedDecoder) text(minLen int, pattern *schemaPattern) (string, error) {
 	s, ok, err := d.str()
 	if !ok || err != nil {
 		return s, err
 	}
-	if n := utf8.RuneCountInString(s); n < minLen {
-		d.fail(fmt.Sprintf("minLength: got %d, want %d", n, minLen))
-	} else if pattern != nil && !pattern.MatchString(s) {
-		d.fail(fmt.Sprintf("%s does not match pattern %s", quote(s), quote(pattern.String())))
+	// A character is at most 4 bytes (an invalid byte counts as one): a
+	// longer string need not be counted.
+	if n := len(s); n < 4*minLen {
+		n = utf8.RuneCountInString(s)
+		if n < minLen {
+			d.fail(fmt.Sprintf("minLength: got %d, want %d", n, minLen))
+			return s, nil
+		}
+	}
+	if pattern != nil && !pattern.match(s) {
+		d.fail(fmt.Sprintf("%s does not match pattern %s", quote(s), quote(pattern.re.String())))
 	}
 	return s, nil
 }
@@ -208,7 +290,7 @@ func (d *typedDecoder) oneOf(values []string) (string, error) {
 		if s, _, err = d.str(); err != nil || slices.Contains(values, s) {
 			return s, err
 		}
-	} else if err := d.dec.SkipValue(); err != nil {
+	} else if err := d.skip(); err != nil {
 		return "", err
 	}
 	q := make([]string, len(values))
@@ -339,7 +421,7 @@ func (d *typedDecoder) strings(minLen int) ([]string, error) {
 func (d *typedDecoder) urls() ([]string, error) {
 	out := []string{}
 	ok, err := d.array(func(int) error {
-		s, err := d.text(0, urlPattern)
+		s, err := d.text(0, &urlPattern)
 		out = append(out, s)
 		return err
 	})
@@ -363,7 +445,9 @@ func (d *typedDecoder) object(required []string, member func(name string) (known
 	if _, err := d.dec.ReadToken(); err != nil {
 		return false, err
 	}
-	var seen uint64 // bit i: required[i] is there
+	var seen uint64  // bit i: required[i] is there
+	var names uint64 // the schema's field names given, by their bits
+	var others map[string]bool
 	for {
 		k, err := d.peek()
 		if err != nil {
@@ -372,11 +456,32 @@ func (d *typedDecoder) object(required []string, member func(name string) (known
 		if k == '}' {
 			break
 		}
-		tok, err := d.dec.ReadToken()
+		raw, err := d.dec.ReadValue()
 		if err != nil {
 			return false, err
 		}
-		name := tok.String()
+		var name string
+		var bit uint64 // of a schema's field name
+		if body := raw[1 : len(raw)-1]; bytes.IndexByte(body, '\\') < 0 {
+			if n, ok := fieldNames[string(body)]; ok {
+				name, bit = n.name, n.bit
+			} else {
+				name = string(body)
+			}
+		} else {
+			name = unquote(raw)
+			bit = fieldNames[name].bit
+		}
+		if bit != 0 && names&bit != 0 || bit == 0 && others[name] {
+			return false, errGeneric // a name twice: the generic path says what it makes of it
+		}
+		names |= bit
+		if bit == 0 {
+			if others == nil {
+				others = map[string]bool{}
+			}
+			others[name] = true
+		}
 		if i := slices.Index(required, name); i >= 0 {
 			seen |= 1 << i
 		}
@@ -384,7 +489,7 @@ func (d *typedDecoder) object(required []string, member func(name string) (known
 		known, err := member(name)
 		if err == nil && !known {
 			d.fail("unknown field (see kb/schema.json for the fields an entry has)")
-			err = d.dec.SkipValue()
+			err = d.skip()
 		}
 		d.path = d.path[:len(d.path)-1]
 		if err != nil {
@@ -411,7 +516,7 @@ func (d *typedDecoder) entry(e *Entry) error {
 		case "$schema":
 			_, _, err = d.str()
 		case "id":
-			e.ID, err = d.text(0, idPattern)
+			e.ID, err = d.text(0, &idPattern)
 		case "signature":
 			e.Signature, err = d.text(1, nil)
 		case "signature_zh":
@@ -421,9 +526,9 @@ func (d *typedDecoder) entry(e *Entry) error {
 		case "severity":
 			e.Severity, err = d.oneOf(severities)
 		case "domain":
-			e.Domain, err = d.text(0, namePattern)
+			e.Domain, err = d.text(0, &namePattern)
 		case "category":
-			e.Category, err = d.text(0, namePattern)
+			e.Category, err = d.text(0, &namePattern)
 		case "subcategory":
 			e.Subcategory, err = d.nullableStr()
 		case "root_cause":
@@ -449,7 +554,7 @@ func (d *typedDecoder) entry(e *Entry) error {
 		case "official_doc_section":
 			e.OfficialDocSection, err = d.nullableStr()
 		case "error_code":
-			e.ErrorCode, err = d.text(1, errorCodePattern)
+			e.ErrorCode, err = d.text(1, &errorCodePattern)
 		case "verification_tier":
 			e.VerificationTier, err = d.oneOf(tiers)
 		case "confidence":
@@ -496,7 +601,7 @@ func (d *typedDecoder) docURL() (string, error) {
 		_, err := d.dec.ReadToken()
 		return "", err
 	}
-	return d.text(0, urlPattern) // the first alternative is the one people mean
+	return d.text(0, &urlPattern) // the first alternative is the one people mean
 }
 
 func (d *typedDecoder) versions() ([]Version, error) {
@@ -637,7 +742,7 @@ func (d *typedDecoder) signatureSource() (*SignatureSource, error) {
 		case "kind":
 			s.Kind, err = d.oneOf(sourceKind)
 		case "url":
-			s.URL, err = d.text(0, urlPattern)
+			s.URL, err = d.text(0, &urlPattern)
 		case "note":
 			s.Note, _, err = d.str()
 		default:
@@ -657,9 +762,9 @@ func (d *typedDecoder) reproducer() (*Reproducer, error) {
 		var err error
 		switch name {
 		case "program":
-			r.Program, err = d.text(0, reproFilePattern)
+			r.Program, err = d.text(0, &reproFilePattern)
 		case "output":
-			r.Output, err = d.text(0, reproFilePattern)
+			r.Output, err = d.text(0, &reproFilePattern)
 		case "command":
 			r.Command, _, err = d.str()
 		case "machine":
@@ -675,6 +780,77 @@ func (d *typedDecoder) reproducer() (*Reproducer, error) {
 		return nil, err
 	}
 	return r, err
+}
+
+// fieldNames are the names of the schema's fields, each with a bit of its
+// own, so that reading a name makes no string (names were a fifth of the
+// strings loading a large KB made) and a name given twice is seen.
+var fieldNames = func() map[string]fieldName {
+	m := map[string]fieldName{}
+	for i, n := range strings.Fields(`$schema id signature signature_zh regex severity domain category subcategory
+		root_cause root_cause_type root_cause_zh versions os_specific dead_ends workarounds workarounds_zh
+		transition_graph official_doc_url official_doc_section error_code verification_tier confidence
+		fix_success_rate resolvable first_seen last_confirmed last_updated evidence_count tags locale aliases
+		signature_source applies_when reproducer version introduced deprecated removed behavior_change status
+		action action_zh why_fails why_fails_zh fail_rate condition sources success_rate how leads_to
+		preceded_by frequently_confused_with kind url note program output command machine date`) {
+		m[n] = fieldName{n, 1 << i} // more than 64 names would need another set
+	}
+	return m
+}()
+
+type fieldName struct {
+	name string
+	bit  uint64
+}
+
+// skip skips the next value, and stops the typed checks where one of its
+// objects gives a name twice, as the decoder's own check did.
+func (d *typedDecoder) skip() error {
+	switch d.dec.PeekKind() {
+	case '{':
+		if _, err := d.dec.ReadToken(); err != nil {
+			return err
+		}
+		names := map[string]bool{}
+		for d.dec.PeekKind() != '}' {
+			raw, err := d.dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			name := unquote(raw)
+			if names[name] {
+				return errGeneric
+			}
+			names[name] = true
+			if err := d.skip(); err != nil {
+				return err
+			}
+		}
+		_, err := d.dec.ReadToken()
+		return err
+	case '[':
+		if _, err := d.dec.ReadToken(); err != nil {
+			return err
+		}
+		for d.dec.PeekKind() != ']' {
+			if err := d.skip(); err != nil {
+				return err
+			}
+		}
+		_, err := d.dec.ReadToken()
+		return err
+	}
+	return d.dec.SkipValue()
+}
+
+// unquote is the string a JSON string's text holds.
+func unquote(raw jsontext.Value) string {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1])
+	}
+	b, _ := jsontext.AppendUnquote(nil, raw) // the decoder checked it
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // quote single-quotes s as the generic validator's messages do.

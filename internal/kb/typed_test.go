@@ -183,6 +183,12 @@ func TestTypedAgreesOnEdges(t *testing.T) {
 	// What the typed checks leave to the generic path.
 	for _, data := range []string{
 		strings.Replace(string(orig), `"id": `, `"id": "cuda/x", "id": `, 1), // a name twice
+		strings.Replace(string(orig), `"id": `, `"\u0069d": "cuda/x", "id": `, 1),
+		strings.Replace(string(orig), `"os_specific": {}`, `"os_specific": {"linux": "a", "li\u006eux": "b"}`, 1), // names twice inside
+		strings.Replace(string(orig), `"id": `, `"priority": {"a": [{"b": 1, "b": 2}]}, "id": `, 1),
+		strings.Replace(string(orig), `"evidence_count": 1`, `"evidence_count": {"a": 1, "a": 1}`, 1),
+		strings.Replace(string(orig), `"severity": "error"`, `"severity": [{"x": 1, "x": 2}]`, 1),
+		strings.Replace(string(orig), `"versions": [`, `"versions": [{"version": "a", "version": "b"}, `, 1),
 		strings.Replace(string(orig), `"signature": "`, "\"signature\": \"\xff", 1),
 		string(orig) + "\n{}",
 		string(orig) + "]",
@@ -241,4 +247,30 @@ func FuzzTypedAgreesWithGeneric(f *testing.F) {
 			t.Fatalf("typed and generic checks decode differently:\n%+v\n%+v", e1, e2)
 		}
 	})
+}
+
+// Each schema pattern's function decides as its regexp does: on every
+// string of up to four pieces from pieces that its pattern tells apart,
+// and on each piece after each prefix the patterns begin with.
+func TestSchemaPatternsAgree(t *testing.T) {
+	pieces := []string{"", "a", "z", "A", "Z", "0", "9", ".", "_", "-", ":", "/", " ", "\t", "\n", "\v", "\f", "\r", "é", "\xff", "@", "repro/", "http://", "https://", "http:/"}
+	var all []string
+	var grow func(s string, n int)
+	grow = func(s string, n int) {
+		all = append(all, s)
+		if n == 0 {
+			return
+		}
+		for _, p := range pieces[1:] {
+			grow(s+p, n-1)
+		}
+	}
+	grow("", 4)
+	for _, p := range []schemaPattern{idPattern, namePattern, errorCodePattern, urlPattern, reproFilePattern} {
+		for _, s := range all {
+			if got, want := p.match(s), p.re.MatchString(s); got != want {
+				t.Errorf("%s on %q: %v, want %v", p.re, s, got, want)
+			}
+		}
+	}
 }

@@ -98,13 +98,7 @@ func newLineReader(s *site.Site, lang string, x *paste.Extractor) *lineReader {
 	p := &prepared
 	p.Lock()
 	if p.s != s || p.lang != lang {
-		var docs []search.Doc
-		for _, d := range search.LangDocs(s, lang) {
-			if d.Kind == "entry" {
-				docs = append(docs, d)
-			}
-		}
-		p.m = search.NewLineMatcher(docs)
+		p.m = search.NewLineMatcher(search.PatternDocs(s, lang))
 		p.ac = ahocorasick.New(append(append([]string(nil), p.m.Literals()...), paste.Words()...))
 		p.s, p.lang = s, lang
 	}

@@ -56,18 +56,36 @@ func isWordRune(r rune) bool {
 // Token is one term with the byte range of the text it came from.
 type Token struct {
 	Term       string
-	Start, End int // byte offsets in the analyzed text
-	Pos        int // 1-based position; the parts of a compound share it
+	Start, End int   // byte offsets in the analyzed text
+	Pos        int   // 1-based position; the parts of a compound share it
+	id         int32 // the term's number in the analyzer that interned it
 }
 
 // Analyze splits text into index terms.
 func Analyze(text string) []Token {
-	return appendTokens(make([]Token, 0, len(text)/8), text)
+	var a analyzer
+	return a.appendTokens(make([]Token, 0, len(text)/8), text)
+}
+
+// analyzer holds what one goroutine's analysis reuses from text to text.
+type analyzer struct {
+	// terms, when not nil, interns the terms and numbers them (dict): a
+	// term recurs in many documents as one string, no term holds on to the
+	// text it came from, which can go once analyzed, and terms are counted
+	// and indexed by number rather than looked up again. Lower-casing each
+	// word anew was a fifth of analyzing a large KB.
+	terms map[string]int32
+	dict  []string // number -> term
+	// words holds the terms of each word seen, with terms: a word recurs,
+	// and its terms are looked up once rather than made again each time.
+	words map[string][]wordTerm
+	buf   []byte   // a word lower-cased
+	parts []string // the parts of a compound
 }
 
 // appendTokens analyzes text onto out. ASCII takes a table lookup, not a
 // Unicode range search: this runs over every field of every document.
-func appendTokens(out []Token, text string) []Token {
+func (a *analyzer) appendTokens(out []Token, text string) []Token {
 	pos := 0
 	for i := 0; i < len(text); {
 		c := text[i]
@@ -76,7 +94,7 @@ func appendTokens(out []Token, text string) []Token {
 				i++
 				continue
 			}
-			i = appendWordRun(&out, text, i, &pos)
+			i = a.appendWordRun(&out, text, i, &pos)
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -93,16 +111,18 @@ func appendTokens(out []Token, text string) []Token {
 				}
 				prev, cur = cur, j
 				pos++
-				out = append(out, Token{Term: text[prev : j+n], Start: prev, End: j + n, Pos: pos})
+				t, id := a.han(text[prev : j+n])
+				out = append(out, Token{Term: t, Start: prev, End: j + n, Pos: pos, id: id})
 				j += n
 			}
 			if prev < 0 {
 				pos++
-				out = append(out, Token{Term: text[i:j], Start: i, End: j, Pos: pos})
+				t, id := a.han(text[i:j])
+				out = append(out, Token{Term: t, Start: i, End: j, Pos: pos, id: id})
 			}
 			i = j
 		case isWordRune(r):
-			i = appendWordRun(&out, text, i, &pos)
+			i = a.appendWordRun(&out, text, i, &pos)
 		default:
 			i += size
 		}
@@ -112,7 +132,7 @@ func appendTokens(out []Token, text string) []Token {
 
 // appendWordRun takes the word run starting at i, adds its terms and
 // returns where the run ends.
-func appendWordRun(out *[]Token, text string, i int, pos *int) int {
+func (a *analyzer) appendWordRun(out *[]Token, text string, i int, pos *int) int {
 	j := i
 	for j < len(text) {
 		if c := text[j]; c < utf8.RuneSelf {
@@ -137,42 +157,120 @@ func appendWordRun(out *[]Token, text string, i int, pos *int) int {
 	}
 	if start < end {
 		*pos++
-		*out = appendWord(*out, text[start:end], start, end, *pos)
+		*out = a.appendWord(*out, text[start:end], start, end, *pos)
 	}
 	return j
 }
 
+// wordTerm is a term of a word, with its number.
+type wordTerm struct {
+	term string
+	id   int32
+}
+
 // appendWord adds a word and, for a compound, its parts.
-func appendWord(out []Token, word string, start, end, pos int) []Token {
-	base := len(out)
-	add := func(t string) {
-		if utf8.RuneCountInString(t) < 2 || len(t) <= maxStopWord && stopWords[t] {
-			return
+func (a *analyzer) appendWord(out []Token, word string, start, end, pos int) []Token {
+	if ts, ok := a.words[word]; ok {
+		for _, t := range ts {
+			out = append(out, Token{Term: t.term, Start: start, End: end, Pos: pos, id: t.id})
 		}
-		for _, o := range out[base:] {
-			if o.Term == t {
-				return
-			}
-		}
-		out = append(out, Token{Term: t, Start: start, End: end, Pos: pos})
-	}
-	add(strings.ToLower(word))
-	if !isCompound(word) {
 		return out
 	}
-	forParts(word, func(p string) { add(strings.ToLower(p)) })
+	base := len(out)
+	out = a.appendWordTerms(out, word, start, end, pos)
+	if a.terms != nil {
+		ts := make([]wordTerm, len(out)-base)
+		for i, t := range out[base:] {
+			ts[i] = wordTerm{t.Term, t.id}
+		}
+		if a.words == nil {
+			a.words = map[string][]wordTerm{}
+		}
+		a.words[strings.Clone(word)] = ts
+	}
 	return out
+}
+
+// appendWordTerms adds the terms of a word and, for a compound, its parts.
+func (a *analyzer) appendWordTerms(out []Token, word string, start, end, pos int) []Token {
+	base := len(out)
+	out = a.add(out, base, word, Token{Start: start, End: end, Pos: pos})
+	a.parts = a.parts[:0]
+	forParts(word, func(p string) { a.parts = append(a.parts, p) })
+	if len(a.parts) < 2 {
+		return out
+	}
+	for _, p := range a.parts {
+		out = a.add(out, base, p, Token{Start: start, End: end, Pos: pos})
+	}
+	return out
+}
+
+// add adds w lower-cased as the term of tok, unless it is a stop word, one
+// character, or a term the word at base has already given.
+func (a *analyzer) add(out []Token, base int, w string, tok Token) []Token {
+	t := a.lower(w)
+	if len(t) < 2 || len(t) <= 4 && utf8.RuneCount(t) < 2 || len(t) <= maxStopWord && stopWords[string(t)] {
+		return out
+	}
+	for _, o := range out[base:] {
+		if o.Term == string(t) {
+			return out
+		}
+	}
+	tok.Term, tok.id = a.keep(t)
+	return append(out, tok)
+}
+
+// lower is w lower-cased as strings.ToLower does it, in a.buf.
+func (a *analyzer) lower(w string) []byte {
+	a.buf = a.buf[:0]
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			a.buf = append(a.buf[:0], strings.ToLower(w)...)
+			break
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		a.buf = append(a.buf, c)
+	}
+	return a.buf
+}
+
+// keep is the term t as a string of its own, and its number.
+func (a *analyzer) keep(t []byte) (string, int32) {
+	if a.terms == nil {
+		return string(t), 0
+	}
+	if id, ok := a.terms[string(t)]; ok {
+		return a.dict[id], id
+	}
+	return a.add1(string(t))
+}
+
+// han is a Han term, a piece of the text: interned, or the piece itself.
+func (a *analyzer) han(t string) (string, int32) {
+	if a.terms == nil {
+		return t, 0
+	}
+	if id, ok := a.terms[t]; ok {
+		return a.dict[id], id
+	}
+	return a.add1(strings.Clone(t))
+}
+
+// add1 numbers a new term.
+func (a *analyzer) add1(t string) (string, int32) {
+	id := int32(len(a.dict))
+	a.terms[t] = id
+	a.dict = append(a.dict, t)
+	return t, id
 }
 
 func isUpper(b byte) bool { return b >= 'A' && b <= 'Z' }
 func isLower(b byte) bool { return b >= 'a' && b <= 'z' }
-
-// isCompound tells whether forParts would split w.
-func isCompound(w string) bool {
-	n := 0
-	forParts(w, func(string) { n++ })
-	return n > 1
-}
 
 // forParts calls f with each part of w: it splits at dots and underscores,
 // between a lower-case and an upper-case ASCII letter (cudaError), and

@@ -299,6 +299,7 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats, pa
 	for c := 0; c*docChunk < len(docs); c++ {
 		var rows [][]any
 		for _, d := range docs[c*docChunk : min(len(docs), (c+1)*docChunk)] {
+			d.snippets() // made by the analysis, unless the caller's documents
 			row := []any{d.ID, d.Kind, d.Title, d.Path, d.Code, d.Gist, d.Best}
 			if d.Kind == "entry" {
 				row = append(row, d.Versions, d.AppliesWhen)

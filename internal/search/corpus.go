@@ -32,8 +32,11 @@ type Corpus struct {
 	entryDoc func(lang string, i int) Doc // the document of entry i
 	articles func(lang string) []Doc      // the documents of the articles, after the entries'
 	keep     bool                         // keep each language's analysis for a later corpus
-	kept     map[string]*analyzed
-	since    *Corpus // the earlier corpus whose analysis is reused
+	// lazySnippets leaves the documents' snippets to be made for the
+	// results that show them: no index file that holds them is written.
+	lazySnippets bool
+	kept         map[string]*analyzed
+	since        *Corpus // the earlier corpus whose analysis is reused
 }
 
 // fieldTerms is one field of one document after analysis.
@@ -44,7 +47,8 @@ type fieldTerms struct {
 
 type termCount struct {
 	term string
-	n    int
+	n    int32
+	id   int32 // the term's number in its analysis worker's dictionary (see analyzed)
 }
 
 // NewCorpus groups docs by language.
@@ -153,6 +157,12 @@ type analyzed struct {
 	docs   []Doc
 	fields [][]fieldTerms // by document, then by field (the order of fields)
 	avg    []float64
+
+	// The dictionaries of the analysis workers, and per document 1 + the
+	// worker whose term numbers (termCount.id) its fields hold; 0 for a
+	// document analyzed before, whose terms go by their text.
+	dicts  [][]string
+	dictOf []int32
 }
 
 // analyze analyzes the documents of lang on every core.
@@ -184,16 +194,20 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 		}
 	}
 	idx := c.byLang[lang]
-	a := &analyzed{lang: lang, docs: make([]Doc, len(idx)), fields: make([][]fieldTerms, len(idx))}
+	a := &analyzed{lang: lang, docs: make([]Doc, len(idx)), fields: make([][]fieldTerms, len(idx)), dictOf: make([]int32, len(idx))}
+	a.dicts = make([][]string, runtime.GOMAXPROCS(0))
 	for k, i := range idx {
 		a.docs[k] = c.docs[i]
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
+	for w := range a.dicts {
 		wg.Go(func() {
 			var toks []Token
-			counts := map[string]int{}
+			var counts []int32
+			var spare []termCount
+			an := analyzer{terms: map[string]int32{}}
+			defer func() { a.dicts[w] = an.dict }()
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= len(a.docs) || c.ctx.Err() != nil {
@@ -201,6 +215,9 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 				}
 				if k < len(made) && made[k] {
 					a.docs[k] = c.entryDoc(lang, k)
+					if !c.lazySnippets {
+						a.docs[k].snippets() // here, on every core, for the files written
+					}
 				} else if prev != nil && k < len(same) && same[k] {
 					a.fields[k] = prev.fields[k]
 					continue
@@ -210,10 +227,18 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 				}
 				fs := make([]fieldTerms, len(fields))
 				for f := range fields {
-					toks = appendTokens(toks[:0], a.docs[k].field(fields[f].Name))
-					fs[f] = countTerms(toks, counts)
+					toks = an.appendTokens(toks[:0], a.docs[k].field(fields[f].Name))
+					if n := len(an.dict); len(counts) < n {
+						counts = append(counts, make([]int32, n-len(counts))...)
+					}
+					fs[f] = countTerms(toks, counts, &spare)
 				}
 				a.fields[k] = fs
+				a.dictOf[k] = int32(w + 1)
+				if c.source != nil {
+					// The terms are interned: the text can go now.
+					blankText(&a.docs[k])
+				}
 			}
 		})
 	}
@@ -246,34 +271,31 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 	return a, nil
 }
 
-// countTerms counts each term of toks, with counts as scratch space.
-func countTerms(toks []Token, counts map[string]int) fieldTerms {
+// countTerms counts each term of toks, by their numbers: counts, indexed
+// by term number, is zero before and after. The field's terms are carved
+// from spare, a chunk the caller keeps: allocated one by one, they were a
+// fifth of the analysis.
+func countTerms(toks []Token, counts []int32, spare *[]termCount) fieldTerms {
 	ft := fieldTerms{n: len(toks)}
 	if len(toks) == 0 {
 		return ft
 	}
-	if len(toks) <= 32 {
-		// Most fields are a few words: a scan of those seen beats a map.
-		ft.terms = make([]termCount, 0, len(toks))
-	next:
-		for _, t := range toks {
-			for k := range ft.terms {
-				if ft.terms[k].term == t.Term {
-					ft.terms[k].n++
-					continue next
-				}
-			}
-			ft.terms = append(ft.terms, termCount{term: t.Term, n: 1})
-		}
-		return ft
-	}
-	clear(counts)
+	distinct := 0
 	for _, t := range toks {
-		counts[t.Term]++
+		if counts[t.id] == 0 {
+			distinct++
+		}
+		counts[t.id]++
 	}
-	ft.terms = make([]termCount, 0, len(counts))
-	for t, n := range counts {
-		ft.terms = append(ft.terms, termCount{term: t, n: n})
+	if cap(*spare) < distinct {
+		*spare = make([]termCount, 0, max(distinct, 4096))
+	}
+	ft.terms, *spare = (*spare)[:0:distinct], (*spare)[distinct:distinct]
+	for _, t := range toks {
+		if n := counts[t.id]; n > 0 {
+			ft.terms = append(ft.terms, termCount{term: t.Term, n: n, id: t.id})
+			counts[t.id] = 0
+		}
 	}
 	return ft
 }

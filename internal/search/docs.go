@@ -27,6 +27,11 @@ type Doc struct {
 	// What a result shows under its title, in one line each: the root
 	// cause (an article's summary) and the best workaround.
 	Gist, Best string
+	// The Markdown that an entry's Gist and Best are made from, until they
+	// are made (snippets): a search shows ten results, and making the
+	// snippets of every document was a tenth of search --kb's time, and
+	// of explain's, which shows none.
+	gistFrom, bestFrom string
 
 	Regex       *Pattern // entries: the signature pattern
 	Confidence  float64  // entries: breaks ties between pattern matches
@@ -81,20 +86,27 @@ func Docs(s *site.Site) []Doc {
 	return out
 }
 
-// LangDocs lists the entries and articles of the site in one language; none
-// for a language the site does not have.
-func LangDocs(s *site.Site, lang string) []Doc {
+// PatternDocs lists the entries of the site in one language with what
+// matching lines of a log needs: id, title, path and pattern, without the
+// text that ranking reads, which was most of what explain spent on them.
+// None for a language the site does not have.
+func PatternDocs(s *site.Site, lang string) []Doc {
 	if _, ok := site.LangByCode(lang); !ok {
 		return nil
 	}
-	return langDocs(s, lang, entryPatterns(s))
+	out := make([]Doc, len(s.KB.Entries))
+	for i, e := range s.KB.Entries {
+		out[i] = Doc{ID: e.ID, Kind: "entry", Lang: lang, Title: site.Signature(e, lang), Code: e.ErrorCode, Path: site.EntryPath(lang, e.ID),
+			Regex: entryPattern(e), Confidence: e.Confidence, AppliesWhen: e.AppliesWhen}
+	}
+	return out
 }
 
 // entryPatterns are the entries' patterns, one per entry for its languages.
 func entryPatterns(s *site.Site) []*Pattern {
 	patterns := make([]*Pattern, len(s.KB.Entries))
 	for i, e := range s.KB.Entries {
-		patterns[i] = NewPattern(e.Regex) // checked by kb.Load
+		patterns[i] = entryPattern(e) // checked by kb.Load
 	}
 	return patterns
 }
@@ -152,9 +164,9 @@ func entryDoc(s *site.Site, lang string, e *kb.Entry, pattern *Pattern) Doc {
 		d.Versions = append(d.Versions, ver.Version)
 	}
 	d.Cause = v.RootCause.Text
-	d.Gist = oneLine(v.RootCause.Text, causeWidth)
+	d.gistFrom = v.RootCause.Text
 	if len(v.Workarounds) > 0 {
-		d.Best = oneLine(v.Workarounds[0].Text.Text, fixWidth) // the highest success rate
+		d.bestFrom = v.Workarounds[0].Text.Text // the highest success rate
 	}
 	var fix []string
 	for _, w := range v.Workarounds {
@@ -173,15 +185,26 @@ func entryDoc(s *site.Site, lang string, e *kb.Entry, pattern *Pattern) Doc {
 	return d
 }
 
+// snippets makes Gist and Best, where they are still to be made.
+func (d *Doc) snippets() {
+	if d.gistFrom != "" {
+		d.Gist, d.gistFrom = oneLine(d.gistFrom, causeWidth), ""
+	}
+	if d.bestFrom != "" {
+		d.Best, d.bestFrom = oneLine(d.bestFrom, fixWidth), ""
+	}
+}
+
 // Pattern is an entry's signature pattern, compiled when first used: a
 // build writes thousands of patterns into the indexes and runs none, and
 // compiled, they were a fifth of its memory. The languages' documents of an
 // entry share one.
 type Pattern struct {
-	expr string
-	once sync.Once
-	re   *regexp.Regexp
-	err  error
+	expr   string
+	syntax *syntax.Regexp // expr parsed and simplified, when kb.Load kept it, until literalSets reads it
+	once   sync.Once
+	re     *regexp.Regexp
+	err    error
 
 	litsOnce   sync.Once
 	lits       [][]string // per branch of the pattern: literals every match of it holds; a nil branch holds none known
@@ -191,6 +214,9 @@ type Pattern struct {
 
 // NewPattern returns the pattern of expr, not yet compiled.
 func NewPattern(expr string) *Pattern { return &Pattern{expr: expr} }
+
+// entryPattern is the pattern of an entry, with the syntax kb.Load kept.
+func entryPattern(e *kb.Entry) *Pattern { return &Pattern{expr: e.Regex, syntax: e.PatternSyntax()} }
 
 // String is the pattern as written.
 func (p *Pattern) String() string { return p.expr }
@@ -207,8 +233,15 @@ func (p *Pattern) Regexp() *regexp.Regexp {
 // a match may hold none of them, and the pattern must run on every text.
 func (p *Pattern) literalSets() [][]string {
 	p.litsOnce.Do(func() {
-		if re, err := syntax.Parse(p.expr, syntax.Perl); err == nil {
-			for _, b := range branches(re.Simplify()) {
+		re := p.syntax
+		if re == nil {
+			if parsed, err := syntax.Parse(p.expr, syntax.Perl); err == nil {
+				re = parsed.Simplify()
+			}
+		}
+		p.syntax = nil // the entry has it
+		if re != nil {
+			for _, b := range branches(re) {
 				set := lookFor(requiredLiterals(b))
 				if len(set) == 0 {
 					p.lits = nil

@@ -59,7 +59,7 @@ func newAnalyzedField(name string, ft fieldTerms, textBytes int) *analyzedField 
 	size := int(unsafe.Sizeof(map[string]int{})) + len(ft.terms)*int(unsafe.Sizeof("")+unsafe.Sizeof(&tfs)+unsafe.Sizeof(tfs[0]))
 	for k, t := range ft.terms {
 		tfs[k] = index.TokenFreq{Term: []byte(t.term)}
-		tfs[k].SetFrequency(t.n)
+		tfs[k].SetFrequency(int(t.n))
 		freq[t.term] = &tfs[k]
 		size += 2 * len(t.term)
 	}
@@ -89,6 +89,7 @@ type Index struct {
 
 	mu       sync.Mutex
 	internal map[string]map[string]int // lang -> bleve internal id -> document number, built on first search
+	scratch  sync.Pool                 // *scratch of a search's scorer
 }
 
 // finish derives the per-language tables from docs.
@@ -138,6 +139,9 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 		return nil, err
 	}
 	ix := &Index{bleve: map[string]bleve.Index{}, mem: map[string]*memIndex{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: c.avg}
+	// With no client index to write, snippets wait for the results.
+	c.lazySnippets = c.client == nil
+	defer func() { c.lazySnippets = false }()
 	for _, lang := range c.langs {
 		a, err := c.analyze(lang)
 		if err == nil && c.client != nil {
@@ -158,11 +162,13 @@ func (c *Corpus) Index(dir string) (*Index, error) {
 			ix.bleve[lang] = bi
 		}
 		c.strip(lang)
+		docs := make([]Doc, 0, len(c.byLang[lang])) // at their size: documents are large
 		for _, i := range c.byLang[lang] {
 			d := c.docs[i]
-			ix.byLang[lang] = append(ix.byLang[lang], d)
+			docs = append(docs, d)
 			ix.docs[d.Key()] = d
 		}
+		ix.byLang[lang] = docs
 	}
 	ix.finish()
 	c.since = nil // analyzed: the earlier corpus may go
@@ -406,6 +412,7 @@ func isNumber(t string) bool {
 }
 
 func result(d Doc, score float64, match string) Result {
+	d.snippets()
 	return Result{ID: d.ID, Kind: d.Kind, Title: d.Title, Code: d.Code, Path: d.Path, Score: math.Round(score*1000) / 1000, Match: match,
 		Gist: d.Gist, Best: d.Best, Versions: d.Versions, AppliesWhen: d.AppliesWhen}
 }

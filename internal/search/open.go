@@ -38,6 +38,7 @@ func (c *Corpus) WriteDocs(emit func(name string, data []byte) error, name strin
 	st := storedIndex{Avg: c.avg}
 	rows := make([]storedDoc, len(docs))
 	for i, d := range docs {
+		d.snippets() // made by the analysis, unless the caller's documents
 		rows[i] = storedDoc{ID: d.ID, Kind: d.Kind, Lang: d.Lang, Title: d.Title, Code: d.Code, Path: d.Path, Gist: d.Gist, Best: d.Best, Confidence: d.Confidence, Versions: d.Versions, AppliesWhen: d.AppliesWhen}
 		if d.Regex != nil {
 			rows[i].Regex = d.Regex.String()

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 
 	"github.com/blevesearch/bleve/v2"
 )
@@ -126,41 +125,36 @@ func decodePostings(data []byte, ndocs int) (*memIndex, error) {
 		terms[i] = string(r[:l])
 		r = r[l:]
 	}
-	m := &memIndex{fields: make([]memField, len(fields)), ids: make([][]byte, ndocs), docOf: make(map[string]int, ndocs)}
-	for f := range m.fields {
-		m.fields[f].postings = map[string][]memPosting{}
-	}
+	// Read back into the documents' fields, the index is made as from an
+	// analysis.
+	a := &analyzed{fields: make([][]fieldTerms, ndocs), dicts: [][]string{terms}, dictOf: make([]int32, ndocs)}
+	a.docs = make([]Doc, ndocs)
 	for k := range ndocs {
-		id := binary.BigEndian.AppendUint32(nil, uint32(k))
-		m.ids[k] = id
-		m.docOf[string(id)] = k
-		for f := range m.fields {
+		fs := make([]fieldTerms, len(fields))
+		for f := range fs {
 			n, count := next(), next()
 			if count > uint64(len(r)) {
 				return nil, errPostings
 			}
-			p := m.fields[f].postings
-			for range count {
+			fs[f].n = int(n)
+			if count > 0 {
+				fs[f].terms = make([]termCount, count)
+			}
+			for i := range count {
 				id, freq := next(), next()
 				if id >= nt || bad {
 					return nil, errPostings
 				}
-				p[terms[id]] = append(p[terms[id]], memPosting{int32(k), int32(freq), int32(n)})
+				fs[f].terms[i] = termCount{terms[id], int32(freq), int32(id)}
 			}
 		}
+		a.fields[k] = fs
+		a.dictOf[k] = 1 // the file's term numbers
 	}
 	if bad || len(r) != 0 {
 		return nil, errPostings
 	}
-	for f := range m.fields {
-		mf := &m.fields[f]
-		mf.terms = make([]string, 0, len(mf.postings))
-		for t := range mf.postings {
-			mf.terms = append(mf.terms, t)
-		}
-		sort.Strings(mf.terms)
-	}
-	return m, nil
+	return newMemIndex(a), nil
 }
 
 // analysis turns the postings back into the documents' fields, as the
@@ -172,10 +166,10 @@ func (m *memIndex) analysis(lang string, docs []Doc) *analyzed {
 	}
 	for f, mf := range m.fields {
 		for _, t := range mf.terms {
-			for _, p := range mf.postings[t] {
+			for _, p := range m.postings(&mf, t) {
 				ft := &a.fields[p.doc][f]
 				ft.n = int(p.length)
-				ft.terms = append(ft.terms, termCount{t, int(p.freq)})
+				ft.terms = append(ft.terms, termCount{term: t, n: p.freq})
 			}
 		}
 	}

@@ -1,8 +1,12 @@
 package search
 
 import (
+	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/p2pkb/p2pkb/internal/kb"
 
 	"github.com/p2pkb/p2pkb/internal/search/searchtest"
 )
@@ -69,4 +73,21 @@ func FuzzPatternPrefilter(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The syntax kb.Load keeps of each pattern gives the literals that parsing
+// the pattern again gives.
+func TestPatternSyntaxFromTheLoader(t *testing.T) {
+	k, err := kb.Load(os.DirFS("../../kb"), kb.WithPatternSyntax())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range k.Entries {
+		if e.PatternSyntax() == nil {
+			t.Fatalf("%s: no syntax kept", e.ID)
+		}
+		if got, want := entryPattern(e).literalSets(), NewPattern(e.Regex).literalSets(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: literals %q from the loader's syntax, %q parsed again", e.ID, got, want)
+		}
+	}
 }

@@ -44,6 +44,18 @@ type scorer struct {
 	n     int
 	avg   []float64
 	docOf map[string]int // bleve's internal id -> number in the language
+
+	*scratch
+}
+
+// scratch is what add reads a term's postings into, by document number: a
+// map and three slices for each document a term is in took most of a
+// search of a large KB. It is cleared after each term and kept for the next
+// search (Index.scratch).
+type scratch struct {
+	tf, lengths []float64 // by document, then field
+	seen        []bool    // by document: the term is in it
+	docs        []int     // the documents seen, in the order seen
 }
 
 func (ix *Index) newScorer(lang string) (*scorer, error) {
@@ -105,22 +117,41 @@ func (ix *Index) internalNumbers(lang string, r index.IndexReader) (map[string]i
 	return m, nil
 }
 
-func (s *scorer) close() { s.r.Close() }
+func (s *scorer) close() {
+	if s.scratch != nil {
+		s.ix.scratch.Put(s.scratch)
+	}
+	s.r.Close()
+}
 
 // add adds factor * idf * weight of term t to every document holding it,
 // marks those documents in hit, and returns the term's idf, 0 when no
 // document holds it. Like the client index, a term in more than maxPostings
 // documents counts only in those where it weighs most.
 func (s *scorer) add(t string, factor float64, scores map[int]float64, hit map[int]bool) (float64, error) {
-	type field struct{ tf, length float64 }
-	per := map[int][]field{}
+	nf := len(fields)
+	if s.scratch == nil {
+		s.scratch, _ = s.ix.scratch.Get().(*scratch)
+		if s.scratch == nil || len(s.seen) < s.n {
+			s.scratch = &scratch{tf: make([]float64, s.n*nf), lengths: make([]float64, s.n*nf), seen: make([]bool, s.n)}
+		}
+	}
+	defer func() {
+		for _, doc := range s.docs {
+			clear(s.tf[doc*nf : (doc+1)*nf])
+			clear(s.lengths[doc*nf : (doc+1)*nf])
+			s.seen[doc] = false
+		}
+		s.docs = s.docs[:0]
+	}()
+	var pre index.TermFieldDoc // read into, posting after posting
 	for f := range fields {
 		tfr, err := s.r.TermFieldReader(context.Background(), []byte(t), fields[f].Name, true, true, false)
 		if err != nil {
 			return 0, err
 		}
 		for {
-			d, err := tfr.Next(nil)
+			d, err := tfr.Next(&pre)
 			if err != nil {
 				tfr.Close()
 				return 0, err
@@ -129,34 +160,31 @@ func (s *scorer) add(t string, factor float64, scores map[int]float64, hit map[i
 				break
 			}
 			num, ok := s.docOf[string(d.ID)]
-			if !ok {
+			if !ok || num >= s.n {
 				continue
 			}
-			if per[num] == nil {
-				per[num] = make([]field, len(fields))
+			if !s.seen[num] {
+				s.seen[num] = true
+				s.docs = append(s.docs, num)
 			}
 			length := 0.0
 			if d.Norm > 0 {
 				length = math.Round(1 / (d.Norm * d.Norm))
 			}
-			per[num][f] = field{float64(d.Freq), length}
+			s.tf[num*nf+f], s.lengths[num*nf+f] = float64(d.Freq), length
 		}
 		tfr.Close()
 	}
-	if len(per) == 0 {
+	if len(s.docs) == 0 {
 		return 0, nil
 	}
 	type posting struct {
 		doc int
 		w   int
 	}
-	ps := make([]posting, 0, len(per))
-	for doc, fs := range per {
-		tf, lengths := make([]float64, len(fields)), make([]float64, len(fields))
-		for f, x := range fs {
-			tf[f], lengths[f] = x.tf, x.length
-		}
-		ps = append(ps, posting{doc, quantize(weight(tf, lengths, s.avg))})
+	ps := make([]posting, 0, len(s.docs))
+	for _, doc := range s.docs {
+		ps = append(ps, posting{doc, quantize(weight(s.tf[doc*nf:(doc+1)*nf], s.lengths[doc*nf:(doc+1)*nf], s.avg))})
 	}
 	df := len(ps)
 	if len(ps) > maxPostings {
