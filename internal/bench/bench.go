@@ -233,11 +233,12 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 	// build's.
 	for r := range buildRounds {
 		e := s.KB.Entries[(len(s.KB.Entries)/2+r*7919)%len(s.KB.Entries)]
-		var sr, er timing
-		if sr.wall, sr.rss, err = run(o.Binary, false, "search", "--kb", kbDir, "--content", contentDir, queries[r]); err != nil {
+		sr, err := timed("", false, o.Binary, "search", "--kb", kbDir, "--content", contentDir, queries[r])
+		if err != nil {
 			return f, nil, err
 		}
-		if er.wall, er.rss, err = run(o.Binary, true, "explain", "--kb", kbDir, "--content", contentDir, "--", "error: "+e.Signature); err != nil {
+		er, err := timed("", true, o.Binary, "explain", "--kb", kbDir, "--content", contentDir, "--", "error: "+e.Signature)
+		if err != nil {
 			return f, nil, err
 		}
 		searchRuns, explainRuns = append(searchRuns, sr), append(explainRuns, er)
@@ -300,14 +301,22 @@ func median(runs []timing) timing {
 
 // buildOnce builds the KB into out with our binary.
 func buildOnce(o Options, kbDir, contentDir, out string) (timing, error) {
-	cmd := exec.Command(o.Binary, "build", "--kb", kbDir, "--content", contentDir,
+	return timed("", false, o.Binary, "build", "--kb", kbDir, "--content", contentDir,
 		"--templates", filepath.Join(o.Repo, "templates"), "--assets", filepath.Join(o.Repo, "assets"), "--out", out)
+}
+
+// timed runs bin with args in dir ("" for here) and returns its wall and
+// CPU (user and system) time, peak RSS and what it printed. found1 says
+// exit status 1 is an answer (explain: no error among the messages found).
+func timed(dir string, found1 bool, bin string, args ...string) (timing, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
 	rss := peakRSS(cmd)
 	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		return timing{}, fmt.Errorf("build: %v\n%s", err, log.String())
+	if err := cmd.Run(); err != nil && !(found1 && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 1) {
+		return timing{}, fmt.Errorf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args[:min(1, len(args))], ""), err, log.String())
 	}
 	return timing{
 		wall: time.Since(start),
@@ -315,22 +324,6 @@ func buildOnce(o Options, kbDir, contentDir, out string) (timing, error) {
 		rss:  rss(),
 		log:  strings.TrimSpace(log.String()),
 	}, nil
-}
-
-// run runs the binary with args and returns its wall time and peak RSS.
-// found1 says exit status 1 is an answer (explain: no error among the
-// messages found).
-func run(binary string, found1 bool, args ...string) (time.Duration, int64, error) {
-	cmd := exec.Command(binary, args...)
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	peak := peakRSS(cmd)
-	start := time.Now()
-	if err := cmd.Run(); err != nil && !(found1 && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 1) {
-		return 0, 0, fmt.Errorf("%s: %v\n%s", args[0], err, log.String())
-	}
-	wall := time.Since(start)
-	return wall, peak(), nil
 }
 
 // sampleQueries mixes what people search with: pasted signatures with noise

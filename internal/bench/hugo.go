@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -9,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/p2pkb/p2pkb/internal/site"
 )
@@ -265,31 +263,9 @@ func version(bin string, args ...string) string {
 	return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
 }
 
-// timed runs a program and returns its wall time and peak RSS; cpu, when
-// not nil, gets its user and system time.
-func timed(dir string, bin string, cpu *time.Duration, args ...string) (time.Duration, int64, error) {
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	rss := peakRSS(cmd)
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		return 0, 0, fmt.Errorf("%s: %v\n%s", filepath.Base(bin), err, log.String())
-	}
-	wall := time.Since(start)
-	if cpu != nil {
-		*cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	}
-	return wall, rss(), nil
-}
-
 // hugoOnce builds the Hugo site in dir into its folder public.
 func hugoOnce(o Options, dir, public string) (timing, error) {
-	var r timing
-	var err error
-	r.wall, r.rss, err = timed(dir, o.Hugo, &r.cpu, "--quiet", "--destination", public)
-	return r, err
+	return timed(dir, false, o.Hugo, "--quiet", "--destination", public)
 }
 
 // measurePagefind counts the pages Hugo wrote into dir's folder public and
@@ -304,11 +280,11 @@ func measurePagefind(o Options, dir, public string, f *Figures) error {
 	if o.Pagefind == "" {
 		return nil
 	}
-	var err error
-	f.PagefindWall, f.PagefindRSS, err = timed(dir, o.Pagefind, nil, "--site", public, "--quiet")
+	t, err := timed(dir, false, o.Pagefind, "--site", public, "--quiet")
 	if err != nil {
 		return err
 	}
+	f.PagefindWall, f.PagefindRSS = t.wall, t.rss
 	f.PagefindBytes = dirSize(filepath.Join(dir, public, "pagefind"))
 	return nil
 }

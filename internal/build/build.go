@@ -158,7 +158,7 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 	})
 	rendered := time.Now()
 	if !keep {
-		s.Pages = nil // written: their views need not stay through indexing
+		s.Pages = nil // written: they need not stay through indexing
 	}
 	if err != nil {
 		cancel()

@@ -207,3 +207,36 @@ func TestCatalogPages(t *testing.T) {
 		t.Errorf("domain %s counts %d", d.Name, d.Count)
 	}
 }
+
+// An update rewrites the pages of the changed entry and of the entries
+// whose related list names it, in every language, and no others; a page's
+// view is made from the new KB.
+func TestUpdateAffectsRelatedEntries(t *testing.T) {
+	entries := func(cause string) *kb.KB {
+		a := &kb.Entry{ID: "cuda/a", ErrorCode: "A", Domain: "cuda", Category: "x", Signature: "a", RootCause: cause}
+		b := &kb.Entry{ID: "cuda/b", ErrorCode: "B", Domain: "cuda", Category: "x", Signature: "b",
+			TransitionGraph: kb.TransitionGraph{FrequentlyConfusedWith: []string{"cuda/a"}}}
+		c := &kb.Entry{ID: "nccl/c", ErrorCode: "C", Domain: "nccl", Category: "y", Signature: "c",
+			TransitionGraph: kb.TransitionGraph{LeadsTo: []string{"cuda/b"}}}
+		return &kb.KB{Entries: []*kb.Entry{a, b, c}, ByID: map[string]*kb.Entry{"cuda/a": a, "cuda/b": b, "nccl/c": c}}
+	}
+	s := New(entries("old"), &content.Set{}, "")
+	n, affected := s.Update(entries("new"), map[string]bool{"cuda/a": true}, false)
+	var got []string
+	for _, p := range affected {
+		if p.Kind == KindEntry {
+			got = append(got, p.Path)
+		}
+	}
+	want := []string{"en/kb/cuda/a/", "en/kb/cuda/b/", "zh/kb/cuda/a/", "zh/kb/cuda/b/"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("entry pages rewritten: %v, want %v", got, want)
+	}
+	for _, p := range n.Pages {
+		if p.Path == "en/kb/cuda/a/" {
+			if v := p.View(); v.RootCause.Text != "new" || p.Site != n {
+				t.Errorf("the updated page shows %q", v.RootCause.Text)
+			}
+		}
+	}
+}
