@@ -12,8 +12,10 @@ import (
 const MaxSize = 1 << 20
 
 // Read parses a probe report and refuses anything else: a document too
-// large, not JSON, with fields the format does not have, or of another
-// schema version. The error says what is wrong.
+// large, not JSON, of another schema version, or out of the report's shape
+// (fields the format does not have, a value of the wrong type, more GPUs,
+// pairs or characters than the limits). The error says what is wrong and
+// where. The site's browser reader checks the same shape.
 func Read(r io.Reader) (*Report, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
 	if err != nil {
@@ -36,6 +38,13 @@ func Read(r io.Reader) (*Report, error) {
 	}
 	if *head.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("p2p-probe report of schema version %d; this p2pkb reads version %d", *head.SchemaVersion, SchemaVersion)
+	}
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("not a p2p-probe report: %w", err)
+	}
+	if err := ReportShape().Check(doc, ""); err != nil {
+		return nil, fmt.Errorf("not a valid p2p-probe report: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
