@@ -303,30 +303,34 @@
   var current = null;
 
   // usePaste takes the facts of a pasted log; keep stores them for other
-  // pages. A log of more than SYNC_MAX characters is read a slice at a time,
-  // the page running between slices, so that megabytes never freeze the tab;
-  // it is then taken (true) before its facts are known.
-  var SYNC_MAX = 256 << 10, reading = 0;
+  // pages. The log is read a line at a time against the clock: what takes
+  // more than SLICE ms goes on in slices of that much, the page running
+  // between them, so that no text freezes the tab (paste.js reads at most
+  // paste.MaxLine bytes of a line, so no line takes long). A text read at
+  // once gives its answer (true when facts were taken); one read in slices
+  // is taken (true) before its facts are known.
+  var SLICE = 25, SYNC_MAX = 256 << 10, reading = 0;
   function usePaste(text, keep) {
     var msg = $(".machine-message");
     reading++;
     if (text.length > PASTE_MAX) { msg.textContent = t("pasteLarge"); return false; }
-    if (text.length <= SYNC_MAX) { return takePaste(window.p2pkbPaste.extract(text), keep); }
     var x = new window.p2pkbPaste.Extractor(), pos = 0, n = 0, gen = reading;
-    (function slice() {
-      if (gen !== reading) { return; } // a newer paste replaced this one
-      var until = performance.now() + 25;
+    var step = function () {
+      var until = performance.now() + SLICE;
       while (pos < text.length && performance.now() < until) {
-        for (var k = 0; k < 1000 && pos < text.length; k++) {
-          var end = text.indexOf("\n", pos);
-          if (end < 0) { end = text.length; }
-          x.line(++n, text.slice(pos, end));
-          pos = end + 1;
-        }
+        var end = text.indexOf("\n", pos);
+        if (end < 0) { end = text.length; }
+        x.line(++n, text.slice(pos, end));
+        pos = end + 1;
       }
-      if (pos < text.length) { setTimeout(slice, 0); return; }
+      return pos >= text.length;
+    };
+    if (step()) { return takePaste(x.facts(), keep); }
+    setTimeout(function slice() {
+      if (gen !== reading) { return; } // a newer paste replaced this one
+      if (!step()) { setTimeout(slice, 0); return; }
       takePaste(x.facts(), keep);
-    })();
+    }, 0);
     return true;
   }
 

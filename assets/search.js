@@ -108,17 +108,50 @@
 
   function add(lang, name, data) { store[lang + "/" + name] = data; }
 
+  // A KB pattern is RE2 in Go and runs here on JavaScript's backtracking
+  // engine, where a pattern such as "from .+ -> .+ : No" over a long line
+  // takes time cubic in the line. So a pattern sees a line WINDOW
+  // characters at a time: a longer line is cut into windows that overlap by
+  // half, each on a line of its own, which finds every match of up to
+  // WINDOW / 2 characters (a signature is one message) and bounds the work
+  // of each window. ^ and $ match at lines, as when each line was tried.
+  var WINDOW = 512;
+  function windowed(text) {
+    var lines = text.split("\n"), out = [];
+    for (var i = 0; i < lines.length; i++) {
+      var l = lines[i];
+      if (l.length <= WINDOW) { out.push(l); continue; }
+      for (var at = 0; at < l.length; at += WINDOW / 2) {
+        out.push(l.slice(at, at + WINDOW));
+        if (at + WINDOW >= l.length) { break; }
+      }
+    }
+    return out.join("\n");
+  }
   function matchPattern(src, text) {
     var re;
-    try { re = new RegExp(src); } catch (e) { return ""; }
+    try { re = new RegExp(src, "m"); } catch (e) { return ""; }
     var m = re.exec(text);
-    if (m) { return m[0]; }
-    var lines = text.split("\n");
-    for (var i = 0; i < lines.length; i++) {
-      m = re.exec(lines[i]);
-      if (m) { return m[0]; }
-    }
-    return "";
+    return m ? m[0] : "";
+  }
+
+  // matchPatterns runs patterns (rows [doc, source, weight]) over text and
+  // calls found(row, match) for each that matches. It works in slices of
+  // SLICE ms, the page running between them, and resolves when done.
+  var SLICE = 25;
+  function matchPatterns(patterns, text, found) {
+    var w = windowed(text), i = 0;
+    return new Promise(function (resolve) {
+      (function slice() {
+        var until = performance.now() + SLICE;
+        while (i < patterns.length && performance.now() < until) {
+          var m = matchPattern(patterns[i][1], w);
+          if (m) { found(patterns[i], m); }
+          i++;
+        }
+        if (i < patterns.length) { setTimeout(slice, 0); } else { resolve(); }
+      })();
+    });
   }
 
   // lineOf is the number, from 1, of the first line of q holding match (search.lineOf).
@@ -191,10 +224,8 @@
             scores[d] *= (have / all) * (have / all);
           });
         }
-        patterns.forEach(function (r) {
-          var m = matchPattern(r[1], q);
-          if (m) { matches[r[0]] = m; scores[r[0]] = 1000 + Array.from(m).length + (r[2] || 0) / 2; }
-        });
+        return matchPatterns(patterns, q, function (r, m) { matches[r[0]] = m; scores[r[0]] = 1000 + Array.from(m).length + (r[2] || 0) / 2; });
+      }).then(function () {
         var ranked = Object.keys(scores).map(Number).sort(function (a, b) { return scores[b] - scores[a] || a - b; }).slice(0, limit);
         var multiline = q.trim().indexOf("\n") >= 0;
         return Promise.all(ranked.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)); })).then(function (chunks) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -249,8 +250,84 @@ func TestBrowserLoad(t *testing.T) {
 		if browsertest.Eval[bool](b, `localStorage.getItem("p2pkb.probe") !== null || location.hash !== ""`) {
 			t.Errorf("%s: kept, or left in the address", c.name)
 		}
-		rows = append(rows, loadRow{c.name, ms(browsertest.Eval[float64](b, `window.__msgAt`)), 100 * time.Millisecond, time.Second})
+		rows = append(rows, loadRow{c.name, ms(browsertest.Eval[float64](b, `window.__msgAt`)), 100 * time.Millisecond, 5 * time.Second})
 	}
+	rows = append(rows, pasteLoad(t, b, root)...)
 	logTable(t, rows)
 	checkQuiet(t, b, root)
+}
+
+// sized repeats unit to n bytes (whole lines of a log, or a pattern).
+func sized(unit string, n int) string {
+	s := strings.Repeat(unit, n/len(unit)+1)
+	return s[:n]
+}
+
+// pasteRun presses Use in the Your machine panel, the text already in its
+// box, and waits for the facts or the message; it returns the time taken
+// and the longest task the page ran meanwhile.
+const pasteRun = `new Promise(res => {
+	const m = document.querySelector(".machine-message"), t0 = performance.now();
+	let long = 0, done = false;
+	const po = new PerformanceObserver(l => l.getEntries().forEach(e => { long = Math.max(long, e.duration); }));
+	po.observe({ type: "longtask" });
+	const end = () => { if (done) { return; } done = true; const took = performance.now() - t0; setTimeout(() => { po.disconnect(); res([took, long]); }, 100); };
+	document.addEventListener("p2pkb-machine", end, { once: true });
+	new MutationObserver(end).observe(m, { childList: true, characterData: true, subtree: true });
+	document.querySelector(".machine-use").click();
+})`
+
+// pasteLoad times pastes in the Your machine panel and queries on the
+// search page, pathological and real, from 8 KB to the limits.
+func pasteLoad(t *testing.T, b *browsertest.Browser, root string) []loadRow {
+	nccl, err := os.ReadFile("../paste/testdata/h200x2-nccl-default.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	peer := "> Peer access from (GPU1) -> "
+	var rows []loadRow
+	b.Do(chromedp.Navigate(root+"en/index.html"), chromedp.WaitReady(chromedp.CSS("#machine")))
+	browsertest.Eval[any](b, `(() => { localStorage.clear(); document.getElementById("machine").open = false; return null; })()`)
+	openMachine(t, b)
+	browsertest.Eval[any](b, `(() => { document.getElementById("machine").open = false; return null; })()`)
+	for _, c := range []struct {
+		name, text string
+		target     time.Duration
+	}{
+		{"8 KB line of \"" + peer + "\" pasted", sized(peer, 8<<10), time.Second},
+		{"64 KB line of \"" + peer + "\" pasted", sized(peer, 64<<10), time.Second},
+		{"64 KB of NCCL INFO lines pasted", sized(string(nccl), 64<<10), time.Second},
+		{"1 MB of NCCL INFO lines pasted", sized(string(nccl), 1<<20), 2 * time.Second},
+		{"1 MB of 1 KB lines of \"" + peer + "\" pasted", sized(sized(peer, 1023)+"\n", 1<<20), 2 * time.Second},
+	} {
+		browsertest.Eval[any](b, `(() => { document.querySelector(".machine-message").textContent = ""; document.querySelector(".machine-input").value = `+jsQuote(c.text)+`; return null; })()`)
+		time.Sleep(100 * time.Millisecond)
+		r := browsertest.Eval[[]float64](b, pasteRun)
+		took, long := ms(r[0]), ms(r[1])
+		rows = append(rows, loadRow{c.name, took, c.target, 10 * c.target},
+			loadRow{"  its longest task", long, 200 * time.Millisecond, 2 * time.Second})
+	}
+	if got := browsertest.Eval[string](b, `localStorage.getItem("p2pkb.paste") || ""`); !strings.Contains(got, "2.28.9") {
+		t.Errorf("the NCCL log pasted last but one gave no NCCL version: %.200s", got)
+	}
+	for _, c := range []struct{ name, q string }{
+		{"8 KB query of \"" + peer + "\"", sized(peer, 8<<10)},
+		{"16 KB query of \"" + peer + "\"", sized(peer, 16<<10)},
+		{"64 KB query of \"" + peer + "\"", sized(peer, 64<<10-64)},
+		{"64 KB query of NCCL INFO lines", sized(string(nccl), 64<<10-64)},
+	} {
+		start := time.Now()
+		b.Do(chromedp.Navigate(root + "en/search/index.html?q=" + url.QueryEscape(c.q)))
+		for i := 0; i < 600; i++ {
+			if done, _ := browsertest.EvalErr[string](b, `document.body.dataset.searchDone || ""`); done != "" {
+				if done != "true" {
+					t.Errorf("%s: search %s", c.name, done)
+				}
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		rows = append(rows, loadRow{c.name + ", answered", time.Since(start), time.Second, 30 * time.Second})
+	}
+	return rows
 }
