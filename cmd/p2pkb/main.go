@@ -134,7 +134,8 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 	fl := flag.NewFlagSet("build", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	src := addSourceFlags(fl, true)
-	out := fl.String("out", "public", "output `DIR`, replaced only when the build succeeds")
+	out := fl.String("out", "public", "output `DIR`, replaced only when the build succeeds; a non-empty DIR must be an earlier build")
+	force := fl.Bool("force", false, "replace --out even when it is not empty and no earlier build")
 	baseURL := fl.String("base-url", "", "absolute `URL` of the site root, for canonical links and sitemap.xml")
 	quiet := fl.Bool("quiet", false, "no progress line on a terminal")
 	repoURL := fl.String("repo-url", "", "the project's repository `URL` (GitHub layout), for \"Edit this entry\" and \"Report\" links")
@@ -148,6 +149,7 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sources.RepoURL = *repoURL
+	sources.ReplaceOut = *force
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
