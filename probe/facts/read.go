@@ -22,6 +22,15 @@ func Read(r io.Reader) (*Report, error) {
 	if len(data) > MaxSize {
 		return nil, fmt.Errorf("not a p2p-probe report: larger than %d KB", MaxSize>>10)
 	}
+	// One strict pass reads a report; only a document it refuses is read
+	// again, loosely, to say what it is instead.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var rep Report
+	strictErr := dec.Decode(&rep)
+	if strictErr == nil && rep.Probe.Name == "p2p-probe" && rep.SchemaVersion == SchemaVersion {
+		return &rep, nil
+	}
 	var head struct {
 		SchemaVersion *int `json:"schema_version"`
 		Probe         struct {
@@ -37,11 +46,5 @@ func Read(r io.Reader) (*Report, error) {
 	if *head.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("p2p-probe report of schema version %d; this p2pkb reads version %d", *head.SchemaVersion, SchemaVersion)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var rep Report
-	if err := dec.Decode(&rep); err != nil {
-		return nil, fmt.Errorf("not a valid p2p-probe report: %w", err)
-	}
-	return &rep, nil
+	return nil, fmt.Errorf("not a valid p2p-probe report: %w", strictErr)
 }
