@@ -200,11 +200,9 @@ func summarize(name string, r *facts.Report, j *judge) node {
 	if len(r.Software.ACS) > 0 {
 		set("acs_redirect", fmt.Sprint(redirect))
 	}
-	models := map[int]string{}
 	var names []string
 	for _, g := range r.GPUs {
-		models[g.Index] = g.Name.V
-		if !slices.Contains(names, g.Name.V) {
+		if g.Name.V != "" && !slices.Contains(names, g.Name.V) {
 			names = append(names, g.Name.V)
 		}
 	}
@@ -335,7 +333,9 @@ func (j *judge) applying(f rules.Facts) []int {
 
 // fold turns the nodes into the fleet's view.
 func fold(nodes []node, j *judge, o Options) View {
-	v := View{Nodes: len(nodes), Threshold: o}
+	// Lists are empty rather than null in JSON, for tools.
+	v := View{Nodes: len(nodes), Threshold: o, Verdicts: []VerdictNodes{}, Problems: []PairProblem{}, Outliers: []Outlier{},
+		Versions: []Spread{}, Entries: []EntryNodes{}, Everywhere: []string{}, Unread: []NodeError{}, Groups: []Group{}}
 	slices.SortFunc(nodes, func(a, b node) int { return cmp.Compare(a.name, b.name) })
 
 	byVerdict := map[string][]string{}

@@ -3,6 +3,7 @@ package fleet
 import (
 	"archive/tar"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -173,15 +175,7 @@ func Read(paths []string, o Options) (View, error) {
 		close(out)
 	}()
 	var nodes []node
-	names := map[string]string{}
 	for n := range out {
-		if first, dup := names[n.name]; dup {
-			n.err = fmt.Sprintf("%s: a second report for node %s (the first is %s); the node's name comes from the file's name", n.path, n.name, first)
-			n.verdict, n.problems, n.figures, n.links, n.entries = Unreadable, nil, nil, nil, nil
-			n.name = n.path
-		} else {
-			names[n.name] = n.path
-		}
 		nodes = append(nodes, n)
 	}
 	if walkErr != nil {
@@ -191,7 +185,25 @@ func Read(paths []string, o Options) (View, error) {
 		return View{}, judgeErr
 	}
 	j, _ := newJudge(o.Entries)
-	return fold(nodes, j, o), nil
+	return fold(dedupe(nodes), j, o), nil
+}
+
+// dedupe marks every report after the first (by path) of a node's name as
+// unreadable: the name comes from the file's name, and two files of one
+// name are a mistake to show, not a node to count twice.
+func dedupe(nodes []node) []node {
+	slices.SortFunc(nodes, func(a, b node) int { return cmp.Compare(a.path, b.path) })
+	first := map[string]string{}
+	for i := range nodes {
+		n := &nodes[i]
+		if p, dup := first[n.name]; dup {
+			*n = node{name: n.path, path: n.path, verdict: Unreadable,
+				err: fmt.Sprintf("%s: a second report for node %s (the first is %s); a node's name comes from its file's name", n.path, n.name, p)}
+			continue
+		}
+		first[n.name] = n.path
+	}
+	return nodes
 }
 
 func parse(r Report, j *judge) node {
