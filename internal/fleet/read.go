@@ -20,12 +20,21 @@ import (
 	"github.com/p2pkb/p2pkb/probe/facts"
 )
 
-// Report is one node's report as read from a file, before it is parsed.
+// Report is one node's report as found, before it is parsed.
 type Report struct {
 	Node string // the node's name: the file's name without .json
 	Path string // where it was read, for messages
-	Data []byte
-	Err  error // reading it failed
+	Data []byte // the report; nil for a file not read yet (see load)
+	Err  error  // reading it failed
+	file string // a file to read, on the core that parses it
+}
+
+// load reads a report found as a file.
+func (r Report) load() Report {
+	if r.file == "" || r.Data != nil || r.Err != nil {
+		return r
+	}
+	return readFile(r.file)
 }
 
 // NodeName is the name of the node a report file belongs to: its base name
@@ -39,12 +48,13 @@ func NodeName(file string) string {
 	return base
 }
 
-// Walk sends every report found in the named files, folders (their *.json
+// walk sends every report found in the named files, folders (their *.json
 // files, recursively) and tar archives (.tar, .tar.gz, .tgz: their *.json
-// members) to fn, one at a time. It stops at the first error fn returns; a
-// file that cannot be read is sent with Err set, and a path that does not
-// exist is an error.
-func Walk(paths []string, fn func(Report) error) error {
+// members) to fn, one at a time: a file by its name, to be read where it is
+// parsed (Report.load), an archive's member read, as an archive is read in
+// order. It stops at the first error fn returns; a path that cannot be
+// walked is sent with Err set, and a path that does not exist is an error.
+func walk(paths []string, fn func(Report) error) error {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -59,12 +69,12 @@ func Walk(paths []string, fn func(Report) error) error {
 				if d.IsDir() || !strings.HasSuffix(d.Name(), ".json") {
 					return nil
 				}
-				return fn(readFile(file))
+				return fn(Report{Node: NodeName(file), Path: file, file: file})
 			})
 		case isTar(p):
 			err = walkTar(p, fn)
 		default:
-			err = fn(readFile(p))
+			err = fn(Report{Node: NodeName(p), Path: p, file: p})
 		}
 		if err != nil {
 			return err
@@ -139,7 +149,7 @@ func walkTar(p string, fn func(Report) error) error {
 	}
 }
 
-// Read reads every report under paths (see Walk) and returns the fleet's
+// Read reads every report under paths (see walk) and returns the fleet's
 // view. Reports are parsed on every core and kept only as the few figures
 // the view needs.
 func Read(paths []string, o Options) (View, error) {
@@ -166,7 +176,7 @@ func Read(paths []string, o Options) (View, error) {
 	}
 	var walkErr error
 	go func() {
-		walkErr = Walk(paths, func(r Report) error {
+		walkErr = walk(paths, func(r Report) error {
 			in <- r
 			return nil
 		})
@@ -207,6 +217,7 @@ func dedupe(nodes []node) []node {
 }
 
 func parse(r Report, j *judge) node {
+	r = r.load()
 	if r.Err != nil {
 		return node{name: r.Node, path: r.Path, verdict: Unreadable, err: fmt.Sprintf("%s: %v", r.Path, r.Err)}
 	}

@@ -1,11 +1,12 @@
 package facts
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // MaxSize is the largest report Read accepts; a real one is a few KB per GPU.
@@ -23,11 +24,11 @@ func Read(r io.Reader) (*Report, error) {
 		return nil, fmt.Errorf("not a p2p-probe report: larger than %d KB", MaxSize>>10)
 	}
 	// One strict pass reads a report; only a document it refuses is read
-	// again, loosely, to say what it is instead.
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
+	// again, loosely, to say what it is instead. The strict pass is
+	// json/v2's, which reads a report in about half the time and memory of
+	// encoding/json: `p2pkb fleet` reads thousands.
 	var rep Report
-	strictErr := dec.Decode(&rep)
+	strictErr := jsonv2.Unmarshal(data, &rep, jsonv2.RejectUnknownMembers(true))
 	if strictErr == nil && rep.Probe.Name == "p2p-probe" && rep.SchemaVersion == SchemaVersion {
 		return &rep, nil
 	}
