@@ -29,3 +29,12 @@ func (f Facts) Known(name string) bool { return f.get(name).known }
 // Names lists the facts conditions can read, but for the env.NAME and
 // python.NAME families.
 func Names() []string { return append([]string(nil), factNames...) }
+
+// Reads lists the facts an expression reads; nil for nil.
+func Reads(e Expr) []string {
+	if e == nil {
+		return nil
+	}
+	names, _ := FactsIn(e.String())
+	return names
+}
