@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -167,5 +168,50 @@ func TestTruthRules(t *testing.T) {
 				t.Errorf("got %s, want field %s and %q", ps[0], c.wantField, c.want)
 			}
 		})
+	}
+}
+
+// The audit of the repository's KB: what make audit prints, with the checks
+// that must hold.
+func TestAuditOfRepositoryKB(t *testing.T) {
+	k, err := Load(os.DirFS("../../kb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Audit(k)
+	if a.Total.Bare != 0 || a.Invented() != 0 {
+		t.Errorf("%d rates without basis, %d invented codes", a.Total.Bare, a.Invented())
+	}
+	for _, r := range a.Rows {
+		if r.Tier == "reproduced" && r.Verbatim != "output" {
+			t.Errorf("%s is reproduced but its signature was not checked against the output (%s)", r.ID, r.Verbatim)
+		}
+	}
+	if a.Checked+a.Unchecked != len(k.Entries) || a.Printed+a.IDs != len(k.Entries) {
+		t.Errorf("counts do not add up: %+v", a)
+	}
+	var b strings.Builder
+	if err := a.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile(`(?m)^cuda/ipc-open-in-own-process +reproduced +reproduction +output +printed +0 +[1-9]`)
+	if !row.MatchString(b.String()) || !strings.Contains(b.String(), "0 invented codes") {
+		t.Errorf("the table lacks a row or the totals:\n%s", b.String())
+	}
+}
+
+// What lint refuses, the audit counts, so that it says what holds of any
+// KB it is given.
+func TestAuditCountsWhatLintRefuses(t *testing.T) {
+	k := &KB{Entries: []*Entry{
+		{ID: "a/b", VerificationTier: "ai_generated", ErrorCode: "cudaErrorPeerAccessUnsupported-mig", FixSuccessRate: 0.7,
+			Workarounds: []Workaround{{Action: "x", SuccessRate: 0.5, SuccessBasis: &RateBasis{Estimate: true}},
+				{Action: "y", SuccessRate: 0.75, SuccessBasis: &RateBasis{Reports: 3, Of: 4, Sources: []string{"https://a"}}}},
+			SignatureSource: &SignatureSource{Kind: "report", URL: "https://a"}},
+	}}
+	a := Audit(k)
+	r := a.Rows[0]
+	if r.Bare != 1 || r.Estimate != 1 || r.Counted != 1 || r.Code != "invented" || r.Verbatim != "unchecked" || a.Invented() != 1 {
+		t.Errorf("row %+v", r)
 	}
 }
