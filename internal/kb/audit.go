@@ -11,7 +11,7 @@ type AuditRow struct {
 	ID       string
 	Tier     string // verification_tier
 	Source   string // signature_source.kind, or "none"
-	Verbatim string // what the signature was checked against: output, line, excerpt; or unchecked
+	Verbatim string // what the signature was checked against: output, line, excerpt, code table; or unchecked
 	Code     string // printed, or id for a plain id
 	Counted  int    // rates that rest on a count of reports
 	Estimate int    // rates labelled as an editor's estimate: guesses, marked
@@ -42,6 +42,8 @@ func Audit(k *KB) *AuditReport {
 				r.Verbatim = "line"
 			case (s.Kind == "report" || s.Kind == "documentation") && s.Excerpt != "":
 				r.Verbatim = "excerpt"
+			case (s.Kind == "report" || s.Kind == "documentation") && codeTableSignature(e.Signature):
+				r.Verbatim = "code table"
 			}
 		}
 		if IsPrintedCode(e.ErrorCode) {

@@ -71,6 +71,12 @@ func TestInstanceOf(t *testing.T) {
 		// A help file's text has no literal: the text is the format.
 		{"The call to cuIpcOpenMemHandle failed. This is an unrecoverable error", "The call to cuIpcOpenMemHandle failed. This is an unrecoverable error", ""},
 		{"The call to cuIpcOpenMemHandle failed.", "The call to cuIpcCloseMemHandle failed.", "character 18"},
+		// The first lines of a message of several; indentation is not part of it.
+		{"The call to cuIpcOpenMemHandle failed. This is an unrecoverable error",
+			"The call to cuIpcOpenMemHandle failed. This is an unrecoverable error\nand will cause the program to abort.\n  Hostname: %s", ""},
+		{"The call to cuIpcOpenMemHandle failed. This is an unrecoverable error and will cause the program to abort.",
+			"The call to cuIpcOpenMemHandle failed. This is an unrecoverable error\nand will cause the program to abort.\n  Hostname: %s", `character 70: the signature has " and will`},
+		{"ACSCtl:\tSrcValid+ TransBlk-", `  printf("\t\tACSCtl:\tSrcValid%c TransBlk%c\n", a, b);`, ""},
 	}
 	for _, c := range cases {
 		got := InstanceOf(c.sig, c.line)
@@ -113,6 +119,9 @@ func TestCodes(t *testing.T) {
 	}
 	if c, _ := LookupCode("cudaErrorPeerAccessUnsupported"); c.Number != 217 || c.Message != "peer access is not supported between these two devices" {
 		t.Errorf("cudaErrorPeerAccessUnsupported = %+v", c)
+	}
+	if !codeTableSignature("cudaErrorTooManyPeers: peer mapping resources exhausted") || codeTableSignature("cudaErrorTooManyPeers: peer mappings exhausted") {
+		t.Error("a name: string signature is not held to CUDA's table")
 	}
 }
 

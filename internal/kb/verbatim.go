@@ -326,16 +326,23 @@ func formatRegexp(units []formatUnit, anchored bool) *regexp.Regexp {
 }
 
 // InstanceOf checks that sig is what the statement line prints: its format
-// with each placeholder filled, after any prefix a logger adds. It returns
-// "" when it is, else where the signature first differs.
+// with each placeholder filled, after any prefix a logger adds, whole or
+// up to the end of one of its lines. It returns "" when it is, else where
+// the signature first differs.
 func InstanceOf(sig, line string) string {
 	sig = strings.TrimSpace(sig)
 	units := formatOf(line)
+	for len(units) > 0 && !units[0].wildcard && strings.TrimSpace(units[0].lit) == "" {
+		units = units[1:] // indentation is no part of the message
+	}
 	if len(units) == 0 {
 		return "the line holds no message to compare"
 	}
-	if formatRegexp(units, true).MatchString(sig) {
-		return ""
+	// A signature is the message, or its first lines when it has several.
+	for i, u := range units {
+		if (u.lit == "\n" || i == len(units)-1) && formatRegexp(trimUnits(units[:i+1]), true).MatchString(sig) {
+			return ""
+		}
 	}
 	lo, hi := 0, len(units)+1 // the first lo units match, the first hi do not
 	for hi-lo > 1 {
