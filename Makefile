@@ -4,7 +4,7 @@ N        ?= 10000
 LOG_MB   ?= 100,1000
 CHROMIUM ?= chromium
 
-.PHONY: site test lint probe bench fuzz browser slurm vocab clean
+.PHONY: site test lint audit probe bench fuzz browser slurm vocab clean
 
 ## site: build the site from the repository's kb/ and content/ into public/
 site:
@@ -18,6 +18,10 @@ test: browser slurm vocab
 ## lint: check the KB and the articles without writing anything
 lint:
 	$(GO) run ./cmd/p2pkb lint --kb kb --content content
+
+## audit: per entry, what its signature, code and rates rest on, and the totals (fails on a rate without basis or an invented code)
+audit:
+	$(GO) run ./cmd/p2pkb audit --kb kb
 
 ## probe: build bin/p2p-probe for linux/amd64
 probe:

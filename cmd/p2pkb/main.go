@@ -43,6 +43,7 @@ commands:
   match   tell which entries and fixes apply to a machine described by p2p-probe
   new     write the skeleton of a new entry from a pasted error line
   fleet   compare the p2p-probe reports of many nodes: verdicts, outliers, versions
+  audit   list what each entry's signature, code and rates rest on
 
 Run 'p2pkb <command> -h' for a command's flags.
 `
@@ -83,6 +84,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err == nil && differ {
 			return 1
 		}
+	case "audit":
+		err = auditCmd(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -198,6 +201,20 @@ func lintCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return build.Lint(sources, stdout)
+}
+
+func auditCmd(args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("audit", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	src := addSourceFlags(fl, false)
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	sources, err := src.sources()
+	if err != nil {
+		return err
+	}
+	return build.Audit(sources, stdout)
 }
 
 func reportFlags(fl *flag.FlagSet) (lang *string, asJSON *bool, baseURL *string) {

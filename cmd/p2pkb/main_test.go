@@ -66,6 +66,19 @@ func TestLintBrokenKB(t *testing.T) {
 	}
 }
 
+// audit prints a row per entry and the totals; a KB that lint refuses
+// fails it, naming the problem.
+func TestAudit(t *testing.T) {
+	code, out, errOut := call("", "audit", "--kb", "../../kb")
+	if code != 0 || !strings.Contains(out, "tensorflow/gpu-peer-access-error") || !strings.Contains(out, "0 invented codes") || !strings.Contains(out, "0 without basis") {
+		t.Errorf("exit %d: %s%s", code, out, errOut)
+	}
+	code, _, errOut = call("", "audit", "--kb", "../../internal/kb/testdata/broken/rate-range")
+	if code != 1 || !strings.Contains(errOut, "workarounds[1].success_rate:") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
 func TestMatchRefusesWhatIsNotAProbeReport(t *testing.T) {
 	dir := t.TempDir()
 	cases := map[string]string{

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -367,23 +368,35 @@ func recent(entries []*kb.Entry) []*kb.Entry {
 	return es[:min(len(es), RecentCount)]
 }
 
+// sortedCodes lists every code with a page: each entry's error_code and
+// the codes it had before, whose old links must still lead to it.
 func sortedCodes(entries []*kb.Entry) []string {
 	seen := map[string]bool{}
 	var codes []string
 	for _, e := range entries {
-		if !seen[e.ErrorCode] {
-			seen[e.ErrorCode] = true
-			codes = append(codes, e.ErrorCode)
+		for _, c := range append([]string{e.ErrorCode}, e.FormerCodes...) {
+			if !seen[c] {
+				seen[c] = true
+				codes = append(codes, c)
+			}
 		}
 	}
 	sort.Strings(codes)
 	return codes
 }
 
+// byCode lists the entries of each code, those that have it now first.
 func byCode(entries []*kb.Entry) map[string][]*kb.Entry {
 	out := map[string][]*kb.Entry{}
 	for _, e := range entries {
 		out[e.ErrorCode] = append(out[e.ErrorCode], e)
+	}
+	for _, e := range entries {
+		for _, c := range e.FormerCodes {
+			if !slices.Contains(out[c], e) {
+				out[c] = append(out[c], e)
+			}
+		}
 	}
 	return out
 }
