@@ -20,7 +20,7 @@ const torchPeerMsg = "RuntimeError: CUDA error: peer access is not supported bet
 const causeOrder = `[...document.querySelectorAll("#search-causes .causes li[data-cause-id]")].map(li => li.dataset.causeId + " " + (li.dataset.truth || ""))`
 
 // The search page shows the causes of a pasted message together, ranked as
-// p2pkb match ranks them: by confidence without a machine, by the facts of
+// p2pkb match ranks them: by evidence without a machine, by the facts of
 // the machine's report with one, and says what would tell them apart.
 func TestBrowserCausesOfOneMessage(t *testing.T) {
 	b := browsertest.New(t)
@@ -30,7 +30,8 @@ func TestBrowserCausesOfOneMessage(t *testing.T) {
 
 	runQuery(t, b, root, "en", q)
 	got := browsertest.Eval[[]string](b, causeOrder)
-	if strings.Join(got, ",") != "cuda/peer-access-to-same-device unknown,cuda/peer-access-unsupported-by-hardware unknown,cuda/peer-access-under-mig unknown" {
+	// Without a machine, by the reports each entry cites, then confidence (search.Before).
+	if strings.Join(got, ",") != "cuda/peer-access-unsupported-by-hardware unknown,cuda/peer-access-under-mig unknown,cuda/peer-access-to-same-device unknown" {
 		t.Errorf("causes without a machine: %v", got)
 	}
 	head := browsertest.Eval[string](b, `document.querySelector("#search-causes .causes-head").textContent`)

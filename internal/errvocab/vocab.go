@@ -193,3 +193,34 @@ func All(family string) []Error {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Code < out[j].Code })
 	return out
 }
+
+// bareWrap are the words a CUDA check prints around an error whatever
+// program it is in: "CUDA error: ", "cudaErrorX: ".
+var bareWrap = []string{"RuntimeError: ", "CUDA error: ", "CUDA error ", "Cuda error: ", "error: "}
+
+// Bare tells whether a message is nothing but an error of the vocabulary:
+// its name, its message, or both, with the words every CUDA check prints
+// around them. Such a message says what failed and not who called: an
+// entry whose signature is bare explains the error in general, and ranks
+// below one that names the layer too.
+func Bare(msg string) bool {
+	s := strings.TrimSpace(msg)
+	for _, w := range bareWrap {
+		s = strings.TrimPrefix(s, w)
+	}
+	if name, rest, ok := strings.Cut(s, ": "); ok {
+		if _, known := ByName(name); known {
+			s = rest
+		}
+	}
+	s = strings.TrimSpace(s)
+	if _, ok := ByName(s); ok {
+		return true
+	}
+	for _, fam := range []string{CUDARuntime, CUDADriver, NCCL} {
+		if _, ok := v.byText[fam][s]; ok {
+			return true
+		}
+	}
+	return false
+}

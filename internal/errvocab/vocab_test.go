@@ -151,3 +151,19 @@ func TestTriggersAreRequired(t *testing.T) {
 		}
 	}
 }
+
+func TestBare(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"peer access is not supported between these two devices":                                                   true,
+		"CUDA_ERROR_PEER_ACCESS_UNSUPPORTED":                                                                       true,
+		"cudaErrorInvalidDevice: invalid device ordinal":                                                           true,
+		"CUDA error: invalid device ordinal":                                                                       true,
+		"unhandled cuda error (run with NCCL_DEBUG=INFO for details)":                                              true,
+		"transport/p2p.cc:290 NCCL WARN Cuda failure 217 'peer access is not supported between these two devices'": false,
+		"Custom allreduce is disabled because your platform lacks GPU P2P capability":                              false,
+	} {
+		if Bare(msg) != want {
+			t.Errorf("Bare(%q) = %v", msg, !want)
+		}
+	}
+}

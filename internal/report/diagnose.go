@@ -109,9 +109,9 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, f rules.Fa
 	}
 	msg := Message{Line: n, LineText: strings.TrimSpace(text), Match: ms[0].Text, Severity: "note", judged: len(f) > 0}
 	type ranked struct {
-		c     Cause
-		tier  int // 0: its conditions hold; 1: unknown, or no condition; 2: ruled out
-		match int
+		c    Cause
+		rank search.Candidate
+		tier int // 0: its conditions hold; 1: unknown, or no condition; 2: ruled out
 	}
 	var rs []ranked
 	for _, x := range ms {
@@ -130,18 +130,9 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, f rules.Fa
 		if !e.IsNote() {
 			msg.Severity = "error"
 		}
-		rs = append(rs, ranked{c, tier, len(x.Text)})
+		rs = append(rs, ranked{c, search.NewCandidate(e, x.Text, tier), tier})
 	}
-	sort.SliceStable(rs, func(i, j int) bool {
-		a, b := rs[i], rs[j]
-		if a.tier != b.tier {
-			return a.tier < b.tier
-		}
-		if a.c.Confidence != b.c.Confidence {
-			return a.c.Confidence > b.c.Confidence
-		}
-		return a.match > b.match
-	})
+	sort.SliceStable(rs, func(i, j int) bool { return search.Before(rs[i].rank, rs[j].rank) })
 	msg.Verdict = "unknown"
 	allOut := true
 	for _, r := range rs {
