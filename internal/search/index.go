@@ -381,7 +381,6 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 	return out, nil
 }
 
-
 // queryTerms are the terms a query is ranked by. A long query is a pasted
 // message or log: its numbers (timestamps, ranks, line numbers) rank nothing
 // and would only cost index downloads, so they are left out.
