@@ -9,8 +9,26 @@ import (
 // Layer is who printed a line: the library or program whose own check
 // reported the error it got from below.
 type Layer struct {
-	ID   string `json:"id"`   // nccl, custom_allreduce, ucx, ...
-	Name string `json:"name"` // how a person calls it: NCCL, UCX
+	ID     string `json:"id"`     // nccl, custom_allreduce, ucx, ...
+	Name   string `json:"name"`   // how a person calls it: NCCL, UCX
+	Domain string `json:"domain"` // the software, as a knowledge base files its entries: nccl, vllm, ucx
+}
+
+// Returns names the error a layer returns to its caller when a call below
+// it fails with an error of a family: NCCL turns a CUDA failure into
+// ncclUnhandledCudaError and a system call's into ncclSystemError. "" when
+// the layer passes the error on as it is.
+func (l Layer) Returns(family string) string {
+	if l.ID != "nccl" && l.ID != "nccl_tests" {
+		return ""
+	}
+	switch family {
+	case CUDARuntime, CUDADriver:
+		return "ncclUnhandledCudaError"
+	case Errno:
+		return "ncclSystemError"
+	}
+	return ""
 }
 
 // Reading is what a line says of itself.
@@ -43,11 +61,11 @@ var (
 // vLLM's csrc/custom_all_reduce.cuh (also copied into SGLang's sgl-kernel),
 // TensorRT-LLM's customAllReduceKernels, DeepEP's runtime.
 var customAllReduce = map[string]Layer{
-	"custom_all_reduce": {"custom_allreduce", "custom all-reduce kernel (vLLM, SGLang)"},
-	"custom_allreduce":  {"custom_allreduce", "custom all-reduce kernel (vLLM, SGLang)"},
-	"customAllReduce":   {"trtllm_allreduce", "TensorRT-LLM custom all-reduce"},
-	"allReduceFusion":   {"trtllm_allreduce", "TensorRT-LLM custom all-reduce"},
-	"deep_ep":           {"deepep", "DeepEP"},
+	"custom_all_reduce": {"custom_allreduce", "custom all-reduce kernel (vLLM, SGLang)", "vllm"},
+	"custom_allreduce":  {"custom_allreduce", "custom all-reduce kernel (vLLM, SGLang)", "vllm"},
+	"customAllReduce":   {"trtllm_allreduce", "TensorRT-LLM custom all-reduce", "tensorrt-llm"},
+	"allReduceFusion":   {"trtllm_allreduce", "TensorRT-LLM custom all-reduce", "tensorrt-llm"},
+	"deep_ep":           {"deepep", "DeepEP", "deepep"},
 }
 
 // shapes are tried in order; the first that matches names the layer. The
@@ -60,93 +78,93 @@ var shapes = []shape{
 		re:       regexp.MustCompile(`(?P<where>[\w./-]*(?:custom_all_reduce|custom_allreduce|customAllReduce|allReduceFusion|deep_ep)\w*\.(?:cuh|cu|cpp|h|hpp):\d+)['"]?\s*'(?P<text>[^']+)'`),
 		families: cudaFamilies, byFile: customAllReduce},
 	// TensorRT-LLM's check_cuda_error: "[TensorRT-LLM][ERROR] CUDA runtime error in cudaIpcOpenMemHandle(...): <text> (<file>:<line>)".
-	{layer: Layer{"trtllm", "TensorRT-LLM"}, triggers: []string{"[TensorRT-LLM][ERROR]"},
+	{layer: Layer{"trtllm", "TensorRT-LLM", "tensorrt-llm"}, triggers: []string{"[TensorRT-LLM][ERROR]"},
 		re:       regexp.MustCompile(`\[TensorRT-LLM\]\[ERROR\] (?:CUDA runtime error|\[TRT-LLM\]\[ERROR\] Assertion failed)? ?in (?P<where>\w+)[^:]*: (?P<text>[^(]+)`),
 		families: cudaFamilies},
 	// nvbandwidth's CU_ASSERT / CUDA_ASSERT: "[CUDA_ERROR_INVALID_VALUE] invalid argument in expression cuMemSetAccess(...)".
 	// https://github.com/NVIDIA/nvbandwidth/issues/44
-	{layer: Layer{"nvbandwidth", "nvbandwidth"}, triggers: []string{" in expression "},
+	{layer: Layer{"nvbandwidth", "nvbandwidth", "cuda"}, triggers: []string{" in expression "},
 		re:       regexp.MustCompile(`\[(?P<name>CUDA_ERROR_\w+|cudaError\w+)\] (?P<text>.*?) in expression (?P<where>\w+)`),
 		families: driverFirst},
 	// UCX's CUDA-IPC transport: "cuda_ipc_cache.c:284  UCX  ERROR cuIpcOpenMemHandle() failed: invalid device context".
 	// https://github.com/openucx/ucx/pull/11603
-	{layer: Layer{"ucx", "UCX (CUDA IPC)"}, triggers: []string{"UCX"},
+	{layer: Layer{"ucx", "UCX (CUDA IPC)", "ucx"}, triggers: []string{"UCX"},
 		re:       regexp.MustCompile(`(?:(?P<file>\w+\.c):\d+\s+)?UCX\s+(?:ERROR|WARN|DIAG|Fatal:?)\s+(?:[\w ]*: )?(?P<where>cu\w+)\(\) failed: (?P<text>.+)`),
 		families: driverFirst},
 	// UCC's CUDA transport: "tl_cuda_cache.c:231  UCC  ERROR ipc-cache: failed to open ipc mem handle. addr:... len:... err:201".
 	// https://github.com/openucx/ucc/issues/1041
-	{layer: Layer{"ucc", "UCC (CUDA IPC)"}, triggers: []string{"UCC"},
+	{layer: Layer{"ucc", "UCC (CUDA IPC)", "ucc"}, triggers: []string{"UCC"},
 		re:       regexp.MustCompile(`UCC\s+ERROR\s+(?P<where>[\w-]+): failed to open ipc mem handle\..* err:(?P<code>\d+)`),
 		families: driverFirst},
 	// PSM2's CUDA check: "CUDA failure: cuIpcGetMemHandle() (at ...) returned 1".
-	{layer: Layer{"psm2", "PSM2"}, triggers: []string{"CUDA failure: cu"},
+	{layer: Layer{"psm2", "PSM2", "psm2"}, triggers: []string{"CUDA failure: cu"},
 		re:       regexp.MustCompile(`CUDA failure: (?P<where>cu\w+)\(\) \(at [^)]*\) ?returned (?P<code>\d+)`),
 		families: driverFirst},
 	// Open MPI's common CUDA help: "The call to cuIpcOpenMemHandle failed." and "cuIpcOpenMemHandle return value:   217".
-	{layer: Layer{"openmpi", "Open MPI (CUDA IPC)"}, triggers: []string{"The call to cu", " return value:"},
+	{layer: Layer{"openmpi", "Open MPI (CUDA IPC)", "openmpi"}, triggers: []string{"The call to cu", " return value:"},
 		re:       regexp.MustCompile(`The call to (?P<where>cu\w+) failed|^\s*(?P<where2>cu\w+) return value:\s+(?P<code>-?\d+)`),
 		families: driverFirst},
 	// NCCL's CUDACHECK: "transport/p2p.cc:275 NCCL WARN Cuda failure 217 'peer access is not supported between these two devices'"
 	// (before 2.19 without the number). https://github.com/vllm-project/vllm/issues/19890, https://github.com/NVIDIA/nccl/issues/629
-	{layer: Layer{"nccl", "NCCL"}, triggers: []string{"NCCL WARN"},
-		re:       regexp.MustCompile(`(?:(?P<where>[\w/.-]+\.(?:cc|h|cu|cpp)):\d+ )?NCCL WARN (?:Cuda failure|CUDA failure|Cuda error) (?:(?P<code>\d+) )?'(?P<text>[^']*)'`),
+	{layer: Layer{"nccl", "NCCL", "nccl"}, triggers: []string{"NCCL WARN"},
+		re:       regexp.MustCompile(`(?:(?P<where>[\w/.-]+\.(?:cc|h|cu|cpp):\d+) )?NCCL WARN (?:Cuda failure|CUDA failure|Cuda error) (?:(?P<code>\d+) )?'(?P<text>[^']*)'`),
 		families: cudaFamilies},
 	// NCCL's other warnings carry a system error: "include/socket.h:428 NCCL WARN Net : Call to recv from ... failed : Connection reset by peer".
 	// https://github.com/NVIDIA/nccl/issues/629
-	{layer: Layer{"nccl", "NCCL"}, triggers: []string{"NCCL WARN"},
-		re:       regexp.MustCompile(`(?:(?P<where>[\w/.-]+\.(?:cc|h|cu|cpp)):\d+ )?NCCL WARN (?P<rest>.*)`),
+	{layer: Layer{"nccl", "NCCL", "nccl"}, triggers: []string{"NCCL WARN"},
+		re:       regexp.MustCompile(`(?:(?P<where>[\w/.-]+\.(?:cc|h|cu|cpp):\d+) )?NCCL WARN (?P<rest>.*)`),
 		families: []string{Errno, CUDARuntime, CUDADriver}},
 	// NCCL's last error, as PyTorch prints it under "Last error:": "Cuda failure 1 'invalid argument'".
 	// https://github.com/NVIDIA/nccl/issues/1410
-	{layer: Layer{"nccl", "NCCL"}, triggers: []string{"Cuda failure "},
+	{layer: Layer{"nccl", "NCCL", "nccl"}, triggers: []string{"Cuda failure "},
 		re:       regexp.MustCompile(`Cuda failure (?:(?P<code>\d+) )?'(?P<text>[^']*)'`),
 		families: cudaFamilies},
 	// nccl-tests: "Test NCCL failure common.cu:497 'unhandled cuda error'", "Test CUDA failure common.cu:334 '...'".
 	// https://github.com/NVIDIA/nccl/issues/629, https://github.com/NVIDIA/nccl/issues/393
-	{layer: Layer{"nccl_tests", "nccl-tests"}, triggers: []string{"Test NCCL failure", "Test CUDA failure"},
+	{layer: Layer{"nccl_tests", "nccl-tests", "nccl"}, triggers: []string{"Test NCCL failure", "Test CUDA failure"},
 		re:       regexp.MustCompile(`Test (?:NCCL|CUDA) failure (?P<where>\S+:\d+) '(?P<text>[^']*)'`),
 		families: []string{NCCL, CUDARuntime}},
 	// PyTorch's ProcessGroupNCCL: "torch.distributed.DistBackendError: NCCL error in: .../NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5".
 	// https://github.com/NVIDIA/nccl/issues/1410
-	{layer: Layer{"pytorch_nccl", "PyTorch (ProcessGroupNCCL)"}, triggers: []string{"NCCL error in:", "NCCL error:"},
+	{layer: Layer{"pytorch_nccl", "PyTorch (ProcessGroupNCCL)", "pytorch"}, triggers: []string{"NCCL error in:", "NCCL error:"},
 		re:       regexp.MustCompile(`NCCL error(?: in: (?P<where>\S+:\d+),)?:? (?P<text>[^,]+)`),
 		families: []string{NCCL}},
 	// PyTorch's detail line under it: "ncclUnhandledCudaError: Call to CUDA function failed.".
-	{layer: Layer{"pytorch_nccl", "PyTorch (ProcessGroupNCCL)"}, triggers: []string{"ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError", "ncclInvalidArgument", "ncclInvalidUsage", "ncclRemoteError"},
+	{layer: Layer{"pytorch_nccl", "PyTorch (ProcessGroupNCCL)", "pytorch"}, triggers: []string{"ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError", "ncclInvalidArgument", "ncclInvalidUsage", "ncclRemoteError"},
 		re: regexp.MustCompile(`(?P<name>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument|InvalidUsage|RemoteError))\b`)},
 	// XLA: "NCCL operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled cuda error".
 	// https://github.com/jax-ml/jax/issues/17399
-	{layer: Layer{"xla", "XLA (JAX)"}, triggers: []string{"NCCL operation "},
+	{layer: Layer{"xla", "XLA (JAX)", "jax"}, triggers: []string{"NCCL operation "},
 		re:       regexp.MustCompile(`NCCL operation (?P<where>\w+)\(.*?\) failed: (?P<text>.+)`),
 		families: []string{NCCL}},
 	// JAX: "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ... CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered".
 	// https://github.com/jaxleyverse/jaxley/issues/53
-	{layer: Layer{"xla", "XLA (JAX)"}, triggers: []string{"XlaRuntimeError", "JaxRuntimeError", "Failed to execute XLA Runtime executable"},
+	{layer: Layer{"xla", "XLA (JAX)", "jax"}, triggers: []string{"XlaRuntimeError", "JaxRuntimeError", "Failed to execute XLA Runtime executable"},
 		re:       regexp.MustCompile(`(?:XlaRuntimeError|JaxRuntimeError|Failed to execute XLA Runtime executable)(?P<rest>.*)`),
 		families: driverFirst},
 	// TensorFlow: "tensorflow.python.framework.errors_impl.InternalError: ... CUDA_ERROR_..." and its stream executor's
 	// "failed call to cuInit: CUDA_ERROR_NO_DEVICE".
-	{layer: Layer{"tensorflow", "TensorFlow"}, triggers: []string{"errors_impl.InternalError", "failed call to cu"},
+	{layer: Layer{"tensorflow", "TensorFlow", "tensorflow"}, triggers: []string{"errors_impl.InternalError", "failed call to cu"},
 		re:       regexp.MustCompile(`errors_impl\.InternalError:(?P<rest>.*)|failed call to (?P<where>cu\w+):(?P<rest2>.*)`),
 		families: driverFirst},
 	// llama.cpp: "CUDA error 217 at ggml-cuda.cu:6292: peer access is not supported between these two devices".
 	// https://github.com/ggml-org/llama.cpp/issues/3230
-	{layer: Layer{"llamacpp", "llama.cpp (ggml-cuda)"}, triggers: []string{"CUDA error "},
+	{layer: Layer{"llamacpp", "llama.cpp (ggml-cuda)", "llamacpp"}, triggers: []string{"CUDA error "},
 		re:       regexp.MustCompile(`CUDA error (?P<code>\d+) at (?P<where>\S+:\d+): (?P<text>.+)`),
 		families: cudaFamilies},
 	// The CUDA samples' checkCudaErrors: "CUDA error at p2pBandwidthLatencyTest.cu:123 code=205(cudaErrorMapBufferObjectFailed) "cudaDeviceEnablePeerAccess(gpuid[1], 0)"".
 	// https://github.com/tinygrad/open-gpu-kernel-modules/issues/44
-	{layer: Layer{"cuda_samples", "CUDA samples (checkCudaErrors)"}, triggers: []string{"CUDA error at "},
+	{layer: Layer{"cuda_samples", "CUDA samples (checkCudaErrors)", "cuda"}, triggers: []string{"CUDA error at "},
 		re:       regexp.MustCompile(`CUDA error at (?P<where>\S+:\d+) code=(?P<code>\d+)\((?P<name>\w+)\)`),
 		families: cudaFamilies},
 	// PyTorch's C10_CUDA_CHECK: "torch.AcceleratorError: CUDA error: ..." (2.8 on), "RuntimeError: CUDA error: ...".
 	// https://github.com/ai-dynamo/dynamo/issues/1229
-	{layer: Layer{"pytorch", "PyTorch (CUDA)"}, triggers: []string{"CUDA error: "},
+	{layer: Layer{"pytorch", "PyTorch (CUDA)", "pytorch"}, triggers: []string{"CUDA error: "},
 		re:       regexp.MustCompile(`(?:AcceleratorError|RuntimeError|CudaError)[:(]\s*["']?CUDA error: (?P<text>.+)`),
 		families: cudaFamilies},
 	// Any other program that prints cudaGetErrorString after "CUDA error: " (llama.cpp since 2024, many).
 	// https://github.com/ggml-org/llama.cpp/issues/10152
-	{layer: Layer{"cuda_check", "a CUDA error check"}, triggers: []string{"CUDA error: "},
+	{layer: Layer{"cuda_check", "a CUDA error check", "cuda"}, triggers: []string{"CUDA error: "},
 		re:       regexp.MustCompile(`CUDA error: (?P<text>.+)`),
 		families: cudaFamilies},
 }
