@@ -266,7 +266,12 @@ func inner(s shape, name, code, text, rest string) (Error, bool) {
 		if rest[i] != ':' {
 			j = i + len("error ")
 		}
-		if e, ok := ByText(strings.TrimLeft(rest[j:], " "), s.families...); ok {
+		after := strings.TrimLeft(rest[j:], " ")
+		// NCCL before 2.8: "failed to open CUDA IPC handle : 217 peer access is not supported ...".
+		if k := strings.IndexByte(after, ' '); k > 0 && strings.Trim(after[:k], "0123456789") == "" {
+			after = after[k+1:]
+		}
+		if e, ok := ByText(after, s.families...); ok {
 			return e, true
 		}
 	}

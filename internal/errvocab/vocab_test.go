@@ -100,6 +100,8 @@ func TestRead(t *testing.T) {
 			"nccl", "init.cc:204", "cudaErrorIllegalAddress"},
 		{"https://github.com/NVIDIA/nccl/issues/629", "A03-R28-I49-3-9000018:46841:46987 [0] include/socket.h:428 NCCL WARN Net : Call to recv from 11.127.49.2<36048> failed : Connection reset by peer",
 			"nccl", "include/socket.h:428", "ECONNRESET"},
+		{"https://github.com/ray-project/ray_lightning/issues/24", "transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer access is not supported between these two devices",
+			"nccl", "transport/p2p.cc:238", "cudaErrorPeerAccessUnsupported"},
 		{"https://github.com/NVIDIA/nccl/issues/629", "A03-R28-I49-2-6000166: Test NCCL failure common.cu:497 'unhandled cuda error'",
 			"nccl_tests", "common.cu:497", "ncclUnhandledCudaError"},
 		{"https://github.com/NVIDIA/nccl/issues/1410", "[rank5]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5",

@@ -480,3 +480,15 @@ func isHan(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return isHanRune(r)
 }
+
+// Names tells whether the pattern of some entry of lang matches line: the
+// literals each pattern requires are looked for first, so that a pattern
+// runs, and is compiled, only where it may match.
+func (ix *Index) Names(line, lang string) bool {
+	for _, d := range ix.byLang[lang] {
+		if d.Regex != nil && d.Regex.mayMatch(line) && d.Regex.MatchString(line) {
+			return true
+		}
+	}
+	return false
+}
