@@ -304,7 +304,13 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats, pa
 			d.snippets() // made by the analysis, unless the caller's documents
 			row := []any{d.ID, d.Kind, d.Title, d.Path, d.Code, d.Gist, d.Best}
 			if d.Kind == "entry" {
-				row = append(row, d.Versions, d.AppliesWhen)
+				// What ranks the entry among the causes of a line (see
+				// Before), also where the page finds it by its error code.
+				generic := 0
+				if d.Generic {
+					generic = 1
+				}
+				row = append(row, d.Versions, d.AppliesWhen, d.Reports, generic, d.Confidence)
 			}
 			rows = append(rows, row)
 		}
