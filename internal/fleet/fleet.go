@@ -311,11 +311,7 @@ func (j *judge) applying(f rules.Facts) []int {
 	for i, x := range j.exprs {
 		j.key.Reset()
 		for _, name := range j.reads[i] {
-			_, text, ok := f.Lookup(name)
-			if !ok {
-				text = "\x00"
-			}
-			j.key.WriteString(text)
+			j.key.WriteString(f.Seen(name))
 			j.key.WriteByte(0xff)
 		}
 		k := j.key.String()
