@@ -80,8 +80,8 @@ func TestLoadBroken(t *testing.T) {
 		{"no-signature-source", []string{file + ":4:3:", "signature_source: missing", "where the signature was copied from"}},
 		{"source-without-url", []string{file + ":95:3:", "signature_source.url: missing", `kind "source" needs the url`}},
 		{"reproduction-without-reproducer", []string{file + ":95:24:", "signature_source.kind:", "needs a reproducer"}},
-		{"error-code-dotdot", []string{file + ":83:3:", "error_code:", `error code ".." is . or ..`, "e/<code>/"}},
-		{"error-code-long", []string{file + ":83:3:", "error_code:", "is 304 bytes long, more than 100", "one folder name"}},
+		{"error-code-dotdot", []string{file + ":108:3:", "error_code:", `error code ".." is . or ..`, "e/<code>/"}},
+		{"error-code-long", []string{file + ":108:3:", "error_code:", "is 304 bytes long, more than 100", "one folder name"}},
 	}
 	for _, c := range cases {
 		t.Run(c.dir, func(t *testing.T) {
