@@ -206,7 +206,7 @@ func New(text, today string) (*Draft, error) {
 // marshal writes the entry in the order of kb/schema.json's fields, so a
 // skeleton reads like the entries beside it.
 func marshal(entry map[string]any) ([]byte, error) {
-	order := []string{"$schema", "id", "signature", "signature_zh", "signature_source", "regex", "domain", "category",
+	order := []string{"$schema", "id", "signature", "signature_source", "regex", "domain", "category",
 		"root_cause", "root_cause_zh", "versions", "dead_ends", "workarounds", "workarounds_zh", "transition_graph",
 		"error_code", "verification_tier", "confidence", "first_seen", "last_updated", "tags", "locale", "applies_when"}
 	var b bytes.Buffer
