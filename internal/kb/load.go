@@ -32,6 +32,10 @@ const SchemaFile = "schema.json"
 // ReproDir holds reproducers, not entries.
 const ReproDir = "repro"
 
+// ManifestDir holds the manifest of messages harvested from the programs'
+// sources (internal/manifest reads and checks it), not entries.
+const ManifestDir = "manifest"
+
 type options struct {
 	name    string
 	schema  []byte
@@ -138,7 +142,7 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && p == ReproDir {
+		if d.IsDir() && (p == ReproDir || p == ManifestDir) {
 			return fs.SkipDir
 		}
 		if !d.IsDir() && path.Ext(p) == ".json" && p != SchemaFile {
