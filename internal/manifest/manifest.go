@@ -121,7 +121,7 @@ func (s *Source) Line(m Message) string {
 
 // placeholder finds printf verbs (%d, %lu, %.2f, %s, %p, %%) and the brace
 // fields of Python and fmt-style formats ({}, {rank}, {:.2f}).
-var placeholder = regexp.MustCompile(`%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|j|t|L|PRI[a-z0-9]+)?[diouxXeEfgGcspn%]|\{[A-Za-z0-9_.\[\]'()]*(?::[^{}]*)?\}`)
+var placeholder = regexp.MustCompile(`%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|z|j|t|L|PRI[a-z0-9]+)?[diouxXeEfgGcspnm%]|\{[A-Za-z0-9_.\[\]'()]*(?::[^{}]*)?\}`)
 
 // Instantiate fills a format string's placeholders with args in order, then
 // with a plausible value for the verb: a number for %d, a word for %s, an
