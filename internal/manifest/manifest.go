@@ -25,7 +25,7 @@ type Source struct {
 	Name       string            `json:"source"`     // NCCL, PyTorch, Open MPI, ...
 	Repository string            `json:"repository"` // https://github.com/NVIDIA/nccl
 	Ref        string            `json:"ref"`        // the tag or commit the lines are read at
-	Printed    map[string]string `json:"printed"`    // level -> how the program decorates a message: "{file}:{line} NCCL WARN {message}"
+	Printed    map[string]string `json:"printed"`    // level -> how the program decorates a message: "{file}:{line} NCCL WARN {message}"; also {base} and {func}
 	StripPath  string            `json:"strip_path"` // prefix the program drops from {file} (NCCL prints transport/p2p.cc for src/transport/p2p.cc)
 	Scope      string            `json:"scope"`      // which files and which of their lines were harvested
 	Messages   []Message         `json:"messages"`   //
@@ -39,6 +39,7 @@ type Message struct {
 	Line       int      `json:"line"`                   // 1-based line of the call
 	Ref        string   `json:"ref,omitempty"`          // overrides the source's ref for this line
 	Level      string   `json:"level"`                  // WARN, INFO, ERROR, exception, ... (a key of Printed, or none)
+	Function   string   `json:"function,omitempty"`     // the enclosing function, for programs that print __FUNCTION__ ({func})
 	Message    string   `json:"message"`                // the format string as written in the source
 	Args       []string `json:"args,omitempty"`         // values for the placeholders, in order; defaults otherwise
 	Entry      string   `json:"entry,omitempty"`        // the KB entry that covers it
@@ -115,7 +116,7 @@ func (s *Source) Line(m Message) string {
 		return msg
 	}
 	file := strings.TrimPrefix(m.File, s.StripPath)
-	r := strings.NewReplacer("{file}", file, "{base}", path.Base(m.File), "{line}", fmt.Sprint(m.Line), "{message}", msg)
+	r := strings.NewReplacer("{file}", file, "{base}", path.Base(m.File), "{line}", fmt.Sprint(m.Line), "{func}", m.Function, "{message}", msg)
 	return r.Replace(tmpl)
 }
 

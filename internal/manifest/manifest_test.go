@@ -67,6 +67,11 @@ func TestLineDecoration(t *testing.T) {
 	if got != want {
 		t.Errorf("Line = %q, want %q", got, want)
 	}
+	k := &Source{Printed: map[string]string{"peer_err": "nvidia-peermem {func}:{line} ERROR {message}"}}
+	got = k.Line(Message{File: "nvidia-peermem.c", Line: 139, Level: "peer_err", Function: "nv_get_p2p_free_callback", Message: "detected invalid context, skipping further processing"})
+	if want := "nvidia-peermem nv_get_p2p_free_callback:139 ERROR detected invalid context, skipping further processing"; got != want {
+		t.Errorf("Line = %q, want %q", got, want)
+	}
 	if got := s.Line(Message{Level: "ERROR", Message: "plain %d"}); got != "plain 3" {
 		t.Errorf("a level without decoration: %q", got)
 	}
