@@ -3,7 +3,9 @@ package manifest
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"regexp"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/p2pkb/p2pkb/internal/kb"
@@ -96,4 +98,33 @@ func WriteCounts(w io.Writer, counts []Count) error {
 	}
 	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t\n", t.Messages, t.Covered, t.OutOfScope, t.Gaps)
 	return tw.Flush()
+}
+
+// Audit loads the KB and the manifest under fsys, prints the counts per
+// source to w, and returns an error listing every message whose entry does
+// not cover it.
+func Audit(w io.Writer, fsys fs.FS) error {
+	k, err := kb.Load(fsys)
+	if err != nil {
+		return err
+	}
+	sources, err := Load(fsys)
+	if err != nil {
+		return err
+	}
+	if err := WriteCounts(w, Counts(sources)); err != nil {
+		return err
+	}
+	problems, err := Check(k, sources)
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		lines := make([]string, len(problems))
+		for i, p := range problems {
+			lines[i] = p.String()
+		}
+		return fmt.Errorf("%d manifest messages are not covered by the entry they name:\n%s", len(problems), strings.Join(lines, "\n"))
+	}
+	return nil
 }

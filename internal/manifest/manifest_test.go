@@ -150,3 +150,25 @@ func TestLoadRefusesIncompleteMessages(t *testing.T) {
 		t.Errorf("unknown field: %v", err)
 	}
 }
+
+func TestAuditReportsUncoveredMessages(t *testing.T) {
+	schema, err := os.ReadFile("../../kb/schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{
+		"schema.json": {Data: schema},
+		"x/peer.json": {Data: []byte(testEntry)},
+		"manifest/x.json": {Data: []byte(`{"source": "X", "repository": "https://github.com/x/x", "ref": "v1", "messages": [
+ {"file": "a.c", "line": 1, "message": "peer access is not supported between dev %d", "entry": "x/peer"},
+ {"file": "a.c", "line": 2, "message": "unrelated", "entry": "x/peer"}]}`)},
+	}
+	var buf bytes.Buffer
+	err = Audit(&buf, fsys)
+	if err == nil || !strings.Contains(err.Error(), "1 manifest messages") || !strings.Contains(err.Error(), "a.c#L2") {
+		t.Errorf("Audit error = %v", err)
+	}
+	if !strings.Contains(buf.String(), "X") || !strings.Contains(buf.String(), "total") {
+		t.Errorf("counts not printed:\n%s", buf.String())
+	}
+}
