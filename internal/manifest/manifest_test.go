@@ -82,24 +82,30 @@ const testEntry = `{"id": "x/peer", "signature": "peer access is not supported b
  "error_code": "E", "verification_tier": "community", "confidence": 0.5,
  "signature_source": {"kind": "source", "url": "https://example.org/a#L1"}}`
 
-// TestCheckFindsProblems runs Check on a manifest whose entries are wrong in
-// each way it can be: a pattern that does not match and an unknown entry.
-func TestCheckFindsProblems(t *testing.T) {
+// testKB is a KB of one entry, x/peer, with the manifest file given.
+func testKB(t *testing.T, manifestJSON string) fstest.MapFS {
+	t.Helper()
 	schema, err := os.ReadFile("../../kb/schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fsys := fstest.MapFS{
-		"schema.json": {Data: schema},
-		"x/peer.json": {Data: []byte(testEntry)},
-		"manifest/x.json": {Data: []byte(`{"source": "X", "repository": "https://github.com/x/x", "ref": "v1",
+	return fstest.MapFS{
+		"schema.json":     {Data: schema},
+		"x/peer.json":     {Data: []byte(testEntry)},
+		"manifest/x.json": {Data: []byte(manifestJSON)},
+	}
+}
+
+// TestCheckFindsProblems runs Check on a manifest whose entries are wrong in
+// each way it can be: a pattern that does not match and an unknown entry.
+func TestCheckFindsProblems(t *testing.T) {
+	fsys := testKB(t, `{"source": "X", "repository": "https://github.com/x/x", "ref": "v1",
  "printed": {"WARN": "[{file}:{line}] WARN {message}"}, "messages": [
  {"file": "a.c", "line": 10, "level": "WARN", "message": "peer access is not supported between dev %d", "entry": "x/peer"},
  {"file": "a.c", "line": 20, "level": "WARN", "message": "peer access is not supported between dev %s", "entry": "x/peer"},
  {"file": "a.c", "line": 30, "level": "WARN", "message": "other", "entry": "x/none"},
  {"file": "a.c", "line": 40, "level": "INFO", "message": "trace", "out_of_scope": "a trace"},
- {"file": "a.c", "line": 50, "level": "WARN", "message": "gap %s", "gap": "no entry yet"}]}`)},
-	}
+ {"file": "a.c", "line": 50, "level": "WARN", "message": "gap %s", "gap": "no entry yet"}]}`)
 	k, err := kb.Load(fsys)
 	if err != nil {
 		t.Fatal(err)
@@ -152,19 +158,11 @@ func TestLoadRefusesIncompleteMessages(t *testing.T) {
 }
 
 func TestAuditReportsUncoveredMessages(t *testing.T) {
-	schema, err := os.ReadFile("../../kb/schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsys := fstest.MapFS{
-		"schema.json": {Data: schema},
-		"x/peer.json": {Data: []byte(testEntry)},
-		"manifest/x.json": {Data: []byte(`{"source": "X", "repository": "https://github.com/x/x", "ref": "v1", "messages": [
+	fsys := testKB(t, `{"source": "X", "repository": "https://github.com/x/x", "ref": "v1", "messages": [
  {"file": "a.c", "line": 1, "message": "peer access is not supported between dev %d", "entry": "x/peer"},
- {"file": "a.c", "line": 2, "message": "unrelated", "entry": "x/peer"}]}`)},
-	}
+ {"file": "a.c", "line": 2, "message": "unrelated", "entry": "x/peer"}]}`)
 	var buf bytes.Buffer
-	err = Audit(&buf, fsys)
+	err := Audit(&buf, fsys)
 	if err == nil || !strings.Contains(err.Error(), "1 manifest messages") || !strings.Contains(err.Error(), "a.c#L2") {
 		t.Errorf("Audit error = %v", err)
 	}
