@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -15,14 +16,7 @@ import (
 // its placeholders are filled, and the counts per source are printed.
 func TestRepositoryManifest(t *testing.T) {
 	fsys := os.DirFS("../../kb")
-	k, err := kb.Load(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sources, err := Load(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
+	k, sources := load(t, fsys)
 	if len(sources) == 0 {
 		t.Fatal("no manifest files under kb/manifest")
 	}
@@ -82,6 +76,20 @@ const testEntry = `{"id": "x/peer", "signature": "peer access is not supported b
  "error_code": "E", "verification_tier": "community", "confidence": 0.5,
  "signature_source": {"kind": "source", "url": "https://example.org/a#L1"}}`
 
+// load reads the KB and the manifest of fsys, failing the test on an error.
+func load(t *testing.T, fsys fs.FS) (*kb.KB, []*Source) {
+	t.Helper()
+	k, err := kb.Load(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources, err := Load(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k, sources
+}
+
 // testKB is a KB of one entry, x/peer, with the manifest file given.
 func testKB(t *testing.T, manifestJSON string) fstest.MapFS {
 	t.Helper()
@@ -106,14 +114,7 @@ func TestCheckFindsProblems(t *testing.T) {
  {"file": "a.c", "line": 30, "level": "WARN", "message": "other", "entry": "x/none"},
  {"file": "a.c", "line": 40, "level": "INFO", "message": "trace", "out_of_scope": "a trace"},
  {"file": "a.c", "line": 50, "level": "WARN", "message": "gap %s", "gap": "no entry yet"}]}`)
-	k, err := kb.Load(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sources, err := Load(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
+	k, sources := load(t, fsys)
 	problems, err := Check(k, sources)
 	if err != nil {
 		t.Fatal(err)
