@@ -32,10 +32,6 @@ const SchemaFile = "schema.json"
 // ReproDir holds reproducers, not entries.
 const ReproDir = "repro"
 
-// ManifestDir holds the manifest of messages harvested from the programs'
-// sources (internal/manifest reads and checks it), not entries.
-const ManifestDir = "manifest"
-
 type options struct {
 	name    string
 	schema  []byte
@@ -142,7 +138,7 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (p == ReproDir || p == ManifestDir) {
+		if d.IsDir() && p == ReproDir {
 			return fs.SkipDir
 		}
 		if !d.IsDir() && path.Ext(p) == ".json" && p != SchemaFile {

@@ -100,15 +100,15 @@ func WriteCounts(w io.Writer, counts []Count) error {
 	return tw.Flush()
 }
 
-// Audit loads the KB and the manifest under fsys, prints the counts per
-// source to w, and returns an error listing every message whose entry does
-// not cover it.
-func Audit(w io.Writer, fsys fs.FS) error {
-	k, err := kb.Load(fsys)
+// Audit loads the KB of kbFS and the manifest of manifestFS, prints the
+// counts per source to w, and returns an error listing every message whose
+// entry does not cover it.
+func Audit(w io.Writer, kbFS, manifestFS fs.FS) error {
+	k, err := kb.Load(kbFS)
 	if err != nil {
 		return err
 	}
-	sources, err := Load(fsys)
+	sources, err := Load(manifestFS)
 	if err != nil {
 		return err
 	}

@@ -17,9 +17,6 @@ import (
 	"strings"
 )
 
-// Dir is the manifest's folder inside a KB (kb/manifest/<source>.json).
-const Dir = "manifest"
-
 // Source is one program's harvest, one file of the manifest.
 type Source struct {
 	Name       string            `json:"source"`     // NCCL, PyTorch, Open MPI, ...
@@ -30,7 +27,7 @@ type Source struct {
 	Scope      string            `json:"scope"`      // which files and which of their lines were harvested
 	Messages   []Message         `json:"messages"`   //
 
-	File string `json:"-"` // path inside the KB, for messages
+	File string `json:"-"` // file name inside the manifest folder, for messages
 }
 
 // Message is one line of source code that prints a message.
@@ -56,11 +53,11 @@ func (s *Source) URL(m Message) string {
 	return fmt.Sprintf("%s/blob/%s/%s#L%d", strings.TrimSuffix(s.Repository, "/"), ref, m.File, m.Line)
 }
 
-// Load reads every manifest file under Dir in fsys (a KB's root), checking
-// that each message has its place, its text and exactly one of entry,
-// out_of_scope and gap.
+// Load reads every manifest file (<source>.json) at the root of fsys, the
+// repository's manifest/ folder, checking that each message has its place,
+// its text and exactly one of entry, out_of_scope and gap.
 func Load(fsys fs.FS) ([]*Source, error) {
-	names, err := fs.Glob(fsys, Dir+"/*.json")
+	names, err := fs.Glob(fsys, "*.json")
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}

@@ -15,10 +15,9 @@ import (
 // every message that names an entry is matched by that entry's pattern once
 // its placeholders are filled, and the counts per source are printed.
 func TestRepositoryManifest(t *testing.T) {
-	fsys := os.DirFS("../../kb")
-	k, sources := load(t, fsys)
+	k, sources := load(t, os.DirFS("../../kb"), os.DirFS("../../manifest"))
 	if len(sources) == 0 {
-		t.Fatal("no manifest files under kb/manifest")
+		t.Fatal("no manifest files under manifest/")
 	}
 	problems, err := Check(k, sources)
 	if err != nil {
@@ -76,45 +75,45 @@ const testEntry = `{"id": "x/peer", "signature": "peer access is not supported b
  "error_code": "E", "verification_tier": "community", "confidence": 0.5,
  "signature_source": {"kind": "source", "url": "https://example.org/a#L1"}}`
 
-// load reads the KB and the manifest of fsys, failing the test on an error.
-func load(t *testing.T, fsys fs.FS) (*kb.KB, []*Source) {
+// load reads a KB and a manifest, failing the test on an error.
+func load(t *testing.T, kbFS, manifestFS fs.FS) (*kb.KB, []*Source) {
 	t.Helper()
-	k, err := kb.Load(fsys)
+	k, err := kb.Load(kbFS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sources, err := Load(fsys)
+	sources, err := Load(manifestFS)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return k, sources
 }
 
-// testKB is a KB of one entry, x/peer, with the manifest file given.
-func testKB(t *testing.T, manifestJSON string) fstest.MapFS {
+// testKB is a KB of one entry, x/peer, and a manifest of the file given.
+func testKB(t *testing.T, manifestJSON string) (kbFS, manifestFS fstest.MapFS) {
 	t.Helper()
 	schema, err := os.ReadFile("../../kb/schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fstest.MapFS{
-		"schema.json":     {Data: schema},
-		"x/peer.json":     {Data: []byte(testEntry)},
-		"manifest/x.json": {Data: []byte(manifestJSON)},
+	kbFS = fstest.MapFS{
+		"schema.json": {Data: schema},
+		"x/peer.json": {Data: []byte(testEntry)},
 	}
+	return kbFS, fstest.MapFS{"x.json": {Data: []byte(manifestJSON)}}
 }
 
 // TestCheckFindsProblems runs Check on a manifest whose entries are wrong in
 // each way it can be: a pattern that does not match and an unknown entry.
 func TestCheckFindsProblems(t *testing.T) {
-	fsys := testKB(t, `{"source": "X", "repository": "https://github.com/x/x", "ref": "v1",
+	kbFS, manifestFS := testKB(t, `{"source": "X", "repository": "https://github.com/x/x", "ref": "v1",
  "printed": {"WARN": "[{file}:{line}] WARN {message}"}, "messages": [
  {"file": "a.c", "line": 10, "level": "WARN", "message": "peer access is not supported between dev %d", "entry": "x/peer"},
  {"file": "a.c", "line": 20, "level": "WARN", "message": "peer access is not supported between dev %s", "entry": "x/peer"},
  {"file": "a.c", "line": 30, "level": "WARN", "message": "other", "entry": "x/none"},
  {"file": "a.c", "line": 40, "level": "INFO", "message": "trace", "out_of_scope": "a trace"},
  {"file": "a.c", "line": 50, "level": "WARN", "message": "gap %s", "gap": "no entry yet"}]}`)
-	k, sources := load(t, fsys)
+	k, sources := load(t, kbFS, manifestFS)
 	problems, err := Check(k, sources)
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +138,7 @@ func TestCheckFindsProblems(t *testing.T) {
 }
 
 func TestLoadRefusesIncompleteMessages(t *testing.T) {
-	fsys := fstest.MapFS{"manifest/y.json": {Data: []byte(`{"source": "Y", "repository": "https://github.com/y/y", "ref": "v1", "messages": [
+	fsys := fstest.MapFS{"y.json": {Data: []byte(`{"source": "Y", "repository": "https://github.com/y/y", "ref": "v1", "messages": [
  {"file": "a.c", "line": 1, "message": "both", "entry": "x/peer", "out_of_scope": "why"},
  {"file": "a.c", "line": 2, "message": "neither"},
  {"file": "", "line": 3, "message": "no file", "gap": "g"}]}`)}}
@@ -152,18 +151,18 @@ func TestLoadRefusesIncompleteMessages(t *testing.T) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
 	}
-	_, err = Load(fstest.MapFS{"manifest/z.json": {Data: []byte(`{"source": "Z", "unknown": 1}`)}})
-	if err == nil || !strings.Contains(err.Error(), "manifest/z.json") {
+	_, err = Load(fstest.MapFS{"z.json": {Data: []byte(`{"source": "Z", "unknown": 1}`)}})
+	if err == nil || !strings.Contains(err.Error(), "z.json") {
 		t.Errorf("unknown field: %v", err)
 	}
 }
 
 func TestAuditReportsUncoveredMessages(t *testing.T) {
-	fsys := testKB(t, `{"source": "X", "repository": "https://github.com/x/x", "ref": "v1", "messages": [
+	kbFS, manifestFS := testKB(t, `{"source": "X", "repository": "https://github.com/x/x", "ref": "v1", "messages": [
  {"file": "a.c", "line": 1, "message": "peer access is not supported between dev %d", "entry": "x/peer"},
  {"file": "a.c", "line": 2, "message": "unrelated", "entry": "x/peer"}]}`)
 	var buf bytes.Buffer
-	err := Audit(&buf, fsys)
+	err := Audit(&buf, kbFS, manifestFS)
 	if err == nil || !strings.Contains(err.Error(), "1 manifest messages") || !strings.Contains(err.Error(), "a.c#L2") {
 		t.Errorf("Audit error = %v", err)
 	}
