@@ -108,6 +108,9 @@
       tensors: { nonzero: new Array(MAX_GPUS).fill(0), zeros: ev() },
       setpci: { next: false, any: ev(), redirect: ev() }
     };
+    this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
+      fig: grid(0), figRow: [], figSet: false, nvb: false };
+    for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
   }
   var X = Extractor.prototype;
 
@@ -130,7 +133,7 @@
   X.line = function (n, raw) {
     this.watchHang(raw);
     var s = strip(raw);
-    if (this.symptomLine(s, n, raw)) { return; }
+    if (this.symptomLine(s, n, raw) || this.linkLine(s, n, raw)) { return; }
     if (this.mat && this.matRow(s, n, raw)) { return; }
     if (this.mat) { this.endMatrix(); }
     if (this.bw && this.bwLine(s, n, raw)) { return; }
@@ -167,6 +170,74 @@
     this.kernelLine(s, n, raw);
     this.versionLine(s, n, raw);
     this.symptomScan(s, n, raw);
+    this.linkScan(s);
+  };
+
+  // The link readers mirror link.go.
+  var NVLINK_GBS = 25, BELOW = 0.5, PCIE_LANE = [0, 0.25, 0.5, 0.985, 1.969, 3.938, 7.563];
+  function nvbRow(f) {
+    if (f.length < 2 || !isDigits(f[0])) { return false; }
+    for (var i = 1; i < f.length; i++) { if (f[i] !== "N/A" && !isDecimal(f[i])) { return false; } }
+    return true;
+  }
+  function digitFields(f) { for (var i = 0; i < f.length; i++) { if (!isDigits(f[i])) { return false; } } return f.length > 0; }
+  X.linkFigure = function (i, j, v, n, raw) {
+    var l = this.link;
+    if (i < 0 || j < 0 || i >= MAX_GPUS || j >= MAX_GPUS || i === j || !(v > 0)) { return; }
+    if (v > l.fig[i][j]) { l.fig[i][j] = v; l.figRow[i][j] = { set: true, line: n, text: raw }; }
+    l.figSet = true;
+  };
+  X.linkLine = function (s, n, raw) {
+    var l = this.link, f;
+    if (l.nvb) {
+      f = fields(s);
+      if (nvbRow(f)) {
+        var i = parseInt(f[0], 10);
+        for (var j = 1; j < f.length; j++) { if (isDecimal(f[j]) && i !== j - 1) { this.linkFigure(i, j - 1, parseFloat(f[j]), n, raw); } }
+        return true;
+      }
+      if (digitFields(f)) { return true; }
+      l.nvb = false;
+    }
+    if (l.section !== "") {
+      f = fields(s);
+      if (f.length >= 3 && (f[0] === "Max" || f[0] === "Current") && f[1] === ":") {
+        if (f[0] === "Max") {
+          var w = f[2].charAt(f[2].length - 1) === "x" ? f[2].slice(0, -1) : f[2];
+          var v = isDigits(w) ? parseInt(w, 10) : 0;
+          if (v > 0 && l.section === "PCIe Generation" && v < PCIE_LANE.length && (l.gen === 0 || v < l.gen)) { l.gen = v; l.genEv = { set: true, line: n, text: raw }; }
+          else if (v > 0 && l.section === "Link Width" && (l.wid === 0 || v < l.wid)) { l.wid = v; l.widEv = { set: true, line: n, text: raw }; }
+        }
+        return true;
+      }
+      if (f.length > 0 && (f[0] === "Device" || f[0] === "Host")) { return true; }
+      l.section = "";
+    }
+    return false;
+  };
+  X.linkScan = function (s) {
+    if (s === "PCIe Generation" || s === "Link Width") { this.link.section = s; }
+    if (s.indexOf("memcpy ") === 0 && RE.nvbTitle.test(s)) { this.link.nvb = true; }
+  };
+  X.linkFacts = function () {
+    var l = this.link, i, j;
+    if (!l.figSet) { return; }
+    var pcie = l.gen > 0 && l.wid > 0 ? PCIE_LANE[l.gen] * l.wid : 0, below = 0, least = 0, first = ev(), leastEv = null, leastSrc = "";
+    for (i = 0; i < MAX_GPUS; i++) {
+      for (j = 0; j < MAX_GPUS; j++) {
+        var v = l.fig[i][j];
+        if (v === 0) { continue; }
+        var allows = pcie, e = l.widEv, src = "nvidia-smi -q (PCIe Gen" + l.gen + " x" + l.wid + ")";
+        if (l.nvSet && l.nv[i][j] > 0) { allows = l.nv[i][j] * NVLINK_GBS; e = l.nvRow[i]; src = "nvidia-smi topo -m (NV" + l.nv[i][j] + ", 25 GB/s a link)"; }
+        if (allows === 0) { continue; }
+        if (least === 0 || allows < least) { least = allows; leastEv = e; leastSrc = src; }
+        if (v < allows * BELOW) { below++; mark(first, l.figRow[i][j].line, l.figRow[i][j].text); }
+      }
+    }
+    if (least === 0) { return; }
+    this.setEvent("p2p.link_gbs", "num", String(least), 1, leastEv, leastSrc);
+    for (i = 0; !first.set && i < MAX_GPUS; i++) { for (j = 0; !first.set && j < MAX_GPUS; j++) { if (l.figRow[i][j]) { first = l.figRow[i][j]; } } }
+    this.setEvent("p2p.bw_below_link", "num", String(below), 1, first, "P2P bandwidth against the link");
   };
 
   // The symptom readers mirror symptoms.go.
@@ -423,6 +494,14 @@
           if ((c === "SYS" || c === "SOC") && (i < j || m.cells[j][i] === "")) { pairs++; mark(sys, m.rowLine[i].line, m.rowLine[i].text); }
         }
       }
+      for (i = 0; i < m.n; i++) {
+        for (j = 0; j < m.n; j++) {
+          c = m.cells[i][j];
+          if (c.indexOf("NV") === 0 && isDigits(c.slice(2)) && parseInt(c.slice(2), 10) > 0) {
+            this.link.nv[i][j] = parseInt(c.slice(2), 10); this.link.nvRow[i] = m.rowLine[i]; this.link.nvSet = true;
+          }
+        }
+      }
       if (nv.set) { this.setEvent("nvlink.present", "bool", "true", 2, nv, src); }
       else if (m.n > 1) { this.setEvent("nvlink.present", "bool", "false", 2, m.header, src); }
       this.setEvent("topo.sys_pairs", "num", String(pairs), 2, sys.set ? sys : m.header, src);
@@ -478,6 +557,7 @@
         }
         if (!isDecimal(cells[j]) && cells[j] !== "inf") { continue; }
         var v = cells[j] === "inf" ? Infinity : parseFloat(cells[j]), bm = t.mats[t.cur];
+        if (t.cur === 1) { this.linkFigure(i, j, v, n, raw); }
         if (!bm.has[i][j] || v < bm.v[i][j]) { bm.v[i][j] = v; bm.has[i][j] = true; }
         mark(bm.line[i], n, raw);
       }
@@ -546,6 +626,7 @@
     this.pairFacts();
     this.ncclFacts();
     this.symptomFacts();
+    this.linkFacts();
     var s = this.simple;
     if (s.ran.set) { this.setEvent("p2p.test.ran", "bool", "true", 1, s.ran, "simpleP2P"); }
     if (s.verifyKO.set) { this.setEvent("p2p.test.data_ok", "bool", "false", 2, s.verifyKO, "simpleP2P"); }

@@ -24,7 +24,9 @@
     "gpu.bar1_mib": "BAR1 size (MiB)",
     "gpu.bar1_small": "BAR1 smaller than GPU memory",
     "nccl.stopped_after_init": "log stops after NCCL set-up",
-    "p2p.copy_zeros": "GPU-to-GPU copy came back as zeros"
+    "p2p.copy_zeros": "GPU-to-GPU copy came back as zeros",
+    "p2p.link_gbs": "what the link allows (GB/s)",
+    "p2p.bw_below_link": "pairs far below their link"
   };
   function knownFact(n) {
     return Object.prototype.hasOwnProperty.call(NAMES, n) || (/^env\..+/.test(n)) || (/^python\..+/.test(n));

@@ -100,6 +100,15 @@ func (x *Extractor) endMatrix() {
 				}
 			}
 		}
+		for i := 0; i < m.n; i++ {
+			for j := 0; j < m.n; j++ {
+				if c := m.cells[i][j]; strings.HasPrefix(c, "NV") {
+					if k, err := strconv.Atoi(c[2:]); err == nil && isDigits(c[2:]) && k > 0 {
+						x.link.nv[i][j], x.link.nvRow[i], x.link.nvSet = k, m.rowLine[i], true
+					}
+				}
+			}
+		}
 		if nv.set {
 			x.setEvent("nvlink.present", "bool", "true", 2, nv, src)
 		} else if m.n > 1 {
@@ -234,6 +243,9 @@ func (t *bwTest) line(x *Extractor, s string, n int, raw string) bool {
 				continue
 			}
 			bm := t.mats[t.cur]
+			if t.cur == uniOn {
+				x.link.figure(i, j, v, n, raw)
+			}
 			// Of two enabled matrices (writes, reads), keep the lower figure.
 			if !bm.has[i][j] || v < bm.v[i][j] {
 				bm.v[i][j], bm.has[i][j] = v, true

@@ -73,7 +73,8 @@ type Extractor struct {
 		ran      event
 	}
 
-	sym symptoms // symptoms.go
+	sym  symptoms // symptoms.go
+	link link     // link.go
 
 	woken      uint32         // the readers whose words a line holds (see quiet)
 	wake       func(word int) // Found, bound once
@@ -219,7 +220,7 @@ func (x *Extractor) LineBytes(n int, raw []byte) {
 
 func (x *Extractor) line(n int, raw string) {
 	s := Strip(raw)
-	if x.symptomLine(s, n, raw) {
+	if x.symptomLine(s, n, raw) || x.linkLine(s, n, raw) {
 		return
 	}
 	if x.mat != nil && x.mat.row(s, n, raw) {
@@ -341,6 +342,7 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	x.kernelLine(s, n, raw)
 	x.versionLine(s, n, raw)
 	x.symptomScan(s, n, raw)
+	x.linkScan(s)
 }
 
 // find runs re only when s holds one of words, one of which every match of
@@ -583,6 +585,7 @@ func (x *Extractor) Facts() []Fact {
 	x.pairs.facts(x)
 	x.ncclFacts()
 	x.symptomFacts()
+	x.linkFacts()
 	if x.simple.ran.set {
 		x.setEvent("p2p.test.ran", "bool", "true", 1, x.simple.ran, "simpleP2P")
 	}

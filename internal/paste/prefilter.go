@@ -95,6 +95,8 @@ var triggers = []trigger{
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
 	{"device='cuda:", tensorPrint},
 	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime},
+	// linkScan
+	{"PCIe Generation", anyTime}, {"Link Width", anyTime}, {"memcpy ", anyTime},
 	{"#wrong", anyTime}, {"Out of bounds values", anyTime}, {"Avg bus bandwidth", anyTime},
 	{"float", ncclTestRow}, {"half", ncclTestRow}, {"double", ncclTestRow}, {"int8", ncclTestRow}, // ncclTestTypes
 	{"int32", ncclTestRow}, {"int64", ncclTestRow}, {"f8e", ncclTestRow},
@@ -156,7 +158,7 @@ func quiet[T string | []byte](x *Extractor, raw T) bool {
 // idle says whether no reader carries state from line to line.
 func (x *Extractor) idle() bool {
 	return !x.unfiltered && x.mat == nil && x.bw == nil && !x.mig.next &&
-		x.sym.smi.next == "" && !x.sym.setpci.next
+		x.sym.smi.next == "" && !x.sym.setpci.next && x.link.section == "" && !x.link.nvb
 }
 
 // settled is quiet once the line's words are known.

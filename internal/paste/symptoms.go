@@ -288,6 +288,7 @@ var symptomConditions = map[string]string{
 	"p2p.test.slow_pairs":     "p2p.test.slow_pairs > 0",
 	"iommu.faults":            "iommu.faults > 0",
 	"xid.nvlink":              "xid.nvlink",
+	"p2p.bw_below_link":       "p2p.bw_below_link > 0",
 }
 
 // Symptom gives the condition under which fact name shows something wrong

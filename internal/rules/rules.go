@@ -68,6 +68,8 @@
 //	gpu.bar1_small     some GPU's BAR1 is smaller than its memory (resizable BAR off or too small)
 //	nccl.stopped_after_init a log ends with NCCL's init and connect lines and nothing after them (a hang)
 //	p2p.copy_zeros     a tensor copied to another GPU printed as zeros where the source was not
+//	p2p.link_gbs       what the link between two GPUs allows each way, GB/s: NVLinks x 25, or PCIe generation x width (the smallest pair)
+//	p2p.bw_below_link  number of ordered GPU pairs whose P2P bandwidth is under half of what their link allows
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
 // from a pasted log (nvidia-smi topo, NCCL_DEBUG=INFO, dmesg, lspci, the CUDA
