@@ -337,7 +337,6 @@
         this.setEvent("gpu.bar1_small", "bool", String(y.smi.small.set), 1, y.smi.small.set ? y.smi.small : y.smi.bar1Ev, "nvidia-smi -q");
       }
     }
-    delete this.f["nccl.stopped_after_init"]; delete this.prio["nccl.stopped_after_init"];
     if (y.hang.watch) { this.setEvent("nccl.stopped_after_init", "bool", "true", 1, y.hang.init, "NCCL"); }
     this.setEvent("p2p.copy_zeros", "bool", "true", 1, y.tensors.zeros, "PyTorch");
     this.setEvent("acs.redirect", "bool", String(y.setpci.redirect.set), 2, y.setpci.redirect.set ? y.setpci.redirect : y.setpci.any, "setpci");

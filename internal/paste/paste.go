@@ -573,8 +573,37 @@ func (x *Extractor) versionLine(s string, n int, raw string) {
 	}
 }
 
-// Facts ends the input and returns the facts found, by line.
+// Facts returns the facts found, by line, as if the input ended here.
+//
+// It may be called before the input ends (explain --follow judges each
+// message as it appears): the readers then go on from where they were.
 func (x *Extractor) Facts() []Fact {
+	return x.snapshot().finish()
+}
+
+// snapshot is a copy of x that ending the input cannot change x through.
+func (x *Extractor) snapshot() *Extractor {
+	y := *x
+	y.facts, y.prio = make(map[string]Fact, len(x.facts)), make(map[string]int, len(x.prio))
+	for k, v := range x.facts {
+		y.facts[k] = v
+	}
+	for k, v := range x.prio {
+		y.prio[k] = v
+	}
+	if x.mat != nil {
+		m := *x.mat
+		y.mat = &m
+	}
+	if x.bw != nil {
+		b := *x.bw
+		y.bw = &b
+	}
+	return &y
+}
+
+// finish ends the input and returns the facts found, by line.
+func (x *Extractor) finish() []Fact {
 	if x.mat != nil {
 		x.endMatrix()
 	}

@@ -258,10 +258,6 @@ func (x *Extractor) symptomFacts() {
 			x.setEvent("gpu.bar1_small", "bool", "false", 1, y.smi.bar1Ev, "nvidia-smi -q")
 		}
 	}
-	// Facts may be asked for before the input ends (explain --follow): a
-	// later line can show that the program went on.
-	delete(x.facts, "nccl.stopped_after_init")
-	delete(x.prio, "nccl.stopped_after_init")
 	if y.hang.watch {
 		x.setEvent("nccl.stopped_after_init", "bool", "true", 1, y.hang.init, "NCCL")
 	}
