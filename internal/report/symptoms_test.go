@@ -36,6 +36,7 @@ func TestSymptoms(t *testing.T) {
 		{"nccl-tests rows with wrong values", rows, 2, "nccl/nccl-tests-out-of-bounds-values"},
 		{"a log that stops after NCCL's init", read("horovod-hang-after-init.log"), 11, "pytorch/nccl-watchdog-timeout"},
 		{"NCCL init, then the program goes on", read("nccl-init-then-tensorflow.log"), 0, ""},
+		{"P2P-enabled figures below the staged copy", read("p2pbandwidth-slow.txt"), 12, "cuda/p2p-bandwidth-below-link"},
 	} {
 		var out bytes.Buffer
 		if _, err := Explain(&out, s, strings.NewReader(c.in), nil, Options{Lang: "en", JSON: true, Paste: paste.New()}); err != nil {
