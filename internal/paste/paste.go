@@ -73,6 +73,7 @@ type Extractor struct {
 		ran      event
 	}
 
+	n    int      // the line being read
 	sym  symptoms // symptoms.go
 	link link     // link.go
 
@@ -203,6 +204,7 @@ func Strip(line string) string {
 
 // Line reads line n (1-based) of the input.
 func (x *Extractor) Line(n int, raw string) {
+	x.n = n
 	if quiet(x, raw) {
 		return
 	}
@@ -212,6 +214,7 @@ func (x *Extractor) Line(n int, raw string) {
 // LineBytes is Line for a line the caller may reuse once it returns: it is
 // copied only when something in it may be kept.
 func (x *Extractor) LineBytes(n int, raw []byte) {
+	x.n = n
 	if quiet(x, raw) {
 		return
 	}

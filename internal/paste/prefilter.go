@@ -40,6 +40,7 @@ const (
 	consumerGPU                 // a GeForce or TITAN name
 	dataCentreGPU               // a Tesla or data-centre NVIDIA name
 	ncclTestRow                 // a row of nccl-tests' table
+	ncclSetUp                   // NCCL's set-up ended (the hang reader)
 	tensorPrint                 // a CUDA tensor as PyTorch prints it
 )
 
@@ -91,7 +92,7 @@ var triggers = []trigger{
 	{"Tesla ", dataCentreGPU}, {"NVIDIA ", dataCentreGPU},
 	// symptomScan
 	{"Memory Usage", anyTime},
-	{"Init COMPLETE", anyTime}, {"Connected all rings", anyTime}, {"Connected all trees", anyTime}, // ncclInitDone
+	{"Init COMPLETE", ncclSetUp}, {"Connected all rings", ncclSetUp}, {"Connected all trees", ncclSetUp}, // ncclInitDone
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
 	{"device='cuda:", tensorPrint},
 	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime},
@@ -130,6 +131,7 @@ func (x *Extractor) Found(w int) { x.woken |= 1 << triggers[w].r }
 
 // End reads line n, raw, whose words Found was given: as LineBytes does.
 func (x *Extractor) End(n int, raw []byte) {
+	x.n = n
 	watchHang(x, raw)
 	if settled(x, raw) {
 		return
@@ -224,6 +226,13 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.consumer.set
 	case dataCentreGPU:
 		return x.dataCentre.set
+	case ncclSetUp:
+		// All such a line tells is that a communicator is set up, which the
+		// hang reader notes here (as symptomScan would) without reading it.
+		if hasNCCLInfo(raw) {
+			x.sym.hang.watch, x.sym.hang.init = true, event{line: x.n, text: string(raw), set: true}
+		}
+		return true
 	case ncclTestRow:
 		return len(x.sym.ncclTests.wrongCols) == 0
 	case tensorPrint:
