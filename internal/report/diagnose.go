@@ -417,6 +417,26 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 			errs = append(errs, msg)
 		}
 	}
+	if len(errs) == 0 && o.Paste != nil {
+		// No error line: what the input shows (symptoms.go), known once it
+		// has ended.
+		if errs, err = symptoms(s, o.Paste.Facts(), facts, o); err != nil {
+			return nil, sum, err
+		}
+		for _, m := range errs {
+			if !o.Follow {
+				break
+			}
+			if o.JSON {
+				err = writeJSONLine(w, m)
+			} else {
+				err = writeMessage(w, m, o, judge)
+			}
+			if err != nil {
+				return nil, sum, err
+			}
+		}
+	}
 	sum = Summary{Errors: len(errs), Notes: len(notes)}
 	return append(errs, notes...), sum, nil
 }
