@@ -71,7 +71,7 @@ func TestExplainLogFromStdin(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"○ line 2: 2017-06-28", "[GPA]", "● line 5: RuntimeError", "3 known causes, the most likely first:",
+	for _, want := range []string{"○ line 2: 2017-06-28", "[tensorflow-gpu-peer-access-error]", "● line 5: RuntimeError", "3 known causes, the most likely first:",
 		"1. cuda/peer-access-to-same-device", "Root cause", "What works", "[ 80%]", "What does not work",
 		"More: /en/kb/tensorflow/gpu-peer-access-error/", "Recognized: 1 error message(s), 1 note(s)."} {
 		if !strings.Contains(out, want) {
