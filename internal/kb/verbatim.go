@@ -360,7 +360,10 @@ func formatRegexp(units []formatUnit, anchored bool) *regexp.Regexp {
 // up to the end of one of its lines. It returns "" when it is, else where
 // the signature first differs.
 func InstanceOf(sig, line string) string {
-	sig = strings.TrimSpace(sig)
+	// Text decoded from JSON is valid UTF-8; other text is made so, the
+	// same way on both sides, since a pattern cannot hold invalid bytes.
+	sig = strings.TrimSpace(strings.ToValidUTF8(sig, "\uFFFD"))
+	line = strings.ToValidUTF8(line, "\uFFFD")
 	units := formatOf(line)
 	for len(units) > 0 && !units[0].wildcard && strings.TrimSpace(units[0].lit) == "" {
 		units = units[1:] // indentation is no part of the message
