@@ -36,6 +36,7 @@ type Sources struct {
 	KB, Content, Templates, Assets Source
 	Schema                         []byte // used when the KB has no schema.json
 	RepoURL                        string // the project's repository (--repo-url), for edit and report links; "" leaves them out
+	ReplaceOut                     bool   // replace the output even when it is no earlier build (--force)
 }
 
 // Model loads and checks the sources and builds the site model. The
@@ -120,7 +121,11 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	tree, err := publish.Begin(out)
+	var opts []publish.Option
+	if src.ReplaceOut {
+		opts = append(opts, publish.Replace())
+	}
+	tree, err := publish.Begin(out, opts...)
 	if err != nil {
 		return nil, nil, nil, err
 	}

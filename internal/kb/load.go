@@ -453,6 +453,15 @@ func (l *loader) check(p string, data []byte, e *Entry, todos [][]string) {
 	if want := strings.TrimSuffix(p, ".json"); e.ID != want {
 		l.fail(p, data, []string{"id"}, fmt.Sprintf("id %q does not match the file path: the file for it is %s/%s.json, or the id should be %q", e.ID, l.name, e.ID, want))
 	}
+	for _, part := range strings.Split(e.ID, "/") {
+		if why := segmentProblem(part); why != "" {
+			l.fail(p, data, []string{"id"}, fmt.Sprintf("id %q: the part %q %s; an id names the entry's folder kb/<id>/, each part one folder", e.ID, short(part), why))
+			break
+		}
+	}
+	if why := segmentProblem(e.ErrorCode); why != "" {
+		l.fail(p, data, []string{"error_code"}, fmt.Sprintf("error code %q %s; the code names the site's folder e/<code>/, so it must be one folder name", short(e.ErrorCode), why))
+	}
 	if matched, re, err := matchesPortable(e.Regex, e.Signature); err != nil {
 		l.fail(p, data, []string{"regex"}, "does not compile: "+err.Error())
 	} else if !matched {
@@ -696,4 +705,35 @@ func hasHan(s string) bool {
 		}
 	}
 	return false
+}
+
+// MaxSegment is the longest id part or error code: each names a folder of
+// the site, and file systems refuse names past 255 bytes.
+const MaxSegment = 100
+
+// segmentProblem says why s cannot name one folder of the output, or "".
+// Any schema's patterns aside, "." and ".." would name the folder above
+// (e/../index.html is the site's root page).
+func segmentProblem(s string) string {
+	switch {
+	case s == "":
+		return "is empty"
+	case s == "." || s == "..":
+		return "is . or .., which names no folder of its own"
+	case strings.ContainsAny(s, "/\\"):
+		return "holds a slash"
+	case len(s) > MaxSegment:
+		return fmt.Sprintf("is %d bytes long, more than %d", len(s), MaxSegment)
+	case strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return "holds a control character"
+	}
+	return ""
+}
+
+// short keeps a message about a long value readable.
+func short(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	return s[:40] + "…"
 }

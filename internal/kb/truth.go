@@ -117,7 +117,8 @@ func (l *loader) checkTruth(p string, data []byte, e *Entry) {
 	}
 
 	// A code is what the software prints, or a plain id that cannot pass for one.
-	if !IsPrintedCode(e.ErrorCode) && !stableID.MatchString(e.ErrorCode) {
+	// (A code that cannot name a folder is refused once, by the loader.)
+	if segmentProblem(e.ErrorCode) == "" && !IsPrintedCode(e.ErrorCode) && !stableID.MatchString(e.ErrorCode) {
 		fail([]string{"error_code"}, "", fmt.Sprintf("%q is no code the software prints (internal/kb/codes.txt lists them): give one, or a plain id such as %q, keeping %q in former_codes",
 			e.ErrorCode, strings.ReplaceAll(e.ID, "/", "-"), e.ErrorCode))
 	}

@@ -51,6 +51,7 @@ const (
 	KindEntry    Kind = "entry"    // /<lang>/kb/<id>/
 	KindArticle  Kind = "article"  // /<lang>/articles/<slug>/
 	KindSearch   Kind = "search"   // /<lang>/search/
+	KindFleet    Kind = "fleet"    // /<lang>/fleet/: many nodes' probe reports side by side
 	KindRedirect Kind = "redirect" // language-neutral: /, /kb/<id>/, /e/<code>/ with one entry
 	KindCodeList Kind = "codelist" // /e/<code>/ shared by several entries
 	KindCatalog  Kind = "catalog"  // /<lang>/kb/ (the domains), /<lang>/kb/<domain>/[page/<n>/] (a domain's entries)
@@ -149,6 +150,9 @@ func (s *Site) URL(p string) string {
 // EntryPath is the path of an entry's page in a language.
 func EntryPath(lang, id string) string { return lang + "/kb/" + id + "/" }
 
+// FleetPath is the path of the fleet page in a language.
+func FleetPath(lang string) string { return lang + "/fleet/" }
+
 // ArticlePath is the path of an article's page in a language.
 func ArticlePath(lang, slug string) string { return lang + "/articles/" + slug + "/" }
 
@@ -220,6 +224,7 @@ func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
 	for _, l := range Langs {
 		s.localized(l, KindHome, l.Code+"/", func(p *Page) { p.Title = "p2pkb" })
 		s.localized(l, KindSearch, l.Code+"/search/", func(p *Page) {})
+		s.localized(l, KindFleet, FleetPath(l.Code), func(p *Page) {})
 		s.localized(l, KindCatalog, CatalogPath(l.Code, "", 1), func(p *Page) {})
 		for i := range s.Domains {
 			d := &s.Domains[i]
