@@ -243,16 +243,16 @@ func cause(s *site.Site, e *kb.Entry, f rules.Facts, o Options) (Cause, bool, er
 		sev = "note"
 	}
 	c := Cause{ID: e.ID, Code: e.ErrorCode, Signature: view.Signature, Severity: sev, Condition: e.AppliesWhen,
-		Verdict: v.Truth.String(), Reasons: v.Reasons, RootCause: plain(view.RootCause.Text), Confidence: e.Confidence,
+		Verdict: v.Truth.String(), Reasons: v.Reasons, RootCause: o.plain(view.RootCause.Text), Confidence: e.Confidence,
 		Tier: e.VerificationTier, URL: link(o.BaseURL, site.EntryPath(o.Lang, e.ID)), Workarounds: []Marked{}, DeadEnds: []Marked{}}
 	for _, wk := range view.Workarounds {
-		c.Workarounds = append(c.Workarounds, mark(plain(wk.Text.Text), wk.SuccessRate, wk.Condition, f))
+		c.Workarounds = append(c.Workarounds, mark(o.plain(wk.Text.Text), wk.SuccessRate, wk.Condition, f))
 	}
 	if len(f) > 0 {
 		sort.SliceStable(c.Workarounds, func(i, j int) bool { return rank(c.Workarounds[i].Verdict) < rank(c.Workarounds[j].Verdict) })
 	}
 	for _, de := range view.DeadEnds {
-		c.DeadEnds = append(c.DeadEnds, mark(deadEndText(de), de.FailRate, de.Condition, f))
+		c.DeadEnds = append(c.DeadEnds, mark(deadEndText(de, o), de.FailRate, de.Condition, f))
 	}
 	return c, conditional, nil
 }
