@@ -435,6 +435,8 @@ func (l *loader) check(p string, data []byte, e *Entry, todos [][]string) {
 		l.fail(p, data, []string{"regex"}, "does not compile: "+err.Error())
 	} else if !matched {
 		l.fail(p, data, []string{"regex"}, "does not match the entry's own signature")
+	} else if why := backtracks(re); why != "" {
+		l.fail(p, data, []string{"regex"}, why+": JavaScript's backtracking engine, which runs the pattern in the site's search, could take minutes on a line that almost matches; make each repetition need a character the other cannot take")
 	} else if l.syntax {
 		e.syntax = re
 	}
