@@ -8,6 +8,7 @@ import (
 	"regexp/syntax"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func schema(t *testing.T) []byte {
@@ -300,6 +301,27 @@ func TestBacktracks(t *testing.T) {
 		got := backtracks(re.Simplify())
 		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
 			t.Errorf("backtracks(%q) = %q, want %q", expr, got, want)
+		}
+	}
+}
+
+// Fields past their limits are refused, each named.
+func TestEntryLimits(t *testing.T) {
+	data, err := os.ReadFile("testdata/broken/regex-backtracks/cuda/peer-access-unsupported-by-hardware.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(data), `(?:\\w+\\s?)*supported`, "not supported", 1)
+	s = strings.Replace(s, `"tags": []`, `"tags": ["t"`+strings.Repeat(`, "t"`, 72)+`]`, 1)
+	s = strings.Replace(s, `"root_cause": "`, `"root_cause": "`+strings.Repeat("x", MaxText), 1)
+	_, err = Load(fstest.MapFS{"cuda/peer-access-unsupported-by-hardware.json": {Data: []byte(s)}}, WithDefaultSchema(schema(t)))
+	var ps Problems
+	if !errors.As(err, &ps) || len(ps) != 2 {
+		t.Fatalf("want two problems, got %v", err)
+	}
+	for i, want := range []string{"root_cause: 16", "tags: 73 items, more than the 64"} {
+		if !strings.Contains(ps[i].String(), want) {
+			t.Errorf("problem %q lacks %q", ps[i], want)
 		}
 	}
 }
