@@ -478,6 +478,7 @@ func (l *loader) check(p string, data []byte, e *Entry, todos [][]string) {
 		l.fail(p, data, path, "still says TODO: write it before the entry is published")
 	}
 	l.checkSignatureSource(p, data, e)
+	l.checkTruth(p, data, e)
 	if len(e.WorkaroundsZH) > len(e.Workarounds) {
 		l.fail(p, data, []string{"workarounds_zh"}, fmt.Sprintf("has %d items for %d workarounds", len(e.WorkaroundsZH), len(e.Workarounds)))
 	}
@@ -575,10 +576,9 @@ func (l *loader) checkSignatureSource(p string, data []byte, e *Entry) {
 
 // warnChinese lists text the Chinese pages must show in English.
 func (l *loader) warnChinese(p string, data []byte, e *Entry) {
-	// Missing Chinese falls back to English on the page; lint lists it.
-	if e.SignatureZH == "" {
-		l.warn(p, data, []string{"signature"}, "no signature_zh: the Chinese page shows the English signature")
-	}
+	// Missing Chinese falls back to English on the page; lint lists it. The
+	// signature is shown as printed on every page, so a missing
+	// translation of it is no fallback.
 	if e.RootCauseZH == "" {
 		l.warn(p, data, []string{"root_cause"}, "no root_cause_zh: the Chinese page shows the English root cause")
 	}
@@ -640,6 +640,13 @@ func (l *loader) reproducers(fsys fs.FS, kb *KB) error {
 		}
 		if r.Line == "" {
 			l.fail(p, l.data(p), []string{"reproducer", "output"}, fmt.Sprintf("%s/%s has no line the entry's regex matches: the reproduction did not print the signature", l.name, r.Output))
+		}
+		// The pattern finding a line is not enough: the signature itself is
+		// copied from the output.
+		if msg := VerbatimIn(e.Signature, string(out)); msg != "" {
+			l.fail(p, l.data(p), []string{"signature"}, fmt.Sprintf("does not appear in %s/%s (the reproducer's output): %s", l.name, r.Output, msg))
+		} else if h := HarnessText(e.Signature, string(kb.Repro[r.Program])); h != "" {
+			l.fail(p, l.data(p), []string{"signature"}, fmt.Sprintf("first differs at character %d: %q is printed by the reproducer %s/%s itself, not by the software under test: copy only what the software prints", charAt(e.Signature, strings.Index(e.Signature, h)), h, l.name, r.Program))
 		}
 	}
 	return nil

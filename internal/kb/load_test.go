@@ -25,8 +25,16 @@ func TestLoadRepositoryKB(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the repository's KB does not load:\n%v", err)
 	}
-	if len(k.Warnings) > 0 {
-		t.Errorf("the repository's KB has warnings: %v", k.Warnings)
+	// An entry not yet given the source line or excerpt of its signature
+	// is listed (p2pkb audit counts them); any other warning is a fault.
+	var warnings []Problem
+	for _, w := range k.Warnings {
+		if w.Field != "signature_source.line" && w.Field != "signature_source.excerpt" {
+			warnings = append(warnings, w)
+		}
+	}
+	if len(warnings) > 0 {
+		t.Errorf("the repository's KB has warnings: %v", warnings)
 	}
 	reproduced := 0
 	for _, e := range k.Entries {
@@ -74,9 +82,9 @@ func TestLoadBroken(t *testing.T) {
 		{"no-signature-source", []string{file + ":4:3:", "signature_source: missing", "where the signature was copied from"}},
 		{"source-without-url", []string{file + ":95:3:", "signature_source.url: missing", `kind "source" needs the url`}},
 		{"reproduction-without-reproducer", []string{file + ":95:24:", "signature_source.kind:", "needs a reproducer"}},
-		{"regex-backtracks", []string{file + ":6:3:", "regex: nested repetition", "backtracking engine"}},
-		{"error-code-dotdot", []string{file + ":83:3:", "error_code:", `error code ".." is . or ..`, "e/<code>/"}},
-		{"error-code-long", []string{file + ":83:3:", "error_code:", "is 304 bytes long, more than 100", "one folder name"}},
+		{"regex-backtracks", []string{file + ":12:3:", "regex: nested repetition", "backtracking engine"}},
+		{"error-code-dotdot", []string{file + ":108:3:", "error_code:", `error code ".." is . or ..`, "e/<code>/"}},
+		{"error-code-long", []string{file + ":108:3:", "error_code:", "is 304 bytes long, more than 100", "one folder name"}},
 	}
 	for _, c := range cases {
 		t.Run(c.dir, func(t *testing.T) {

@@ -7,6 +7,7 @@ package facts
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 )
 
 // SchemaVersion is the version of the report format. It changes when a field
@@ -204,9 +205,52 @@ func (v *Value[T]) UnmarshalJSON(b []byte) error {
 			return nil
 		}
 	}
+	if fastValue(b, &v.V) {
+		v.Valid = true
+		return nil
+	}
 	if err := json.Unmarshal(b, &v.V); err != nil {
 		return err
 	}
 	v.Valid = true
 	return nil
+}
+
+// fastValue reads the common plain values, a string without escapes, an
+// integer or a boolean, without a second pass of encoding/json: a report
+// holds hundreds of them and a fleet thousands of reports. It reports
+// false for anything else, which json.Unmarshal then reads.
+func fastValue(b []byte, dst any) bool {
+	switch p := dst.(type) {
+	case *string:
+		if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+			return false
+		}
+		inner := b[1 : len(b)-1]
+		for _, c := range inner {
+			if c == '\\' || c == '"' || c < 0x20 || c >= 0x80 {
+				return false
+			}
+		}
+		*p = string(inner)
+		return true
+	case *int:
+		n, err := strconv.Atoi(string(b))
+		if err != nil {
+			return false
+		}
+		*p = n
+		return true
+	case *bool:
+		switch string(b) {
+		case "true":
+			*p = true
+		case "false":
+			*p = false
+		default:
+			return false
+		}
+		return true
+	}
+	return false
 }
