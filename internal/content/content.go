@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -127,11 +128,24 @@ func parse(file string, data []byte) (*Article, error) {
 	}
 	head, body := data[4:4+end+1], data[4+end+5:]
 
+	// The front matter is read as nodes first: aliases are counted as they
+	// would expand, so that a few lines of anchors cannot decode to
+	// gigabytes.
+	var doc yaml.Node
+	if err := yaml.Unmarshal(head, &doc); err != nil {
+		return nil, fmt.Errorf("%s: front matter: %w", file, shiftYAMLLines(err, 1))
+	}
+	if n := expanded(&doc, map[*yaml.Node]int{}); n > MaxFrontMatter {
+		return nil, fmt.Errorf("%s: front matter: its aliases expand it to more than %d KB; write the values out", file, MaxFrontMatter>>10)
+	}
 	var fm frontMatter
 	dec := yaml.NewDecoder(bytes.NewReader(head))
 	dec.KnownFields(true)
 	if err := dec.Decode(&fm); err != nil {
 		return nil, fmt.Errorf("%s: front matter: %w", file, shiftYAMLLines(err, 1))
+	}
+	if err := fm.check(); err != nil {
+		return nil, fmt.Errorf("%s: front matter: %w", file, err)
 	}
 	a := &Article{Slug: slug, Lang: lang, Title: fm.Title, Summary: fm.Summary, Tags: fm.Tags, Body: body, File: file,
 		BodyLine: bytes.Count(data[:4+end+5], []byte("\n")) + 1, Entries: fm.Entries, EntryLines: entryLines(head, fm.Entries),
@@ -189,4 +203,66 @@ func shiftYAMLLines(err error, by int) error {
 		return fmt.Sprintf("line %d", n+by)
 	})
 	return errors.New(msg)
+}
+
+// Limits of an article's front matter: far above what an article needs, so
+// that a hostile or broken file is refused with its field named instead of
+// making a page of megabytes.
+const (
+	MaxFrontMatter = 64 << 10 // bytes of the front matter with its aliases expanded
+	maxTitle       = 200      // characters
+	maxSummary     = 1000     // characters
+	maxTags        = 32       // tags, each of up to maxTag characters
+	maxTag         = 64
+	maxEntries     = 128 // entry ids
+)
+
+// expanded is the size of node with every alias counted as what it stands
+// for; sizes saturate past MaxFrontMatter, and each node is sized once.
+func expanded(node *yaml.Node, memo map[*yaml.Node]int) int {
+	if n, ok := memo[node]; ok {
+		return n
+	}
+	memo[node] = MaxFrontMatter + 1 // an alias cycle counts as too large
+	n := len(node.Value) + 1
+	if node.Kind == yaml.AliasNode && node.Alias != nil {
+		n = expanded(node.Alias, memo)
+	}
+	for _, c := range node.Content {
+		n += expanded(c, memo)
+		if n > MaxFrontMatter {
+			n = MaxFrontMatter + 1
+			break
+		}
+	}
+	memo[node] = n
+	return n
+}
+
+// check holds the fields to their limits.
+func (fm *frontMatter) check() error {
+	long := func(field, s string, max int) error {
+		if n := utf8.RuneCountInString(s); n > max {
+			return fmt.Errorf("%s: %d characters, more than %d", field, n, max)
+		}
+		return nil
+	}
+	if err := long("title", fm.Title, maxTitle); err != nil {
+		return err
+	}
+	if err := long("summary", fm.Summary, maxSummary); err != nil {
+		return err
+	}
+	if len(fm.Tags) > maxTags {
+		return fmt.Errorf("tags: %d tags, more than %d", len(fm.Tags), maxTags)
+	}
+	for i, t := range fm.Tags {
+		if err := long(fmt.Sprintf("tags[%d]", i), t, maxTag); err != nil {
+			return err
+		}
+	}
+	if len(fm.Entries) > maxEntries {
+		return fmt.Errorf("entries: %d ids, more than %d", len(fm.Entries), maxEntries)
+	}
+	return nil
 }

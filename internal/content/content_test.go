@@ -1,6 +1,7 @@
 package content
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -52,6 +53,12 @@ func TestLoadBrokenFrontMatter(t *testing.T) {
 		{"unknown field", "a.md", strings.Replace(good, "tags: [a]", "tags: [a]\nauthor: me", 1), "content/a.md: front matter: yaml: unmarshal errors:\n  line 6: field author not found"},
 		{"bad slug", "My Article.md", good, `content/My Article.md: file name "My Article" is not a slug`},
 		{"translation only", "b.zh.md", good, "content/b.zh.md: no English original content/b.md"},
+		{"alias amplification", "a.md", "---\ntitle: T\ndate: \"2025-01-30\"\nsummary: &s \"" + strings.Repeat("x", 999) + "\"\ntags: [" + strings.Repeat("*s, ", 100) + "a]\n---\nx\n",
+			"content/a.md: front matter: its aliases expand it to more than 64 KB"},
+		{"nested aliases", "a.md", "---\ntitle: &a [x, x, x, x, x, x, x, x, x, x]\n" + laughs(9) + "date: \"2025-01-30\"\nsummary: S\ntags: [a]\n---\nx\n",
+			"its aliases expand it to more than 64 KB"},
+		{"long title", "a.md", strings.Replace(good, "title: T", "title: "+strings.Repeat("é", 201), 1), "content/a.md: front matter: title: 201 characters, more than 200"},
+		{"many tags", "a.md", strings.Replace(good, "tags: [a]", "tags: ["+strings.Repeat("a, ", 40)+"a]", 1), "front matter: tags: 41 tags, more than 32"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -61,4 +68,16 @@ func TestLoadBrokenFrontMatter(t *testing.T) {
 			}
 		})
 	}
+}
+
+// laughs is the billion laughs: n anchors, each ten of the one before.
+func laughs(n int) string {
+	var b strings.Builder
+	prev := "a"
+	for i := range n {
+		name := fmt.Sprintf("l%d", i)
+		fmt.Fprintf(&b, "%s: &%s [%s]\n", name, name, strings.TrimSuffix(strings.Repeat("*"+prev+", ", 10), ", "))
+		prev = name
+	}
+	return b.String()
 }

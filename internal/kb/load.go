@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -459,6 +460,28 @@ func (l *loader) check(p string, data []byte, e *Entry, todos [][]string) {
 			break
 		}
 	}
+	for _, f := range []struct {
+		field string
+		n     int // characters or items
+		max   int
+		what  string
+	}{
+		{"signature", utf8.RuneCountInString(e.Signature), MaxSignature, "characters"},
+		{"signature_zh", utf8.RuneCountInString(e.SignatureZH), MaxSignature, "characters"},
+		{"regex", utf8.RuneCountInString(e.Regex), MaxSignature, "characters"},
+		{"root_cause", utf8.RuneCountInString(e.RootCause), MaxText, "characters"},
+		{"root_cause_zh", utf8.RuneCountInString(e.RootCauseZH), MaxText, "characters"},
+		{"workarounds", len(e.Workarounds), MaxItems, "items"},
+		{"workarounds_zh", len(e.WorkaroundsZH), MaxItems, "items"},
+		{"dead_ends", len(e.DeadEnds), MaxItems, "items"},
+		{"versions", len(e.Versions), MaxItems, "items"},
+		{"tags", len(e.Tags), MaxItems, "items"},
+		{"aliases", len(e.Aliases), MaxItems, "items"},
+	} {
+		if f.n > f.max {
+			l.fail(p, data, []string{f.field}, fmt.Sprintf("%d %s, more than the %d an entry may have", f.n, f.what, f.max))
+		}
+	}
 	if why := segmentProblem(e.ErrorCode); why != "" {
 		l.fail(p, data, []string{"error_code"}, fmt.Sprintf("error code %q %s; the code names the site's folder e/<code>/, so it must be one folder name", short(e.ErrorCode), why))
 	}
@@ -466,6 +489,8 @@ func (l *loader) check(p string, data []byte, e *Entry, todos [][]string) {
 		l.fail(p, data, []string{"regex"}, "does not compile: "+err.Error())
 	} else if !matched {
 		l.fail(p, data, []string{"regex"}, "does not match the entry's own signature")
+	} else if why := backtracks(re); why != "" {
+		l.fail(p, data, []string{"regex"}, why+": JavaScript's backtracking engine, which runs the pattern in the site's search, could take minutes on a line that almost matches; make each repetition need a character the other cannot take")
 	} else if l.syntax {
 		e.syntax = re
 	}
@@ -706,6 +731,16 @@ func hasHan(s string) bool {
 	}
 	return false
 }
+
+// Limits of an entry's fields, far above what an entry needs, so that a
+// broken or hostile file is refused with its field named rather than
+// making pages of megabytes: a signature is one message, a root cause a
+// few paragraphs.
+const (
+	MaxSignature = 1000  // characters of signature, signature_zh and regex
+	MaxText      = 16000 // characters of root_cause and root_cause_zh
+	MaxItems     = 64    // items of workarounds, dead_ends, versions, tags, aliases
+)
 
 // MaxSegment is the longest id part or error code: each names a folder of
 // the site, and file systems refuse names past 255 bytes.

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp/syntax"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func schema(t *testing.T) []byte {
@@ -80,6 +82,7 @@ func TestLoadBroken(t *testing.T) {
 		{"no-signature-source", []string{file + ":4:3:", "signature_source: missing", "where the signature was copied from"}},
 		{"source-without-url", []string{file + ":95:3:", "signature_source.url: missing", `kind "source" needs the url`}},
 		{"reproduction-without-reproducer", []string{file + ":95:24:", "signature_source.kind:", "needs a reproducer"}},
+		{"regex-backtracks", []string{file + ":12:3:", "regex: nested repetition", "backtracking engine"}},
 		{"error-code-dotdot", []string{file + ":108:3:", "error_code:", `error code ".." is . or ..`, "e/<code>/"}},
 		{"error-code-long", []string{file + ":108:3:", "error_code:", "is 304 bytes long, more than 100", "one folder name"}},
 	}
@@ -278,6 +281,55 @@ func TestSegmentProblem(t *testing.T) {
 		got := segmentProblem(s)
 		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
 			t.Errorf("segmentProblem(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// Patterns a backtracking engine explodes on are refused; the KB's own
+// patterns, which repeat only around required characters, pass.
+func TestBacktracks(t *testing.T) {
+	for expr, want := range map[string]string{
+		`(a+)+$`:                   "nested",
+		`(?:\w+\s?)*!`:             "nested",
+		`x(?:a*b?)*y`:              "nested",
+		`\d+\d+x`:                  "adjacent",
+		`error: .*.*failed`:        "adjacent",
+		`from (.+)(?: )?(.+) : No`: "adjacent",
+		`> Peer access from .+ \(GPU\d+\) -> .+ \(GPU\d+\) : No`: "",
+		`tensor\(\[+(?:0\.?,\s*)*0\.?\]+, device='cuda:\d+'`:     "",
+		`(?:^|\n)(?:> )?\s*\[(?:0\.,\s*|\.\.\.,\s*)+0\.\]\]+`:    "",
+		`BAR1 Memory Usage\s*\n\s*Total\s*: (?:256|512) MiB`:     "",
+		`ACSCtl:\s+SrcValid[+-]`:                                 "",
+		`a+b+`:                                                   "",
+	} {
+		re, err := syntax.Parse(expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := backtracks(re.Simplify())
+		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
+			t.Errorf("backtracks(%q) = %q, want %q", expr, got, want)
+		}
+	}
+}
+
+// Fields past their limits are refused, each named.
+func TestEntryLimits(t *testing.T) {
+	data, err := os.ReadFile("testdata/broken/regex-backtracks/cuda/peer-access-unsupported-by-hardware.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(data), `(?:\\w+\\s?)*supported`, "not supported", 1)
+	s = strings.Replace(s, `"tags": []`, `"tags": ["t"`+strings.Repeat(`, "t"`, 72)+`]`, 1)
+	s = strings.Replace(s, `"root_cause": "`, `"root_cause": "`+strings.Repeat("x", MaxText), 1)
+	_, err = Load(fstest.MapFS{"cuda/peer-access-unsupported-by-hardware.json": {Data: []byte(s)}}, WithDefaultSchema(schema(t)))
+	var ps Problems
+	if !errors.As(err, &ps) || len(ps) != 2 {
+		t.Fatalf("want two problems, got %v", err)
+	}
+	for i, want := range []string{"root_cause: 16", "tags: 73 items, more than the 64"} {
+		if !strings.Contains(ps[i].String(), want) {
+			t.Errorf("problem %q lacks %q", ps[i], want)
 		}
 	}
 }

@@ -475,6 +475,9 @@ func Match(w io.Writer, s *site.Site, f rules.Facts, in io.Reader, o Options) (S
 }
 
 func report(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, judge bool) (Summary, error) {
+	if !o.JSON {
+		w = escaping(w) // text is text on a terminal too: see esc
+	}
 	if x := o.Paste; x != nil {
 		o.PasteFacts = func() rules.Facts { return paste.Facts(x.Facts()) }
 	}
@@ -566,8 +569,8 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 		mark = o.paint(dim, "○")
 	}
 	shown := m.LineText
-	if utf8.RuneCountInString(shown) > 200 {
-		shown = string([]rune(shown)[:200]) + "…"
+	if o.Term != nil {
+		shown = around(shown, m.Match, 200)
 	}
 	fmt.Fprintf(w, "%s %s: %s\n", mark, fmt.Sprintf(text(o.Lang, "line"), m.Line), shown)
 	switch {

@@ -74,6 +74,9 @@ type Hit struct {
 
 // Search prints the ranked results of q.
 func Search(w io.Writer, ix *search.Index, q string, o Options) (int, error) {
+	if !o.JSON {
+		w = escaping(w)
+	}
 	res, err := ix.Search(q, o.Lang, max(1, o.Limit))
 	if err != nil {
 		return 0, err
@@ -188,6 +191,9 @@ type Applicable struct {
 // unknown), with its workarounds and dead ends marked. It returns how many
 // it printed.
 func MatchAll(w io.Writer, s *site.Site, f rules.Facts, o Options) (int, error) {
+	if !o.JSON {
+		w = escaping(w)
+	}
 	var ids []string
 	for _, e := range s.KB.Entries {
 		ids = append(ids, e.ID)

@@ -1,8 +1,14 @@
 package report
 
 import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Terminal is what standard output allows when it is a terminal: links as
@@ -27,7 +33,61 @@ func (o Options) paint(style, s string) string {
 	if o.Term == nil || !o.Term.Color || s == "" {
 		return s
 	}
-	return "\x1b[" + style + "m" + s + "\x1b[0m"
+	return esc + "[" + style + "m" + s + esc + "[0m"
+}
+
+// esc stands for ESC in the sequences the output makes itself (paint,
+// href): text output goes through escaping, which turns esc into ESC and
+// shows every control character of the text as \x1b, so that a log line, a
+// probe string or a KB field printed cannot clear the screen, set the
+// window's title, write the clipboard (OSC 52) or make a link. It is a NUL
+// and random letters, drawn once a process: no input can hold it.
+var esc = func() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return "\x00" + hex.EncodeToString(b)
+}()
+
+// escaping returns w with the control characters of what is written
+// shown escaped, but for tab and newline and the sequences made with esc.
+// A Write is escaped by itself: callers write whole strings.
+func escaping(w io.Writer) io.Writer { return escaper{w} }
+
+type escaper struct{ w io.Writer }
+
+func (e escaper) Write(p []byte) (int, error) {
+	var b []byte
+	for i := 0; i < len(p); {
+		c := p[i]
+		switch {
+		case c == 0 && bytes.HasPrefix(p[i:], []byte(esc)):
+			b = append(b, 0x1b)
+			i += len(esc)
+			continue
+		case c < 0x20 && c != '\n' && c != '\t' || c == 0x7f:
+			b = fmt.Appendf(b, `\x%02x`, c)
+			i++
+			continue
+		case c < 0x80:
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(p[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = fmt.Appendf(b, `\x%02x`, c) // a lone byte a terminal may read as a C1 control
+		case r >= 0x80 && r <= 0x9f:
+			b = fmt.Appendf(b, `\u%04x`, r) // C1 controls: U+009B is CSI
+		default:
+			b = append(b, p[i:i+size]...)
+		}
+		i += size
+	}
+	if _, err := e.w.Write(b); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // href makes an absolute URL a terminal hyperlink (OSC 8) showing the URL
@@ -42,7 +102,7 @@ func (o Options) href(u string) string {
 	if o.Term == nil || !(strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "file://")) {
 		return u
 	}
-	return "\x1b]8;;" + u + "\x1b\\" + o.paint(dim, u) + "\x1b]8;;\x1b\\"
+	return esc + "]8;;" + u + esc + "\\" + o.paint(dim, u) + esc + "]8;;" + esc + "\\"
 }
 
 // ServeURL is where `p2pkb serve` listens by default: terminal output links
@@ -107,7 +167,7 @@ func columns(s string) int {
 	n := 0
 	for _, r := range s {
 		switch {
-		case r == '\x1b':
+		case r == 0 || r == '\x1b':
 			return n // prefixes are painted after they are measured
 		case isWide(r):
 			n += 2
@@ -122,4 +182,29 @@ func columns(s string) int {
 // full-width forms, the characters the Chinese text uses.
 func isWide(r rune) bool {
 	return unicode.Is(unicode.Han, r) || r >= 0x3000 && r <= 0x303F || r >= 0xFF00 && r <= 0xFF60
+}
+
+// around cuts s to n characters that show match, for a terminal's line:
+// from the start when the match ends within them, else from a little
+// before the match; a cut side ends in "…".
+func around(s, match string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	start := 0
+	if i := strings.Index(s, match); i >= 0 && match != "" {
+		first := utf8.RuneCountInString(s[:i])
+		if last := first + utf8.RuneCountInString(match); last > n {
+			start = max(0, min(first-n/4, len(rs)-n))
+		}
+	}
+	out := string(rs[start : start+n])
+	if start > 0 {
+		out = "…" + out
+	}
+	if start+n < len(rs) {
+		out += "…"
+	}
+	return out
 }

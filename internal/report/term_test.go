@@ -8,7 +8,10 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/p2pkb/p2pkb/internal/paste"
+	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
+	"github.com/p2pkb/p2pkb/probe/facts"
 )
 
 const torchPeer = "[rank1]: RuntimeError: CUDA error: peer access is not supported between these two devices\n"
@@ -156,5 +159,59 @@ func TestSearchShowsSnippets(t *testing.T) {
 	want := "   The two GPUs do not support direct peer-to-peer\n   (P2P) memory access, typically due to hardware\n"
 	if !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "   Fix: Disable peer-to-peer") {
 		t.Errorf("search output:\n%s", b.String())
+	}
+}
+
+// Control characters read from input (a log line, a fact's line, a probe
+// report's strings) are shown escaped in text output, in a pipe and on a
+// terminal, so they cannot clear the screen, set the title, write the
+// clipboard or make a link; --json keeps them, escaped as JSON escapes.
+func TestControlCharactersAreShownEscaped(t *testing.T) {
+	log := "[rank1]: RuntimeError: CUDA error: peer access is not supported between these two devices \x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b]0;owned\x07\u009b31m\r\n" +
+		"vm:1:1 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to \x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\\n"
+	rep := &facts.Report{SchemaVersion: 1, NVML: facts.NVML{Available: true},
+		Test: &facts.Test{Ran: false, Error: "cuInit: 580.65.06\x1b]0;owned\x07"}}
+	run := func(o Options) string {
+		var b bytes.Buffer
+		o.Paste, o.Test = paste.New(), rep.Test
+		if _, err := Match(&b, repoSite(t), rules.FromReport(rep), strings.NewReader(log), o); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		name string
+		term *Terminal
+	}{{"pipe", nil}, {"terminal", &Terminal{Color: true, Width: 100}}} {
+		out := run(Options{Lang: "en", BaseURL: "https://kb.example.org/", Term: c.term})
+		ours := strings.ReplaceAll(osc8.ReplaceAllString(sgr.ReplaceAllString(out, ""), ""), "\x1b]8;;\x1b\\", "")
+		if i := strings.IndexAny(ours, "\x1b\x07\r\u009b"); i >= 0 {
+			t.Errorf("%s: a control character of the input reached the output: %q", c.name, ours[max(0, i-40):min(len(ours), i+40)])
+		}
+		for _, want := range []string{`\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b]0;owned\x07\u009b31m`, `to \x1b]8;;https://evil.example/\x1b\click`, `580.65.06\x1b]0;owned\x07`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: the output does not show %s", c.name, want)
+			}
+		}
+	}
+	out := run(Options{Lang: "en", JSON: true})
+	if !strings.Contains(out, `\u001b]52;c;ZXZpbA==\u0007`) {
+		t.Errorf("--json lost the line as read: %.300s", out)
+	}
+}
+
+// A message late in a long line is shown: whole in a pipe (the line is cut
+// to 1,000 bytes), and on a terminal in 200 characters around the match.
+func TestLongLineShowsTheMessage(t *testing.T) {
+	line := strings.Repeat("x=1 ", 150) + strings.TrimPrefix(torchPeer, "[rank1]: ")
+	msg := "peer access is not supported between these two devices"
+	plain := explain(t, line, Options{Lang: "en"})
+	if first, _, _ := strings.Cut(plain, "\n"); !strings.Contains(first, msg) {
+		t.Errorf("in a pipe the message's line lacks the message: %q", first)
+	}
+	term := explain(t, line, Options{Lang: "en", Term: &Terminal{}})
+	first, _, _ := strings.Cut(term, "\n")
+	if !strings.Contains(first, msg) || utf8.RuneCountInString(first) > 200+len("● line 1: ")+2 {
+		t.Errorf("on a terminal the message's line is %d characters: %q", utf8.RuneCountInString(first), first)
 	}
 }

@@ -107,6 +107,8 @@ func TestLoadWithHostileClients(t *testing.T) {
 		{"HEAD", "/zh/", 200},
 		{"GET", "/api/search?lang=en&q=" + url.QueryEscape("peer access is not supported"), 200},
 		{"GET", "/api/search?lang=en&q=" + url.QueryEscape(longQ), 413},
+		// Encoded three times as long: still the handler's 413, not 431.
+		{"GET", "/api/search?lang=en&q=" + url.QueryEscape(strings.Repeat("é", search.MaxQueryBytes/2+10)), 413},
 		{"GET", "/api/search?lang=xx&q=a", 400},
 		{"GET", "/api/search?lang=en&limit=-1&q=a", 400},
 		{"GET", "/../../etc/passwd", 404},

@@ -332,6 +332,13 @@ func Serve(ctx context.Context, addr string, h http.Handler, logw io.Writer, rea
 	return ServeListener(ctx, ln, h, logw, DefaultTimeouts)
 }
 
+// maxHeaderBytes bounds the request line and headers. A search's query is
+// in the request line, percent-encoded, 3 bytes for a byte at most: a
+// query of any content up to search.MaxQueryBytes fits, and one somewhat
+// over it reaches the handler, which answers 413 with a message rather
+// than the server's bare 431.
+const maxHeaderBytes = 3*search.MaxQueryBytes + 16<<10
+
 // ServeListener serves on ln with the given timeouts until ctx ends.
 func ServeListener(ctx context.Context, ln net.Listener, h http.Handler, logw io.Writer, t Timeouts) error {
 	srv := &http.Server{
@@ -340,7 +347,7 @@ func ServeListener(ctx context.Context, ln net.Listener, h http.Handler, logw io
 		ReadTimeout:       t.Read,
 		WriteTimeout:      t.Write,
 		IdleTimeout:       t.Idle,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          log.New(logw, "serve: ", 0),
 	}
 	errc := make(chan error, 1)
