@@ -85,6 +85,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
+	// An input that is not text is wrong usage, as a wrong flag is: 1
+	// would read as "no error recognized".
+	var notText *report.NotTextError
+	if errors.As(err, &notText) {
+		fmt.Fprintf(stderr, "p2pkb %s: %v\n", cmd, err)
+		return 2
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 1
