@@ -401,16 +401,18 @@
     return groups;
   }
 
+  // el makes an element with a class and text, as text.
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined) { e.textContent = String(text); }
+    return e;
+  }
+
   // renderCauses shows each pasted message that has several known causes,
   // or whose every cause is ruled out, with its causes in order.
   function renderCauses(section, groups, facts) {
     var t = function (k) { return section.dataset[k] || k; };
-    var el = function (tag, cls, text) {
-      var e = document.createElement(tag);
-      if (cls) { e.className = cls; }
-      if (text !== undefined) { e.textContent = String(text); }
-      return e;
-    };
     var labels = { applies: "lApplies", does_not_apply: "lDoesNotApply", unknown: "lUnknown" };
     section.textContent = "";
     groups.forEach(function (g) {
@@ -421,6 +423,13 @@
       var head = el("p", "causes-head", t("line").replace("%d", g.line) + ": ");
       head.appendChild(el("code", "", g.text));
       box.appendChild(head);
+      // Who printed the line and the error inside it, as explain says.
+      var rd = readLine(g.text.slice(0, 1000));
+      if (rd && rd.error) {
+        box.dataset.layer = rd.layer.id;
+        box.dataset.inner = rd.error.name;
+        box.appendChild(el("p", "layered", t("layered").replace("%s", rd.layer.name + (rd.where ? " (" + rd.where + ")" : "")).replace("%s", errorName(rd.error))));
+      }
       var ruledOut = g.verdict === "ruled_out";
       box.appendChild(el("p", "", (ruledOut ? t("ruledOut") : t("n")).replace("%d", g.causes.length)));
       var ol = el(ruledOut ? "ul" : "ol", "cause-list");
@@ -464,7 +473,7 @@
   }
   function errVocab() {
     if (vocab || !window.p2pkbErrors) { return vocab; }
-    var d = window.p2pkbErrors, v = { byName: {}, byCode: {}, byText: {}, returns: d.returns || {} };
+    var d = window.p2pkbErrors, v = { byName: {}, byCode: {}, byText: {}, returns: d.returns || {}, plain: d.plain || [] };
     d.errors.forEach(function (r) {
       var e = { family: r[0], code: r[1], name: r[2], text: r[3] };
       if (!Object.prototype.hasOwnProperty.call(v.byName, e.name)) { v.byName[e.name] = e; }
@@ -541,7 +550,7 @@
   }
 
   // composedLines mirrors report's composed messages: each line of q that
-  // no result's pattern matches but whose layer and inner error are known,
+  // no result's pattern names (report.namesOnlyInner) but whose layer and inner error are known,
   // once per layer and error, with the causes of its parts: the layer's
   // entries of the error (or of the one the layer returns for it), then the
   // error's own, then the same error met in other layers (report.partCauses).
@@ -551,7 +560,9 @@
       if (out.length >= 20) { return; }
       var r = readLine(line.slice(0, 1000));
       if (!r || !r.error) { return; }
-      if (results.some(function (x) { return x.match && line.indexOf(x.match) >= 0; })) { return; }
+      // An entry names the line unless only entries of the error inside match it (report.namesOnlyInner).
+      var plain = errVocab().plain.indexOf(r.layer.id) >= 0;
+      if (results.some(function (x) { return x.match && line.indexOf(x.match) >= 0 && (plain || !x.generic); })) { return; }
       var key = r.layer.id + "\u0000" + r.error.family + "\u0000" + r.error.name;
       if (seen[key]) { return; }
       seen[key] = true;
@@ -587,15 +598,12 @@
     }));
   }
 
+  // errorName is an error as report.innerName writes it.
+  function errorName(e) { return e.name + " (" + e.code + ", '" + e.text + "')"; }
+
   // renderComposed adds a box for each composed message, saying what it is made of.
   function renderComposed(section, composed) {
     var t = function (k) { return section.dataset[k] || k; };
-    var el = function (tag, cls, text) {
-      var e = document.createElement(tag);
-      if (cls) { e.className = cls; }
-      if (text !== undefined) { e.textContent = String(text); }
-      return e;
-    };
     Array.prototype.forEach.call(section.querySelectorAll(".causes.composed"), function (b) { b.remove(); });
     composed.forEach(function (c) {
       var box = el("div", "causes composed"), r = c.reading, e = r.error;
@@ -607,7 +615,7 @@
       head.appendChild(el("code", "", c.text));
       box.appendChild(head);
       var layer = r.layer.name + (r.where ? " (" + r.where + ")" : "");
-      box.appendChild(el("p", "composed-note", t("composed").replace("%s", layer).replace("%s", e.name + " (" + e.code + ", '" + e.text + "')")));
+      box.appendChild(el("p", "composed-note", t("composed").replace("%s", layer).replace("%s", errorName(e))));
       if (!c.causes.length) {
         box.appendChild(el("p", "", t("composedNone")));
         var next = el("ol", "collect-next");
