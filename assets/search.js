@@ -108,17 +108,50 @@
 
   function add(lang, name, data) { store[lang + "/" + name] = data; }
 
+  // A KB pattern is RE2 in Go and runs here on JavaScript's backtracking
+  // engine, where a pattern such as "from .+ -> .+ : No" over a long line
+  // takes time cubic in the line. So a pattern sees a line WINDOW
+  // characters at a time: a longer line is cut into windows that overlap by
+  // half, each on a line of its own, which finds every match of up to
+  // WINDOW / 2 characters (a signature is one message) and bounds the work
+  // of each window. ^ and $ match at lines, as when each line was tried.
+  var WINDOW = 512;
+  function windowed(text) {
+    var lines = text.split("\n"), out = [];
+    for (var i = 0; i < lines.length; i++) {
+      var l = lines[i];
+      if (l.length <= WINDOW) { out.push(l); continue; }
+      for (var at = 0; at < l.length; at += WINDOW / 2) {
+        out.push(l.slice(at, at + WINDOW));
+        if (at + WINDOW >= l.length) { break; }
+      }
+    }
+    return out.join("\n");
+  }
   function matchPattern(src, text) {
     var re;
-    try { re = new RegExp(src); } catch (e) { return ""; }
+    try { re = new RegExp(src, "m"); } catch (e) { return ""; }
     var m = re.exec(text);
-    if (m) { return m[0]; }
-    var lines = text.split("\n");
-    for (var i = 0; i < lines.length; i++) {
-      m = re.exec(lines[i]);
-      if (m) { return m[0]; }
-    }
-    return "";
+    return m ? m[0] : "";
+  }
+
+  // matchPatterns runs patterns (rows [doc, source, weight]) over text and
+  // calls found(row, match) for each that matches. It works in slices of
+  // SLICE ms, the page running between them, and resolves when done.
+  var SLICE = 25;
+  function matchPatterns(patterns, text, found) {
+    var w = windowed(text), i = 0;
+    return new Promise(function (resolve) {
+      (function slice() {
+        var until = performance.now() + SLICE;
+        while (i < patterns.length && performance.now() < until) {
+          var m = matchPattern(patterns[i][1], w);
+          if (m) { found(patterns[i], m); }
+          i++;
+        }
+        if (i < patterns.length) { setTimeout(slice, 0); } else { resolve(); }
+      })();
+    });
   }
 
   // lineOf is the number, from 1, of the first line of q holding match (search.lineOf).
@@ -152,7 +185,7 @@
     if (qterms.length > 4) { qterms = qterms.filter(function (t) { return !/^[0-9]+$/.test(t); }); }
     qterms = qterms.slice(0, 64);
     return load(lang, "meta").then(function (meta) {
-      var scores = {}, matches = {};
+      var scores = {}, matches = {}, rank = {};
       var shardOf = function (t) { return "t" + (hash(t) % meta.shards); };
       // addTerm adds term t's weights, marks its documents in hit and
       // returns its idf, 0 when no document holds it (search.scorer.add).
@@ -208,22 +241,19 @@
           });
         }
         // A pattern row is [document, pattern, reports, generic, confidence] (search.patternRow).
-        var rank = {};
-        patterns.forEach(function (r) {
-          var m = matchPattern(r[1], q);
-          if (m) {
-            matches[r[0]] = m;
-            rank[r[0]] = { reports: r[2] || 0, generic: r[3] === 1, confidence: r[4] || 0 };
-            scores[r[0]] = patternScore(m, rank[r[0]]);
-          }
+        return matchPatterns(patterns, q, function (r, m) {
+          matches[r[0]] = m;
+          rank[r[0]] = { reports: r[2] || 0, generic: r[3] === 1, confidence: r[4] || 0 };
+          scores[r[0]] = patternScore(m, rank[r[0]]);
         });
+      }).then(function () {
         var ranked = Object.keys(scores).map(Number).sort(function (a, b) { return scores[b] - scores[a] || a - b; }).slice(0, limit);
         var multiline = q.trim().indexOf("\n") >= 0;
         return Promise.all(ranked.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)); })).then(function (chunks) {
           return ranked.map(function (d, i) {
             var row = chunks[i][d % meta.chunk], r = { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], gist: row[5] || "", best: row[6] || "",
               versions: row[7] || [], applies_when: row[8] || "", score: scores[d], match: matches[d] || "" };
-            if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] === 1; r.confidence = row[11] || 0; }
+            if (rank[d]) { r.reports = rank[d].reports; r.generic = rank[d].generic; r.confidence = rank[d].confidence; }
             if (r.match && multiline) { r.line = lineOf(q, r.match); }
             return r;
           });
@@ -735,12 +765,11 @@
     input.value = q;
     if (!q.trim()) { input.focus(); return; }
     status.textContent = status.dataset.searching;
-    var causes = document.getElementById("search-causes"), shown = null, composed = [];
+    var causes = document.getElementById("search-causes"), shown = null;
     var showCauses = function () {
       if (!shown || !causes) { return; }
       var facts = machineFacts(), groups = causeGroups(shown, q, facts);
       renderCauses(causes, groups, facts);
-      renderComposed(causes, composed);
       return groups;
     };
     document.addEventListener("p2pkb-machine", function () {
@@ -751,15 +780,13 @@
       rankCauses(shown, showCauses()).forEach(function (r) { if (items[r.id]) { list.appendChild(items[r.id]); } });
     });
     search(q, lang).then(function (results) {
-      return composedLines(results, q, lang).then(function (c) { composed = c; return results; });
-    }).then(function (results) {
       shown = results;
       results = rankCauses(results, showCauses());
       render(list, results, q);
       status.textContent = results.length ? status.dataset.found.replace("%d", results.length) : "";
       hint.hidden = results.length > 0;
       // Nothing found, or a pasted message that no entry's signature matches: the KB lacks it.
-      if (!results.length || terms(q).length > 4 && !results.some(function (r) { return r.match; }) || composed.length) { reportBox(q); }
+      if (!results.length || terms(q).length > 4 && !results.some(function (r) { return r.match; })) { reportBox(q); }
       // A pasted log also carries facts: they judge the results where no probe report does.
       if (window.p2pkbMachine) { window.p2pkbMachine.paste(q); }
       document.body.dataset.searchDone = "true";
@@ -782,6 +809,6 @@
     });
   }
 
-  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, pasteFor: pasteFor, issueLines: issueLines, readLine: readLine };
+  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, pasteFor: pasteFor, issueLines: issueLines };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", page); } else { page(); }
 })();

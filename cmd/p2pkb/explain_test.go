@@ -71,8 +71,8 @@ func TestExplainLogFromStdin(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"○ line 2: 2017-06-28", "[GPA]", "● line 5: RuntimeError", "3 known causes, the most likely first:",
-		"1. cuda/peer-access-unsupported-by-hardware", "Root cause", "What works", "[ 80%]", "What does not work",
+	for _, want := range []string{"○ line 2: 2017-06-28", "● line 5: RuntimeError", "3 known causes, the most likely first:",
+		"1. cuda/peer-access-unsupported-by-hardware [cudaErrorPeerAccessUnsupported]", "Root cause", "What works", "[ 75%]", "What does not work",
 		"More: /en/kb/tensorflow/gpu-peer-access-error/", "Recognized: 1 error message(s), 1 note(s)."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("explain output lacks %q:\n%s", want, out)
@@ -203,21 +203,20 @@ func TestCausesByMachineAndLayer(t *testing.T) {
 	}
 }
 
-// Without facts, causes come by the reports their entries cite (then
-// confidence), and the message names what
-// would tell them apart.
+// Without facts, causes come by evidence (the real reports their entries
+// cite), and the message names what would tell them apart.
 func TestExplainWithoutFactsSaysWhatTellsCausesApart(t *testing.T) {
 	d := diagnoseJSON(t, 0, torchPeerMsg+"\n", "explain", "--json")
 	m := d.Messages[0]
 	if ids := causeIDs(m.Causes); strings.Join(ids, " ") != "cuda/peer-access-unsupported-by-hardware cuda/peer-access-under-mig cuda/peer-access-to-same-device" {
-		t.Errorf("causes %v, want by evidence", ids)
+		t.Errorf("causes %v, want by the reports their entries cite", ids)
 	}
 	if m.Verdict != "unknown" || m.TellApart == nil || !strings.Contains(strings.Join(m.TellApart.Facts, " "), "p2p.all_pairs_ok") || m.TellApart.Run != "p2p-probe" ||
 		!strings.Contains(strings.Join(m.TellApart.Paste, " "), "nvidia-smi topo -p2p r") || !strings.Contains(strings.Join(m.TellApart.Facts, " "), "mig.enabled") {
 		t.Errorf("message %+v, tell apart %+v", m, m.TellApart)
 	}
 	_, out, _ := call(torchPeerMsg, "explain")
-	if !strings.Contains(out, "To tell them apart, find out: ") || !strings.Contains(out, "P2P between all GPU pairs") || !strings.Contains(out, "`nvidia-smi topo -p2p r`") {
+	if !strings.Contains(out, "To tell them apart, find out: ") || !strings.Contains(out, "P2P between all GPU pairs") || !strings.Contains(out, "Run `p2p-probe`, or paste the output of ") || !strings.Contains(out, "`nvidia-smi topo -p2p r`") {
 		t.Errorf("text:\n%s", out)
 	}
 }

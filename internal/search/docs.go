@@ -154,9 +154,13 @@ func articleDocs(s *site.Site, lang string) []Doc {
 func entryDoc(s *site.Site, lang string, e *kb.Entry, pattern *Pattern) Doc {
 	v := site.View(e, lang, s.KB)
 	d := Doc{ID: e.ID, Kind: "entry", Lang: lang, Title: v.Signature, Code: e.ErrorCode, Path: site.EntryPath(lang, e.ID),
-		Sig: e.Signature, Codes: e.ErrorCode + " " + strings.Join(e.Aliases, " ")}
-	if v.SignatureOriginal != "" {
-		d.Sig += "\n" + v.Signature
+		Sig: e.Signature, Codes: strings.Join(append(append([]string{e.ErrorCode}, e.Aliases...), e.FormerCodes...), " ")}
+	if v.Translation != "" {
+		d.Sig += "\n" + v.Translation
+	}
+	// A corrected signature stays findable by the text the entry once gave.
+	for _, f := range e.FormerSignatures {
+		d.Sig += "\n" + f.Signature
 	}
 	d.Regex = pattern
 	d.Confidence = e.Confidence
