@@ -431,16 +431,18 @@
     return groups;
   }
 
+  // el makes an element with a class and text, as text.
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined) { e.textContent = String(text); }
+    return e;
+  }
+
   // renderCauses shows each pasted message that has several known causes,
   // or whose every cause is ruled out, with its causes in order.
   function renderCauses(section, groups, facts) {
     var t = function (k) { return section.dataset[k] || k; };
-    var el = function (tag, cls, text) {
-      var e = document.createElement(tag);
-      if (cls) { e.className = cls; }
-      if (text !== undefined) { e.textContent = String(text); }
-      return e;
-    };
     var labels = { applies: "lApplies", does_not_apply: "lDoesNotApply", unknown: "lUnknown" };
     section.textContent = "";
     groups.forEach(function (g) {
@@ -451,6 +453,13 @@
       var head = el("p", "causes-head", t("line").replace("%d", g.line) + ": ");
       head.appendChild(el("code", "", g.text));
       box.appendChild(head);
+      // Who printed the line and the error inside it, as explain says.
+      var rd = readLine(g.text.slice(0, 1000));
+      if (rd && rd.error) {
+        box.dataset.layer = rd.layer.id;
+        box.dataset.inner = rd.error.name;
+        box.appendChild(el("p", "layered", t("layered").replace("%s", rd.layer.name + (rd.where ? " (" + rd.where + ")" : "")).replace("%s", errorName(rd.error))));
+      }
       var ruledOut = g.verdict === "ruled_out";
       box.appendChild(el("p", "", (ruledOut ? t("ruledOut") : t("n")).replace("%d", g.causes.length)));
       var ol = el(ruledOut ? "ul" : "ol", "cause-list");
@@ -478,6 +487,183 @@
         box.appendChild(next);
       } else if (g.tellApart) {
         box.appendChild(el("p", "tell-apart", t("tellApart").replace("%s", g.tellApart.names.join(", ")).replace("%s", g.tellApart.run).replace("%s", g.tellApart.paste.join(", "))));
+      }
+      section.appendChild(box);
+    });
+    section.hidden = !section.firstChild;
+  }
+
+  // The error vocabulary and the layers' line shapes (assets/errvocab.js,
+  // made from internal/errvocab): readLine mirrors errvocab.Read.
+  var vocab = null;
+  function shortText(t) {
+    var i = t.indexOf(" (run with");
+    if (i < 0) { i = t.indexOf(" - please"); }
+    return i > 0 ? t.slice(0, i) : t;
+  }
+  function errVocab() {
+    if (vocab || !window.p2pkbErrors) { return vocab; }
+    var d = window.p2pkbErrors, v = { byName: {}, byCode: {}, byText: {}, returns: d.returns || {}, plain: d.plain || [] };
+    d.errors.forEach(function (r) {
+      var e = { family: r[0], code: r[1], name: r[2], text: r[3] };
+      if (!Object.prototype.hasOwnProperty.call(v.byName, e.name)) { v.byName[e.name] = e; }
+      (v.byCode[e.family] = v.byCode[e.family] || {})[e.code] = e;
+      var t = v.byText[e.family] = v.byText[e.family] || {};
+      [e.text, shortText(e.text)].forEach(function (x) { if (!Object.prototype.hasOwnProperty.call(t, x)) { t[x] = e; } });
+    });
+    v.shapes = d.shapes.map(function (s) { return { layer: s.layer, triggers: s.triggers, re: new RegExp(s.re), families: s.families || [], byFile: s.by_file || null }; });
+    vocab = v;
+    return v;
+  }
+  // byText mirrors errvocab.ByText.
+  function byText(v, text, families) {
+    text = text.trim();
+    var own = Object.prototype.hasOwnProperty, i, f;
+    for (i = 0; i < families.length; i++) { f = v.byText[families[i]] || {}; if (own.call(f, text)) { return f[text]; } }
+    for (i = 0; i < families.length; i++) {
+      var best = null, bestLen = 0;
+      f = v.byText[families[i]] || {};
+      Object.keys(f).forEach(function (t) {
+        if (t.length > bestLen && t.length >= 8 && text.indexOf(t) === 0 && !/[A-Za-z]/.test(text.charAt(t.length))) { best = f[t]; bestLen = t.length; }
+      });
+      if (best) { return best; }
+    }
+    return null;
+  }
+  var NAME_RE = /\b(?:cudaError[A-Z]\w*|CUDA_ERROR_[A-Z_]+|nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument|InvalidUsage|RemoteError))\b/;
+  // inner mirrors errvocab's inner.
+  function inner(v, s, name, code, text, rest) {
+    var e, i;
+    if (name && v.byName[name]) { return v.byName[name]; }
+    if (code && !text) {
+      for (i = 0; i < s.families.length; i++) { e = (v.byCode[s.families[i]] || {})[parseInt(code, 10)]; if (e) { return e; } }
+    }
+    if (text && (e = byText(v, text, s.families))) { return e; }
+    rest = rest || text;
+    if (!rest) { return null; }
+    var n = NAME_RE.exec(rest);
+    if (n && v.byName[n[0]]) { return v.byName[n[0]]; }
+    for (i = 0; i < rest.length; i++) {
+      var j;
+      if (rest[i] === ":") { j = i + 1; } else if (rest.indexOf("error ", i) === i) { j = i + 6; } else { continue; }
+      var after = rest.slice(j).replace(/^ +/, ""), k = after.indexOf(" ");
+      if (k > 0 && /^[0-9]+$/.test(after.slice(0, k))) { after = after.slice(k + 1); }
+      if ((e = byText(v, after, s.families))) { return e; }
+    }
+    return null;
+  }
+  // readLine mirrors errvocab.Read: the layer that printed line and the error inside it, or null.
+  function readLine(line) {
+    var v = errVocab();
+    if (!v) { return null; }
+    for (var i = 0; i < v.shapes.length; i++) {
+      var s = v.shapes[i];
+      if (!s.triggers.some(function (t) { return line.indexOf(t) >= 0; })) { continue; }
+      var m = s.re.exec(line);
+      if (!m) { continue; }
+      var g = m.groups || {}, r = { layer: s.layer, where: g.where || g.where2 || "", error: null, shape: m[0] };
+      if (s.byFile) { Object.keys(s.byFile).forEach(function (k) { if (r.where.indexOf(k) >= 0) { r.layer = s.byFile[k]; } }); }
+      r.error = inner(v, s, g.name || "", g.code || "", g.text || "", g.rest || g.rest2 || "");
+      var rest = g.rest || "";
+      if (!r.error && r.layer.id === "nccl" && rest && rest.indexOf("failed") < 0 && rest.indexOf("rror") < 0) { continue; }
+      return r;
+    }
+    return null;
+  }
+  // same mirrors errvocab.Same: the error's names in the runtime and the driver.
+  function same(e) {
+    var v = errVocab(), out = [e.name], other = { cuda_runtime: "cuda_driver", cuda_driver: "cuda_runtime" }[e.family];
+    if (!other) { return out; }
+    var o = (v.byCode[other] || {})[e.code];
+    if (o && o.text === e.text) { out.push(o.name); } else if ((o = (v.byText[other] || {})[e.text])) { out.push(o.name); }
+    return out;
+  }
+
+  // composedLines mirrors report's composed messages: each line of q that
+  // no result's pattern names (report.namesOnlyInner) but whose layer and inner error are known,
+  // once per layer and error, with the causes of its parts: the layer's
+  // entries of the error (or of the one the layer returns for it), then the
+  // error's own, then the same error met in other layers (report.partCauses).
+  function composedLines(results, q, lang) {
+    var seen = {}, out = [];
+    q.split("\n").forEach(function (line, i) {
+      if (out.length >= 20) { return; }
+      var r = readLine(line.slice(0, 1000));
+      if (!r || !r.error) { return; }
+      // An entry names the line unless only entries of the error inside match it (report.namesOnlyInner).
+      var plain = errVocab().plain.indexOf(r.layer.id) >= 0;
+      if (results.some(function (x) { return x.match && line.indexOf(x.match) >= 0 && (plain || !x.generic); })) { return; }
+      var key = r.layer.id + "\u0000" + r.error.family + "\u0000" + r.error.name;
+      if (seen[key]) { return; }
+      seen[key] = true;
+      out.push({ line: i + 1, text: line.trim(), reading: r });
+    });
+    return Promise.all(out.map(function (c) {
+      var e = c.reading.error, names = same(e), ret = (errVocab().returns[c.reading.layer.id] || {})[e.family];
+      var wrapped = ret && errVocab().byName[ret];
+      return Promise.all([search([e.text].concat(names).join("\n"), lang, 50), wrapped ? search(wrapped.name + "\n" + wrapped.text, lang, 50) : Promise.resolve([])]).then(function (rs) {
+        var byId = {}, causes = [];
+        var put = function (r, group, via) {
+          if (r.kind !== "entry" || byId[r.id]) { return; }
+          byId[r.id] = true;
+          causes.push({ result: r, truth: "unknown", reasons: [], condition: r.applies_when || "", len: Array.from(r.match || "").length,
+            generic: !!r.generic, reports: r.reports || 0, confidence: r.confidence || 0, tier: 1, group: group, via: via });
+        };
+        var dom = c.reading.layer.domain + "/";
+        rs[0].forEach(function (r) {
+          var named = names.indexOf(r.code) >= 0, matched = !!r.match;
+          if (!named && !matched) { return; }
+          if (r.id.indexOf(dom) === 0) { put(r, 0, "layer"); }
+        });
+        rs[1].forEach(function (r) { if (r.match) { put(r, 0, "layer"); } });
+        rs[0].forEach(function (r) {
+          var named = names.indexOf(r.code) >= 0, matched = !!r.match;
+          if ((named || matched) && r.generic) { put(r, 1, "inner_error"); }
+        });
+        rs[0].forEach(function (r) { if (names.indexOf(r.code) >= 0 || r.match) { put(r, 2, "inner_error"); } });
+        causes.sort(function (a, b) { return a.group - b.group || causeOrder(a, b); });
+        c.causes = causes;
+        return c;
+      });
+    }));
+  }
+
+  // errorName is an error as report.innerName writes it.
+  function errorName(e) { return e.name + " (" + e.code + ", '" + e.text + "')"; }
+
+  // renderComposed adds a box for each composed message, saying what it is made of.
+  function renderComposed(section, composed) {
+    var t = function (k) { return section.dataset[k] || k; };
+    Array.prototype.forEach.call(section.querySelectorAll(".causes.composed"), function (b) { b.remove(); });
+    composed.forEach(function (c) {
+      var box = el("div", "causes composed"), r = c.reading, e = r.error;
+      box.dataset.line = c.line;
+      box.dataset.composed = "true";
+      box.dataset.layer = r.layer.id;
+      box.dataset.inner = e.name;
+      var head = el("p", "causes-head", t("line").replace("%d", c.line) + ": ");
+      head.appendChild(el("code", "", c.text));
+      box.appendChild(head);
+      var layer = r.layer.name + (r.where ? " (" + r.where + ")" : "");
+      box.appendChild(el("p", "composed-note", t("composed").replace("%s", layer).replace("%s", errorName(e))));
+      if (!c.causes.length) {
+        box.appendChild(el("p", "", t("composedNone")));
+        var next = el("ol", "collect-next");
+        ["collectLog", "collectTest", "collectNew"].forEach(function (k) { next.appendChild(el("li", "", t(k))); });
+        box.appendChild(next);
+      } else {
+        var ol = el("ol", "cause-list");
+        c.causes.forEach(function (x) {
+          var li = el("li");
+          li.dataset.causeId = x.result.id;
+          li.dataset.via = x.via;
+          var a = el("a", "", x.result.title + " (" + x.result.id + ")");
+          a.href = root + x.result.path + "index.html";
+          li.appendChild(a);
+          li.appendChild(el("span", "via", " · " + t(x.via === "layer" ? "viaLayer" : "viaInner")));
+          ol.appendChild(li);
+        });
+        box.appendChild(ol);
       }
       section.appendChild(box);
     });

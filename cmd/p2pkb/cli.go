@@ -151,11 +151,14 @@ func exitCode(err error, stderr io.Writer) int {
 	code := 1
 	var ee *exitError
 	var pe *fs.PathError
+	var notText *report.NotTextError
 	switch {
 	case errors.As(err, &ee):
 		code = ee.code
 	case errors.As(err, &pe):
 		code = 2 // a file named on the command line that cannot be read
+	case errors.As(err, &notText):
+		code = 2 // an input that is not text is wrong usage, as a wrong flag is
 	}
 	msg := err.Error()
 	if !strings.HasPrefix(msg, "p2pkb") {

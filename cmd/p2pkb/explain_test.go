@@ -430,3 +430,13 @@ func TestExplainFollow(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// A binary file given for a log is refused with exit status 2 and the line
+// and byte that are not text; nothing of it is explained.
+func TestExplainRefusesBinary(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"explain"}, strings.NewReader(torchPeerMsg+"\n\x7fELF\x02\x01\x01\x00\x00\x00"), &out, &errOut)
+	if code != 2 || out.Len() != 0 || !strings.Contains(errOut.String(), "p2pkb explain: the input is not text: line 2, byte 8: a NUL byte") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}

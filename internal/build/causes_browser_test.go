@@ -39,7 +39,7 @@ func TestBrowserCausesOfOneMessage(t *testing.T) {
 		t.Errorf("message shown as %q", head)
 	}
 	tell := browsertest.Eval[string](b, `(document.querySelector("#search-causes .tell-apart") || {}).textContent || ""`)
-	if !strings.HasPrefix(tell, "To tell them apart, find out: ") || !strings.Contains(tell, "P2P between all GPU pairs") || !strings.Contains(tell, "Run p2p-probe, or paste the output of nvidia-smi topo -p2p r") {
+	if !strings.HasPrefix(tell, "To tell them apart, find out: ") || !strings.Contains(tell, "P2P between all GPU pairs") || !strings.Contains(tell, "Run p2p-probe, or paste the output of ") || !strings.Contains(tell, "nvidia-smi topo -p2p r") {
 		t.Errorf("tell apart: %q", tell)
 	}
 	b.Screenshot("causes_no_machine")

@@ -54,7 +54,7 @@ func repoModel(t *testing.T) *site.Site {
 
 // goOrder is explain's (or match's) causes of each message, by line, and
 // the composed messages' causes with how each was found.
-func goOrder(t *testing.T, s *site.Site, q string, match, pasted bool) (map[int][]string, map[int]string) {
+func goOrder(t *testing.T, s *site.Site, q string, match, pasted bool) (order map[int][]string, composed, layered map[int]string) {
 	t.Helper()
 	var out bytes.Buffer
 	var err error
@@ -74,8 +74,11 @@ func goOrder(t *testing.T, s *site.Site, q string, match, pasted bool) (map[int]
 	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
 		t.Fatal(err)
 	}
-	order, composed := map[int][]string{}, map[int]string{}
+	order, composed, layered = map[int][]string{}, map[int]string{}, map[int]string{}
 	for _, m := range d.Messages {
+		if m.Layered != nil && m.Inner != nil {
+			layered[m.Line] = m.Layer.ID + " " + m.Inner.Name
+		}
 		var ids []string
 		for _, c := range m.Causes {
 			ids = append(ids, c.ID+" "+c.Via)
@@ -86,7 +89,7 @@ func goOrder(t *testing.T, s *site.Site, q string, match, pasted bool) (map[int]
 		}
 		order[m.Line] = ids
 	}
-	return order, composed
+	return order, composed, layered
 }
 
 // The four ways of asking give the same causes in the same order for the
@@ -133,10 +136,10 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 		pastes = append(pastes, l+"\n")
 	}
 	for _, q := range pastes {
-		explainOrder, explainComposed := goOrder(t, s, q, false, true)
-		matchOrder, _ := goOrder(t, s, q, true, true)
+		explainOrder, explainComposed, explainLayered := goOrder(t, s, q, false, true)
+		matchOrder, _, _ := goOrder(t, s, q, true, true)
 		// The API does not judge: explain without the facts the paste gives.
-		unjudged, _ := goOrder(t, s, q, false, false)
+		unjudged, _, _ := goOrder(t, s, q, false, false)
 		for line, ids := range explainOrder {
 			if strings.Join(matchOrder[line], ",") != strings.Join(ids, ",") {
 				t.Errorf("line %d: match %v, explain %v", line, matchOrder[line], ids)
@@ -183,10 +186,12 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 			var boxes []struct {
 				Line     int      `json:"line"`
 				Composed string   `json:"composed"`
+				Layered  string   `json:"layered"`
 				Causes   []string `json:"causes"`
 			}
 			raw := browsertest.Eval[json.RawMessage](b, `[...document.querySelectorAll("#search-causes .causes")].map(b => ({line: +b.dataset.line,
 				composed: b.dataset.composed ? b.dataset.layer + " " + b.dataset.inner : "",
+				layered: b.dataset.layer ? b.dataset.layer + " " + b.dataset.inner : "",
 				causes: [...b.querySelectorAll("li[data-cause-id]")].map(li => li.dataset.causeId + " " + (li.dataset.via || ""))}))`)
 			if err := json.Unmarshal(raw, &boxes); err != nil {
 				t.Fatal(err)
@@ -200,6 +205,9 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 						t.Errorf("%s line %d: the page composes %q, explain %q", root, box.Line, got, want)
 					}
 					continue
+				}
+				if box.Layered != explainLayered[box.Line] {
+					t.Errorf("%s line %d: the page reads the layer %q, explain %q", root, box.Line, box.Layered, explainLayered[box.Line])
 				}
 				if want := explainOrder[box.Line]; strings.Join(box.Causes, ",") != strings.Join(want, ",") {
 					t.Errorf("%s line %d: the page %v, explain %v", root, box.Line, box.Causes, want)

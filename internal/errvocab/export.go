@@ -1,6 +1,9 @@
 package errvocab
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Export is the vocabulary and the layers' shapes as the search page reads
 // them (assets/search.js, readLine), so that the browser reads a pasted
@@ -10,6 +13,7 @@ type Export struct {
 	Shapes []ExportShape  `json:"shapes"`  // in the order Read tries them
 	Wrap   []string       `json:"wrap"`    // bareWrap
 	Return map[string]any `json:"returns"` // layer id -> family -> the error the layer returns (Layer.Returns)
+	Plain  []string       `json:"plain"`   // the ids of the layers that are plain wrappers (Layer.Plain)
 }
 
 // ExportShape is one shape of a layer.
@@ -38,6 +42,9 @@ func Table() Export {
 		}
 		if len(fams) > 0 {
 			x.Return[s.layer.ID] = fams
+		}
+		if s.layer.Plain() && !slices.Contains(x.Plain, s.layer.ID) {
+			x.Plain = append(x.Plain, s.layer.ID)
 		}
 	}
 	return x

@@ -14,6 +14,12 @@ type Layer struct {
 	Domain string `json:"domain"` // the software, as a knowledge base files its entries: nccl, vllm, ucx
 }
 
+// Plain tells whether a layer only wraps the error in the words every CUDA
+// check prints ("RuntimeError: CUDA error: ..."): an entry whose signature
+// is the bare error (Bare) names such a line, while for another layer it
+// names only the error inside.
+func (l Layer) Plain() bool { return l.ID == "pytorch" || l.ID == "cuda_check" }
+
 // Returns names the error a layer returns to its caller when a call below
 // it fails with an error of a family: NCCL turns a CUDA failure into
 // ncclUnhandledCudaError and a system call's into ncclSystemError. "" when

@@ -136,6 +136,17 @@ func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, 
 				rd = &x
 			}
 		}
+		if namesOnlyInner(s, ms, rd) {
+			// Only entries of the error inside match a line of a layer
+			// none names: answered from its parts, once per layer and error.
+			key := rd.Layer.ID + "\x00" + rd.Error.Family + "\x00" + rd.Error.Name
+			if composed[key] {
+				return nil
+			}
+			composed[key] = true
+			found(n, line, nil, rd)
+			return nil
+		}
 		found(n, line, ms, rd)
 		return nil
 	}, long)

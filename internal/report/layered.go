@@ -26,6 +26,21 @@ func layered(rd *errvocab.Reading) *Layered {
 	return &Layered{Layer: rd.Layer, Where: rd.Where, Inner: rd.Error}
 }
 
+// namesOnlyInner tells whether the entries matched on a line name only the
+// error inside it, and not its layer: every one is generic (search.Generic)
+// and the layer is more than a plain "CUDA error:" wrapper.
+func namesOnlyInner(s *site.Site, ms []search.LineMatch, rd *errvocab.Reading) bool {
+	if rd == nil || rd.Error == nil || rd.Layer.Plain() {
+		return false
+	}
+	for _, x := range ms {
+		if !search.Generic(s.KB.ByID[x.Doc.ID]) {
+			return false
+		}
+	}
+	return true
+}
+
 // partCause is an entry that explains a part of a line no entry names.
 type partCause struct {
 	e     *kb.Entry

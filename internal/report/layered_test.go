@@ -33,9 +33,13 @@ func TestLayeredMessages(t *testing.T) {
 			true, "nccl", "cudaErrorIllegalAddress", "nccl/unhandled-cuda-error", "layer"},
 		{"https://github.com/NVIDIA/nccl/issues/629", "A03-R28-I49-3-9000018:46841:46987 [0] include/socket.h:428 NCCL WARN Net : Call to recv from 11.127.49.2<36048> failed : Connection reset by peer",
 			true, "nccl", "ECONNRESET", "nccl/unhandled-system-error", "layer"},
-		// A custom all-reduce kernel with an error no entry of it names: the CUDA error's own entries.
+		// A custom all-reduce kernel that no entry names, around an error that
+		// generic entries name: composed, the CUDA error's own entries.
 		{"https://github.com/deepseek-ai/DeepEP/issues/584", "RuntimeError: Failed: CUDA error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:200 'peer access is not supported between these two devices'",
-			false, "deepep", "cudaErrorPeerAccessUnsupported", "cuda/peer-access-unsupported-by-hardware", ""},
+			true, "deepep", "cudaErrorPeerAccessUnsupported", "cuda/peer-access-unsupported-by-hardware", "inner_error"},
+		// PyTorch's plain wrapper: the generic entries name its line.
+		{"https://github.com/ai-dynamo/dynamo/issues/1229", "RuntimeError: CUDA error: peer access is not supported between these two devices",
+			false, "pytorch", "cudaErrorPeerAccessUnsupported", "cuda/peer-access-unsupported-by-hardware", ""},
 		// UCC, which no entry names, failing to open an IPC handle with 201: the
 		// entry of the same error (the runtime's cudaErrorDeviceUninitialized) met elsewhere.
 		{"https://github.com/openucx/ucc/issues/1041", "[1730117228.178968] [dgx1v-loki-23:3000 :0]   tl_cuda_cache.c:231  UCC  ERROR ipc-cache: failed to open ipc mem handle. addr:0x7f65a8000000 len:16777216 err:201",

@@ -481,14 +481,16 @@ func isHan(s string) bool {
 	return isHanRune(r)
 }
 
-// Names tells whether the pattern of some entry of lang matches line: the
-// literals each pattern requires are looked for first, so that a pattern
-// runs, and is compiled, only where it may match.
-func (ix *Index) Names(line, lang string) bool {
+// Names tells whether the pattern of some entry of lang matches line, and
+// whether one that is not generic (see Before) does: the literals each
+// pattern requires are looked for first, so that a pattern runs, and is
+// compiled, only where it may match.
+func (ix *Index) Names(line, lang string) (matched, specific bool) {
 	for _, d := range ix.byLang[lang] {
 		if d.Regex != nil && d.Regex.mayMatch(line) && d.Regex.MatchString(line) {
-			return true
+			matched = true
+			specific = specific || !d.Generic
 		}
 	}
-	return false
+	return matched, specific
 }

@@ -239,7 +239,10 @@ func readLines(q, lang string, ix *search.Index) []LineReading {
 		if !ok || rd.Error == nil {
 			continue
 		}
-		out = append(out, LineReading{Line: i + 1, Layer: rd.Layer, Where: rd.Where, Inner: rd.Error, Composed: !ix.Names(l, lang)})
+		// As explain: composed unless an entry names the line, not only the error inside it.
+		matched, specific := ix.Names(l, lang)
+		composed := !specific && !(matched && rd.Layer.Plain())
+		out = append(out, LineReading{Line: i + 1, Layer: rd.Layer, Where: rd.Where, Inner: rd.Error, Composed: composed})
 		if len(out) == maxReadings {
 			break
 		}
