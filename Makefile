@@ -4,7 +4,7 @@ N        ?= 10000
 LOG_MB   ?= 100,1000
 CHROMIUM ?= chromium
 
-.PHONY: site test lint probe bench fuzz browser vocab clean
+.PHONY: site test lint probe bench fuzz browser vocab clean audit
 
 ## site: build the site from the repository's kb/ and content/ into public/
 site:
@@ -26,6 +26,10 @@ probe:
 ## bench: explain on generated logs of LOG_MB megabytes, then one table of build, index and search figures at the KB's size and at N synthetic entries (N=1000,10000,50000 for several)
 bench: browser
 	$(GO) run ./cmd/p2pkb-bench -n $(N) -explain-mb $(LOG_MB)
+
+## audit: explain every real report of reports/ (and the key lines of internal/search/testdata/audit.json) and print how often the right family is among the causes and first, the contradicted answers and the misses
+audit:
+	$(GO) run ./cmd/p2pkb-reports
 
 ## fuzz: every fuzz target (func FuzzXxx) whose name matches FUZZ for FUZZTIME each, FUZZPARALLEL workers (default: one per CPU), FUZZFLAGS passed on; a crasher is kept in its package's testdata/fuzz and fails make test until fixed
 FUZZTIME ?= 30s
