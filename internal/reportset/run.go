@@ -1,6 +1,7 @@
 package reportset
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -58,6 +59,9 @@ func Run(w io.Writer, c Config) error {
 	}
 	failed := false
 	for i, name := range c.Sets {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
 		dir, base := os.DirFS(filepath.Dir(name)), filepath.Base(name)
 		var rs []Report
 		if name == c.Lines {
@@ -65,15 +69,18 @@ func Run(w io.Writer, c Config) error {
 		} else {
 			rs, err = LoadSet(dir, base)
 		}
+		if errors.Is(err, fs.ErrNotExist) && name != c.Lines {
+			// A set not collected yet is said, not an error: the
+			// validation set comes after the entries it measures.
+			fmt.Fprintf(w, "%s: not collected yet\n", name)
+			continue
+		}
 		if err != nil {
 			return err
 		}
 		sc, err := Measure(s, fams, name, rs)
 		if err != nil {
 			return err
-		}
-		if i > 0 {
-			fmt.Fprintln(w)
 		}
 		sc.Write(w, fams)
 		if name != c.Lines && !sc.Meets() {
