@@ -29,7 +29,7 @@ import (
 // compiledFor is the SHA-256 of base.html, entry.html, redirect.html and catalog.html (in
 // that order, each preceded by its length) that the code below writes.
 // TestCompiledTemplatesCurrent says when the templates changed.
-const compiledFor = "62a40468383fc9069a7e7ca80b3ff717d67ceafc033a2669a1cac3dcac6487c4"
+const compiledFor = "88e1abfaa785340c7b3c5caa51b866efe1a89a09a0e378773650952c5826a9b4"
 
 // compiledTemplates are the files the compiled pages follow.
 var compiledTemplates = []string{"base.html", "entry.html", "redirect.html", "catalog.html"}
@@ -453,7 +453,9 @@ func (w *page) entryMain(e *site.EntryView, k *kb.Entry, cause string) {
 	w.text(e.Signature)
 	w.s("</h1>\n<p class=\"badges\">")
 	w.tier(k.VerificationTier)
-	w.s(" <span class=\"confidence\">")
+	w.s(" <span class=\"confidence\" title=\"")
+	w.t("confidence_def")
+	w.s("\">")
 	w.t("confidence")
 	w.s(" ")
 	w.pct(k.Confidence)
@@ -470,14 +472,14 @@ func (w *page) entryMain(e *site.EntryView, k *kb.Entry, cause string) {
 	w.s("</button><pre class=\"sig\"><code>")
 	w.text(k.Signature)
 	w.s("</code></pre></div>")
-	if e.SignatureOriginal != "" {
+	if e.Translation != "" {
 		w.s("\n<p class=\"translated\">")
 		w.t("signature_translated")
 		w.s(": <span lang=\"")
 		l, _ := site.LangByCode(w.code)
 		w.text(l.Tag)
 		w.s("\">")
-		w.text(e.Signature)
+		w.text(e.Translation)
 		w.s("</span></p>")
 	}
 	w.s("\n<dl class=\"facts\">")
@@ -508,7 +510,11 @@ func (w *page) entryMain(e *site.EntryView, k *kb.Entry, cause string) {
 		w.s("</dd>")
 	}
 	w.s("\n<dt>")
-	w.t("error_code")
+	if e.CodePrinted {
+		w.t("error_code")
+	} else {
+		w.t("entry_code")
+	}
 	w.s("</dt><dd><code>")
 	w.text(k.ErrorCode)
 	w.s("</code></dd>\n<dt>")
@@ -539,6 +545,23 @@ func (w *page) entryMain(e *site.EntryView, k *kb.Entry, cause string) {
 			w.s("<code>")
 			w.text(a)
 			w.s("</code>")
+		}
+		w.s("</dd>")
+	}
+	if len(e.FormerSignatures) > 0 {
+		w.s("\n<dt>")
+		w.t("former_signatures")
+		w.s("</dt><dd>")
+		for _, f := range e.FormerSignatures {
+			w.s("<p class=\"former\"><code>")
+			w.text(f.Signature)
+			w.s("</code> <span")
+			if f.Note.Fallback {
+				w.s(" lang=\"en\"")
+			}
+			w.s(">")
+			w.text(f.Note.Text)
+			w.s("</span></p>")
 		}
 		w.s("</dd>")
 	}
@@ -635,12 +658,13 @@ func (w *page) entryMain(e *site.EntryView, k *kb.Entry, cause string) {
 				w.md(wv.How)
 				w.s("</p>")
 			}
-			w.s("\n<p class=\"meta\"><meter min=\"0\" max=\"1\" value=\"")
-			w.b = appendFloat(w.b, wv.SuccessRate)
-			w.s("\"></meter> ")
-			w.pct(wv.SuccessRate)
-			w.s(" ")
-			w.t("success_rate")
+			w.s("\n<p class=\"meta\">")
+			if r := wv.Rate; r != nil {
+				w.s("<meter min=\"0\" max=\"1\" value=\"")
+				w.b = appendFloat(w.b, r.Value)
+				w.s("\"></meter> ")
+				w.rate(r, "success_rate", "worked_reports")
+			}
 			w.conditionNote(wv.Condition)
 			w.s("</p>")
 			w.sources(wv.Sources)
@@ -674,9 +698,9 @@ func (w *page) entryMain(e *site.EntryView, k *kb.Entry, cause string) {
 			w.s("\n<p")
 			w.fallbackText(d.WhyFails)
 			w.s("</p>\n<p class=\"meta\">")
-			w.pct(d.FailRate)
-			w.s(" ")
-			w.t("fail_rate")
+			if r := d.Rate; r != nil {
+				w.rate(r, "fail_rate", "failed_reports")
+			}
 			w.conditionNote(d.Condition)
 			w.s("</p>")
 			w.sources(d.Sources)
@@ -789,13 +813,20 @@ func (w *page) entryMain(e *site.EntryView, k *kb.Entry, cause string) {
 		w.dynT("resolvable_" + k.Resolvable)
 		w.s("</dd>")
 	}
-	if k.FixSuccessRate != 0 {
+	if r := e.FixRate; r != nil {
 		w.s("\n<dt>")
 		w.t("fix_success_rate")
 		w.s("</dt><dd>")
-		w.pct(k.FixSuccessRate)
+		w.rate(r, "", "worked_reports")
 		w.s("</dd>")
 	}
+	w.s("\n<dt>")
+	w.t("confidence_label")
+	w.s("</dt><dd>")
+	w.pct(k.Confidence)
+	w.s(": ")
+	w.t("confidence_def")
+	w.s("</dd>")
 	w.s("\n<dt>")
 	w.t("evidence_count")
 	w.s("</dt><dd>")
@@ -825,6 +856,24 @@ func (w *page) entryMain(e *site.EntryView, k *kb.Entry, cause string) {
 		w.s("</a></p>")
 	}
 	w.s("\n</article>")
+}
+
+// rate writes a rate as entry.html does: the count it rests on (counted,
+// a format of reports and of), or the figure labelled an estimate, after
+// the name of the rate (label) when there is one.
+func (w *page) rate(r *site.Rate, label, counted string) {
+	if r.Counted {
+		w.printf(counted, r.Reports, r.Of)
+		return
+	}
+	w.pct(r.Value)
+	if label != "" {
+		w.s(" ")
+		w.t(label)
+	}
+	w.s(" <span class=\"estimate\">(")
+	w.t("estimate")
+	w.s(")</span>")
 }
 
 // fallbackText finishes an opened <p with a KB text, marked English where

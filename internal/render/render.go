@@ -24,6 +24,7 @@ import (
 	"github.com/p2pkb/p2pkb/internal/highlight"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/markdown"
+	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
@@ -124,7 +125,7 @@ func (r *Renderer) text(lang, key string) (string, error) {
 }
 
 // kinds are the page kinds, each with its template file.
-var kinds = []site.Kind{site.KindHome, site.KindSearch, site.KindCatalog, site.KindEntry, site.KindArticle, site.KindRedirect, site.KindCodeList, site.KindNotFound}
+var kinds = []site.Kind{site.KindHome, site.KindSearch, site.KindFleet, site.KindCatalog, site.KindEntry, site.KindArticle, site.KindRedirect, site.KindCodeList, site.KindNotFound}
 
 // literalT is a UI string asked for by literal keys: {{T "key"}}, or
 // {{TL "lang" "key"}} in a named language.
@@ -224,6 +225,9 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 		return err
 	}
 	if err := r.machineTextFiles(emit); err != nil {
+		return err
+	}
+	if err := errorsFile(emit); err != nil {
 		return err
 	}
 	// Reproducers are published as they are, for readers to run.
@@ -414,6 +418,30 @@ func (v *view) VersionStrings(e *kb.Entry) []string {
 	out := []string{}
 	for _, ver := range e.Versions {
 		out = append(out, ver.Version)
+	}
+	return out
+}
+
+// FleetEntry is an entry as the fleet page judges it against each node.
+type FleetEntry struct {
+	ID        string   `json:"id"`
+	Signature string   `json:"signature"`
+	Versions  []string `json:"versions"`
+	When      string   `json:"when,omitempty"`
+	URL       string   `json:"url"` // relative to the fleet page
+}
+
+// FleetEntries lists the entries that have conditions, in the KB's order,
+// as `p2pkb fleet` judges them: an entry without any says nothing about a
+// machine.
+func (v *view) FleetEntries() []FleetEntry {
+	out := []FleetEntry{}
+	for _, e := range v.Site.KB.Entries {
+		versions := v.VersionStrings(e)
+		if x, err := rules.Compile(versions, e.AppliesWhen); err != nil || x == nil {
+			continue
+		}
+		out = append(out, FleetEntry{ID: e.ID, Signature: site.Signature(e, v.code()), Versions: versions, When: e.AppliesWhen, URL: v.Rel(v.EntryPath(e.ID))})
 	}
 	return out
 }

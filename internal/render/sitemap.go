@@ -22,7 +22,7 @@ func sitemap(s *site.Site) []byte {
 		return "/" + p
 	}
 	for _, p := range s.Pages {
-		if p.Lang.Code == "" || p.Kind == site.KindSearch {
+		if p.Lang.Code == "" || p.Kind == site.KindSearch || p.Kind == site.KindFleet {
 			continue
 		}
 		fmt.Fprintf(&b, "  <url>\n    <loc>%s</loc>\n", esc(loc(p.Path)))
