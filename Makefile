@@ -22,6 +22,7 @@ lint:
 ## audit: per entry, what its signature, code and rates rest on, and the totals (fails on a rate without basis or an invented code)
 audit:
 	$(GO) run ./cmd/p2pkb audit --kb kb
+	$(GO) run ./cmd/p2pkb-reports
 
 ## probe: build bin/p2p-probe for linux/amd64
 probe:
@@ -30,6 +31,7 @@ probe:
 ## bench: explain on generated logs of LOG_MB megabytes, then one table of build, index and search figures at the KB's size and at N synthetic entries (N=1000,10000,50000 for several)
 bench: browser
 	$(GO) run ./cmd/p2pkb-bench -n $(N) -explain-mb $(LOG_MB)
+
 
 ## fuzz: every fuzz target (func FuzzXxx) whose name matches FUZZ for FUZZTIME each, FUZZPARALLEL workers (default: one per CPU), FUZZFLAGS passed on; a crasher is kept in its package's testdata/fuzz and fails make test until fixed
 FUZZTIME ?= 30s

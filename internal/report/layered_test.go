@@ -40,10 +40,10 @@ func TestLayeredMessages(t *testing.T) {
 		// PyTorch's plain wrapper: the generic entries name its line.
 		{"https://github.com/ai-dynamo/dynamo/issues/1229", "RuntimeError: CUDA error: peer access is not supported between these two devices",
 			false, "pytorch", "cudaErrorPeerAccessUnsupported", "cuda/peer-access-unsupported-by-hardware", ""},
-		// UCC, which no entry names, failing to open an IPC handle with 201: the
-		// entry of the same error (the runtime's cudaErrorDeviceUninitialized) met elsewhere.
+		// UCC failing to open an IPC handle with 201: named by its own entry
+		// (ucc/tl-cuda-ipc-cache-open-failed), which carries the layer and the error.
 		{"https://github.com/openucx/ucc/issues/1041", "[1730117228.178968] [dgx1v-loki-23:3000 :0]   tl_cuda_cache.c:231  UCC  ERROR ipc-cache: failed to open ipc mem handle. addr:0x7f65a8000000 len:16777216 err:201",
-			true, "ucc", "CUDA_ERROR_INVALID_CONTEXT", "cuda/ipc-open-in-own-process", "inner_error"},
+			false, "ucc", "CUDA_ERROR_INVALID_CONTEXT", "ucc/tl-cuda-ipc-cache-open-failed", ""},
 		// A framework's wrapper around an error no entry knows: composed, no cause, what to collect next.
 		{"https://github.com/jaxleyverse/jaxley/issues/53", "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.func.launch' failed: Failed to launch CUDA kernel: fusion_1560 with block dimensions: 160x1x1 and grid dimensions: 1x1x1: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered.",
 			true, "xla", "CUDA_ERROR_ILLEGAL_ADDRESS", "", ""},
