@@ -213,6 +213,16 @@ func (l *Lib) EnablePeerAccess(peer int) error {
 	return check("cuCtxEnablePeerAccess", C.p2p_cuCtxEnablePeerAccess(c, 0))
 }
 
+// DisablePeerAccess undoes EnablePeerAccess, so later copies between the
+// two devices in this process are staged again.
+func (l *Lib) DisablePeerAccess(peer int) error {
+	c, err := l.context(peer)
+	if err != nil {
+		return err
+	}
+	return check("cuCtxDisablePeerAccess", C.p2p_cuCtxDisablePeerAccess(c))
+}
+
 // Alloc is cuMemAlloc_v2 on the current device.
 func (l *Lib) Alloc(n int64) (Ptr, error) {
 	var p C.CUdeviceptr
@@ -405,4 +415,16 @@ func (l *Lib) Import(fd int, size int64, dev int) (Shared, error) {
 		return Shared{}, err
 	}
 	return Shared{Ptr: p, Size: size, FD: fd, Handle: uint64(h)}, nil
+}
+
+// Release unmaps memory from Export or Import, frees its address range and
+// drops this process's handle; the memory goes when no process holds it.
+func (l *Lib) Release(sh Shared) error {
+	if err := check("cuMemUnmap", C.p2p_cuMemUnmap(C.CUdeviceptr(sh.Ptr), C.size_t(sh.Size))); err != nil {
+		return err
+	}
+	if err := check("cuMemAddressFree", C.p2p_cuMemAddressFree(C.CUdeviceptr(sh.Ptr), C.size_t(sh.Size))); err != nil {
+		return err
+	}
+	return check("cuMemRelease", C.p2p_cuMemRelease(C.CUmemGenericAllocationHandle(sh.Handle)))
 }

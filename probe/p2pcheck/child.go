@@ -13,10 +13,11 @@ import (
 	"github.com/p2pkb/p2pkb/probe/facts"
 )
 
-// RoleEnv, set in a child's environment, names the child's job: enum, pair or ipc.
+// RoleEnv, set in a child's environment, names the child's job: enum, worker or ipc.
 const RoleEnv = "P2P_PROBE_CHILD"
 
-// job is what the parent asks of a child, on its stdin.
+// job is one pair the parent asks a worker to test (or, for the enum child
+// and a worker's boot, only the size and seed).
 type job struct {
 	Size int64  `json:"size"`
 	Seed uint32 `json:"seed"`
@@ -25,19 +26,36 @@ type job struct {
 	Peer bool   `json:"peer"` // cuDeviceCanAccessPeer said yes: try the peer paths
 }
 
-// line is one line a child writes: the step it starts, or what it found so far.
-type line struct {
-	Step  string          `json:"step,omitempty"`
-	State json.RawMessage `json:"state,omitempty"`
+// order is one line the parent writes to a worker: the boot settings, a
+// pair to test, or leave to time copies.
+type order struct {
+	ID    int  `json:"id"`              // the pair's number in the run
+	Boot  *job `json:"boot,omitempty"`  // the first order: size and seed
+	Job   *job `json:"job,omitempty"`   // a pair
+	Clock bool `json:"clock,omitempty"` // the worker may time its copies now
 }
 
-// emitter writes lines whole, so a child killed mid-write loses at most the line.
+// line is one line a child writes: the step it starts, what it found so
+// far, that it is ready for pairs, or that it wants or gives back the clock.
+type line struct {
+	ID    int             `json:"id"` // the pair it is about (workers and second processes)
+	Step  string          `json:"step,omitempty"`
+	State json.RawMessage `json:"state,omitempty"`
+	Ready bool            `json:"ready,omitempty"`
+	Clock string          `json:"clock,omitempty"` // "want" or "done"
+}
+
+// emitter writes lines whole, so a child killed mid-write loses at most the
+// line; a worker and its second process share one pipe, and writes of less
+// than a pipe buffer are not interleaved.
 type emitter struct {
 	mu sync.Mutex
 	w  io.Writer
+	id int // the pair the lines are about
 }
 
 func (e *emitter) write(l line) {
+	l.ID = e.id
 	b, _ := json.Marshal(l)
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -61,8 +79,9 @@ func Child(role string, open func() (Driver, error), stdin io.Reader, stdout io.
 	runtime.LockOSThread()
 	out := &emitter{w: stdout}
 	var j job
-	if role != "ipc" {
-		if err := json.NewDecoder(stdin).Decode(&j); err != nil {
+	in := json.NewDecoder(stdin)
+	if role == "enum" {
+		if err := in.Decode(&j); err != nil {
 			fmt.Fprintf(os.Stderr, "p2p-probe %s: bad job: %v\n", role, err)
 			return 1
 		}
@@ -76,12 +95,8 @@ func Child(role string, open func() (Driver, error), stdin io.Reader, stdout io.
 	switch role {
 	case "enum":
 		runEnum(d, err, j, out)
-	case "pair":
-		if err != nil {
-			out.state(pairState{Error: err.Error(), Done: true})
-			return 0
-		}
-		runPair(d, j, out)
+	case "worker":
+		return runWorker(d, err, in, out)
 	case "ipc":
 		return runIPC(d, err, out)
 	default:

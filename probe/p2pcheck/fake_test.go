@@ -63,6 +63,7 @@ type fake struct {
 	next    uint64
 	streams []*fstream
 	events  []float64
+	now     float64 // microseconds the host has waited for: a stream idle since is caught up to it
 	// p2pCopies counts copies between devices other than staged ones.
 	p2pCopies int
 }
@@ -199,13 +200,13 @@ func (f *fake) cost(kind string, n int64) float64 {
 
 func (f *fake) HtoDAsync(dst cuda.Ptr, src []byte, s cuda.Stream) error {
 	copy(f.region(dst).data, src)
-	f.streams[s].clock += f.cost("h2d", int64(len(src)))
+	f.advance(s, f.cost("h2d", int64(len(src))))
 	return nil
 }
 
 func (f *fake) DtoHAsync(dst []byte, src cuda.Ptr, s cuda.Stream) error {
 	copy(dst, f.region(src).data)
-	f.streams[s].clock += f.cost("d2h", int64(len(dst)))
+	f.advance(s, f.cost("d2h", int64(len(dst))))
 	return nil
 }
 
@@ -245,7 +246,14 @@ func (f *fake) move(dst, src *region, n int64, kind string, s cuda.Stream) {
 	if a == b && kind == "" {
 		kind = "local"
 	}
-	f.streams[s].clock += f.cost(kind, n)
+	f.advance(s, f.cost(kind, n))
+}
+
+// advance queues us microseconds of work on s, which starts no earlier
+// than the host's time.
+func (f *fake) advance(s cuda.Stream, us float64) {
+	st := f.streams[s]
+	st.clock = max(st.clock, f.now) + us
 }
 
 func (f *fake) CopyAsync(dst, src cuda.Ptr, n int64, s cuda.Stream) error {
@@ -279,6 +287,7 @@ func (f *fake) StreamSync(s cuda.Stream) error {
 	if f.streams[s].hang {
 		select {} // the copy never completes; the parent's deadline ends this process
 	}
+	f.now = max(f.now, f.streams[s].clock)
 	return nil
 }
 
@@ -293,7 +302,7 @@ func (f *fake) NewEvent() (cuda.Event, error) {
 }
 
 func (f *fake) Record(e cuda.Event, s cuda.Stream) error {
-	f.events[e] = f.streams[s].clock
+	f.events[e] = max(f.streams[s].clock, f.now)
 	return nil
 }
 
@@ -361,4 +370,22 @@ func (f *fake) Import(fd int, size int64, dev int) (cuda.Shared, error) {
 	file := os.NewFile(uintptr(nfd), "imported")
 	p, err := f.mapFile(file, size, devOf(file), PathIPCCuMem)
 	return cuda.Shared{Ptr: p, Size: size, FD: fd}, err
+}
+
+func (f *fake) DisablePeerAccess(peer int) error {
+	if !f.peer[[2]int{f.cur, peer}] {
+		return fakeErr("cuCtxDisablePeerAccess", "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED")
+	}
+	delete(f.peer, [2]int{f.cur, peer})
+	return nil
+}
+
+func (f *fake) Release(sh cuda.Shared) error {
+	r := f.region(sh.Ptr)
+	delete(f.mem, sh.Ptr)
+	syscall.Munmap(r.data)
+	if r.kind != "" {
+		r.file.Close()
+	}
+	return nil
 }

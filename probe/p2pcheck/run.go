@@ -25,13 +25,16 @@ type Options struct {
 	Env      []string      // added to the children's environment
 	Now      func() time.Time
 	Progress io.Writer // one line per GPU list and pair as the test goes, for people waiting; nil for none
+	Jobs     int       // pairs tested at the same time, each by its own worker; half the GPUs when 0
 }
 
 // DefaultSize moves enough per copy for steady bandwidth figures while the
 // whole test of two GPUs stays within a few seconds.
 const DefaultSize = 64 << 20
 
-// DefaultTimeout is each child's deadline; a healthy pair needs about a second.
+// DefaultTimeout is each pair's deadline (and the enum child's); a healthy
+// pair needs a fraction of a second once its worker has started, and the
+// time a pair waits for the clock does not count.
 const DefaultTimeout = 30 * time.Second
 
 // maxTimeouts is how many pairs may hang before the rest are not tried:
@@ -49,7 +52,7 @@ type result struct {
 
 // spawn runs one child under the deadline and kills its process group
 // (the child and its second process) when the deadline passes.
-func (o Options) spawn(role string, j job) result {
+func (o Options) spawn(role string, j job, seen func(line)) result {
 	var res result
 	in, _ := json.Marshal(j)
 	cmd := exec.Command(o.Exe)
@@ -81,6 +84,7 @@ func (o Options) spawn(role string, j job) result {
 		if json.Unmarshal(sc.Bytes(), &l) != nil {
 			continue
 		}
+		seen(l)
 		mu.Lock()
 		if l.Step != "" {
 			res.step = l.Step
@@ -140,6 +144,11 @@ func firstLine(s string) string {
 
 // Run tests every GPU and ordered pair and returns the report's test section.
 // It never fails: what went wrong is in the section.
+//
+// The enum child lists the GPUs and measures each alone; as soon as it has
+// listed them, the workers start (their CUDA start-up overlaps its
+// measuring). Pairs that share no GPU then run at the same time, one per
+// worker, while their copies are timed one pair at a time.
 func Run(o Options) *facts.Test {
 	if o.Size <= 0 {
 		o.Size = DefaultSize
@@ -167,7 +176,30 @@ func Run(o Options) *facts.Test {
 		summarize(t)
 	}()
 
-	res := o.spawn("enum", job{Size: o.Size, Seed: o.Seed})
+	// The workers start once the enum child has listed the GPUs.
+	listed := make(chan int, 1)
+	var once sync.Once
+	enumDone := make(chan result, 1)
+	go func() {
+		enumDone <- o.spawn("enum", job{Size: o.Size, Seed: o.Seed}, func(l line) {
+			var en enumState
+			if l.State != nil && json.Unmarshal(l.State, &en) == nil && en.Error == "" && len(en.Devices) > 1 {
+				once.Do(func() { listed <- len(en.Devices) })
+			}
+		})
+	}()
+	var s *scheduler
+	var res result
+	select {
+	case n := <-listed:
+		s = o.newScheduler(n)
+		res = <-enumDone
+	case res = <-enumDone:
+	}
+	if s != nil {
+		defer s.stop()
+	}
+
 	var en enumState
 	if res.state != nil {
 		json.Unmarshal(res.state, &en)
@@ -193,49 +225,15 @@ func Run(o Options) *facts.Test {
 		t.Notes = append(t.Notes, "one GPU: no pair to test; the figures are the GPU's own copies")
 	}
 	fmt.Fprintf(o.Progress, "p2p-probe: %d GPUs, %d ordered pairs, %s per copy\n", len(t.Devices), len(en.Peers), sizeText(o.Size))
-	timeouts := 0
-	for _, pi := range en.Peers {
-		p := facts.TestPair{Src: pi.From, Dst: pi.To, CanAccessPeer: pi.Can, Attributes: pi.Attrs, Paths: []facts.TestPath{}}
-		name := fmt.Sprintf("GPU%d->GPU%d", pi.From, pi.To)
-		if pi.Error != "" {
-			t.Notes = append(t.Notes, name+": "+pi.Error)
-		}
-		if timeouts >= maxTimeouts {
-			p.Status, p.Reason = "skipped", fmt.Sprintf("%s: not tried after %d pairs hung", name, timeouts)
-			t.Pairs = append(t.Pairs, p)
-			continue
-		}
-		res := o.spawn("pair", job{Size: o.Size, Seed: o.Seed, From: pi.From, To: pi.To, Peer: pi.Can != nil && *pi.Can})
-		var ps pairState
-		if res.state != nil {
-			json.Unmarshal(res.state, &ps)
-		}
-		switch {
-		case ps.Error != "":
-			p.Status, p.Reason = "failed", name+": "+ps.Error
-		case ps.Done:
-			// It finished; a deadline that fired while it exited changes nothing.
-		case res.timedOut:
-			timeouts++
-			p.Status, p.Step = "timeout", res.step
-			p.Reason = name + ": " + res.ended(o)
-		case !ps.Done:
-			p.Status, p.Step, p.Reason = "failed", res.step, name+": "+res.ended(o)
-		}
-		if res.state != nil {
-			p.Enable, p.Paths, p.Bandwidth, p.LatencyUS = ps.Pair.Enable, ps.Pair.Paths, ps.Pair.Bandwidth, ps.Pair.LatencyUS
-			if p.Status == "" {
-				p.Status, p.Step, p.Reason = ps.Pair.Status, ps.Pair.Step, ps.Pair.Reason
-			}
-			if p.Paths == nil {
-				p.Paths = []facts.TestPath{}
-			}
-			t.Notes = append(t.Notes, ps.Notes...)
-		}
-		judge(&p)
-		t.Pairs = append(t.Pairs, p)
-		fmt.Fprintf(o.Progress, "p2p-probe: %s %s\n", name, progress(p))
+	if len(en.Peers) == 0 {
+		return t
 	}
+	if s == nil {
+		s = o.newScheduler(len(t.Devices))
+		defer s.stop()
+	}
+	t.Pairs = s.run(en.Peers)
+	t.Notes = append(t.Notes, s.notes...)
 	return t
 }
 
