@@ -28,6 +28,7 @@ FN(CUresult, cuDeviceGetP2PAttribute, "cuDeviceGetP2PAttribute", (int *v, int at
 FN(CUresult, cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CUcontext *ctx, CUdevice d), (ctx, d))
 FN(CUresult, cuCtxSetCurrent, "cuCtxSetCurrent", (CUcontext ctx), (ctx))
 FN(CUresult, cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess", (CUcontext peer, unsigned int flags), (peer, flags))
+FN(CUresult, cuCtxSynchronize, "cuCtxSynchronize", (void), ())
 FN(CUresult, cuCtxDisablePeerAccess, "cuCtxDisablePeerAccess", (CUcontext peer), (peer))
 FN(CUresult, cuMemAlloc, "cuMemAlloc_v2", (CUdeviceptr *p, size_t n), (p, n))
 FN(CUresult, cuMemHostAlloc, "cuMemHostAlloc", (void **p, size_t n, unsigned int flags), (p, n, flags))
@@ -94,6 +95,7 @@ const char *p2p_cuda_open(void) {
 	L(cuCtxSetCurrent, "cuCtxSetCurrent");
 	L(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess");
 	L(cuCtxDisablePeerAccess, "cuCtxDisablePeerAccess");
+	L(cuCtxSynchronize, "cuCtxSynchronize");
 	L(cuMemAlloc, "cuMemAlloc_v2");
 	L(cuMemHostAlloc, "cuMemHostAlloc");
 	L(cuMemsetD32, "cuMemsetD32_v2");

@@ -41,6 +41,7 @@ CUresult p2p_cuDeviceGetP2PAttribute(int *v, int attr, CUdevice src, CUdevice ds
 CUresult p2p_cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d);
 CUresult p2p_cuCtxSetCurrent(CUcontext ctx);
 CUresult p2p_cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags);
+CUresult p2p_cuCtxSynchronize(void);
 CUresult p2p_cuCtxDisablePeerAccess(CUcontext peer);
 CUresult p2p_cuMemAlloc(CUdeviceptr *p, size_t n);
 CUresult p2p_cuMemHostAlloc(void **p, size_t n, unsigned int flags);

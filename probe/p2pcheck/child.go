@@ -86,9 +86,12 @@ func Child(role string, open func() (Driver, error), stdin io.Reader, stdout io.
 			return 1
 		}
 	}
+	tracef("start")
+	defer tracef("end")
 	out.step("load libcuda.so.1")
 	d, err := open()
 	if err == nil {
+		d = traceDriver(d)
 		out.step("cuInit")
 		err = d.Init()
 	}
@@ -170,6 +173,9 @@ func runEnum(d Driver, initErr error, j job, out *emitter) {
 		}
 	}
 	out.state(st)
+	// All contexts at once; one that fails fails again in its device's figures.
+	out.step("cuDevicePrimaryCtxRetain")
+	d.Retain(upTo(n))
 	for i := range st.Devices {
 		if st.Devices[i].Error != "" {
 			continue
@@ -303,6 +309,10 @@ func deviceFigures(d Driver, dev *facts.TestDevice, j job, out *emitter) {
 	dev.H2DGBps = gbps(r, n, ms)
 	at("local copy")
 	if err := d.MemsetD32(b, 0, n/4); err != nil {
+		fail(err)
+		return
+	}
+	if err := d.Sync(); err != nil {
 		fail(err)
 		return
 	}

@@ -30,7 +30,9 @@ type Driver interface {
 	PCIBusID(dev int) (string, error)
 	CanAccessPeer(dev, peer int) (bool, error)
 	P2PAttribute(attr, src, dst int) (int, error)
+	Retain(devs []int) error
 	Use(dev int) error
+	Sync() error
 	EnablePeerAccess(peer int) error
 	DisablePeerAccess(peer int) error
 	Alloc(n int64) (cuda.Ptr, error)

@@ -389,3 +389,14 @@ func (f *fake) Release(sh cuda.Shared) error {
 	}
 	return nil
 }
+
+func (f *fake) Retain(devs []int) error {
+	for _, d := range devs {
+		if d < 0 || d >= f.sc.GPUs {
+			return fakeErr("cuDeviceGet", "CUDA_ERROR_INVALID_DEVICE")
+		}
+	}
+	return nil
+}
+
+func (f *fake) Sync() error { return nil }

@@ -87,12 +87,9 @@ func (w *worker) boot() error {
 	if err != nil {
 		return err
 	}
-	for i := 0; i < n; i++ {
-		out.step(fmt.Sprintf("worker: GPU%d: cuDevicePrimaryCtxRetain", i))
-		if err := w.d.Use(i); err != nil {
-			return err
-		}
-	}
+	// A context that fails here fails again in the pairs that need it.
+	out.step("worker: cuDevicePrimaryCtxRetain")
+	w.d.Retain(upTo(n))
 	out.step("worker: cuMemHostAlloc")
 	if w.host, err = w.d.HostAlloc(w.size); err != nil {
 		return err
@@ -306,6 +303,9 @@ func (r *pairRun) copyPath(path string) facts.TestPath {
 		if err := d.MemsetD32(r.b, 0, n/4); err != nil {
 			return err
 		}
+		if err := d.Sync(); err != nil {
+			return err
+		}
 		if err := d.Use(r.j.From); err != nil {
 			return err
 		}
@@ -416,7 +416,7 @@ func (r *pairRun) figures(bidir bool) (uni, both, latency float64, err error) {
 
 // ipcRequest asks the second process to write a pattern into memory of To.
 type ipcRequest struct {
-	ID     int    `json:"id"`     // the pair, for the step lines
+	ID     int    `json:"id"` // the pair, for the step lines
 	Path   string `json:"path"`
 	Dev    int    `json:"dev"`    // the device it writes from
 	Size   int64  `json:"size"`   // the size of the memory it opens
@@ -527,6 +527,9 @@ func (r *pairRun) ipcLegacy() facts.TestPath {
 		if err := r.d.MemsetD32(r.b, 0, r.j.Size/4); err != nil {
 			return err
 		}
+		if err := r.d.Sync(); err != nil {
+			return err
+		}
 		h, err := r.d.IpcHandle(r.b)
 		if err != nil {
 			return err
@@ -574,6 +577,9 @@ func (r *pairRun) ipcCuMem() facts.TestPath {
 		if err := r.d.MemsetD32(sh.Ptr, 0, r.j.Size/4); err != nil {
 			return err
 		}
+		if err := r.d.Sync(); err != nil {
+			return err
+		}
 		return r.ask(ipcRequest{Path: PathIPCCuMem, Dev: r.j.From, Size: sh.Size, Bytes: r.j.Size, Seed: seed}, sh.FD)
 	}()
 	if err != nil {
@@ -586,8 +592,8 @@ func (r *pairRun) ipcCuMem() facts.TestPath {
 // ipcServer is the second process's state: a source buffer on each device
 // it writes from, and the host memory that fills them.
 type ipcServer struct {
-	d    Driver
-	out  *emitter
+	d       Driver
+	out     *emitter
 	src     map[int]cuda.Ptr
 	streams map[int]cuda.Stream
 	host    []byte
@@ -610,8 +616,7 @@ func runIPC(d Driver, initErr error, out *emitter) int {
 	if initErr == nil {
 		// Every context now, while the worker makes its own.
 		if n, err := d.Count(); err == nil {
-			for i := 0; i < n && d.Use(i) == nil; i++ {
-			}
+			d.Retain(upTo(n))
 		}
 	}
 	buf, oob := make([]byte, 4096), make([]byte, syscall.CmsgSpace(4))
@@ -725,4 +730,13 @@ func (s *ipcServer) stream(dev int) (cuda.Stream, error) {
 	}
 	s.streams[dev] = st
 	return st, nil
+}
+
+// upTo is 0, 1, ..., n-1.
+func upTo(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }

@@ -26,6 +26,7 @@ type Options struct {
 	Now      func() time.Time
 	Progress io.Writer // one line per GPU list and pair as the test goes, for people waiting; nil for none
 	Jobs     int       // pairs tested at the same time, each by its own worker; half the GPUs when 0
+	GPUs     int       // GPUs expected (NVML's count), so the workers start with the enum child; 0 when unknown
 }
 
 // DefaultSize moves enough per copy for steady bandwidth figures while the
@@ -176,28 +177,39 @@ func Run(o Options) *facts.Test {
 		summarize(t)
 	}()
 
-	// The workers start once the enum child has listed the GPUs.
+	// The workers start with the enum child when the number of GPUs is
+	// known, else once it has listed them.
+	var s *scheduler
+	if o.GPUs > 1 {
+		s = o.newScheduler(o.GPUs)
+		defer s.stop()
+	}
 	listed := make(chan int, 1)
 	var once sync.Once
 	enumDone := make(chan result, 1)
+	// Listing the GPUs is not a pair: a short deadline for pairs would
+	// otherwise end the test before it began.
+	eo := o
+	eo.Timeout = max(o.Timeout, DefaultTimeout)
 	go func() {
-		enumDone <- o.spawn("enum", job{Size: o.Size, Seed: o.Seed}, func(l line) {
+		enumDone <- eo.spawn("enum", job{Size: o.Size, Seed: o.Seed}, func(l line) {
 			var en enumState
 			if l.State != nil && json.Unmarshal(l.State, &en) == nil && en.Error == "" && len(en.Devices) > 1 {
 				once.Do(func() { listed <- len(en.Devices) })
 			}
 		})
 	}()
-	var s *scheduler
 	var res result
-	select {
-	case n := <-listed:
-		s = o.newScheduler(n)
-		res = <-enumDone
-	case res = <-enumDone:
-	}
 	if s != nil {
-		defer s.stop()
+		res = <-enumDone
+	} else {
+		select {
+		case n := <-listed:
+			s = o.newScheduler(n)
+			defer s.stop()
+			res = <-enumDone
+		case res = <-enumDone:
+		}
 	}
 
 	var en enumState
@@ -232,7 +244,7 @@ func Run(o Options) *facts.Test {
 		s = o.newScheduler(len(t.Devices))
 		defer s.stop()
 	}
-	t.Pairs = s.run(en.Peers)
+	t.Pairs = s.run(len(t.Devices), en.Peers)
 	t.Notes = append(t.Notes, s.notes...)
 	return t
 }

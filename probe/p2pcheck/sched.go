@@ -21,7 +21,6 @@ import (
 // process, and a new one takes the pairs left; so is one that dies.
 type scheduler struct {
 	o       Options
-	gpus    int
 	want    int // workers to keep
 	events  chan event
 	quit    chan struct{}
@@ -73,7 +72,7 @@ func (o Options) newScheduler(gpus int) *scheduler {
 	if want <= 0 {
 		want = max(1, gpus/2)
 	}
-	s := &scheduler{o: o, gpus: gpus, want: want, events: make(chan event), quit: make(chan struct{})}
+	s := &scheduler{o: o, want: want, events: make(chan event), quit: make(chan struct{})}
 	for i := 0; i < want; i++ {
 		s.start()
 	}
@@ -135,7 +134,7 @@ func (s *scheduler) order(p *proc, o order) {
 }
 
 // run tests the pairs and returns them in the order given.
-func (s *scheduler) run(peers []peerInfo) []facts.TestPair {
+func (s *scheduler) run(gpus int, peers []peerInfo) []facts.TestPair {
 	slots := make([]*slot, len(peers))
 	for i, pi := range peers {
 		slots[i] = &slot{info: pi, state: "pending", pair: facts.TestPair{Src: pi.From, Dst: pi.To, CanAccessPeer: pi.Can, Attributes: pi.Attrs, Paths: []facts.TestPath{}}}
@@ -143,7 +142,7 @@ func (s *scheduler) run(peers []peerInfo) []facts.TestPair {
 			s.notes = append(s.notes, fmt.Sprintf("GPU%d->GPU%d: %s", pi.From, pi.To, pi.Error))
 		}
 	}
-	busy := make([]bool, s.gpus)
+	busy := make([]bool, gpus)
 	left, timeouts := len(slots), 0
 	began := map[int]time.Time{}
 
@@ -179,6 +178,7 @@ func (s *scheduler) run(peers []peerInfo) []facts.TestPair {
 		}
 		judge(pr)
 		sl.state, sl.elapsed = "done", time.Since(began[i])
+		tracef("worker %d: GPU%d->GPU%d done in %.3f s", p.n, pr.Src, pr.Dst, sl.elapsed.Seconds())
 		busy[pr.Src], busy[pr.Dst] = false, false
 		left--
 		p.cur, p.step, p.state = -1, "", nil
@@ -240,6 +240,7 @@ func (s *scheduler) run(peers []peerInfo) []facts.TestPair {
 			}
 		case e.l.Ready:
 			p.ready = true
+			tracef("worker %d ready", p.n)
 		case p.cur < 0 || e.l.ID != p.cur:
 			// A line about no pair in progress: nothing waits for it.
 		case e.l.Clock == "want":
@@ -288,6 +289,7 @@ func (s *scheduler) dispatch(slots []*slot, busy []bool, began map[int]time.Time
 				continue
 			}
 			sl.state, busy[a], busy[b] = "running", true, true
+			tracef("worker %d: GPU%d->GPU%d", p.n, a, b)
 			began[i] = time.Now()
 			p.cur, p.gen, p.step, p.state, p.timedOut = i, p.gen+1, "", nil, false
 			gen := p.gen
@@ -307,6 +309,7 @@ func (s *scheduler) grant() {
 	p := s.queue[0]
 	s.queue = s.queue[1:]
 	s.clock = p
+	tracef("worker %d: clock", p.n)
 	gen := p.gen
 	p.due = time.Now().Add(p.left)
 	p.timer = time.AfterFunc(p.left, func() { s.send(event{p: p, deadline: gen}) })
