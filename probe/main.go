@@ -94,11 +94,7 @@ exit status:
 
 	rep := collect.Collect(lib, collect.Local(), collect.Options{IncludeIDs: *includeIDs, Version: buildVersion()})
 	if *test {
-		o := p2pcheck.Options{Size: size, Timeout: *testTimeout, Jobs: *testJobs, Progress: stderr}
-		if os.Getenv("CUDA_VISIBLE_DEVICES") == "" {
-			o.GPUs = len(rep.GPUs) // CUDA sees what NVML sees
-		}
-		rep.Test = safeTest(o)
+		rep.Test = safeTest(p2pcheck.Options{Size: size, Timeout: *testTimeout, Jobs: *testJobs, Progress: stderr})
 	}
 	switch {
 	case *format == "prometheus":

@@ -23,7 +23,8 @@ type job struct {
 	Seed uint32 `json:"seed"`
 	From int    `json:"from"`
 	To   int    `json:"to"`
-	Peer bool   `json:"peer"` // cuDeviceCanAccessPeer said yes: try the peer paths
+	Peer bool   `json:"peer"`           // cuDeviceCanAccessPeer said yes: try the peer paths
+	Enum bool   `json:"enum,omitempty"` // at boot: list and measure the GPUs before the first pair
 }
 
 // order is one line the parent writes to a worker: the boot settings, a
@@ -49,10 +50,17 @@ type line struct {
 // line; a worker and its second process share one pipe, and writes of less
 // than a pipe buffer are not interleaved.
 type emitter struct {
-	mu sync.Mutex
+	mu *sync.Mutex
 	w  io.Writer
-	id int // the pair the lines are about
+	id int // the pair the lines are about; enumID for the GPUs' listing and figures
 }
+
+// enumID marks the lines about listing and measuring the GPUs, and a
+// worker's readiness.
+const enumID = -1
+
+// about is an emitter of the same stream for lines about pair id.
+func (e *emitter) about(id int) *emitter { return &emitter{mu: e.mu, w: e.w, id: id} }
 
 func (e *emitter) write(l line) {
 	l.ID = e.id
@@ -77,15 +85,8 @@ func (e *emitter) state(v any) {
 func Child(role string, open func() (Driver, error), stdin io.Reader, stdout io.Writer) int {
 	// The driver's current context belongs to the OS thread.
 	runtime.LockOSThread()
-	out := &emitter{w: stdout}
-	var j job
+	out := &emitter{mu: &sync.Mutex{}, w: stdout, id: enumID}
 	in := json.NewDecoder(stdin)
-	if role == "enum" {
-		if err := in.Decode(&j); err != nil {
-			fmt.Fprintf(os.Stderr, "p2p-probe %s: bad job: %v\n", role, err)
-			return 1
-		}
-	}
 	tracef("start")
 	defer tracef("end")
 	out.step("load libcuda.so.1")
@@ -96,8 +97,6 @@ func Child(role string, open func() (Driver, error), stdin io.Reader, stdout io.
 		err = d.Init()
 	}
 	switch role {
-	case "enum":
-		runEnum(d, err, j, out)
 	case "worker":
 		return runWorker(d, err, in, out)
 	case "ipc":
@@ -106,10 +105,9 @@ func Child(role string, open func() (Driver, error), stdin io.Reader, stdout io.
 		fmt.Fprintf(os.Stderr, "p2p-probe: unknown child role %q\n", role)
 		return 1
 	}
-	return 0
 }
 
-// enumState is what the enum child found: the devices, what the driver
+// enumState is what the first worker found before its first pair: the devices, what the driver
 // says of each ordered pair, and each device's own copies.
 type enumState struct {
 	Error   string             `json:"error,omitempty"` // the driver could not be loaded or started

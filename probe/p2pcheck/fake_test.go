@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -49,21 +50,22 @@ func openFake() (Driver, error) {
 	if sc.PeerGBps == 0 {
 		sc.PeerGBps = 350
 	}
-	return &fake{sc: sc, mem: map[cuda.Ptr]*region{}, peer: map[[2]int]bool{}, next: 1 << 32}, nil
+	return &fake{sc: sc, cur: map[int]int{}, now: map[int]float64{}, mem: map[cuda.Ptr]*region{}, peer: map[[2]int]bool{}, next: 1 << 32}, nil
 }
 
 // fake is a CUDA driver whose device memory is shared files, so a second
 // process can open it as CUDA IPC would, and whose clock advances by a
 // fixed cost per copy, so figures are the same on every run.
 type fake struct {
+	mu      sync.Mutex // the worker tests pairs on several threads
 	sc      scenario
-	cur     int
+	cur     map[int]int // by thread: each has its own current device, as in CUDA
 	peer    map[[2]int]bool
 	mem     map[cuda.Ptr]*region
 	next    uint64
 	streams []*fstream
 	events  []float64
-	now     float64 // microseconds the host has waited for: a stream idle since is caught up to it
+	now     map[int]float64 // by thread, microseconds it has waited for: a stream idle since is caught up to it
 	// p2pCopies counts copies between devices other than staged ones.
 	p2pCopies int
 }
@@ -80,6 +82,9 @@ type fstream struct {
 	hang  bool
 }
 
+// tid is the calling thread; the worker's pair goroutines are locked to theirs.
+func tid() int { return syscall.Gettid() }
+
 func fakeErr(call, name string) error { return &cuda.Error{Call: call, Name: name} }
 
 func (f *fake) Init() error              { return nil }
@@ -87,6 +92,8 @@ func (f *fake) Version() (int, error)    { return 13000, nil }
 func (f *fake) Count() (int, error)      { return f.sc.GPUs, nil }
 func (f *fake) Name(int) (string, error) { return "NVIDIA H200", nil }
 func (f *fake) PCIBusID(dev int) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	return fmt.Sprintf("0000:00:%02x.0", 6+dev), nil // as the two H200s of testdata/real read
 }
 
@@ -104,6 +111,8 @@ func (f *fake) can(a, b int) bool {
 func (f *fake) CanAccessPeer(a, b int) (bool, error) { return f.can(a, b), nil }
 
 func (f *fake) P2PAttribute(attr, a, b int) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	switch attr {
 	case cuda.AttrAccessSupported, cuda.AttrNativeAtomics, cuda.AttrArrayAccess: // as the real H200s answer
 		if f.can(a, b) {
@@ -118,24 +127,28 @@ func (f *fake) P2PAttribute(attr, a, b int) (int, error) {
 var exitDelay time.Duration
 
 func (f *fake) Use(dev int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if dev < 0 || dev >= f.sc.GPUs {
 		return fakeErr("cuDeviceGet", "CUDA_ERROR_INVALID_DEVICE")
 	}
 	if f.sc.SlowExit && dev == 0 && os.Getenv(RoleEnv) == "ipc" {
 		exitDelay = time.Minute
 	}
-	f.cur = dev
+	f.cur[tid()] = dev
 	return nil
 }
 
 func (f *fake) EnablePeerAccess(peer int) error {
-	if name := f.sc.Refuse[pairKey(f.cur, peer)]; name != "" {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if name := f.sc.Refuse[pairKey(f.cur[tid()], peer)]; name != "" {
 		return fakeErr("cuCtxEnablePeerAccess", name)
 	}
-	if !f.can(f.cur, peer) {
+	if !f.can(f.cur[tid()], peer) {
 		return fakeErr("cuCtxEnablePeerAccess", "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED")
 	}
-	f.peer[[2]int{f.cur, peer}] = true
+	f.peer[[2]int{f.cur[tid()], peer}] = true
 	return nil
 }
 
@@ -163,7 +176,12 @@ func (f *fake) alloc(n int64, dev int) (cuda.Ptr, error) {
 	return f.mapFile(file, n, dev, "")
 }
 
-func (f *fake) Alloc(n int64) (cuda.Ptr, error)   { return f.alloc(n, f.cur) }
+func (f *fake) Alloc(n int64) (cuda.Ptr, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.alloc(n, f.cur[tid()])
+}
+
 func (f *fake) HostAlloc(n int64) ([]byte, error) { return make([]byte, n), nil }
 
 func (f *fake) region(p cuda.Ptr) *region {
@@ -175,6 +193,8 @@ func (f *fake) region(p cuda.Ptr) *region {
 }
 
 func (f *fake) MemsetD32(p cuda.Ptr, v uint32, words int64) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	d := f.region(p).data
 	for i := int64(0); i < words; i++ {
 		binary.LittleEndian.PutUint32(d[4*i:], v)
@@ -182,8 +202,19 @@ func (f *fake) MemsetD32(p cuda.Ptr, v uint32, words int64) error {
 	return nil
 }
 
-func (f *fake) HtoD(dst cuda.Ptr, src []byte) error { copy(f.region(dst).data, src); return nil }
-func (f *fake) DtoH(dst []byte, src cuda.Ptr) error { copy(dst, f.region(src).data); return nil }
+func (f *fake) HtoD(dst cuda.Ptr, src []byte) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	copy(f.region(dst).data, src)
+	return nil
+}
+
+func (f *fake) DtoH(dst []byte, src cuda.Ptr) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	copy(dst, f.region(src).data)
+	return nil
+}
 
 // fakeRates are a copy's fixed cost in microseconds and its GB/s, by kind;
 // P2P kinds take the scenario's bandwidth.
@@ -199,12 +230,16 @@ func (f *fake) cost(kind string, n int64) float64 {
 }
 
 func (f *fake) HtoDAsync(dst cuda.Ptr, src []byte, s cuda.Stream) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	copy(f.region(dst).data, src)
 	f.advance(s, f.cost("h2d", int64(len(src))))
 	return nil
 }
 
 func (f *fake) DtoHAsync(dst []byte, src cuda.Ptr, s cuda.Stream) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	copy(dst, f.region(src).data)
 	f.advance(s, f.cost("d2h", int64(len(dst))))
 	return nil
@@ -253,10 +288,12 @@ func (f *fake) move(dst, src *region, n int64, kind string, s cuda.Stream) {
 // than the host's time.
 func (f *fake) advance(s cuda.Stream, us float64) {
 	st := f.streams[s]
-	st.clock = max(st.clock, f.now) + us
+	st.clock = max(st.clock, f.now[tid()]) + us
 }
 
 func (f *fake) CopyAsync(dst, src cuda.Ptr, n int64, s cuda.Stream) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	d, r := f.region(dst), f.region(src)
 	kind := d.kind
 	if kind == "" && d.dev != r.dev {
@@ -270,6 +307,8 @@ func (f *fake) CopyAsync(dst, src cuda.Ptr, n int64, s cuda.Stream) error {
 }
 
 func (f *fake) CopyPeerAsync(dst cuda.Ptr, dstDev int, src cuda.Ptr, srcDev int, n int64, s cuda.Stream) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	kind := PathStaged
 	if f.peer[[2]int{srcDev, dstDev}] {
 		kind = PathPeer
@@ -279,39 +318,54 @@ func (f *fake) CopyPeerAsync(dst cuda.Ptr, dstDev int, src cuda.Ptr, srcDev int,
 }
 
 func (f *fake) NewStream() (cuda.Stream, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.streams = append(f.streams, &fstream{})
 	return cuda.Stream(len(f.streams) - 1), nil
 }
 
 func (f *fake) StreamSync(s cuda.Stream) error {
+	f.mu.Lock()
 	if f.streams[s].hang {
+		f.mu.Unlock()
 		select {} // the copy never completes; the parent's deadline ends this process
 	}
-	f.now = max(f.now, f.streams[s].clock)
+	f.now[tid()] = max(f.now[tid()], f.streams[s].clock)
+	f.mu.Unlock()
 	return nil
 }
 
 func (f *fake) Wait(s cuda.Stream, e cuda.Event) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.streams[s].clock = max(f.streams[s].clock, f.events[e])
 	return nil
 }
 
 func (f *fake) NewEvent() (cuda.Event, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.events = append(f.events, 0)
 	return cuda.Event(len(f.events) - 1), nil
 }
 
 func (f *fake) Record(e cuda.Event, s cuda.Stream) error {
-	f.events[e] = max(f.streams[s].clock, f.now)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.events[e] = max(f.streams[s].clock, f.now[tid()])
 	return nil
 }
 
 func (f *fake) Elapsed(a, b cuda.Event) (float64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	return (f.events[b] - f.events[a]) / 1000, nil
 }
 
 // IpcHandle names the memory's file by this process's id and descriptor.
 func (f *fake) IpcHandle(p cuda.Ptr) (cuda.IpcHandle, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	var h cuda.IpcHandle
 	r := f.region(p)
 	binary.LittleEndian.PutUint32(h[0:], uint32(os.Getpid()))
@@ -332,6 +386,8 @@ func devOf(file *os.File) int {
 // access as it needs (CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS), so a pair whose
 // enable is refused is refused here the same way.
 func (f *fake) IpcOpen(h cuda.IpcHandle) (cuda.Ptr, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.sc.IPCOpen != "" {
 		return 0, fakeErr("cuIpcOpenMemHandle", f.sc.IPCOpen)
 	}
@@ -340,7 +396,7 @@ func (f *fake) IpcOpen(h cuda.IpcHandle) (cuda.Ptr, error) {
 	if err != nil {
 		return 0, fakeErr("cuIpcOpenMemHandle", "CUDA_ERROR_INVALID_HANDLE")
 	}
-	if name := f.sc.Refuse[pairKey(f.cur, devOf(file))]; name != "" {
+	if name := f.sc.Refuse[pairKey(f.cur[tid()], devOf(file))]; name != "" {
 		file.Close()
 		return 0, fakeErr("cuIpcOpenMemHandle", name)
 	}
@@ -350,6 +406,8 @@ func (f *fake) IpcOpen(h cuda.IpcHandle) (cuda.Ptr, error) {
 func (f *fake) IpcClose(cuda.Ptr) error { return nil }
 
 func (f *fake) Export(dev int, n int64) (cuda.Shared, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	size := (n + 65535) &^ 65535
 	p, err := f.alloc(size, dev)
 	if err != nil {
@@ -363,6 +421,8 @@ func (f *fake) Export(dev int, n int64) (cuda.Shared, error) {
 }
 
 func (f *fake) Import(fd int, size int64, dev int) (cuda.Shared, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	nfd, err := syscall.Dup(fd)
 	if err != nil {
 		return cuda.Shared{}, fakeErr("cuMemImportFromShareableHandle", "CUDA_ERROR_INVALID_VALUE")
@@ -373,14 +433,18 @@ func (f *fake) Import(fd int, size int64, dev int) (cuda.Shared, error) {
 }
 
 func (f *fake) DisablePeerAccess(peer int) error {
-	if !f.peer[[2]int{f.cur, peer}] {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.peer[[2]int{f.cur[tid()], peer}] {
 		return fakeErr("cuCtxDisablePeerAccess", "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED")
 	}
-	delete(f.peer, [2]int{f.cur, peer})
+	delete(f.peer, [2]int{f.cur[tid()], peer})
 	return nil
 }
 
 func (f *fake) Release(sh cuda.Shared) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	r := f.region(sh.Ptr)
 	delete(f.mem, sh.Ptr)
 	syscall.Munmap(r.data)
@@ -391,6 +455,8 @@ func (f *fake) Release(sh cuda.Shared) error {
 }
 
 func (f *fake) Retain(devs []int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	for _, d := range devs {
 		if d < 0 || d >= f.sc.GPUs {
 			return fakeErr("cuDeviceGet", "CUDA_ERROR_INVALID_DEVICE")

@@ -9,6 +9,8 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
+	"sync"
 	"syscall"
 
 	"github.com/p2pkb/p2pkb/probe/cuda"
@@ -23,87 +25,101 @@ type pairState struct {
 	Done  bool           `json:"done"`
 }
 
-// worker is a long-lived child: it keeps its CUDA contexts, buffers and
-// second process from one pair to the next, so a pair costs its copies and
-// checks rather than two processes' start and teardown.
+// worker is the long-lived child: it keeps its CUDA contexts, buffers and
+// second process from one pair to the next, and tests several pairs that
+// share no GPU at once, each on its own OS thread with its own current
+// context. Making a context takes a lock of the driver that every process
+// on the machine shares (0.1 to 0.6 s each on H200s), so one process with a
+// context per GPU starts far sooner than several.
 type worker struct {
-	d       Driver
-	in      *json.Decoder
-	out     *emitter
-	size    int64
-	bufs    map[int][2]cuda.Ptr // two buffers of size on each device, made when first needed
-	timers  map[int]*timer      // a stream and two events on each device
-	exports map[int]cuda.Shared // cuMem memory on each device for ipc_cumem
-	host    []byte              // the pattern sent
-	seed    uint32              // the pattern host holds; 0 for none
-	back    []byte              // what arrived
-	ipc     *net.UnixConn
-	ipcCmd  *exec.Cmd
+	d      Driver
+	out    *emitter
+	size   int64
+	mu     sync.Mutex            // guards the fields below
+	bufs   map[int][2]cuda.Ptr   // two buffers of size on each device, made when first needed
+	export map[int]cuda.Shared   // cuMem memory on each device for ipc_cumem
+	hosts  [][2][]byte           // free pairs of host buffers: the pattern sent, what arrived
+	clocks map[int]chan struct{} // a pair's leave to time its copies
+	// gpu keeps other pairs' copies off the GPUs while a pair is timed:
+	// timed copies hold it alone, all other GPU work shares it.
+	gpu    sync.RWMutex
+	ipcMu  sync.Mutex // one request to the second process at a time
+	ipc    *net.UnixConn
+	ipcCmd *exec.Cmd
+	booted bool // the second process said it has its contexts
 }
 
-// runWorker boots (contexts of every device, host buffers, the second
-// process), says it is ready, then tests each pair it is sent until its
-// stdin closes.
+// runWorker boots (the second process, every device's context, and, for
+// the first worker of a run, the GPUs' listing and figures), says it is
+// ready, then starts each pair it is sent on a thread of its own, until
+// its stdin closes.
 func runWorker(d Driver, initErr error, in *json.Decoder, out *emitter) int {
 	var boot order
 	if err := in.Decode(&boot); err != nil || boot.Boot == nil {
 		fmt.Fprintf(os.Stderr, "p2p-probe worker: bad boot order: %v\n", err)
 		return 1
 	}
-	w := &worker{d: d, in: in, out: out, size: boot.Boot.Size,
-		bufs: map[int][2]cuda.Ptr{}, timers: map[int]*timer{}, exports: map[int]cuda.Shared{}}
+	w := &worker{d: d, out: out, size: boot.Boot.Size,
+		bufs: map[int][2]cuda.Ptr{}, export: map[int]cuda.Shared{}, clocks: map[int]chan struct{}{}}
 	defer w.closeIPC()
 	if initErr == nil {
-		initErr = w.boot()
+		// The second process starts first, so that its start overlaps this one's.
+		out.step("worker: start the second process")
+		initErr = w.startIPC()
+	}
+	if initErr == nil {
+		out.step("worker: cuDevicePrimaryCtxRetain")
+		if n, err := d.Count(); err == nil {
+			d.Retain(upTo(n)) // a context that fails here fails again in its pairs
+		}
+		// The GPUs are measured alone once the second process has its
+		// contexts (making them slows host copies by some percent).
+		out.step("worker: wait for the second process")
+		w.ipcMu.Lock()
+		w.awaitIPC()
+		w.ipcMu.Unlock()
+	}
+	if boot.Boot.Enum {
+		runEnum(d, initErr, *boot.Boot, out)
 	}
 	out.write(line{Ready: true})
 	for {
 		var o order
 		if err := in.Decode(&o); err != nil {
-			return 0 // the parent closed stdin: no more pairs
+			return 0 // the parent closed stdin: it has what it needs
 		}
-		if o.Job == nil {
-			continue
+		switch {
+		case o.Clock:
+			w.mu.Lock()
+			ch := w.clocks[o.ID]
+			w.mu.Unlock()
+			if ch != nil {
+				ch <- struct{}{}
+			}
+		case o.Job != nil && initErr != nil:
+			out.about(o.ID).state(pairState{Error: initErr.Error(), Done: true})
+		case o.Job != nil:
+			ch := make(chan struct{}, 1)
+			w.mu.Lock()
+			w.clocks[o.ID] = ch
+			w.mu.Unlock()
+			go func(id int, j job) {
+				// The driver's current context belongs to the thread.
+				runtime.LockOSThread()
+				w.runPair(id, j, ch)
+			}(o.ID, *o.Job)
 		}
-		out.id = o.ID
-		if initErr != nil {
-			out.state(pairState{Error: initErr.Error(), Done: true})
-			continue
-		}
-		w.runPair(*o.Job)
 	}
-}
-
-// boot does the slow start-up once: the second process starts first, so
-// its own start overlaps this one's.
-func (w *worker) boot() error {
-	out := w.out
-	out.step("worker: start the second process")
-	if err := w.startIPC(); err != nil {
-		return err
-	}
-	out.step("worker: cuDeviceGetCount")
-	n, err := w.d.Count()
-	if err != nil {
-		return err
-	}
-	// A context that fails here fails again in the pairs that need it.
-	out.step("worker: cuDevicePrimaryCtxRetain")
-	w.d.Retain(upTo(n))
-	out.step("worker: cuMemHostAlloc")
-	if w.host, err = w.d.HostAlloc(w.size); err != nil {
-		return err
-	}
-	w.back, err = w.d.HostAlloc(w.size)
-	return err
 }
 
 // buffers is dev's two buffers, made the first time.
 func (w *worker) buffers(dev int) ([2]cuda.Ptr, error) {
-	if b, ok := w.bufs[dev]; ok {
+	w.mu.Lock()
+	b, ok := w.bufs[dev]
+	w.mu.Unlock()
+	if ok {
 		return b, nil
 	}
-	var b [2]cuda.Ptr
 	if err := w.d.Use(dev); err != nil {
 		return b, err
 	}
@@ -113,46 +129,44 @@ func (w *worker) buffers(dev int) ([2]cuda.Ptr, error) {
 			return b, err
 		}
 	}
+	w.mu.Lock()
 	w.bufs[dev] = b
+	w.mu.Unlock()
 	return b, nil
 }
 
-// timerOn is dev's stream and events, made the first time.
-func (w *worker) timerOn(dev int) (*timer, error) {
-	if t, ok := w.timers[dev]; ok {
-		return t, nil
+// hostBuffers takes a free pair of host buffers, or makes one.
+func (w *worker) hostBuffers() ([2][]byte, error) {
+	w.mu.Lock()
+	if n := len(w.hosts); n > 0 {
+		h := w.hosts[n-1]
+		w.hosts = w.hosts[:n-1]
+		w.mu.Unlock()
+		return h, nil
 	}
-	if err := w.d.Use(dev); err != nil {
-		return nil, err
+	w.mu.Unlock()
+	var h [2][]byte
+	for i := range h {
+		var err error
+		if h[i], err = w.d.HostAlloc(w.size); err != nil {
+			return h, err
+		}
 	}
-	t, err := newTimer(w.d)
-	if err != nil {
-		return nil, err
-	}
-	w.timers[dev] = t
-	return t, nil
+	return h, nil
 }
 
-// clock asks the parent for the right to time copies and waits for it:
-// figures are taken one pair at a time across all workers, so pairs that
-// run together never share the host's memory or links while being timed.
-func (w *worker) clock() error {
-	w.out.write(line{Clock: "want"})
-	var o order
-	if err := w.in.Decode(&o); err != nil {
-		return fmt.Errorf("waiting for the clock: %w", err)
-	}
-	if !o.Clock {
-		return errors.New("waiting for the clock: the parent sent something else")
-	}
-	return nil
+func (w *worker) putHost(h [2][]byte) {
+	w.mu.Lock()
+	w.hosts = append(w.hosts, h)
+	w.mu.Unlock()
 }
 
-func (w *worker) unclock() { w.out.write(line{Clock: "done"}) }
-
-// pairRun is one pair's test in a worker.
+// pairRun is one pair's test in a worker, on a thread of its own.
 type pairRun struct {
 	*worker
+	id      int
+	out     *emitter // lines about this pair
+	clock   chan struct{}
 	d       Driver
 	j       job
 	st      *pairState
@@ -160,7 +174,10 @@ type pairRun struct {
 	a, b    cuda.Ptr // source on From, destination on To
 	a2, b2  cuda.Ptr // the reverse direction's, for bidirectional figures
 	tf, tt  *timer   // streams of From and To
-	enabled [][2]int // peer access this pair turned on, from, to
+	host    []byte   // the pattern sent
+	seed    uint32   // the pattern host holds; 0 for none
+	back    []byte   // what arrived
+	enabled [][2]int // peer access this pair turned on: from, to
 	reverse error    // enabling To's access to From
 }
 
@@ -168,17 +185,20 @@ func (r *pairRun) at(s string) { r.step = s; r.out.step(s) }
 
 func (r *pairRun) name() string { return fmt.Sprintf("GPU%d->GPU%d", r.j.From, r.j.To) }
 
-func (w *worker) runPair(j job) {
+func (w *worker) runPair(id int, j job, clock chan struct{}) {
 	st := &pairState{Pair: facts.TestPair{Src: j.From, Dst: j.To, Paths: []facts.TestPath{}}}
-	r := &pairRun{worker: w, d: w.d, j: j, st: st}
+	r := &pairRun{worker: w, id: id, out: w.out.about(id), clock: clock, d: w.d, j: j, st: st}
 	defer func() {
 		st.Done = true
-		w.out.state(st)
+		r.out.state(st)
 	}()
 	err := r.run()
-	// The next pair in this process must find peer access off again.
+	// Later pairs in this process must find peer access off again.
 	if derr := r.disable(); err == nil && derr != nil {
 		err = derr
+	}
+	if r.host != nil {
+		w.putHost([2][]byte{r.host, r.back})
 	}
 	if err != nil {
 		st.Pair.Status, st.Pair.Step = "failed", r.step
@@ -186,8 +206,20 @@ func (w *worker) runPair(j job) {
 	}
 }
 
+// waitClock asks the parent for the right to time copies and waits for it:
+// figures are taken one pair at a time, so pairs that run together never
+// share the host's memory or links while being timed.
+func (r *pairRun) waitClock() {
+	r.out.write(line{Clock: "want"})
+	<-r.clock
+}
+
+func (r *pairRun) unclock() { r.out.write(line{Clock: "done"}) }
+
 // disable turns off the peer access this pair turned on.
 func (r *pairRun) disable() error {
+	r.gpu.RLock()
+	defer r.gpu.RUnlock()
 	for _, e := range r.enabled {
 		r.at(fmt.Sprintf("disable peer access GPU%d->GPU%d", e[0], e[1]))
 		if err := r.d.Use(e[0]); err != nil {
@@ -201,10 +233,11 @@ func (r *pairRun) disable() error {
 	return nil
 }
 
-func (r *pairRun) run() error {
+// setup takes the pair's buffers, streams and host memory.
+func (r *pairRun) setup() error {
 	d, from, to := r.d, r.j.From, r.j.To
-	p := &r.st.Pair
-	r.at("setup")
+	r.gpu.RLock()
+	defer r.gpu.RUnlock()
 	src, err := r.buffers(from)
 	if err != nil {
 		return err
@@ -214,10 +247,31 @@ func (r *pairRun) run() error {
 		return err
 	}
 	r.a, r.b2, r.b, r.a2 = src[0], src[1], dst[0], dst[1]
-	if r.tf, err = r.timerOn(from); err != nil {
+	// Fresh streams and events: each pair's figures start from idle streams.
+	if err := d.Use(to); err != nil {
 		return err
 	}
-	if r.tt, err = r.timerOn(to); err != nil {
+	if r.tt, err = newTimer(d); err != nil {
+		return err
+	}
+	if err := d.Use(from); err != nil {
+		return err
+	}
+	if r.tf, err = newTimer(d); err != nil {
+		return err
+	}
+	h, err := r.hostBuffers()
+	if err != nil {
+		return err
+	}
+	r.host, r.back = h[0], h[1]
+	return nil
+}
+
+func (r *pairRun) run() error {
+	p := &r.st.Pair
+	r.at("setup")
+	if err := r.setup(); err != nil {
 		return err
 	}
 
@@ -226,6 +280,7 @@ func (r *pairRun) run() error {
 	r.addPath(r.copyPath(PathStaged))
 	r.at("bandwidth with peer access off")
 	bw, lat := &facts.Bandwidth{}, &facts.Latency{}
+	var err error
 	if bw.P2POff, bw.BidirP2POff, lat.P2POff, err = r.timed(true); err != nil {
 		return err
 	}
@@ -236,22 +291,8 @@ func (r *pairRun) run() error {
 	}
 
 	r.at("enable peer access")
-	if err = d.Use(from); err != nil {
+	if err := r.enable(); err != nil {
 		return err
-	}
-	p.Enable = "OK"
-	if err := d.EnablePeerAccess(to); err != nil {
-		p.Enable = cuda.ErrorName(err)
-	} else {
-		r.enabled = append(r.enabled, [2]int{from, to})
-	}
-	if err = d.Use(to); err != nil {
-		return err
-	}
-	if r.reverse = d.EnablePeerAccess(from); r.reverse != nil {
-		r.note("GPU%d->GPU%d: cuCtxEnablePeerAccess: %s: no bidirectional figure with peer access on", to, from, cuda.ErrorName(r.reverse))
-	} else {
-		r.enabled = append(r.enabled, [2]int{to, from})
 	}
 	if p.Enable == "OK" {
 		r.at(PathPeer)
@@ -272,12 +313,39 @@ func (r *pairRun) run() error {
 	return nil
 }
 
+// enable turns on peer access both ways; the pair's Enable says how From's went.
+func (r *pairRun) enable() error {
+	d, from, to, p := r.d, r.j.From, r.j.To, &r.st.Pair
+	r.gpu.RLock()
+	defer r.gpu.RUnlock()
+	if err := d.Use(from); err != nil {
+		return err
+	}
+	p.Enable = "OK"
+	if err := d.EnablePeerAccess(to); err != nil {
+		p.Enable = cuda.ErrorName(err)
+	} else {
+		r.enabled = append(r.enabled, [2]int{from, to})
+	}
+	if err := d.Use(to); err != nil {
+		return err
+	}
+	if r.reverse = d.EnablePeerAccess(from); r.reverse != nil {
+		r.note("GPU%d->GPU%d: cuCtxEnablePeerAccess: %s: no bidirectional figure with peer access on", to, from, cuda.ErrorName(r.reverse))
+	} else {
+		r.enabled = append(r.enabled, [2]int{to, from})
+	}
+	return nil
+}
+
 // timed is figures under the parent's clock.
 func (r *pairRun) timed(bidir bool) (uni, both, latency float64, err error) {
-	if err = r.clock(); err != nil {
-		return
-	}
-	defer r.unclock()
+	r.waitClock()
+	r.gpu.Lock()
+	defer func() {
+		r.gpu.Unlock()
+		r.unclock()
+	}()
 	return r.figures(bidir)
 }
 
@@ -297,6 +365,8 @@ func (r *pairRun) copyPath(path string) facts.TestPath {
 	seed := seedFor(r.j.Seed, r.j.From, r.j.To, path)
 	r.pattern(seed)
 	err := func() error {
+		r.gpu.RLock()
+		defer r.gpu.RUnlock()
 		if err := d.Use(r.j.To); err != nil {
 			return err
 		}
@@ -335,11 +405,15 @@ func (r *pairRun) pattern(seed uint32) {
 // verify reads n bytes at p on To back and compares them with the pattern of seed.
 func (r *pairRun) verify(res facts.TestPath, p cuda.Ptr, seed uint32) facts.TestPath {
 	r.pattern(seed)
-	if err := r.d.Use(r.j.To); err != nil {
-		res.Status, res.Error = "error", err.Error()
-		return res
-	}
-	if err := r.d.DtoH(r.back, p); err != nil {
+	err := func() error {
+		r.gpu.RLock()
+		defer r.gpu.RUnlock()
+		if err := r.d.Use(r.j.To); err != nil {
+			return err
+		}
+		return r.d.DtoH(r.back, p)
+	}()
+	if err != nil {
 		res.Status, res.Error = "error", err.Error()
 		return res
 	}
@@ -446,7 +520,7 @@ func (w *worker) startIPC() error {
 	defer mine.Close()
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Env = append(os.Environ(), RoleEnv+"=ipc")
-	cmd.Stdout, cmd.Stderr = w.out.w, os.Stderr
+	cmd.Stdout, cmd.Stderr = w.out.w, os.Stderr // whole short lines: see emitter
 	cmd.ExtraFiles = []*os.File{theirs}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
@@ -458,7 +532,7 @@ func (w *worker) startIPC() error {
 		cmd.Wait()
 		return fmt.Errorf("socket: %w", err)
 	}
-	w.ipc, w.ipcCmd = c.(*net.UnixConn), cmd
+	w.ipc, w.ipcCmd, w.booted = c.(*net.UnixConn), cmd, false
 	return nil
 }
 
@@ -473,12 +547,33 @@ func (w *worker) closeIPC() {
 	w.ipc = nil
 }
 
-// ask sends a request (and a descriptor when fd >= 0) and waits for the reply.
-func (w *worker) ask(req ipcRequest, fd int) error {
+// awaitIPC reads the second process's first message, which says that it
+// has made its contexts. The caller holds ipcMu.
+func (w *worker) awaitIPC() error {
+	if w.booted || w.ipc == nil {
+		return nil
+	}
+	buf := make([]byte, 4096)
+	if _, _, _, _, err := w.ipc.ReadMsgUnix(buf, nil); err != nil {
+		w.closeIPC()
+		return fmt.Errorf("the second process did not start: %w", err)
+	}
+	w.booted = true
+	return nil
+}
+
+// ask sends a request (and a descriptor when fd >= 0) for pair id and
+// waits for the reply.
+func (w *worker) ask(id int, req ipcRequest, fd int) error {
+	w.ipcMu.Lock()
+	defer w.ipcMu.Unlock()
 	if err := w.startIPC(); err != nil {
 		return err
 	}
-	req.ID = w.out.id
+	if err := w.awaitIPC(); err != nil {
+		return err
+	}
+	req.ID = id
 	msg, _ := json.Marshal(req)
 	var oob []byte
 	if fd >= 0 {
@@ -521,6 +616,8 @@ func (r *pairRun) ipcLegacy() facts.TestPath {
 	res := facts.TestPath{Path: PathIPCLegacy, Bytes: r.j.Size}
 	seed := seedFor(r.j.Seed, r.j.From, r.j.To, PathIPCLegacy)
 	err := func() error {
+		r.gpu.RLock()
+		defer r.gpu.RUnlock()
 		if err := r.d.Use(r.j.To); err != nil {
 			return err
 		}
@@ -534,7 +631,7 @@ func (r *pairRun) ipcLegacy() facts.TestPath {
 		if err != nil {
 			return err
 		}
-		return r.ask(ipcRequest{Path: PathIPCLegacy, Dev: r.j.From, Size: r.j.Size, Bytes: r.j.Size, Seed: seed, Handle: h[:]}, -1)
+		return r.ask(r.id, ipcRequest{Path: PathIPCLegacy, Dev: r.j.From, Size: r.j.Size, Bytes: r.j.Size, Seed: seed, Handle: h[:]}, -1)
 	}()
 	if err != nil {
 		res.Status, res.Error = "error", err.Error()
@@ -546,7 +643,10 @@ func (r *pairRun) ipcLegacy() facts.TestPath {
 // exportOn is cuMem memory on dev exported as a POSIX descriptor, made the
 // first time; the second process imports it anew for every pair.
 func (w *worker) exportOn(dev int) (cuda.Shared, error) {
-	if sh, ok := w.exports[dev]; ok {
+	w.mu.Lock()
+	sh, ok := w.export[dev]
+	w.mu.Unlock()
+	if ok {
 		return sh, nil
 	}
 	if err := w.d.Use(dev); err != nil {
@@ -556,7 +656,9 @@ func (w *worker) exportOn(dev int) (cuda.Shared, error) {
 	if err != nil {
 		return sh, err
 	}
-	w.exports[dev] = sh
+	w.mu.Lock()
+	w.export[dev] = sh
+	w.mu.Unlock()
 	return sh, nil
 }
 
@@ -567,6 +669,8 @@ func (r *pairRun) ipcCuMem() facts.TestPath {
 	seed := seedFor(r.j.Seed, r.j.From, r.j.To, PathIPCCuMem)
 	var sh cuda.Shared
 	err := func() error {
+		r.gpu.RLock()
+		defer r.gpu.RUnlock()
 		var err error
 		if sh, err = r.exportOn(r.j.To); err != nil {
 			return err
@@ -580,7 +684,7 @@ func (r *pairRun) ipcCuMem() facts.TestPath {
 		if err := r.d.Sync(); err != nil {
 			return err
 		}
-		return r.ask(ipcRequest{Path: PathIPCCuMem, Dev: r.j.From, Size: sh.Size, Bytes: r.j.Size, Seed: seed}, sh.FD)
+		return r.ask(r.id, ipcRequest{Path: PathIPCCuMem, Dev: r.j.From, Size: sh.Size, Bytes: r.j.Size, Seed: seed}, sh.FD)
 	}()
 	if err != nil {
 		res.Status, res.Error = "error", err.Error()
@@ -618,6 +722,10 @@ func runIPC(d Driver, initErr error, out *emitter) int {
 		if n, err := d.Count(); err == nil {
 			d.Retain(upTo(n))
 		}
+	}
+	msg, _ := json.Marshal(ipcReply{}) // ready
+	if _, _, err := conn.WriteMsgUnix(msg, nil, nil); err != nil {
+		return 1
 	}
 	buf, oob := make([]byte, 4096), make([]byte, syscall.CmsgSpace(4))
 	for {

@@ -1,16 +1,10 @@
 package p2pcheck
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/p2pkb/p2pkb/probe/facts"
@@ -26,7 +20,6 @@ type Options struct {
 	Now      func() time.Time
 	Progress io.Writer // one line per GPU list and pair as the test goes, for people waiting; nil for none
 	Jobs     int       // pairs tested at the same time, each by its own worker; half the GPUs when 0
-	GPUs     int       // GPUs expected (NVML's count), so the workers start with the enum child; 0 when unknown
 }
 
 // DefaultSize moves enough per copy for steady bandwidth figures while the
@@ -49,63 +42,6 @@ type result struct {
 	timedOut bool
 	err      error  // how the process ended, when not cleanly
 	stderr   string // the start of what it wrote to stderr (a panic message, say)
-}
-
-// spawn runs one child under the deadline and kills its process group
-// (the child and its second process) when the deadline passes.
-func (o Options) spawn(role string, j job, seen func(line)) result {
-	var res result
-	in, _ := json.Marshal(j)
-	cmd := exec.Command(o.Exe)
-	cmd.Env = append(append(os.Environ(), o.Env...), RoleEnv+"="+role)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &limited{w: &stderr, n: 4096}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		res.err = err
-		return res
-	}
-	if err := cmd.Start(); err != nil {
-		res.err = err
-		return res
-	}
-	var mu sync.Mutex
-	timer := time.AfterFunc(o.Timeout, func() {
-		mu.Lock()
-		res.timedOut = true
-		mu.Unlock()
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	})
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
-		var l line
-		if json.Unmarshal(sc.Bytes(), &l) != nil {
-			continue
-		}
-		seen(l)
-		mu.Lock()
-		if l.Step != "" {
-			res.step = l.Step
-		}
-		if l.State != nil {
-			res.state = l.State
-		}
-		mu.Unlock()
-	}
-	err = cmd.Wait()
-	timer.Stop()
-	// A second process left behind goes with the group.
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	mu.Lock()
-	defer mu.Unlock()
-	if err != nil && !res.timedOut {
-		res.err = err
-	}
-	res.stderr = strings.TrimSpace(stderr.String())
-	return res
 }
 
 // limited keeps the first n bytes written to it.
@@ -146,10 +82,9 @@ func firstLine(s string) string {
 // Run tests every GPU and ordered pair and returns the report's test section.
 // It never fails: what went wrong is in the section.
 //
-// The enum child lists the GPUs and measures each alone; as soon as it has
-// listed them, the workers start (their CUDA start-up overlaps its
-// measuring). Pairs that share no GPU then run at the same time, one per
-// worker, while their copies are timed one pair at a time.
+// The first worker lists the GPUs and measures each alone, then tests the
+// pairs: those that share no GPU at the same time, their copies timed one
+// pair at a time.
 func Run(o Options) *facts.Test {
 	if o.Size <= 0 {
 		o.Size = DefaultSize
@@ -177,40 +112,11 @@ func Run(o Options) *facts.Test {
 		summarize(t)
 	}()
 
-	// The workers start with the enum child when the number of GPUs is
-	// known, else once it has listed them.
-	var s *scheduler
-	if o.GPUs > 1 {
-		s = o.newScheduler(o.GPUs)
-		defer s.stop()
-	}
-	listed := make(chan int, 1)
-	var once sync.Once
-	enumDone := make(chan result, 1)
+	s := o.newScheduler()
+	defer s.stop()
 	// Listing the GPUs is not a pair: a short deadline for pairs would
 	// otherwise end the test before it began.
-	eo := o
-	eo.Timeout = max(o.Timeout, DefaultTimeout)
-	go func() {
-		enumDone <- eo.spawn("enum", job{Size: o.Size, Seed: o.Seed}, func(l line) {
-			var en enumState
-			if l.State != nil && json.Unmarshal(l.State, &en) == nil && en.Error == "" && len(en.Devices) > 1 {
-				once.Do(func() { listed <- len(en.Devices) })
-			}
-		})
-	}()
-	var res result
-	if s != nil {
-		res = <-enumDone
-	} else {
-		select {
-		case n := <-listed:
-			s = o.newScheduler(n)
-			defer s.stop()
-			res = <-enumDone
-		case res = <-enumDone:
-		}
-	}
+	res := s.listGPUs(max(o.Timeout, DefaultTimeout))
 
 	var en enumState
 	if res.state != nil {
@@ -240,9 +146,8 @@ func Run(o Options) *facts.Test {
 	if len(en.Peers) == 0 {
 		return t
 	}
-	if s == nil {
-		s = o.newScheduler(len(t.Devices))
-		defer s.stop()
+	if s.jobs <= 0 {
+		s.jobs = max(1, len(t.Devices)/2)
 	}
 	t.Pairs = s.run(len(t.Devices), en.Peers)
 	t.Notes = append(t.Notes, s.notes...)

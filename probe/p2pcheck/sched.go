@@ -15,24 +15,28 @@ import (
 	"github.com/p2pkb/p2pkb/probe/facts"
 )
 
-// scheduler hands the ordered pairs to long-lived workers: a pair starts
-// when a worker is free and neither of its GPUs is in use, and keeps its
-// own deadline. A worker past a pair's deadline is killed with its second
-// process, and a new one takes the pairs left; so is one that dies.
+// scheduler runs the test through one worker process at a time. It sends
+// the worker pairs that share no GPU, up to a number at once, gives the
+// clock to one pair at a time, and keeps each pair's deadline. A worker past
+// a pair's deadline is killed with its second process; the pair is a
+// timeout, and the pairs it held beside it go to a new worker. A worker that
+// dies holding several pairs cannot say which one killed it: they go to the
+// new worker one at a time, and one that kills a worker alone has failed.
 type scheduler struct {
-	o       Options
-	want    int // workers to keep
-	events  chan event
-	quit    chan struct{}
-	procs   []*proc
-	started int // workers started, for their numbers
-	boots   int // workers that died before they were ready
-	clock   *proc
-	queue   []*proc // waiting for the clock
-	notes   []string
+	o      Options
+	jobs   int // pairs a worker holds at once; 0 until the GPUs are counted
+	events chan event
+	quit   chan struct{}
+	w      *proc // the worker; nil between one's death and the next's start
+	all    []*proc
+	boots  int // workers that died before they were ready
+	slots  []*slot
+	clock  *slot
+	queue  []*slot // waiting for the clock
+	notes  []string
 }
 
-// proc is the parent's view of one worker.
+// proc is the parent's view of a worker process.
 type proc struct {
 	n        int
 	cmd      *exec.Cmd
@@ -40,43 +44,48 @@ type proc struct {
 	stderr   bytes.Buffer
 	ready    bool
 	exited   bool
-	cur      int // the pair it tests; -1 for none
-	gen      int // counts pairs, so a stale deadline is told apart
-	step     string
-	state    json.RawMessage
-	timedOut bool
-	timer    *time.Timer
-	due      time.Time
-	left     time.Duration // deadline left while it waits for the clock
+	enum     *enumRun // the GPUs' listing, for the first worker
+	held     map[*slot]bool
+	killedBy *slot // the pair whose deadline passed
+}
+
+// enumRun is what the first worker said while listing and measuring the GPUs.
+type enumRun struct {
+	res  result
+	done bool
 }
 
 // event is a line from a worker, its end, or a pair's deadline.
 type event struct {
-	p        *proc
-	l        *line
-	exited   bool
-	err      error
-	deadline int // the gen whose deadline passed; 0 for none
+	p      *proc
+	l      *line
+	exited bool
+	err    error
+	slot   *slot // whose deadline passed
+	gen    int
 }
 
 // slot is one ordered pair and where it stands.
 type slot struct {
-	info    peerInfo
-	pair    facts.TestPair
-	state   string // pending, running, done
-	elapsed time.Duration
+	id       int
+	info     peerInfo
+	pair     facts.TestPair
+	state    string // pending, running, done
+	suspect  bool   // held by a worker that died: runs alone
+	gen      int    // counts dispatches, so a stale deadline is told apart
+	step     string
+	last     json.RawMessage
+	timer    *time.Timer
+	due      time.Time
+	left     time.Duration // deadline left while it waits for the clock
+	timedOut bool
+	began    time.Time
 }
 
-func (o Options) newScheduler(gpus int) *scheduler {
-	want := o.Jobs
-	if want <= 0 {
-		want = max(1, gpus/2)
-	}
-	s := &scheduler{o: o, want: want, events: make(chan event), quit: make(chan struct{})}
-	for i := 0; i < want; i++ {
-		s.start()
-	}
-	return s
+// newScheduler is a scheduler holding o.Jobs pairs at once; run sets the
+// default, half the GPUs, when o.Jobs is 0.
+func (o Options) newScheduler() *scheduler {
+	return &scheduler{o: o, jobs: o.Jobs, events: make(chan event), quit: make(chan struct{})}
 }
 
 func (s *scheduler) send(e event) {
@@ -88,32 +97,39 @@ func (s *scheduler) send(e event) {
 
 // start starts a worker in its own process group, which its second
 // process joins, so one signal ends both.
-func (s *scheduler) start() {
-	s.started++
-	p := &proc{n: s.started, cur: -1}
+func (s *scheduler) start(enum bool) *proc {
+	p := &proc{n: len(s.all) + 1, held: map[*slot]bool{}}
+	s.all = append(s.all, p)
+	s.w = p
+	if enum {
+		p.enum = &enumRun{}
+	}
 	cmd := exec.Command(s.o.Exe)
 	cmd.Env = append(append(os.Environ(), s.o.Env...), RoleEnv+"=worker")
 	cmd.Stderr = &limited{w: &p.stderr, n: 4096}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	p.cmd = cmd
-	s.procs = append(s.procs, p)
-	in, err1 := cmd.StdinPipe()
-	out, err2 := cmd.StdoutPipe()
-	err := err1
+	in, err := cmd.StdinPipe()
+	var out io.ReadCloser
 	if err == nil {
-		err = err2
+		out, err = cmd.StdoutPipe()
 	}
 	if err == nil {
 		err = cmd.Start()
 	}
 	if err != nil {
 		p.exited = true
+		s.w = nil
 		s.boots++
 		s.notes = append(s.notes, fmt.Sprintf("worker %d: %v", p.n, err))
-		return
+		if p.enum != nil {
+			p.enum.res.err = err
+		}
+		return p
 	}
 	p.in = in
-	s.order(p, order{Boot: &job{Size: s.o.Size, Seed: s.o.Seed}})
+	tracef("worker %d started", p.n)
+	s.order(p, order{Boot: &job{Size: s.o.Size, Seed: s.o.Seed, Enum: enum}})
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64<<10), 16<<20)
@@ -126,6 +142,7 @@ func (s *scheduler) start() {
 		err := cmd.Wait()
 		s.send(event{p: p, exited: true, err: err})
 	}()
+	return p
 }
 
 func (s *scheduler) order(p *proc, o order) {
@@ -133,21 +150,67 @@ func (s *scheduler) order(p *proc, o order) {
 	p.in.Write(append(b, '\n')) // a dead worker's end shows as its exit
 }
 
+// listGPUs starts the first worker and waits until it has listed and
+// measured the GPUs, or died trying, within timeout.
+func (s *scheduler) listGPUs(timeout time.Duration) result {
+	p := s.start(true)
+	if p.exited {
+		return p.enum.res
+	}
+	deadline := time.AfterFunc(timeout, func() { s.send(event{p: p, gen: -1}) })
+	defer deadline.Stop()
+	for !p.enum.done {
+		e := <-s.events
+		switch {
+		case e.gen == -1:
+			p.enum.res.timedOut = true
+			syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		case e.exited:
+			s.ended(e.p, e.err)
+			p.enum.res.err = e.err
+			p.enum.res.stderr = strings.TrimSpace(p.stderr.String())
+			p.enum.done = true
+		case e.l.Ready:
+			p.ready = true
+		case e.l.ID != enumID:
+		case e.l.Step != "":
+			p.enum.res.step = e.l.Step
+		case e.l.State != nil:
+			p.enum.res.state = e.l.State
+			var en enumState
+			if json.Unmarshal(e.l.State, &en) == nil && en.Done {
+				p.enum.done = true
+			}
+		}
+	}
+	return p.enum.res
+}
+
+// ended notes that p's process is gone; its second process goes with the group.
+func (s *scheduler) ended(p *proc, err error) {
+	p.exited = true
+	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	if !p.ready {
+		s.boots++
+	}
+	if s.w == p {
+		s.w = nil
+	}
+}
+
 // run tests the pairs and returns them in the order given.
 func (s *scheduler) run(gpus int, peers []peerInfo) []facts.TestPair {
-	slots := make([]*slot, len(peers))
 	for i, pi := range peers {
-		slots[i] = &slot{info: pi, state: "pending", pair: facts.TestPair{Src: pi.From, Dst: pi.To, CanAccessPeer: pi.Can, Attributes: pi.Attrs, Paths: []facts.TestPath{}}}
+		s.slots = append(s.slots, &slot{id: i, info: pi, state: "pending",
+			pair: facts.TestPair{Src: pi.From, Dst: pi.To, CanAccessPeer: pi.Can, Attributes: pi.Attrs, Paths: []facts.TestPath{}}})
 		if pi.Error != "" {
 			s.notes = append(s.notes, fmt.Sprintf("GPU%d->GPU%d: %s", pi.From, pi.To, pi.Error))
 		}
 	}
 	busy := make([]bool, gpus)
-	left, timeouts := len(slots), 0
-	began := map[int]time.Time{}
+	left, timeouts := len(s.slots), 0
 
-	finish := func(p *proc, i int, res result) {
-		sl := slots[i]
+	finish := func(sl *slot, res result) {
 		var ps pairState
 		if res.state != nil {
 			json.Unmarshal(res.state, &ps)
@@ -177,22 +240,30 @@ func (s *scheduler) run(gpus int, peers []peerInfo) []facts.TestPair {
 			s.notes = append(s.notes, ps.Notes...)
 		}
 		judge(pr)
-		sl.state, sl.elapsed = "done", time.Since(began[i])
-		tracef("worker %d: GPU%d->GPU%d done in %.3f s", p.n, pr.Src, pr.Dst, sl.elapsed.Seconds())
+		sl.state = "done"
+		if sl.timer != nil {
+			sl.timer.Stop()
+		}
 		busy[pr.Src], busy[pr.Dst] = false, false
 		left--
-		p.cur, p.step, p.state = -1, "", nil
-		if p.timer != nil {
-			p.timer.Stop()
-		}
-		s.release(p)
+		tracef("GPU%d->GPU%d done in %.3f s", pr.Src, pr.Dst, time.Since(sl.began).Seconds())
 		fmt.Fprintf(s.o.Progress, "p2p-probe: %s %s\n", name, progress(*pr))
+	}
+	// requeue puts a pair its worker took with it back in line.
+	requeue := func(sl *slot, suspect bool) {
+		if sl.timer != nil {
+			sl.timer.Stop()
+		}
+		sl.state, sl.suspect = "pending", sl.suspect || suspect
+		sl.pair.Paths = []facts.TestPath{}
+		busy[sl.info.From], busy[sl.info.To] = false, false
+		tracef("GPU%d->GPU%d back in line", sl.info.From, sl.info.To)
 	}
 
 	for left > 0 {
 		if timeouts >= maxTimeouts {
 			// A machine where copies hang usually hangs them all.
-			for _, sl := range slots {
+			for _, sl := range s.slots {
 				if sl.state == "pending" {
 					sl.state = "done"
 					sl.pair.Status = "skipped"
@@ -204,10 +275,12 @@ func (s *scheduler) run(gpus int, peers []peerInfo) []facts.TestPair {
 				break
 			}
 		}
-		s.dispatch(slots, busy, began)
-		if s.alive() == 0 {
+		if s.w == nil && s.boots < 2 && timeouts < maxTimeouts {
+			s.start(false)
+		}
+		if s.w == nil {
 			// Workers that die before they are ready would die again.
-			for _, sl := range slots {
+			for _, sl := range s.slots {
 				if sl.state == "pending" {
 					sl.state = "done"
 					sl.pair.Status = "failed"
@@ -217,114 +290,135 @@ func (s *scheduler) run(gpus int, peers []peerInfo) []facts.TestPair {
 			}
 			break
 		}
+		s.dispatch(busy)
 		e := <-s.events
 		p := e.p
 		switch {
-		case e.deadline != 0:
-			if p.cur >= 0 && e.deadline == p.gen && !p.exited {
-				p.timedOut = true
+		case e.slot != nil:
+			sl := e.slot
+			if sl.state == "running" && e.gen == sl.gen && p.held[sl] && !p.exited {
+				sl.timedOut = true
+				if p.killedBy == nil {
+					p.killedBy = sl
+				}
 				syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 			}
 		case e.exited:
-			p.exited = true
-			syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL) // a second process left behind
-			s.release(p)
-			if !p.ready {
-				s.boots++
+			s.ended(p, e.err)
+			stderr := strings.TrimSpace(p.stderr.String())
+			alone := len(p.held) == 1
+			for sl := range p.held {
+				s.release(sl)
+				res := result{step: sl.step, state: sl.last, timedOut: sl.timedOut, err: e.err, stderr: stderr}
+				var ps pairState
+				json.Unmarshal(sl.last, &ps)
+				switch {
+				case sl.timedOut, ps.Done:
+					finish(sl, res)
+				case p.killedBy != nil:
+					requeue(sl, false) // killed for another pair's deadline
+				case alone:
+					finish(sl, res) // it died with this pair alone
+				default:
+					requeue(sl, true)
+				}
 			}
-			if p.cur >= 0 {
-				finish(p, p.cur, result{step: p.step, state: p.state, timedOut: p.timedOut, err: e.err, stderr: strings.TrimSpace(p.stderr.String())})
-			}
-			if left > 0 && timeouts < maxTimeouts && s.boots < 2 {
-				s.start()
-			}
+			p.held = map[*slot]bool{}
+		case e.l == nil:
 		case e.l.Ready:
 			p.ready = true
 			tracef("worker %d ready", p.n)
-		case p.cur < 0 || e.l.ID != p.cur:
-			// A line about no pair in progress: nothing waits for it.
-		case e.l.Clock == "want":
-			p.left = time.Until(p.due)
-			p.timer.Stop()
-			s.queue = append(s.queue, p)
-			s.grant()
-		case e.l.Clock == "done":
-			s.release(p)
-		case e.l.Step != "":
-			p.step = e.l.Step
-		case e.l.State != nil:
-			p.state = e.l.State
-			var ps pairState
-			if json.Unmarshal(e.l.State, &ps) == nil && ps.Done {
-				finish(p, p.cur, result{step: p.step, state: p.state})
+		case e.l.ID < 0 || e.l.ID >= len(s.slots) || !p.held[s.slots[e.l.ID]]:
+			// About no pair this worker holds: nothing waits for it.
+		default:
+			sl := s.slots[e.l.ID]
+			switch {
+			case e.l.Clock == "want":
+				sl.left = time.Until(sl.due)
+				sl.timer.Stop()
+				s.queue = append(s.queue, sl)
+				s.grant()
+			case e.l.Clock == "done":
+				s.release(sl)
+			case e.l.Step != "":
+				sl.step = e.l.Step
+			case e.l.State != nil:
+				sl.last = e.l.State
+				var ps pairState
+				if json.Unmarshal(e.l.State, &ps) == nil && ps.Done {
+					delete(p.held, sl)
+					s.release(sl)
+					finish(sl, result{step: sl.step, state: sl.last})
+				}
 			}
 		}
 	}
-	pairs := make([]facts.TestPair, len(slots))
-	for i, sl := range slots {
+	pairs := make([]facts.TestPair, len(s.slots))
+	for i, sl := range s.slots {
 		pairs[i] = sl.pair
 	}
 	return pairs
 }
 
-func (s *scheduler) alive() int {
-	n := 0
-	for _, p := range s.procs {
-		if !p.exited {
-			n++
-		}
-	}
-	return n
-}
-
-// dispatch gives each free worker the first pending pair whose GPUs are free.
-func (s *scheduler) dispatch(slots []*slot, busy []bool, began map[int]time.Time) {
-	for _, p := range s.procs {
-		if p.exited || !p.ready || p.cur >= 0 {
-			continue
-		}
-		for i, sl := range slots {
-			a, b := sl.info.From, sl.info.To
-			if sl.state != "pending" || busy[a] || busy[b] {
-				continue
-			}
-			sl.state, busy[a], busy[b] = "running", true, true
-			tracef("worker %d: GPU%d->GPU%d", p.n, a, b)
-			began[i] = time.Now()
-			p.cur, p.gen, p.step, p.state, p.timedOut = i, p.gen+1, "", nil, false
-			gen := p.gen
-			p.due = time.Now().Add(s.o.Timeout)
-			p.timer = time.AfterFunc(s.o.Timeout, func() { s.send(event{p: p, deadline: gen}) })
-			s.order(p, order{ID: i, Job: &job{Size: s.o.Size, Seed: s.o.Seed, From: a, To: b, Peer: sl.info.Can != nil && *sl.info.Can}})
-			break
-		}
-	}
-}
-
-// grant gives the clock to the first worker waiting, whose deadline runs again.
-func (s *scheduler) grant() {
-	if s.clock != nil || len(s.queue) == 0 {
+// dispatch sends the worker pending pairs whose GPUs are free, up to jobs at
+// once; a suspect goes alone.
+func (s *scheduler) dispatch(busy []bool) {
+	p := s.w
+	if p == nil || !p.ready || p.exited {
 		return
 	}
-	p := s.queue[0]
-	s.queue = s.queue[1:]
-	s.clock = p
-	tracef("worker %d: clock", p.n)
-	gen := p.gen
-	p.due = time.Now().Add(p.left)
-	p.timer = time.AfterFunc(p.left, func() { s.send(event{p: p, deadline: gen}) })
-	s.order(p, order{ID: p.cur, Clock: true})
+	for sl := range p.held {
+		if sl.suspect {
+			return
+		}
+	}
+	for _, sl := range s.slots {
+		if len(p.held) >= s.jobs {
+			return
+		}
+		a, b := sl.info.From, sl.info.To
+		if sl.state != "pending" || busy[a] || busy[b] || sl.suspect && len(p.held) > 0 {
+			continue
+		}
+		sl.state, busy[a], busy[b] = "running", true, true
+		p.held[sl] = true
+		sl.gen++
+		sl.step, sl.last, sl.timedOut, sl.began = "", nil, false, time.Now()
+		gen := sl.gen
+		sl.due = time.Now().Add(s.o.Timeout)
+		sl.timer = time.AfterFunc(s.o.Timeout, func() { s.send(event{p: p, slot: sl, gen: gen}) })
+		tracef("worker %d: GPU%d->GPU%d", p.n, a, b)
+		s.order(p, order{ID: sl.id, Job: &job{Size: s.o.Size, Seed: s.o.Seed, From: a, To: b, Peer: sl.info.Can != nil && *sl.info.Can}})
+		if sl.suspect {
+			return
+		}
+	}
 }
 
-// release takes the clock, or its place in the queue, from p.
-func (s *scheduler) release(p *proc) {
+// grant gives the clock to the first pair waiting, whose deadline runs again.
+func (s *scheduler) grant() {
+	if s.clock != nil || len(s.queue) == 0 || s.w == nil {
+		return
+	}
+	sl := s.queue[0]
+	s.queue = s.queue[1:]
+	s.clock = sl
+	gen := sl.gen
+	p := s.w
+	sl.due = time.Now().Add(sl.left)
+	sl.timer = time.AfterFunc(sl.left, func() { s.send(event{p: p, slot: sl, gen: gen}) })
+	s.order(p, order{ID: sl.id, Clock: true})
+}
+
+// release takes the clock, or its place in the queue, from sl.
+func (s *scheduler) release(sl *slot) {
 	for i, q := range s.queue {
-		if q == p {
+		if q == sl {
 			s.queue = append(s.queue[:i], s.queue[i+1:]...)
 			break
 		}
 	}
-	if s.clock == p {
+	if s.clock == sl {
 		s.clock = nil
 		s.grant()
 	}
@@ -333,17 +427,18 @@ func (s *scheduler) release(p *proc) {
 // stop ends every worker and its second process and waits until they are
 // gone: their results are in, and a context's teardown needs no care.
 func (s *scheduler) stop() {
-	for _, p := range s.procs {
+	alive := 0
+	for _, p := range s.all {
 		if !p.exited {
 			p.in.Close()
 			syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+			alive++
 		}
 	}
-	for s.alive() > 0 {
-		e := <-s.events
-		if e.exited {
-			e.p.exited = true
-			syscall.Kill(-e.p.cmd.Process.Pid, syscall.SIGKILL)
+	for alive > 0 {
+		if e := <-s.events; e.exited {
+			s.ended(e.p, e.err)
+			alive--
 		}
 	}
 	close(s.quit)
