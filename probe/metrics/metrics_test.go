@@ -149,3 +149,25 @@ func TestNoDriver(t *testing.T) {
 		t.Error("a test section without --test")
 	}
 }
+
+// What the probe wrote with --format prometheus on four H200s parses, and
+// says every one of the 48 paths arrived intact.
+func TestRealOutputParses(t *testing.T) {
+	data, err := os.ReadFile("../testdata/real/h200x4-test.prom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fams := parse(t, data)
+	ok := 0
+	for _, m := range fams["p2p_probe_pair_data_ok"].GetMetric() {
+		if m.GetGauge().GetValue() == 1 {
+			ok++
+		}
+	}
+	if ok != 48 {
+		t.Errorf("%d paths intact, want 48", ok)
+	}
+	if v, _ := find(t, fams, "p2p_probe_test_pairs", map[string]string{"status": "ok"}); v != 12 {
+		t.Errorf("%v pairs ok", v)
+	}
+}
