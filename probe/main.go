@@ -22,6 +22,7 @@ import (
 	"github.com/p2pkb/p2pkb/probe/collect"
 	"github.com/p2pkb/p2pkb/probe/cuda"
 	"github.com/p2pkb/p2pkb/probe/facts"
+	_ "github.com/p2pkb/p2pkb/probe/glibc"
 	"github.com/p2pkb/p2pkb/probe/metrics"
 	"github.com/p2pkb/p2pkb/probe/p2pcheck"
 )

@@ -21,17 +21,33 @@ import (
 type scenario struct {
 	GPUs      int               `json:"gpus"`
 	NoLibrary bool              `json:"no_library,omitempty"`
-	NoPeer    []string          `json:"no_peer,omitempty"`   // pairs "0->1" cuDeviceCanAccessPeer refuses
-	Refuse    map[string]string `json:"refuse,omitempty"`    // "0->1": cuCtxEnablePeerAccess's error name
-	Corrupt   map[string]string `json:"corrupt,omitempty"`   // "0->1/peer_copy" or "0->1/*" (every P2P path): "zeros" or "flip"
-	Hang      string            `json:"hang,omitempty"`      // "0->1" or "0->1/ipc_cumem": waiting for a P2P copy (of that path) never returns
-	SlowExit  bool              `json:"slow_exit,omitempty"` // the second process that wrote from GPU0 takes a minute to exit
-	Crash     string            `json:"crash,omitempty"`     // "0->1": the process aborts in its first P2P copy, if that is from 0 to 1
-	IPCOpen   string            `json:"ipc_open,omitempty"`  // cuIpcOpenMemHandle's error name
-	PeerGBps  float64           `json:"peer_gbps,omitempty"` // P2P bandwidth; 350 when 0
+	NoPeer    []string          `json:"no_peer,omitempty"`    // pairs "0->1" cuDeviceCanAccessPeer refuses
+	Refuse    map[string]string `json:"refuse,omitempty"`     // "0->1": cuCtxEnablePeerAccess's error name
+	Corrupt   map[string]string `json:"corrupt,omitempty"`    // "0->1/peer_copy" or "0->1/*" (every P2P path): "zeros" or "flip"
+	Hang      string            `json:"hang,omitempty"`       // "0->1" or "0->1/ipc_cumem": waiting for a P2P copy (of that path) never returns
+	SlowExit  bool              `json:"slow_exit,omitempty"`  // the second process that wrote from GPU0 takes a minute to exit
+	Crash     string            `json:"crash,omitempty"`      // "0->1": the process aborts in its first P2P copy, if that is from 0 to 1; "0->1/staged_copy": in its first copy of that kind from 0 to 1
+	Crashes   int               `json:"crashes,omitempty"`    // with a crash of one kind of copy: how many times in the whole run, not once a process
+	HangTimed string            `json:"hang_timed,omitempty"` // "0->1": the timed copies of 0->1 with peer access on never finish (the pair holds the clock)
+	Latency   *latency          `json:"latency,omitempty"`    // real time that calls take; none when nil
+	IPCOpen   string            `json:"ipc_open,omitempty"`   // cuIpcOpenMemHandle's error name
+	PeerGBps  float64           `json:"peer_gbps,omitempty"`  // P2P bandwidth; 350 when 0
 }
 
 const scenarioEnv = "P2PTEST_SCENARIO"
+
+// latency is how long driver calls take in real time, as the trace of a
+// real machine read them (probe/testdata/real/*-trace.txt): the scheduling
+// is then tried against the costs it was made for.
+type latency struct {
+	InitMS      float64 `json:"init_ms"`       // cuInit
+	ContextMS   float64 `json:"context_ms"`    // each primary context, one after another in a process
+	HostAllocMS float64 `json:"host_alloc_ms"` // cuMemHostAlloc of 64 MiB
+	Copies      bool    `json:"copies"`        // copies take their modelled time
+}
+
+// sleep waits ms milliseconds of real time.
+func sleep(ms float64) { time.Sleep(time.Duration(ms * float64(time.Millisecond))) }
 
 func openFake() (Driver, error) {
 	var sc scenario
@@ -68,6 +84,7 @@ type fake struct {
 	now     map[int]float64 // by thread, microseconds it has waited for: a stream idle since is caught up to it
 	// p2pCopies counts copies between devices other than staged ones.
 	p2pCopies int
+	crashSeen int
 }
 
 type region struct {
@@ -78,8 +95,9 @@ type region struct {
 }
 
 type fstream struct {
-	clock float64 // microseconds
-	hang  bool
+	clock  float64 // microseconds
+	synced float64 // the clock at the last sync
+	hang   bool
 }
 
 // tid is the calling thread; the worker's pair goroutines are locked to theirs.
@@ -87,7 +105,13 @@ func tid() int { return syscall.Gettid() }
 
 func fakeErr(call, name string) error { return &cuda.Error{Call: call, Name: name} }
 
-func (f *fake) Init() error              { return nil }
+func (f *fake) Init() error {
+	if l := f.sc.Latency; l != nil {
+		sleep(l.InitMS)
+	}
+	return nil
+}
+
 func (f *fake) Version() (int, error)    { return 13000, nil }
 func (f *fake) Count() (int, error)      { return f.sc.GPUs, nil }
 func (f *fake) Name(int) (string, error) { return "NVIDIA H200", nil }
@@ -182,7 +206,12 @@ func (f *fake) Alloc(n int64) (cuda.Ptr, error) {
 	return f.alloc(n, f.cur[tid()])
 }
 
-func (f *fake) HostAlloc(n int64) ([]byte, error) { return make([]byte, n), nil }
+func (f *fake) HostAlloc(n int64) ([]byte, error) {
+	if l := f.sc.Latency; l != nil {
+		sleep(l.HostAllocMS * float64(n) / (64 << 20))
+	}
+	return make([]byte, n), nil
+}
 
 func (f *fake) region(p cuda.Ptr) *region {
 	r := f.mem[p]
@@ -270,18 +299,42 @@ func (f *fake) move(dst, src *region, n int64, kind string, s cuda.Stream) {
 		}
 		// Only as this process's first P2P copy: the other pair's
 		// bidirectional copies in this direction stay unharmed.
-		if f.sc.Crash == key && f.p2pCopies == 0 {
+		if f.sc.Crash == key && f.p2pCopies == 0 || f.crashAt(key, kind) {
 			syscall.Kill(os.Getpid(), syscall.SIGABRT)
 			select {}
 		}
 		f.p2pCopies++
 	} else {
+		if f.crashAt(pairKey(a, b), kind) {
+			syscall.Kill(os.Getpid(), syscall.SIGABRT)
+			select {}
+		}
 		copy(dst.data[:n], src.data[:n])
 	}
 	if a == b && kind == "" {
 		kind = "local"
 	}
 	f.advance(s, f.cost(kind, n))
+}
+
+// crashAt reports whether this copy is the first of its kind from a to b
+// in the process and the scenario crashes there.
+func (f *fake) crashAt(key, kind string) bool {
+	if f.sc.Crash != key+"/"+kind {
+		return false
+	}
+	f.crashSeen++
+	if f.sc.Crashes == 0 {
+		return f.crashSeen == 1
+	}
+	// Counted across the processes of the run, in a file of the test's TMPDIR.
+	name := filepath.Join(os.TempDir(), "crashes")
+	data, _ := os.ReadFile(name)
+	if strings.Count(string(data), "\n") >= f.sc.Crashes {
+		return false
+	}
+	os.WriteFile(name, append(data, '\n'), 0o644)
+	return true
 }
 
 // advance queues us microseconds of work on s, which starts no earlier
@@ -331,7 +384,13 @@ func (f *fake) StreamSync(s cuda.Stream) error {
 		select {} // the copy never completes; the parent's deadline ends this process
 	}
 	f.now[tid()] = max(f.now[tid()], f.streams[s].clock)
+	st := f.streams[s]
+	wait := st.clock - max(st.synced, 0)
+	st.synced = st.clock
 	f.mu.Unlock()
+	if l := f.sc.Latency; l != nil && l.Copies {
+		sleep(wait / 1000)
+	}
 	return nil
 }
 
@@ -358,6 +417,14 @@ func (f *fake) Record(e cuda.Event, s cuda.Stream) error {
 
 func (f *fake) Elapsed(a, b cuda.Event) (float64, error) {
 	f.mu.Lock()
+	if k := f.sc.HangTimed; k != "" {
+		var x, y int
+		fmt.Sscanf(k, "%d->%d", &x, &y)
+		if f.cur[tid()] == x && f.peer[[2]int{x, y}] {
+			f.mu.Unlock()
+			select {} // the parent's deadline ends this process
+		}
+	}
 	defer f.mu.Unlock()
 	return (f.events[b] - f.events[a]) / 1000, nil
 }
@@ -455,6 +522,9 @@ func (f *fake) Release(sh cuda.Shared) error {
 }
 
 func (f *fake) Retain(devs []int) error {
+	if l := f.sc.Latency; l != nil {
+		sleep(l.ContextMS * float64(len(devs))) // the driver makes them one at a time
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, d := range devs {

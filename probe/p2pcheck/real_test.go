@@ -66,6 +66,7 @@ func readReal(t *testing.T, name, ref string) (*facts.Report, peerBW) {
 	}
 	return rep, bw
 }
+
 // agree fails unless the probe's figure is within tol (0.10 = 10%) of nvcc's.
 func agree(t *testing.T, what string, probe, nvcc, tol float64) {
 	t.Helper()

@@ -19,7 +19,8 @@ type Options struct {
 	Env      []string      // added to the children's environment
 	Now      func() time.Time
 	Progress io.Writer // one line per GPU list and pair as the test goes, for people waiting; nil for none
-	Jobs     int       // pairs tested at the same time, each by its own worker; half the GPUs when 0
+	Jobs     int       // pairs the worker tests at the same time; half the GPUs when 0
+	Trace    string    // a file for the scheduling events (the children's go to TraceEnv's, from Env)
 }
 
 // DefaultSize moves enough per copy for steady bandwidth figures while the

@@ -79,6 +79,7 @@ type slot struct {
 	due      time.Time
 	left     time.Duration // deadline left while it waits for the clock
 	timedOut bool
+	paused   bool // its deadline waits while another pair has the clock
 	began    time.Time
 }
 
@@ -128,7 +129,7 @@ func (s *scheduler) start(enum bool) *proc {
 		return p
 	}
 	p.in = in
-	tracef("worker %d started", p.n)
+	s.tracef("worker %d started", p.n)
 	s.order(p, order{Boot: &job{Size: s.o.Size, Seed: s.o.Seed, Enum: enum}})
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -246,7 +247,7 @@ func (s *scheduler) run(gpus int, peers []peerInfo) []facts.TestPair {
 		}
 		busy[pr.Src], busy[pr.Dst] = false, false
 		left--
-		tracef("GPU%d->GPU%d done in %.3f s", pr.Src, pr.Dst, time.Since(sl.began).Seconds())
+		s.tracef("GPU%d->GPU%d done in %.3f s", pr.Src, pr.Dst, time.Since(sl.began).Seconds())
 		fmt.Fprintf(s.o.Progress, "p2p-probe: %s %s\n", name, progress(*pr))
 	}
 	// requeue puts a pair its worker took with it back in line.
@@ -257,7 +258,7 @@ func (s *scheduler) run(gpus int, peers []peerInfo) []facts.TestPair {
 		sl.state, sl.suspect = "pending", sl.suspect || suspect
 		sl.pair.Paths = []facts.TestPath{}
 		busy[sl.info.From], busy[sl.info.To] = false, false
-		tracef("GPU%d->GPU%d back in line", sl.info.From, sl.info.To)
+		s.tracef("GPU%d->GPU%d back in line", sl.info.From, sl.info.To)
 	}
 
 	for left > 0 {
@@ -327,15 +328,19 @@ func (s *scheduler) run(gpus int, peers []peerInfo) []facts.TestPair {
 		case e.l == nil:
 		case e.l.Ready:
 			p.ready = true
-			tracef("worker %d ready", p.n)
+			s.tracef("worker %d ready", p.n)
 		case e.l.ID < 0 || e.l.ID >= len(s.slots) || !p.held[s.slots[e.l.ID]]:
 			// About no pair this worker holds: nothing waits for it.
 		default:
 			sl := s.slots[e.l.ID]
 			switch {
 			case e.l.Clock == "want":
-				sl.left = time.Until(sl.due)
-				sl.timer.Stop()
+				if sl.paused {
+					sl.paused = false // what was left stays in left
+				} else {
+					sl.left = time.Until(sl.due)
+					sl.timer.Stop()
+				}
 				s.queue = append(s.queue, sl)
 				s.grant()
 			case e.l.Clock == "done":
@@ -387,7 +392,11 @@ func (s *scheduler) dispatch(busy []bool) {
 		gen := sl.gen
 		sl.due = time.Now().Add(s.o.Timeout)
 		sl.timer = time.AfterFunc(s.o.Timeout, func() { s.send(event{p: p, slot: sl, gen: gen}) })
-		tracef("worker %d: GPU%d->GPU%d", p.n, a, b)
+		sl.paused = false
+		if s.clock != nil {
+			s.pause(p, s.clock)
+		}
+		s.tracef("worker %d: GPU%d->GPU%d", p.n, a, b)
 		s.order(p, order{ID: sl.id, Job: &job{Size: s.o.Size, Seed: s.o.Seed, From: a, To: b, Peer: sl.info.Can != nil && *sl.info.Can}})
 		if sl.suspect {
 			return
@@ -407,6 +416,7 @@ func (s *scheduler) grant() {
 	p := s.w
 	sl.due = time.Now().Add(sl.left)
 	sl.timer = time.AfterFunc(sl.left, func() { s.send(event{p: p, slot: sl, gen: gen}) })
+	s.pause(p, sl)
 	s.order(p, order{ID: sl.id, Clock: true})
 }
 
@@ -420,8 +430,48 @@ func (s *scheduler) release(sl *slot) {
 	}
 	if s.clock == sl {
 		s.clock = nil
+		s.resume()
 		s.grant()
 	}
+}
+
+// pause stops the deadlines of the pairs beside the one that has the clock:
+// while its copies are timed, their GPU work waits (worker.gpu), and a pair
+// that hangs holding the clock must not take them with it.
+func (s *scheduler) pause(p *proc, holder *slot) {
+	for sl := range p.held {
+		if sl == holder || sl.paused || sl.timer == nil || s.queued(sl) {
+			continue
+		}
+		sl.left = time.Until(sl.due)
+		sl.timer.Stop()
+		sl.paused = true
+	}
+}
+
+// resume starts the paused deadlines again, with what was left of them.
+func (s *scheduler) resume() {
+	for _, sl := range s.slots {
+		if !sl.paused || s.queued(sl) {
+			continue
+		}
+		sl.paused = false
+		if sl.state != "running" {
+			continue
+		}
+		gen, p := sl.gen, s.w
+		sl.due = time.Now().Add(sl.left)
+		sl.timer = time.AfterFunc(sl.left, func() { s.send(event{p: p, slot: sl, gen: gen}) })
+	}
+}
+
+func (s *scheduler) queued(sl *slot) bool {
+	for _, q := range s.queue {
+		if q == sl {
+			return true
+		}
+	}
+	return false
 }
 
 // stop ends every worker and its second process and waits until they are
@@ -442,4 +492,13 @@ func (s *scheduler) stop() {
 		}
 	}
 	close(s.quit)
+}
+
+// tracef traces to Options.Trace, or to TraceEnv's file.
+func (s *scheduler) tracef(format string, args ...any) {
+	name := s.o.Trace
+	if name == "" {
+		name = os.Getenv(TraceEnv)
+	}
+	traceTo(name, format, args...)
 }

@@ -17,8 +17,10 @@ const TraceEnv = "P2P_PROBE_TRACE"
 var traceMu sync.Mutex
 
 // tracef appends one line to the trace file, if there is one.
-func tracef(format string, args ...any) {
-	name := os.Getenv(TraceEnv)
+func tracef(format string, args ...any) { traceTo(os.Getenv(TraceEnv), format, args...) }
+
+// traceTo appends one line to the file name, unless name is "".
+func traceTo(name, format string, args ...any) {
 	if name == "" {
 		return
 	}
