@@ -44,6 +44,8 @@ type latency struct {
 	ContextMS   float64 `json:"context_ms"`    // each primary context, one after another in a process
 	HostAllocMS float64 `json:"host_alloc_ms"` // cuMemHostAlloc of 64 MiB
 	Copies      bool    `json:"copies"`        // copies take their modelled time
+	CopyScale   float64 `json:"copy_scale"`    // copies cost as if this many times the size moved (0 for 1)
+	StagedGBps  float64 `json:"staged_gbps"`   // the staged copies' bandwidth; fakeRates' when 0
 }
 
 // sleep waits ms milliseconds of real time.
@@ -255,7 +257,14 @@ func (f *fake) cost(kind string, n int64) float64 {
 	if !ok {
 		r = [2]float64{2, f.sc.PeerGBps}
 	}
-	return r[0] + float64(n)/(r[1]*1e3)
+	size := float64(n)
+	if l := f.sc.Latency; l != nil {
+		size *= max(1, l.CopyScale)
+		if kind == PathStaged && l.StagedGBps > 0 {
+			r[1] = l.StagedGBps
+		}
+	}
+	return r[0] + size/(r[1]*1e3)
 }
 
 func (f *fake) HtoDAsync(dst cuda.Ptr, src []byte, s cuda.Stream) error {
