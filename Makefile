@@ -4,16 +4,16 @@ N        ?= 10000
 LOG_MB   ?= 100,1000
 CHROMIUM ?= chromium
 
-.PHONY: site test lint audit probe bench fuzz browser slurm vocab clean
+.PHONY: site test lint audit probe probe-tools bench fuzz browser slurm vocab clean
 
 ## site: build the site from the repository's kb/ and content/ into public/
 site:
 	$(GO) run ./cmd/p2pkb build --kb kb --content content --templates templates --assets assets --out public
 
-## test: every test, browser tests in headless Chromium and the Slurm recipe included
-test: browser slurm vocab
+## test: every test, browser tests in headless Chromium, the Slurm recipe and the probe's cross builds included
+test: browser slurm vocab probe-tools
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 45m ./...
 
 ## lint: check the KB and the articles without writing anything
 lint:
@@ -24,9 +24,33 @@ audit:
 	$(GO) run ./cmd/p2pkb audit --kb kb
 	$(GO) run ./cmd/p2pkb-reports
 
-## probe: build bin/p2p-probe for linux/amd64
-probe:
-	CGO_ENABLED=1 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o bin/p2p-probe ./probe
+## probe: build bin/p2p-probe-linux-amd64 and bin/p2p-probe-linux-arm64, which start on glibc 2.17 and later (probe/glibc says how); bin/p2p-probe is this machine's
+# cgo stays (go-nvml needs it); compat.h and the link flags make the binary ask
+# for the oldest glibc version of each function. PROBE_BIN is where they go.
+PROBE_BIN     ?= bin
+PROBE_VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+PROBE_CFLAGS  := -O2 -include $(CURDIR)/probe/glibc/compat.h
+PROBE_LDFLAGS := -X main.version=$(PROBE_VERSION) -extldflags '-Wl,--no-as-needed -l:libdl.so.2 -l:libpthread.so.0 -Wl,--wrap=__libc_start_main'
+HOSTARCH      := $(shell $(GO) env GOHOSTARCH)
+CC_amd64      ?= $(if $(filter amd64,$(HOSTARCH)),gcc,x86_64-linux-gnu-gcc)
+CC_arm64      ?= $(if $(filter arm64,$(HOSTARCH)),gcc,aarch64-linux-gnu-gcc)
+probe: $(PROBE_BIN)/p2p-probe-linux-amd64 $(PROBE_BIN)/p2p-probe-linux-arm64
+	cp $(PROBE_BIN)/p2p-probe-linux-$(HOSTARCH) $(PROBE_BIN)/p2p-probe
+$(PROBE_BIN)/p2p-probe-linux-%: FORCE
+	CGO_ENABLED=1 GOOS=linux GOARCH=$* CC=$(CC_$*) CGO_CFLAGS="$(PROBE_CFLAGS)" \
+		$(GO) build -trimpath -tags netgo,osusergo -ldflags "$(PROBE_LDFLAGS)" -o $@ ./probe
+FORCE:
+
+# The probe's build test needs a cross compiler for the other architecture
+# and qemu to run the arm64 build; as root (CI) they are installed here.
+probe-tools:
+	@if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && command -v qemu-aarch64-static >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$(HOSTARCH)" = amd64 ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing gcc-aarch64-linux-gnu and qemu-user-static for the probe's build test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static >/dev/null; \
+	else \
+		echo "the probe's build test needs gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user-static (it is skipped until then)"; \
+	fi
 
 ## bench: explain on generated logs of LOG_MB megabytes, then one table of build, index and search figures at the KB's size and at N synthetic entries (N=1000,10000,50000 for several)
 bench: browser

@@ -4,7 +4,7 @@
 // around them. Its default output names no machine and no person.
 //
 // Exit status: 0 when NVML answered, 2 when NVML is not there (the JSON says
-// why), 1 for anything else.
+// why, and so does stderr), 1 for anything else.
 package main
 
 import (
@@ -22,6 +22,8 @@ import (
 	"github.com/p2pkb/p2pkb/probe/collect"
 	"github.com/p2pkb/p2pkb/probe/cuda"
 	"github.com/p2pkb/p2pkb/probe/facts"
+	_ "github.com/p2pkb/p2pkb/probe/glibc"
+	"github.com/p2pkb/p2pkb/probe/metrics"
 	"github.com/p2pkb/p2pkb/probe/p2pcheck"
 )
 
@@ -52,15 +54,31 @@ func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int)
 	test := fl.Bool("test", false, "move data between every pair of GPUs through the CUDA driver, check and time it (takes seconds; uses the GPUs)")
 	testSize := fl.String("test-size", "64MiB", "bytes per copy of --test, with an optional KiB, MiB or GiB")
 	testTimeout := fl.Duration("test-timeout", p2pcheck.DefaultTimeout, "deadline of each GPU pair in --test; a pair past it is killed and reported as a timeout")
+	testJobs := fl.Int("test-jobs", 0, "pairs of GPUs --test runs at the same time, each in its own worker process (1: one pair after another); half the GPUs when 0")
 	link := fl.String("link", "", "print a link to the knowledge base at `BASEURL` that carries the facts in its #fragment, which never reaches the server")
+	format := fl.String("format", "json", "output `FORMAT`: json, or prometheus for node_exporter's textfile collector")
+	showVersion := fl.Bool("version", false, "print the version and exit")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p2p-probe [--pretty] [--include-ids] [--link BASEURL] [--test [--test-size SIZE] [--test-timeout D]]")
+		fmt.Fprintln(stderr, "usage: p2p-probe [--pretty] [--include-ids] [--format json|prometheus] [--link BASEURL] [--test [--test-size SIZE] [--test-timeout D] [--test-jobs N]]")
 		fl.PrintDefaults()
+		fmt.Fprintln(stderr, `
+exit status:
+  0  NVML answered (a --test that found broken pairs says so in its output, not here)
+  1  anything else: NVML failed in another way (a driver and library that disagree), bad flags, output that could not be written
+  2  no NVIDIA driver: libnvidia-ml.so.1 is missing or the driver is not loaded; the output says which`)
 	}
 	if err := fl.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
 		}
+		return 1
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, "p2p-probe", buildVersion())
+		return 0
+	}
+	if *format != "json" && *format != "prometheus" {
+		fmt.Fprintf(stderr, "p2p-probe: --format: %q is neither json nor prometheus\n", *format)
 		return 1
 	}
 	size, err := parseSize(*testSize)
@@ -77,16 +95,22 @@ func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int)
 
 	rep := collect.Collect(lib, collect.Local(), collect.Options{IncludeIDs: *includeIDs, Version: buildVersion()})
 	if *test {
-		rep.Test = safeTest(p2pcheck.Options{Size: size, Timeout: *testTimeout, Progress: stderr})
+		rep.Test = safeTest(p2pcheck.Options{Size: size, Timeout: *testTimeout, Jobs: *testJobs, Progress: stderr})
 	}
-	if *link != "" {
+	switch {
+	case *format == "prometheus":
+		if err := metrics.Write(stdout, rep); err != nil {
+			fmt.Fprintf(stderr, "p2p-probe: %v\n", err)
+			return 1
+		}
+	case *link != "":
 		u, err := facts.LinkURL(*link, rep)
 		if err != nil {
 			fmt.Fprintf(stderr, "p2p-probe: %v\n", err)
 			return 1
 		}
 		fmt.Fprintln(stdout, u)
-	} else {
+	default:
 		enc := json.NewEncoder(stdout)
 		if *pretty {
 			enc.SetIndent("", "  ")
@@ -96,7 +120,11 @@ func run(args []string, stdout, stderr io.Writer, lib nvml.Interface) (code int)
 			return 1
 		}
 	}
-	return exitCode(rep)
+	code = exitCode(rep)
+	if code == 2 {
+		fmt.Fprintf(stderr, "p2p-probe: exit status 2: no NVIDIA driver here (NVML: %s): %s\n", rep.NVML.Error, rep.NVML.Reason)
+	}
+	return code
 }
 
 // testRun is p2pcheck.Run; tests replace it.

@@ -153,3 +153,27 @@ func TestParseSize(t *testing.T) {
 		t.Errorf("exit %d, %q", code, errOut.String())
 	}
 }
+
+func TestVersionHelpAndFormat(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"--version"}, &out, &errOut, noLibrary()); code != 0 || !strings.HasPrefix(out.String(), "p2p-probe ") {
+		t.Errorf("--version: exit %d, %q", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"--help"}, &out, &errOut, noLibrary()); code != 0 || !strings.Contains(errOut.String(), "exit status:") || !strings.Contains(errOut.String(), "2  no NVIDIA driver") {
+		t.Errorf("--help: exit %d:\n%s", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := run([]string{"--format", "yaml"}, &out, &errOut, noLibrary()); code != 1 || !strings.Contains(errOut.String(), "--format") {
+		t.Errorf("--format yaml: exit %d, %q", code, errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	code := run([]string{"--format", "prometheus"}, &out, &errOut, noLibrary())
+	if code != 2 || !strings.Contains(out.String(), "p2p_probe_nvml_available 0") {
+		t.Errorf("--format prometheus without a driver: exit %d:\n%s", code, out.String())
+	}
+	if !strings.Contains(errOut.String(), "exit status 2: no NVIDIA driver") {
+		t.Errorf("stderr %q does not say why the exit status is 2", errOut.String())
+	}
+}

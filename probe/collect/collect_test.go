@@ -155,7 +155,7 @@ func TestFakeH200MatchesRealReading(t *testing.T) {
 // nvidia-smi topo -m printed on the real machines: the probe's connection
 // labels must be the same.
 func TestRealReadingsAgreeWithNvidiaSmi(t *testing.T) {
-	for _, m := range []string{"h200x2", "h100"} {
+	for _, m := range []string{"h200x2", "h200x4", "h100"} {
 		var rep facts.Report
 		data, _ := os.ReadFile("../testdata/real/" + m + ".json")
 		if err := json.Unmarshal(data, &rep); err != nil {

@@ -18,6 +18,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"unsafe"
 )
 
@@ -70,7 +71,9 @@ func ErrorName(err error) string {
 }
 
 // Lib is the loaded driver with one retained primary context per device.
+// Its methods may be called from several threads at once.
 type Lib struct {
+	mu      sync.Mutex // guards the three tables below
 	ctx     map[int]C.CUcontext
 	streams []C.CUstream
 	events  []C.CUevent
@@ -179,20 +182,62 @@ func (l *Lib) P2PAttribute(attr, src, dst int) (int, error) {
 }
 
 func (l *Lib) context(dev int) (C.CUcontext, error) {
-	if c, ok := l.ctx[dev]; ok {
+	l.mu.Lock()
+	c, ok := l.ctx[dev]
+	l.mu.Unlock()
+	if ok {
 		return c, nil
 	}
 	d, err := l.device(dev)
 	if err != nil {
 		return nil, err
 	}
-	var c C.CUcontext
 	if err := check("cuDevicePrimaryCtxRetain", C.p2p_cuDevicePrimaryCtxRetain(&c, d)); err != nil {
 		return nil, err
 	}
+	l.mu.Lock()
 	l.ctx[dev] = c
+	l.mu.Unlock()
 	return c, nil
 }
+
+// Retain makes the primary contexts of devs at once, each on its own
+// thread: making one takes most of a second on some machines (0.6 s on an
+// H200 in a virtual machine), and a process that uses eight would
+// otherwise spend five seconds before its first copy.
+func (l *Lib) Retain(devs []int) error {
+	ctxs := make([]C.CUcontext, len(devs))
+	errs := make([]error, len(devs))
+	var wg sync.WaitGroup
+	for i, dev := range devs {
+		if _, err := l.known(dev); err == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d, err := l.device(dev)
+			if err == nil {
+				err = check("cuDevicePrimaryCtxRetain", C.p2p_cuDevicePrimaryCtxRetain(&ctxs[i], d))
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	l.mu.Lock()
+	for i, dev := range devs {
+		if ctxs[i] != nil && errs[i] == nil {
+			l.ctx[dev] = ctxs[i]
+		}
+	}
+	l.mu.Unlock()
+	return errors.Join(errs...)
+}
+
+// Sync waits until all work of the current context is done, including
+// cuMemsetD32's, which runs on the legacy stream and is not ordered with
+// the non-blocking streams of NewStream.
+func (l *Lib) Sync() error { return check("cuCtxSynchronize", C.p2p_cuCtxSynchronize()) }
 
 // Use makes dev's primary context current, retaining it the first time.
 // Primary contexts avoid cuCtxCreate, whose signature changed in CUDA 13.
@@ -211,6 +256,16 @@ func (l *Lib) EnablePeerAccess(peer int) error {
 		return err
 	}
 	return check("cuCtxEnablePeerAccess", C.p2p_cuCtxEnablePeerAccess(c, 0))
+}
+
+// DisablePeerAccess undoes EnablePeerAccess, so later copies between the
+// two devices in this process are staged again.
+func (l *Lib) DisablePeerAccess(peer int) error {
+	c, err := l.context(peer)
+	if err != nil {
+		return err
+	}
+	return check("cuCtxDisablePeerAccess", C.p2p_cuCtxDisablePeerAccess(c))
 }
 
 // Alloc is cuMemAlloc_v2 on the current device.
@@ -248,17 +303,17 @@ func (l *Lib) DtoH(dst []byte, src Ptr) error {
 
 // HtoDAsync queues a copy from host memory from HostAlloc.
 func (l *Lib) HtoDAsync(dst Ptr, src []byte, s Stream) error {
-	return check("cuMemcpyHtoDAsync", C.p2p_cuMemcpyHtoDAsync(C.CUdeviceptr(dst), unsafe.Pointer(&src[0]), C.size_t(len(src)), l.streams[s]))
+	return check("cuMemcpyHtoDAsync", C.p2p_cuMemcpyHtoDAsync(C.CUdeviceptr(dst), unsafe.Pointer(&src[0]), C.size_t(len(src)), l.stream(s)))
 }
 
 // DtoHAsync queues a copy into host memory from HostAlloc.
 func (l *Lib) DtoHAsync(dst []byte, src Ptr, s Stream) error {
-	return check("cuMemcpyDtoHAsync", C.p2p_cuMemcpyDtoHAsync(unsafe.Pointer(&dst[0]), C.CUdeviceptr(src), C.size_t(len(dst)), l.streams[s]))
+	return check("cuMemcpyDtoHAsync", C.p2p_cuMemcpyDtoHAsync(unsafe.Pointer(&dst[0]), C.CUdeviceptr(src), C.size_t(len(dst)), l.stream(s)))
 }
 
 // CopyAsync queues a copy between two device addresses (unified addressing).
 func (l *Lib) CopyAsync(dst, src Ptr, n int64, s Stream) error {
-	return check("cuMemcpyAsync", C.p2p_cuMemcpyAsync(C.CUdeviceptr(dst), C.CUdeviceptr(src), C.size_t(n), l.streams[s]))
+	return check("cuMemcpyAsync", C.p2p_cuMemcpyAsync(C.CUdeviceptr(dst), C.CUdeviceptr(src), C.size_t(n), l.stream(s)))
 }
 
 // CopyPeerAsync queues cuMemcpyPeerAsync between two devices' primary
@@ -272,7 +327,7 @@ func (l *Lib) CopyPeerAsync(dst Ptr, dstDev int, src Ptr, srcDev int, n int64, s
 	if err != nil {
 		return err
 	}
-	return check("cuMemcpyPeerAsync", C.p2p_cuMemcpyPeerAsync(C.CUdeviceptr(dst), dc, C.CUdeviceptr(src), sc, C.size_t(n), l.streams[s]))
+	return check("cuMemcpyPeerAsync", C.p2p_cuMemcpyPeerAsync(C.CUdeviceptr(dst), dc, C.CUdeviceptr(src), sc, C.size_t(n), l.stream(s)))
 }
 
 // NewStream is a non-blocking stream of the current context.
@@ -281,18 +336,20 @@ func (l *Lib) NewStream() (Stream, error) {
 	if err := check("cuStreamCreate", C.p2p_cuStreamCreate(&s, 1)); err != nil {
 		return 0, err
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.streams = append(l.streams, s)
 	return Stream(len(l.streams) - 1), nil
 }
 
 // StreamSync waits for everything queued on s.
 func (l *Lib) StreamSync(s Stream) error {
-	return check("cuStreamSynchronize", C.p2p_cuStreamSynchronize(l.streams[s]))
+	return check("cuStreamSynchronize", C.p2p_cuStreamSynchronize(l.stream(s)))
 }
 
 // Wait makes s wait for e, which may belong to another context.
 func (l *Lib) Wait(s Stream, e Event) error {
-	return check("cuStreamWaitEvent", C.p2p_cuStreamWaitEvent(l.streams[s], l.events[e], 0))
+	return check("cuStreamWaitEvent", C.p2p_cuStreamWaitEvent(l.stream(s), l.event(e), 0))
 }
 
 // NewEvent is a timing event of the current context.
@@ -301,19 +358,21 @@ func (l *Lib) NewEvent() (Event, error) {
 	if err := check("cuEventCreate", C.p2p_cuEventCreate(&e, 0)); err != nil {
 		return 0, err
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.events = append(l.events, e)
 	return Event(len(l.events) - 1), nil
 }
 
 // Record queues e on s.
 func (l *Lib) Record(e Event, s Stream) error {
-	return check("cuEventRecord", C.p2p_cuEventRecord(l.events[e], l.streams[s]))
+	return check("cuEventRecord", C.p2p_cuEventRecord(l.event(e), l.stream(s)))
 }
 
 // Elapsed is the time between two completed events, in milliseconds.
 func (l *Lib) Elapsed(start, stop Event) (float64, error) {
 	var ms C.float
-	err := check("cuEventElapsedTime", C.p2p_cuEventElapsedTime(&ms, l.events[start], l.events[stop]))
+	err := check("cuEventElapsedTime", C.p2p_cuEventElapsedTime(&ms, l.event(start), l.event(stop)))
 	return float64(ms), err
 }
 
@@ -405,4 +464,37 @@ func (l *Lib) Import(fd int, size int64, dev int) (Shared, error) {
 		return Shared{}, err
 	}
 	return Shared{Ptr: p, Size: size, FD: fd, Handle: uint64(h)}, nil
+}
+
+// Release unmaps memory from Export or Import, frees its address range and
+// drops this process's handle; the memory goes when no process holds it.
+func (l *Lib) Release(sh Shared) error {
+	if err := check("cuMemUnmap", C.p2p_cuMemUnmap(C.CUdeviceptr(sh.Ptr), C.size_t(sh.Size))); err != nil {
+		return err
+	}
+	if err := check("cuMemAddressFree", C.p2p_cuMemAddressFree(C.CUdeviceptr(sh.Ptr), C.size_t(sh.Size))); err != nil {
+		return err
+	}
+	return check("cuMemRelease", C.p2p_cuMemRelease(C.CUmemGenericAllocationHandle(sh.Handle)))
+}
+
+func (l *Lib) known(dev int) (C.CUcontext, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c, ok := l.ctx[dev]; ok {
+		return c, nil
+	}
+	return nil, errors.New("no context")
+}
+
+func (l *Lib) stream(s Stream) C.CUstream {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.streams[s]
+}
+
+func (l *Lib) event(e Event) C.CUevent {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.events[e]
 }

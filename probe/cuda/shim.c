@@ -28,6 +28,8 @@ FN(CUresult, cuDeviceGetP2PAttribute, "cuDeviceGetP2PAttribute", (int *v, int at
 FN(CUresult, cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CUcontext *ctx, CUdevice d), (ctx, d))
 FN(CUresult, cuCtxSetCurrent, "cuCtxSetCurrent", (CUcontext ctx), (ctx))
 FN(CUresult, cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess", (CUcontext peer, unsigned int flags), (peer, flags))
+FN(CUresult, cuCtxSynchronize, "cuCtxSynchronize", (void), ())
+FN(CUresult, cuCtxDisablePeerAccess, "cuCtxDisablePeerAccess", (CUcontext peer), (peer))
 FN(CUresult, cuMemAlloc, "cuMemAlloc_v2", (CUdeviceptr *p, size_t n), (p, n))
 FN(CUresult, cuMemHostAlloc, "cuMemHostAlloc", (void **p, size_t n, unsigned int flags), (p, n, flags))
 FN(CUresult, cuMemsetD32, "cuMemsetD32_v2", (CUdeviceptr p, unsigned int v, size_t n), (p, v, n))
@@ -52,6 +54,9 @@ FN(CUresult, cuMemMap, "cuMemMap", (CUdeviceptr p, size_t n, size_t off, CUmemGe
 FN(CUresult, cuMemSetAccess, "cuMemSetAccess", (CUdeviceptr p, size_t n, const CUmemAccessDesc *desc, size_t count), (p, n, desc, count))
 FN(CUresult, cuMemExportToShareableHandle, "cuMemExportToShareableHandle", (void *out, CUmemGenericAllocationHandle h, int type, unsigned long long flags), (out, h, type, flags))
 FN(CUresult, cuMemImportFromShareableHandle, "cuMemImportFromShareableHandle", (CUmemGenericAllocationHandle *h, void *os, int type), (h, os, type))
+FN(CUresult, cuMemUnmap, "cuMemUnmap", (CUdeviceptr p, size_t n), (p, n))
+FN(CUresult, cuMemAddressFree, "cuMemAddressFree", (CUdeviceptr p, size_t n), (p, n))
+FN(CUresult, cuMemRelease, "cuMemRelease", (CUmemGenericAllocationHandle h), (h))
 
 // The handle is a 64-byte struct passed by value; Go passes its address.
 static CUresult (*fp_cuIpcOpenMemHandle)(CUdeviceptr *p, CUipcMemHandle h, unsigned int flags);
@@ -89,6 +94,8 @@ const char *p2p_cuda_open(void) {
 	L(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
 	L(cuCtxSetCurrent, "cuCtxSetCurrent");
 	L(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess");
+	L(cuCtxDisablePeerAccess, "cuCtxDisablePeerAccess");
+	L(cuCtxSynchronize, "cuCtxSynchronize");
 	L(cuMemAlloc, "cuMemAlloc_v2");
 	L(cuMemHostAlloc, "cuMemHostAlloc");
 	L(cuMemsetD32, "cuMemsetD32_v2");
@@ -114,6 +121,9 @@ const char *p2p_cuda_open(void) {
 	L(cuMemSetAccess, "cuMemSetAccess");
 	L(cuMemExportToShareableHandle, "cuMemExportToShareableHandle");
 	L(cuMemImportFromShareableHandle, "cuMemImportFromShareableHandle");
+	L(cuMemUnmap, "cuMemUnmap");
+	L(cuMemAddressFree, "cuMemAddressFree");
+	L(cuMemRelease, "cuMemRelease");
 #undef L
 	return NULL;
 }

@@ -41,6 +41,8 @@ CUresult p2p_cuDeviceGetP2PAttribute(int *v, int attr, CUdevice src, CUdevice ds
 CUresult p2p_cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d);
 CUresult p2p_cuCtxSetCurrent(CUcontext ctx);
 CUresult p2p_cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags);
+CUresult p2p_cuCtxSynchronize(void);
+CUresult p2p_cuCtxDisablePeerAccess(CUcontext peer);
 CUresult p2p_cuMemAlloc(CUdeviceptr *p, size_t n);
 CUresult p2p_cuMemHostAlloc(void **p, size_t n, unsigned int flags);
 CUresult p2p_cuMemsetD32(CUdeviceptr p, unsigned int v, size_t n);
@@ -66,4 +68,7 @@ CUresult p2p_cuMemMap(CUdeviceptr p, size_t n, size_t off, CUmemGenericAllocatio
 CUresult p2p_cuMemSetAccess(CUdeviceptr p, size_t n, const CUmemAccessDesc *desc, size_t count);
 CUresult p2p_cuMemExportToShareableHandle(void *out, CUmemGenericAllocationHandle h, int type, unsigned long long flags);
 CUresult p2p_cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *h, void *os, int type);
+CUresult p2p_cuMemUnmap(CUdeviceptr p, size_t n);
+CUresult p2p_cuMemAddressFree(CUdeviceptr p, size_t n);
+CUresult p2p_cuMemRelease(CUmemGenericAllocationHandle h);
 CUresult p2p_importFD(CUmemGenericAllocationHandle *h, int fd);

@@ -13,31 +13,57 @@ import (
 	"github.com/p2pkb/p2pkb/probe/facts"
 )
 
-// RoleEnv, set in a child's environment, names the child's job: enum, pair or ipc.
+// RoleEnv, set in a child's environment, names the child's job: enum, worker or ipc.
 const RoleEnv = "P2P_PROBE_CHILD"
 
-// job is what the parent asks of a child, on its stdin.
+// job is one pair the parent asks a worker to test (or, for the enum child
+// and a worker's boot, only the size and seed).
 type job struct {
 	Size int64  `json:"size"`
 	Seed uint32 `json:"seed"`
 	From int    `json:"from"`
 	To   int    `json:"to"`
-	Peer bool   `json:"peer"` // cuDeviceCanAccessPeer said yes: try the peer paths
+	Peer bool   `json:"peer"`           // cuDeviceCanAccessPeer said yes: try the peer paths
+	Enum bool   `json:"enum,omitempty"` // at boot: list and measure the GPUs before the first pair
 }
 
-// line is one line a child writes: the step it starts, or what it found so far.
+// order is one line the parent writes to a worker: the boot settings, a
+// pair to test, or leave to time copies.
+type order struct {
+	ID    int  `json:"id"`              // the pair's number in the run
+	Boot  *job `json:"boot,omitempty"`  // the first order: size and seed
+	Job   *job `json:"job,omitempty"`   // a pair
+	Clock bool `json:"clock,omitempty"` // the worker may time its copies now
+}
+
+// line is one line a child writes: the step it starts, what it found so
+// far, that it is ready for pairs, or that it wants or gives back the clock.
 type line struct {
+	ID    int             `json:"id"` // the pair it is about (workers and second processes)
 	Step  string          `json:"step,omitempty"`
 	State json.RawMessage `json:"state,omitempty"`
+	Ready bool            `json:"ready,omitempty"`
+	Clock string          `json:"clock,omitempty"` // "want" or "done"
 }
 
-// emitter writes lines whole, so a child killed mid-write loses at most the line.
+// emitter writes lines whole, so a child killed mid-write loses at most the
+// line; a worker and its second process share one pipe, and writes of less
+// than a pipe buffer are not interleaved.
 type emitter struct {
-	mu sync.Mutex
+	mu *sync.Mutex
 	w  io.Writer
+	id int // the pair the lines are about; enumID for the GPUs' listing and figures
 }
+
+// enumID marks the lines about listing and measuring the GPUs, and a
+// worker's readiness.
+const enumID = -1
+
+// about is an emitter of the same stream for lines about pair id.
+func (e *emitter) about(id int) *emitter { return &emitter{mu: e.mu, w: e.w, id: id} }
 
 func (e *emitter) write(l line) {
+	l.ID = e.id
 	b, _ := json.Marshal(l)
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -59,39 +85,29 @@ func (e *emitter) state(v any) {
 func Child(role string, open func() (Driver, error), stdin io.Reader, stdout io.Writer) int {
 	// The driver's current context belongs to the OS thread.
 	runtime.LockOSThread()
-	out := &emitter{w: stdout}
-	var j job
-	if role != "ipc" {
-		if err := json.NewDecoder(stdin).Decode(&j); err != nil {
-			fmt.Fprintf(os.Stderr, "p2p-probe %s: bad job: %v\n", role, err)
-			return 1
-		}
-	}
+	out := &emitter{mu: &sync.Mutex{}, w: stdout, id: enumID}
+	in := json.NewDecoder(stdin)
+	tracef("start")
+	defer tracef("end")
 	out.step("load libcuda.so.1")
 	d, err := open()
 	if err == nil {
+		d = traceDriver(d)
 		out.step("cuInit")
 		err = d.Init()
 	}
 	switch role {
-	case "enum":
-		runEnum(d, err, j, out)
-	case "pair":
-		if err != nil {
-			out.state(pairState{Error: err.Error(), Done: true})
-			return 0
-		}
-		runPair(d, j, out)
+	case "worker":
+		return runWorker(d, err, in, out)
 	case "ipc":
 		return runIPC(d, err, out)
 	default:
 		fmt.Fprintf(os.Stderr, "p2p-probe: unknown child role %q\n", role)
 		return 1
 	}
-	return 0
 }
 
-// enumState is what the enum child found: the devices, what the driver
+// enumState is what the first worker found before its first pair: the devices, what the driver
 // says of each ordered pair, and each device's own copies.
 type enumState struct {
 	Error   string             `json:"error,omitempty"` // the driver could not be loaded or started
@@ -155,6 +171,9 @@ func runEnum(d Driver, initErr error, j job, out *emitter) {
 		}
 	}
 	out.state(st)
+	// All contexts at once; one that fails fails again in its device's figures.
+	out.step("cuDevicePrimaryCtxRetain")
+	d.Retain(upTo(n))
 	for i := range st.Devices {
 		if st.Devices[i].Error != "" {
 			continue
@@ -232,6 +251,18 @@ func (t *timer) ms(n int, op func() error) (float64, error) {
 	return t.d.Elapsed(t.start, t.stop)
 }
 
+// best is the shorter of two runs of ms: a GPU's copies to and from host
+// memory vary by some percent from run to run on a machine that has just
+// started, and its figure is taken once.
+func (t *timer) best(n int, op func() error) (float64, error) {
+	a, err := t.ms(n, op)
+	if err != nil {
+		return 0, err
+	}
+	b, err := t.ms(n, op)
+	return min(a, b), err
+}
+
 // gbps turns n copies of size bytes in ms milliseconds into GB/s (1e9 B/s), to 0.1.
 func gbps(n int, size int64, ms float64) float64 {
 	if ms <= 0 {
@@ -280,7 +311,7 @@ func deviceFigures(d Driver, dev *facts.TestDevice, j job, out *emitter) {
 	fill(host, seedFor(j.Seed, dev.Ordinal, dev.Ordinal, "local"))
 	r := reps(n)
 	at("host to device")
-	ms, err := t.ms(r, func() error { return d.HtoDAsync(a, host, t.s) })
+	ms, err := t.best(r, func() error { return d.HtoDAsync(a, host, t.s) })
 	if err != nil {
 		fail(err)
 		return
@@ -291,14 +322,18 @@ func deviceFigures(d Driver, dev *facts.TestDevice, j job, out *emitter) {
 		fail(err)
 		return
 	}
-	ms, err = t.ms(r, func() error { return d.CopyAsync(b, a, n, t.s) })
+	if err := d.Sync(); err != nil {
+		fail(err)
+		return
+	}
+	ms, err = t.best(r, func() error { return d.CopyAsync(b, a, n, t.s) })
 	if err != nil {
 		fail(err)
 		return
 	}
 	dev.LocalGBps = gbps(r, n, ms)
 	at("device to host")
-	ms, err = t.ms(r, func() error { return d.DtoHAsync(back, b, t.s) })
+	ms, err = t.best(r, func() error { return d.DtoHAsync(back, b, t.s) })
 	if err != nil {
 		fail(err)
 		return

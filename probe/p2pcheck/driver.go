@@ -4,12 +4,16 @@
 //
 // A hung copy must not hang the probe, so the work runs in child processes,
 // the probe re-executed with RoleEnv set: one that lists the devices and
-// measures each alone, then one per ordered pair, each killed at its
-// deadline. A pair's child starts a second child of its own, which opens the
-// pair's destination memory over CUDA IPC (legacy handles, and the cuMem
-// POSIX descriptor NCCL uses, passed over a Unix socket) and writes into it
-// from the source GPU. Children report their step and findings as JSON lines
-// on stdout, so a killed child still leaves what it found and where it was.
+// measures each alone, then long-lived workers that keep their CUDA
+// contexts and test one pair after another. Pairs that share no GPU run at
+// the same time on different workers; their copies are timed one pair at a
+// time under a clock the parent hands out. Each pair has its own deadline:
+// a worker past it is killed and a new one takes the pairs left. A worker
+// has a second child, which opens the pair's destination memory over CUDA
+// IPC (legacy handles, and the cuMem POSIX descriptor NCCL uses, passed
+// over a Unix socket) and writes into it from the source GPU. Children
+// report their step and findings as JSON lines on stdout, so a killed child
+// still leaves what it found and where it was.
 //
 // The driver sits behind Driver, so tests inject faults with a fake.
 package p2pcheck
@@ -26,8 +30,11 @@ type Driver interface {
 	PCIBusID(dev int) (string, error)
 	CanAccessPeer(dev, peer int) (bool, error)
 	P2PAttribute(attr, src, dst int) (int, error)
+	Retain(devs []int) error
 	Use(dev int) error
+	Sync() error
 	EnablePeerAccess(peer int) error
+	DisablePeerAccess(peer int) error
 	Alloc(n int64) (cuda.Ptr, error)
 	HostAlloc(n int64) ([]byte, error)
 	MemsetD32(p cuda.Ptr, v uint32, words int64) error
@@ -48,6 +55,7 @@ type Driver interface {
 	IpcClose(p cuda.Ptr) error
 	Export(dev int, n int64) (cuda.Shared, error)
 	Import(fd int, size int64, dev int) (cuda.Shared, error)
+	Release(sh cuda.Shared) error
 }
 
 var _ Driver = (*cuda.Lib)(nil)

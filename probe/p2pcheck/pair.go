@@ -9,6 +9,8 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
+	"sync"
 	"syscall"
 
 	"github.com/p2pkb/p2pkb/probe/cuda"
@@ -23,86 +25,263 @@ type pairState struct {
 	Done  bool           `json:"done"`
 }
 
+// worker is the long-lived child: it keeps its CUDA contexts, buffers and
+// second process from one pair to the next, and tests several pairs that
+// share no GPU at once, each on its own OS thread with its own current
+// context. Making a context takes a lock of the driver that every process
+// on the machine shares (0.1 to 0.6 s each on H200s), so one process with a
+// context per GPU starts far sooner than several.
+type worker struct {
+	d      Driver
+	out    *emitter
+	size   int64
+	mu     sync.Mutex            // guards the fields below
+	bufs   map[int][2]cuda.Ptr   // two buffers of size on each device, made when first needed
+	export map[int]cuda.Shared   // cuMem memory on each device for ipc_cumem
+	hosts  [][2][]byte           // free pairs of host buffers: the pattern sent, what arrived
+	clocks map[int]chan struct{} // a pair's leave to time its copies
+	// gpu keeps other pairs' copies off the GPUs while a pair is timed:
+	// timed copies hold it alone, all other GPU work shares it.
+	gpu    sync.RWMutex
+	ipcMu  sync.Mutex // one request to the second process at a time
+	ipc    *net.UnixConn
+	ipcCmd *exec.Cmd
+	booted bool // the second process said it has its contexts
+}
+
+// runWorker boots (the second process, every device's context, and, for
+// the first worker of a run, the GPUs' listing and figures), says it is
+// ready, then starts each pair it is sent on a thread of its own, until
+// its stdin closes.
+func runWorker(d Driver, initErr error, in *json.Decoder, out *emitter) int {
+	var boot order
+	if err := in.Decode(&boot); err != nil || boot.Boot == nil {
+		fmt.Fprintf(os.Stderr, "p2p-probe worker: bad boot order: %v\n", err)
+		return 1
+	}
+	w := &worker{d: d, out: out, size: boot.Boot.Size,
+		bufs: map[int][2]cuda.Ptr{}, export: map[int]cuda.Shared{}, clocks: map[int]chan struct{}{}}
+	defer w.closeIPC()
+	if initErr == nil {
+		// The second process starts first, so that its start overlaps this one's.
+		out.step("worker: start the second process")
+		initErr = w.startIPC()
+	}
+	if initErr == nil {
+		out.step("worker: cuDevicePrimaryCtxRetain")
+		if n, err := d.Count(); err == nil {
+			d.Retain(upTo(n)) // a context that fails here fails again in its pairs
+		}
+		// The GPUs are measured alone once the second process has its
+		// contexts (making them slows host copies by some percent).
+		out.step("worker: wait for the second process")
+		w.ipcMu.Lock()
+		w.awaitIPC()
+		w.ipcMu.Unlock()
+	}
+	if boot.Boot.Enum {
+		runEnum(d, initErr, *boot.Boot, out)
+	}
+	out.write(line{Ready: true})
+	for {
+		var o order
+		if err := in.Decode(&o); err != nil {
+			return 0 // the parent closed stdin: it has what it needs
+		}
+		switch {
+		case o.Clock:
+			w.mu.Lock()
+			ch := w.clocks[o.ID]
+			w.mu.Unlock()
+			if ch != nil {
+				ch <- struct{}{}
+			}
+		case o.Job != nil && initErr != nil:
+			out.about(o.ID).state(pairState{Error: initErr.Error(), Done: true})
+		case o.Job != nil:
+			ch := make(chan struct{}, 1)
+			w.mu.Lock()
+			w.clocks[o.ID] = ch
+			w.mu.Unlock()
+			go func(id int, j job) {
+				// The driver's current context belongs to the thread.
+				runtime.LockOSThread()
+				w.runPair(id, j, ch)
+			}(o.ID, *o.Job)
+		}
+	}
+}
+
+// buffers is dev's two buffers, made the first time.
+func (w *worker) buffers(dev int) ([2]cuda.Ptr, error) {
+	w.mu.Lock()
+	b, ok := w.bufs[dev]
+	w.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	if err := w.d.Use(dev); err != nil {
+		return b, err
+	}
+	for i := range b {
+		var err error
+		if b[i], err = w.d.Alloc(w.size); err != nil {
+			return b, err
+		}
+	}
+	w.mu.Lock()
+	w.bufs[dev] = b
+	w.mu.Unlock()
+	return b, nil
+}
+
+// hostBuffers takes a free pair of host buffers, or makes one.
+func (w *worker) hostBuffers() ([2][]byte, error) {
+	w.mu.Lock()
+	if n := len(w.hosts); n > 0 {
+		h := w.hosts[n-1]
+		w.hosts = w.hosts[:n-1]
+		w.mu.Unlock()
+		return h, nil
+	}
+	w.mu.Unlock()
+	var h [2][]byte
+	for i := range h {
+		var err error
+		if h[i], err = w.d.HostAlloc(w.size); err != nil {
+			return h, err
+		}
+	}
+	return h, nil
+}
+
+func (w *worker) putHost(h [2][]byte) {
+	w.mu.Lock()
+	w.hosts = append(w.hosts, h)
+	w.mu.Unlock()
+}
+
+// pairRun is one pair's test in a worker, on a thread of its own.
 type pairRun struct {
-	d        Driver
-	j        job
-	out      *emitter
-	st       *pairState
-	step     string
-	a, b     cuda.Ptr // source on From, destination on To
-	a2, b2   cuda.Ptr // the reverse direction's, for bidirectional figures
-	tf, tt   *timer   // streams of From and To
-	host     []byte   // the pattern sent
-	hostSeed uint32   // the seed host holds
-	back     []byte   // what arrived
-	ipc      *net.UnixConn
-	ipcCmd   *exec.Cmd
-	reverse  error // enabling To's access to From
-	peerDone bool
+	*worker
+	id      int
+	out     *emitter // lines about this pair
+	clock   chan struct{}
+	d       Driver
+	j       job
+	st      *pairState
+	step    string
+	a, b    cuda.Ptr // source on From, destination on To
+	a2, b2  cuda.Ptr // the reverse direction's, for bidirectional figures
+	tf, tt  *timer   // streams of From and To
+	host    []byte   // the pattern sent
+	seed    uint32   // the pattern host holds; 0 for none
+	back    []byte   // what arrived
+	enabled [][2]int // peer access this pair turned on: from, to
+	reverse error    // enabling To's access to From
 }
 
 func (r *pairRun) at(s string) { r.step = s; r.out.step(s) }
 
 func (r *pairRun) name() string { return fmt.Sprintf("GPU%d->GPU%d", r.j.From, r.j.To) }
 
-func runPair(d Driver, j job, out *emitter) {
+func (w *worker) runPair(id int, j job, clock chan struct{}) {
 	st := &pairState{Pair: facts.TestPair{Src: j.From, Dst: j.To, Paths: []facts.TestPath{}}}
-	r := &pairRun{d: d, j: j, out: out, st: st}
+	r := &pairRun{worker: w, id: id, out: w.out.about(id), clock: clock, d: w.d, j: j, st: st}
 	defer func() {
-		// The result goes out first: ending the second process and this
-		// one (freeing their GPU memory) takes time the deadline may not give.
 		st.Done = true
-		out.state(st)
-		r.closeIPC()
+		r.out.state(st)
 	}()
-	if err := r.run(); err != nil {
+	err := r.run()
+	// Later pairs in this process must find peer access off again.
+	if derr := r.disable(); err == nil && derr != nil {
+		err = derr
+	}
+	if r.host != nil {
+		w.putHost([2][]byte{r.host, r.back})
+	}
+	if err != nil {
 		st.Pair.Status, st.Pair.Step = "failed", r.step
 		st.Pair.Reason = fmt.Sprintf("%s: %s: %v", r.name(), r.step, err)
 	}
 }
 
-func (r *pairRun) run() error {
-	d, n, from, to := r.d, r.j.Size, r.j.From, r.j.To
-	p := &r.st.Pair
-	r.at("setup")
-	var err error
-	if err = d.Use(from); err != nil {
+// waitClock asks the parent for the right to time copies and waits for it:
+// figures are taken one pair at a time, so pairs that run together never
+// share the host's memory or links while being timed.
+func (r *pairRun) waitClock() {
+	r.out.write(line{Clock: "want"})
+	<-r.clock
+}
+
+func (r *pairRun) unclock() { r.out.write(line{Clock: "done"}) }
+
+// disable turns off the peer access this pair turned on.
+func (r *pairRun) disable() error {
+	r.gpu.RLock()
+	defer r.gpu.RUnlock()
+	for _, e := range r.enabled {
+		r.at(fmt.Sprintf("disable peer access GPU%d->GPU%d", e[0], e[1]))
+		if err := r.d.Use(e[0]); err != nil {
+			return err
+		}
+		if err := r.d.DisablePeerAccess(e[1]); err != nil {
+			return err
+		}
+	}
+	r.enabled = nil
+	return nil
+}
+
+// setup takes the pair's buffers, streams and host memory.
+func (r *pairRun) setup() error {
+	d, from, to := r.d, r.j.From, r.j.To
+	r.gpu.RLock()
+	defer r.gpu.RUnlock()
+	src, err := r.buffers(from)
+	if err != nil {
 		return err
 	}
-	if r.a, err = d.Alloc(n); err != nil {
+	dst, err := r.buffers(to)
+	if err != nil {
 		return err
 	}
-	if r.b2, err = d.Alloc(n); err != nil {
-		return err
-	}
-	if r.tf, err = newTimer(d); err != nil {
-		return err
-	}
-	if err = d.Use(to); err != nil {
-		return err
-	}
-	if r.b, err = d.Alloc(n); err != nil {
-		return err
-	}
-	if r.a2, err = d.Alloc(n); err != nil {
+	r.a, r.b2, r.b, r.a2 = src[0], src[1], dst[0], dst[1]
+	// Fresh streams and events: each pair's figures start from idle streams.
+	if err := d.Use(to); err != nil {
 		return err
 	}
 	if r.tt, err = newTimer(d); err != nil {
 		return err
 	}
-	if r.host, err = d.HostAlloc(n); err != nil {
+	if err := d.Use(from); err != nil {
 		return err
 	}
-	if r.back, err = d.HostAlloc(n); err != nil {
+	if r.tf, err = newTimer(d); err != nil {
+		return err
+	}
+	h, err := r.hostBuffers()
+	if err != nil {
+		return err
+	}
+	r.host, r.back = h[0], h[1]
+	return nil
+}
+
+func (r *pairRun) run() error {
+	p := &r.st.Pair
+	r.at("setup")
+	if err := r.setup(); err != nil {
 		return err
 	}
 
-	// Peer access is off in a fresh process: this copy goes through host memory.
+	// Peer access is off: no pair before this one in the process left it on.
 	r.at(PathStaged)
 	r.addPath(r.copyPath(PathStaged))
 	r.at("bandwidth with peer access off")
 	bw, lat := &facts.Bandwidth{}, &facts.Latency{}
-	if bw.P2POff, bw.BidirP2POff, lat.P2POff, err = r.figures(true); err != nil {
+	var err error
+	if bw.P2POff, bw.BidirP2POff, lat.P2POff, err = r.timed(true); err != nil {
 		return err
 	}
 	p.Bandwidth, p.LatencyUS = bw, lat
@@ -112,24 +291,14 @@ func (r *pairRun) run() error {
 	}
 
 	r.at("enable peer access")
-	if err = d.Use(from); err != nil {
+	if err := r.enable(); err != nil {
 		return err
-	}
-	p.Enable = "OK"
-	if err := d.EnablePeerAccess(to); err != nil {
-		p.Enable = cuda.ErrorName(err)
-	}
-	if err = d.Use(to); err != nil {
-		return err
-	}
-	if r.reverse = d.EnablePeerAccess(from); r.reverse != nil {
-		r.note("GPU%d->GPU%d: cuCtxEnablePeerAccess: %s: no bidirectional figure with peer access on", to, from, cuda.ErrorName(r.reverse))
 	}
 	if p.Enable == "OK" {
 		r.at(PathPeer)
 		r.addPath(r.copyPath(PathPeer))
 		r.at("bandwidth with peer access on")
-		if bw.P2POn, bw.BidirP2POn, lat.P2POn, err = r.figures(r.reverse == nil); err != nil {
+		if bw.P2POn, bw.BidirP2POn, lat.P2POn, err = r.timed(r.reverse == nil); err != nil {
 			return err
 		}
 	} else {
@@ -142,6 +311,42 @@ func (r *pairRun) run() error {
 	r.at(PathIPCCuMem)
 	r.addPath(r.ipcCuMem())
 	return nil
+}
+
+// enable turns on peer access both ways; the pair's Enable says how From's went.
+func (r *pairRun) enable() error {
+	d, from, to, p := r.d, r.j.From, r.j.To, &r.st.Pair
+	r.gpu.RLock()
+	defer r.gpu.RUnlock()
+	if err := d.Use(from); err != nil {
+		return err
+	}
+	p.Enable = "OK"
+	if err := d.EnablePeerAccess(to); err != nil {
+		p.Enable = cuda.ErrorName(err)
+	} else {
+		r.enabled = append(r.enabled, [2]int{from, to})
+	}
+	if err := d.Use(to); err != nil {
+		return err
+	}
+	if r.reverse = d.EnablePeerAccess(from); r.reverse != nil {
+		r.note("GPU%d->GPU%d: cuCtxEnablePeerAccess: %s: no bidirectional figure with peer access on", to, from, cuda.ErrorName(r.reverse))
+	} else {
+		r.enabled = append(r.enabled, [2]int{to, from})
+	}
+	return nil
+}
+
+// timed is figures under the parent's clock.
+func (r *pairRun) timed(bidir bool) (uni, both, latency float64, err error) {
+	r.waitClock()
+	r.gpu.Lock()
+	defer func() {
+		r.gpu.Unlock()
+		r.unclock()
+	}()
+	return r.figures(bidir)
 }
 
 func (r *pairRun) note(format string, args ...any) {
@@ -160,10 +365,15 @@ func (r *pairRun) copyPath(path string) facts.TestPath {
 	seed := seedFor(r.j.Seed, r.j.From, r.j.To, path)
 	r.pattern(seed)
 	err := func() error {
+		r.gpu.RLock()
+		defer r.gpu.RUnlock()
 		if err := d.Use(r.j.To); err != nil {
 			return err
 		}
 		if err := d.MemsetD32(r.b, 0, n/4); err != nil {
+			return err
+		}
+		if err := d.Sync(); err != nil {
 			return err
 		}
 		if err := d.Use(r.j.From); err != nil {
@@ -186,20 +396,24 @@ func (r *pairRun) copyPath(path string) facts.TestPath {
 
 // pattern puts the pattern of seed into host, unless it is there already.
 func (r *pairRun) pattern(seed uint32) {
-	if r.hostSeed != seed {
+	if r.seed != seed {
 		fill(r.host, seed)
-		r.hostSeed = seed
+		r.seed = seed
 	}
 }
 
 // verify reads n bytes at p on To back and compares them with the pattern of seed.
 func (r *pairRun) verify(res facts.TestPath, p cuda.Ptr, seed uint32) facts.TestPath {
 	r.pattern(seed)
-	if err := r.d.Use(r.j.To); err != nil {
-		res.Status, res.Error = "error", err.Error()
-		return res
-	}
-	if err := r.d.DtoH(r.back, p); err != nil {
+	err := func() error {
+		r.gpu.RLock()
+		defer r.gpu.RUnlock()
+		if err := r.d.Use(r.j.To); err != nil {
+			return err
+		}
+		return r.d.DtoH(r.back, p)
+	}()
+	if err != nil {
 		res.Status, res.Error = "error", err.Error()
 		return res
 	}
@@ -276,6 +490,7 @@ func (r *pairRun) figures(bidir bool) (uni, both, latency float64, err error) {
 
 // ipcRequest asks the second process to write a pattern into memory of To.
 type ipcRequest struct {
+	ID     int    `json:"id"` // the pair, for the step lines
 	Path   string `json:"path"`
 	Dev    int    `json:"dev"`    // the device it writes from
 	Size   int64  `json:"size"`   // the size of the memory it opens
@@ -289,9 +504,11 @@ type ipcReply struct {
 }
 
 // startIPC starts the second process: the probe again, one end of a
-// socket pair as its descriptor 3, its stdout shared with this one's.
-func (r *pairRun) startIPC() error {
-	if r.ipc != nil {
+// socket pair as its descriptor 3, its stdout shared with this one's. It
+// serves every pair of this worker; if it dies, the next request starts
+// another.
+func (w *worker) startIPC() error {
+	if w.ipc != nil {
 		return nil
 	}
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
@@ -303,7 +520,7 @@ func (r *pairRun) startIPC() error {
 	defer mine.Close()
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Env = append(os.Environ(), RoleEnv+"=ipc")
-	cmd.Stdout, cmd.Stderr = r.out.w, os.Stderr
+	cmd.Stdout, cmd.Stderr = w.out.w, os.Stderr // whole short lines: see emitter
 	cmd.ExtraFiles = []*os.File{theirs}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
@@ -315,36 +532,66 @@ func (r *pairRun) startIPC() error {
 		cmd.Wait()
 		return fmt.Errorf("socket: %w", err)
 	}
-	r.ipc, r.ipcCmd = c.(*net.UnixConn), cmd
+	w.ipc, w.ipcCmd, w.booted = c.(*net.UnixConn), cmd, false
 	return nil
 }
 
-func (r *pairRun) closeIPC() {
-	if r.ipc == nil {
+// closeIPC ends the second process; one that does not answer is killed.
+func (w *worker) closeIPC() {
+	if w.ipc == nil {
 		return
 	}
-	r.ipc.Close()
-	r.ipcCmd.Wait()
-	r.ipc = nil
+	w.ipc.Close()
+	w.ipcCmd.Process.Kill()
+	w.ipcCmd.Wait()
+	w.ipc = nil
 }
 
-// ask sends a request (and a descriptor when fd >= 0) and waits for the reply.
-func (r *pairRun) ask(req ipcRequest, fd int) error {
-	if err := r.startIPC(); err != nil {
+// awaitIPC reads the second process's first message, which says that it
+// has made its contexts. The caller holds ipcMu.
+func (w *worker) awaitIPC() error {
+	if w.booted || w.ipc == nil {
+		return nil
+	}
+	buf := make([]byte, 4096)
+	if _, _, _, _, err := w.ipc.ReadMsgUnix(buf, nil); err != nil {
+		w.closeIPC()
+		return fmt.Errorf("the second process did not start: %w", err)
+	}
+	w.booted = true
+	return nil
+}
+
+// ask sends a request (and a descriptor when fd >= 0) for pair id and
+// waits for the reply.
+func (w *worker) ask(id int, req ipcRequest, fd int) error {
+	w.ipcMu.Lock()
+	defer w.ipcMu.Unlock()
+	if err := w.startIPC(); err != nil {
 		return err
 	}
+	if err := w.awaitIPC(); err != nil {
+		return err
+	}
+	req.ID = id
 	msg, _ := json.Marshal(req)
 	var oob []byte
 	if fd >= 0 {
 		oob = syscall.UnixRights(fd)
 	}
-	if _, _, err := r.ipc.WriteMsgUnix(msg, oob, nil); err != nil {
+	if _, _, err := w.ipc.WriteMsgUnix(msg, oob, nil); err != nil {
+		w.closeIPC()
 		return fmt.Errorf("send to the second process: %w", err)
 	}
 	buf := make([]byte, 4096)
-	n, _, _, _, err := r.ipc.ReadMsgUnix(buf, nil)
+	n, _, _, _, err := w.ipc.ReadMsgUnix(buf, nil)
 	if err != nil || n == 0 {
-		return fmt.Errorf("the second process did not answer: %v", orEOF(err))
+		state := ""
+		w.closeIPC()
+		if ps := w.ipcCmd.ProcessState; ps != nil && !ps.Success() {
+			state = " (" + ps.String() + ")"
+		}
+		return fmt.Errorf("the second process did not answer: %v%s", orEOF(err), state)
 	}
 	var rep ipcReply
 	if err := json.Unmarshal(buf[:n], &rep); err != nil {
@@ -369,23 +616,50 @@ func (r *pairRun) ipcLegacy() facts.TestPath {
 	res := facts.TestPath{Path: PathIPCLegacy, Bytes: r.j.Size}
 	seed := seedFor(r.j.Seed, r.j.From, r.j.To, PathIPCLegacy)
 	err := func() error {
+		r.gpu.RLock()
+		defer r.gpu.RUnlock()
 		if err := r.d.Use(r.j.To); err != nil {
 			return err
 		}
 		if err := r.d.MemsetD32(r.b, 0, r.j.Size/4); err != nil {
 			return err
 		}
+		if err := r.d.Sync(); err != nil {
+			return err
+		}
 		h, err := r.d.IpcHandle(r.b)
 		if err != nil {
 			return err
 		}
-		return r.ask(ipcRequest{Path: PathIPCLegacy, Dev: r.j.From, Size: r.j.Size, Bytes: r.j.Size, Seed: seed, Handle: h[:]}, -1)
+		return r.ask(r.id, ipcRequest{Path: PathIPCLegacy, Dev: r.j.From, Size: r.j.Size, Bytes: r.j.Size, Seed: seed, Handle: h[:]}, -1)
 	}()
 	if err != nil {
 		res.Status, res.Error = "error", err.Error()
 		return res
 	}
 	return r.verify(res, r.b, seed)
+}
+
+// exportOn is cuMem memory on dev exported as a POSIX descriptor, made the
+// first time; the second process imports it anew for every pair.
+func (w *worker) exportOn(dev int) (cuda.Shared, error) {
+	w.mu.Lock()
+	sh, ok := w.export[dev]
+	w.mu.Unlock()
+	if ok {
+		return sh, nil
+	}
+	if err := w.d.Use(dev); err != nil {
+		return cuda.Shared{}, err
+	}
+	sh, err := w.d.Export(dev, w.size)
+	if err != nil {
+		return sh, err
+	}
+	w.mu.Lock()
+	w.export[dev] = sh
+	w.mu.Unlock()
+	return sh, nil
 }
 
 // ipcCuMem: To's memory is made with cuMemCreate and exported as a POSIX
@@ -395,18 +669,22 @@ func (r *pairRun) ipcCuMem() facts.TestPath {
 	seed := seedFor(r.j.Seed, r.j.From, r.j.To, PathIPCCuMem)
 	var sh cuda.Shared
 	err := func() error {
+		r.gpu.RLock()
+		defer r.gpu.RUnlock()
+		var err error
+		if sh, err = r.exportOn(r.j.To); err != nil {
+			return err
+		}
 		if err := r.d.Use(r.j.To); err != nil {
 			return err
 		}
-		var err error
-		if sh, err = r.d.Export(r.j.To, r.j.Size); err != nil {
-			return err
-		}
-		defer syscall.Close(sh.FD)
 		if err := r.d.MemsetD32(sh.Ptr, 0, r.j.Size/4); err != nil {
 			return err
 		}
-		return r.ask(ipcRequest{Path: PathIPCCuMem, Dev: r.j.From, Size: sh.Size, Bytes: r.j.Size, Seed: seed}, sh.FD)
+		if err := r.d.Sync(); err != nil {
+			return err
+		}
+		return r.ask(r.id, ipcRequest{Path: PathIPCCuMem, Dev: r.j.From, Size: sh.Size, Bytes: r.j.Size, Seed: seed}, sh.FD)
 	}()
 	if err != nil {
 		res.Status, res.Error = "error", err.Error()
@@ -415,8 +693,19 @@ func (r *pairRun) ipcCuMem() facts.TestPath {
 	return r.verify(res, sh.Ptr, seed)
 }
 
-// runIPC is the second process: it answers requests on descriptor 3 until
-// the pair's process closes the socket.
+// ipcServer is the second process's state: a source buffer on each device
+// it writes from, and the host memory that fills them.
+type ipcServer struct {
+	d       Driver
+	out     *emitter
+	src     map[int]cuda.Ptr
+	streams map[int]cuda.Stream
+	host    []byte
+	seed    uint32
+}
+
+// runIPC is the second process: it makes its contexts, then answers
+// requests on descriptor 3 until the worker closes the socket.
 func runIPC(d Driver, initErr error, out *emitter) int {
 	f := os.NewFile(3, "ipc")
 	c, err := net.FileConn(f)
@@ -427,6 +716,17 @@ func runIPC(d Driver, initErr error, out *emitter) int {
 	}
 	conn := c.(*net.UnixConn)
 	defer conn.Close()
+	s := &ipcServer{d: d, out: out, src: map[int]cuda.Ptr{}, streams: map[int]cuda.Stream{}}
+	if initErr == nil {
+		// Every context now, while the worker makes its own.
+		if n, err := d.Count(); err == nil {
+			d.Retain(upTo(n))
+		}
+	}
+	msg, _ := json.Marshal(ipcReply{}) // ready
+	if _, _, err := conn.WriteMsgUnix(msg, nil, nil); err != nil {
+		return 1
+	}
 	buf, oob := make([]byte, 4096), make([]byte, syscall.CmsgSpace(4))
 	for {
 		n, oobn, _, _, err := conn.ReadMsgUnix(buf, oob)
@@ -447,7 +747,8 @@ func runIPC(d Driver, initErr error, out *emitter) int {
 		case json.Unmarshal(buf[:n], &req) != nil:
 			rep.Error = "bad request"
 		default:
-			if err := serveIPC(d, req, fd, out); err != nil {
+			out.id = req.ID
+			if err := s.serve(req, fd); err != nil {
 				rep.Error = err.Error()
 			}
 		}
@@ -461,25 +762,37 @@ func runIPC(d Driver, initErr error, out *emitter) int {
 	}
 }
 
-func serveIPC(d Driver, req ipcRequest, fd int, out *emitter) error {
-	at := func(s string) { out.step(req.Path + ": " + s) }
+func (s *ipcServer) serve(req ipcRequest, fd int) error {
+	d := s.d
+	at := func(step string) { s.out.step(req.Path + ": " + step) }
 	at("second process: setup")
 	if err := d.Use(req.Dev); err != nil {
 		return err
 	}
-	src, err := d.Alloc(req.Bytes)
-	if err != nil {
-		return err
+	if s.host == nil || int64(len(s.host)) < req.Bytes {
+		var err error
+		if s.host, err = d.HostAlloc(req.Bytes); err != nil {
+			return err
+		}
+		s.seed = 0
 	}
-	host, err := d.HostAlloc(req.Bytes)
-	if err != nil {
-		return err
+	src, ok := s.src[req.Dev]
+	if !ok {
+		var err error
+		if src, err = d.Alloc(req.Bytes); err != nil {
+			return err
+		}
+		s.src[req.Dev] = src
 	}
-	fill(host, req.Seed)
+	host := s.host[:req.Bytes]
+	if s.seed != req.Seed {
+		fill(host, req.Seed)
+		s.seed = req.Seed
+	}
 	if err := d.HtoD(src, host); err != nil {
 		return err
 	}
-	s, err := d.NewStream()
+	st, err := s.stream(req.Dev)
 	if err != nil {
 		return err
 	}
@@ -502,13 +815,36 @@ func serveIPC(d Driver, req ipcRequest, fd int, out *emitter) error {
 		if err != nil {
 			return err
 		}
+		defer d.Release(sh)
 		dst = sh.Ptr
 	default:
 		return fmt.Errorf("unknown path %q", req.Path)
 	}
 	at("second process: copy")
-	if err := d.CopyAsync(dst, src, req.Bytes, s); err != nil {
+	if err := d.CopyAsync(dst, src, req.Bytes, st); err != nil {
 		return err
 	}
-	return d.StreamSync(s)
+	return d.StreamSync(st)
+}
+
+// stream is a stream of dev's context, made the first time.
+func (s *ipcServer) stream(dev int) (cuda.Stream, error) {
+	if st, ok := s.streams[dev]; ok {
+		return st, nil
+	}
+	st, err := s.d.NewStream()
+	if err != nil {
+		return 0, err
+	}
+	s.streams[dev] = st
+	return st, nil
+}
+
+// upTo is 0, 1, ..., n-1.
+func upTo(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }

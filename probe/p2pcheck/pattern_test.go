@@ -50,3 +50,22 @@ func TestCompare(t *testing.T) {
 		t.Errorf("%d wrong, %+v", wrong, first)
 	}
 }
+
+// Chunks are checked on several cores; the first mismatch is still the
+// lowest offset, and every wrong word is counted.
+func TestCompareChunks(t *testing.T) {
+	const n = 5*chunkBytes + 12
+	want := make([]byte, n)
+	fill(want, 99)
+	got := append([]byte(nil), want...)
+	for _, off := range []int{4*chunkBytes + 8, 2*chunkBytes + 4, n - 4} {
+		binary.LittleEndian.PutUint32(got[off:], ^binary.LittleEndian.Uint32(got[off:]))
+	}
+	wrong, first := compare(got, want)
+	if wrong != 3 || first == nil || first.Offset != 2*chunkBytes+4 {
+		t.Errorf("%d wrong, first %+v", wrong, first)
+	}
+	if binary.LittleEndian.Uint32(want[chunkBytes:]) == binary.LittleEndian.Uint32(want[0:]) {
+		t.Error("two chunks start alike")
+	}
+}

@@ -1,16 +1,10 @@
 package p2pcheck
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/p2pkb/p2pkb/probe/facts"
@@ -25,13 +19,17 @@ type Options struct {
 	Env      []string      // added to the children's environment
 	Now      func() time.Time
 	Progress io.Writer // one line per GPU list and pair as the test goes, for people waiting; nil for none
+	Jobs     int       // pairs the worker tests at the same time; half the GPUs when 0
+	Trace    string    // a file for the scheduling events (the children's go to TraceEnv's, from Env)
 }
 
 // DefaultSize moves enough per copy for steady bandwidth figures while the
 // whole test of two GPUs stays within a few seconds.
 const DefaultSize = 64 << 20
 
-// DefaultTimeout is each child's deadline; a healthy pair needs about a second.
+// DefaultTimeout is each pair's deadline (and the enum child's); a healthy
+// pair needs a fraction of a second once its worker has started, and the
+// time a pair waits for the clock does not count.
 const DefaultTimeout = 30 * time.Second
 
 // maxTimeouts is how many pairs may hang before the rest are not tried:
@@ -45,62 +43,6 @@ type result struct {
 	timedOut bool
 	err      error  // how the process ended, when not cleanly
 	stderr   string // the start of what it wrote to stderr (a panic message, say)
-}
-
-// spawn runs one child under the deadline and kills its process group
-// (the child and its second process) when the deadline passes.
-func (o Options) spawn(role string, j job) result {
-	var res result
-	in, _ := json.Marshal(j)
-	cmd := exec.Command(o.Exe)
-	cmd.Env = append(append(os.Environ(), o.Env...), RoleEnv+"="+role)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &limited{w: &stderr, n: 4096}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		res.err = err
-		return res
-	}
-	if err := cmd.Start(); err != nil {
-		res.err = err
-		return res
-	}
-	var mu sync.Mutex
-	timer := time.AfterFunc(o.Timeout, func() {
-		mu.Lock()
-		res.timedOut = true
-		mu.Unlock()
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	})
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
-		var l line
-		if json.Unmarshal(sc.Bytes(), &l) != nil {
-			continue
-		}
-		mu.Lock()
-		if l.Step != "" {
-			res.step = l.Step
-		}
-		if l.State != nil {
-			res.state = l.State
-		}
-		mu.Unlock()
-	}
-	err = cmd.Wait()
-	timer.Stop()
-	// A second process left behind goes with the group.
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	mu.Lock()
-	defer mu.Unlock()
-	if err != nil && !res.timedOut {
-		res.err = err
-	}
-	res.stderr = strings.TrimSpace(stderr.String())
-	return res
 }
 
 // limited keeps the first n bytes written to it.
@@ -140,6 +82,10 @@ func firstLine(s string) string {
 
 // Run tests every GPU and ordered pair and returns the report's test section.
 // It never fails: what went wrong is in the section.
+//
+// The first worker lists the GPUs and measures each alone, then tests the
+// pairs: those that share no GPU at the same time, their copies timed one
+// pair at a time.
 func Run(o Options) *facts.Test {
 	if o.Size <= 0 {
 		o.Size = DefaultSize
@@ -167,7 +113,12 @@ func Run(o Options) *facts.Test {
 		summarize(t)
 	}()
 
-	res := o.spawn("enum", job{Size: o.Size, Seed: o.Seed})
+	s := o.newScheduler()
+	defer s.stop()
+	// Listing the GPUs is not a pair: a short deadline for pairs would
+	// otherwise end the test before it began.
+	res := s.listGPUs(max(o.Timeout, DefaultTimeout))
+
 	var en enumState
 	if res.state != nil {
 		json.Unmarshal(res.state, &en)
@@ -193,49 +144,14 @@ func Run(o Options) *facts.Test {
 		t.Notes = append(t.Notes, "one GPU: no pair to test; the figures are the GPU's own copies")
 	}
 	fmt.Fprintf(o.Progress, "p2p-probe: %d GPUs, %d ordered pairs, %s per copy\n", len(t.Devices), len(en.Peers), sizeText(o.Size))
-	timeouts := 0
-	for _, pi := range en.Peers {
-		p := facts.TestPair{Src: pi.From, Dst: pi.To, CanAccessPeer: pi.Can, Attributes: pi.Attrs, Paths: []facts.TestPath{}}
-		name := fmt.Sprintf("GPU%d->GPU%d", pi.From, pi.To)
-		if pi.Error != "" {
-			t.Notes = append(t.Notes, name+": "+pi.Error)
-		}
-		if timeouts >= maxTimeouts {
-			p.Status, p.Reason = "skipped", fmt.Sprintf("%s: not tried after %d pairs hung", name, timeouts)
-			t.Pairs = append(t.Pairs, p)
-			continue
-		}
-		res := o.spawn("pair", job{Size: o.Size, Seed: o.Seed, From: pi.From, To: pi.To, Peer: pi.Can != nil && *pi.Can})
-		var ps pairState
-		if res.state != nil {
-			json.Unmarshal(res.state, &ps)
-		}
-		switch {
-		case ps.Error != "":
-			p.Status, p.Reason = "failed", name+": "+ps.Error
-		case ps.Done:
-			// It finished; a deadline that fired while it exited changes nothing.
-		case res.timedOut:
-			timeouts++
-			p.Status, p.Step = "timeout", res.step
-			p.Reason = name + ": " + res.ended(o)
-		case !ps.Done:
-			p.Status, p.Step, p.Reason = "failed", res.step, name+": "+res.ended(o)
-		}
-		if res.state != nil {
-			p.Enable, p.Paths, p.Bandwidth, p.LatencyUS = ps.Pair.Enable, ps.Pair.Paths, ps.Pair.Bandwidth, ps.Pair.LatencyUS
-			if p.Status == "" {
-				p.Status, p.Step, p.Reason = ps.Pair.Status, ps.Pair.Step, ps.Pair.Reason
-			}
-			if p.Paths == nil {
-				p.Paths = []facts.TestPath{}
-			}
-			t.Notes = append(t.Notes, ps.Notes...)
-		}
-		judge(&p)
-		t.Pairs = append(t.Pairs, p)
-		fmt.Fprintf(o.Progress, "p2p-probe: %s %s\n", name, progress(p))
+	if len(en.Peers) == 0 {
+		return t
 	}
+	if s.jobs <= 0 {
+		s.jobs = max(1, len(t.Devices)/2)
+	}
+	t.Pairs = s.run(len(t.Devices), en.Peers)
+	t.Notes = append(t.Notes, s.notes...)
 	return t
 }
 
