@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -81,9 +82,13 @@ type docLink struct {
 	line   int
 }
 
+// htmlRef is a src or href attribute of raw HTML in Markdown, such as an
+// <img> given a width.
+var htmlRef = regexp.MustCompile(`<[a-z]+\s[^>]*\b(?:src|href)="([^"]+)"`)
+
 // docLinks returns the destinations of the links and images of a Markdown
 // file, each with its line, as goldmark parses them (so a code span that
-// looks like a link is not one).
+// looks like a link is not one), and those of its raw HTML tags.
 func docLinks(src []byte) []docLink {
 	doc := goldmark.New().Parser().Parse(text.NewReader(src))
 	var links []docLink
@@ -103,6 +108,10 @@ func docLinks(src []byte) []docLink {
 		links = append(links, docLink{target: string(dest), line: docLine(src, n)})
 		return ast.WalkContinue, nil
 	})
+	for _, m := range htmlRef.FindAllSubmatchIndex(src, -1) {
+		line := strings.Count(string(src[:m[2]]), "\n") + 1
+		links = append(links, docLink{target: string(src[m[2]:m[3]]), line: line})
+	}
 	return links
 }
 
