@@ -29,7 +29,7 @@ func TestSearchJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &hits); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if len(hits) == 0 || hits[0].ID != "cuda/peer-access-to-same-device" || hits[0].Kind != "entry" || hits[0].URL != "/en/kb/cuda/peer-access-to-same-device/" {
+	if len(hits) == 0 || hits[0].ID != "cuda/peer-access-unsupported-by-hardware" || hits[0].Kind != "entry" || hits[0].URL != "/en/kb/cuda/peer-access-unsupported-by-hardware/" {
 		t.Errorf("hits = %+v", hits)
 	}
 	_, out, _ = call("", "search", "--lang", "zh", "--json", "--base-url", "https://kb.example.org/docs", "对等访问")
