@@ -24,6 +24,7 @@ import (
 	"github.com/p2pkb/p2pkb/internal/highlight"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/markdown"
+	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/site"
 )
@@ -228,6 +229,10 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 		return err
 	}
 	if err := errorsFile(emit); err != nil {
+		return err
+	}
+	// The paste readers' patterns, for paste.js (written once, in Go).
+	if err := emit(paste.TablePath, paste.Table()); err != nil {
 		return err
 	}
 	// Reproducers are published as they are, for readers to run.
