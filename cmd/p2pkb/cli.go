@@ -139,8 +139,8 @@ func usageError(format string, args ...any) error {
 }
 
 // exitCode maps an error to the exit status and says it on stderr once,
-// after "p2pkb:". A flag error was already printed with the usage.
-func exitCode(err error, stderr io.Writer) int {
+// after "p2pkb CMD:". A flag error was already printed with the usage.
+func exitCode(cmd string, err error, stderr io.Writer) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -162,7 +162,7 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	msg := err.Error()
 	if !strings.HasPrefix(msg, "p2pkb") {
-		msg = "p2pkb: " + msg
+		msg = "p2pkb " + cmd + ": " + strings.TrimPrefix(msg, cmd+": ")
 	}
 	fmt.Fprintln(stderr, msg)
 	return code
@@ -271,4 +271,3 @@ func names() string {
 	}
 	return strings.Join(ns, ", ")
 }
-

@@ -73,7 +73,7 @@ func TestExplainLogFromStdin(t *testing.T) {
 	}
 	for _, want := range []string{"○ line 2: 2017-06-28", "● line 5: RuntimeError", "3 known causes, the most likely first:",
 		"1. cuda/peer-access-unsupported-by-hardware [cudaErrorPeerAccessUnsupported]", "Root cause", "What works", "[ 75%]", "What does not work",
-		"More: /en/kb/tensorflow/gpu-peer-access-error/", "Recognized: 1 error message(s), 1 note(s)."} {
+		"More: http://127.0.0.1:8080/en/kb/tensorflow/gpu-peer-access-error/", "Recognized: 1 error message(s), 1 note(s)."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("explain output lacks %q:\n%s", want, out)
 		}

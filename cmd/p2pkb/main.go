@@ -32,7 +32,6 @@ import (
 	"github.com/p2pkb/p2pkb/probe/facts"
 )
 
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -79,7 +78,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "p2pkb: unknown command %q\n%s", cmd, usageText())
 		return 2
 	}
-	return exitCode(err, stderr)
+	return exitCode(cmd, err, stderr)
 }
 
 // sourceFlags are the flags that replace an embedded part of the site.
@@ -217,10 +216,10 @@ func searchCmd(args []string, stdout, stderr io.Writer) error {
 		return usageError("search: give a QUERY (words, an error message or a log); see p2pkb help search")
 	}
 	if len(q) > search.MaxQueryBytes {
-		return fmt.Errorf("p2pkb search: %w: search for the error line alone, or pipe the whole log into 'p2pkb explain'", &search.QueryTooLongError{Len: len(q)})
+		return &exitError{code: 2, err: fmt.Errorf("p2pkb search: %w: search for the error line alone, or pipe the whole log into 'p2pkb explain'", &search.QueryTooLongError{Len: len(q)})}
 	}
 	if *limit < 1 || *limit > search.MaxResults {
-		return fmt.Errorf("p2pkb search: --limit is %d; it must be from 1 to %d", *limit, search.MaxResults)
+		return usageError("p2pkb search: --limit is %d; it must be from 1 to %d", *limit, search.MaxResults)
 	}
 	sources, err := src.sources()
 	if err != nil {
@@ -524,7 +523,7 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if in == nil && *probeFile == "" {
-		return errors.New("usage: p2pkb match [--probe FILE] [--file LOG | TEXT...]")
+		return usageError("match: give a p2p-probe report (--probe FILE), a log (--file LOG, TEXT or standard input), or both; see p2pkb help match")
 	}
 	s, err := src.model()
 	if err != nil {

@@ -39,7 +39,7 @@ func TestSearchJSON(t *testing.T) {
 }
 
 // A query over the limit, or a limit out of range, is refused with a
-// message rather than searched in part.
+// message rather than searched in part: exit status 2, an input error.
 func TestSearchRefusesWhatItWouldCut(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -50,7 +50,7 @@ func TestSearchRefusesWhatItWouldCut(t *testing.T) {
 		{[]string{"search", "--limit", "0", "peer"}, "--limit is 0; it must be from 1 to 100"},
 	} {
 		code, out, errOut := call("", c.args...)
-		if code != 1 || out != "" || !strings.Contains(errOut, c.want) {
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
 			t.Errorf("%.40q: exit %d, stdout %q, stderr %q; want %q", c.args, code, out, errOut, c.want)
 		}
 	}
@@ -165,6 +165,12 @@ func TestNewWritesASkeleton(t *testing.T) {
 	log := filepath.Join(dir, "train.log")
 	os.WriteFile(log, []byte("step 1 loss 2.3\n[rank0]: RuntimeError: CUDA error: peer access is not supported between these two devices\n"), 0o644)
 	kbDir := filepath.Join(dir, "kb")
+	schema, err := os.ReadFile("../../kb/schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(kbDir, 0o755)
+	os.WriteFile(filepath.Join(kbDir, "schema.json"), schema, 0o644)
 	code, out, errOut := call("", "new", "--kb", kbDir, "--from-log", log)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -180,8 +186,6 @@ func TestNewWritesASkeleton(t *testing.T) {
 	if code, _, errOut = call("", "new", "--kb", kbDir, "--from-log", log); code == 0 || !strings.Contains(errOut, "exists already") {
 		t.Errorf("a second new over the same entry: exit %d, %s", code, errOut)
 	}
-	schema, _ := os.ReadFile("../../kb/schema.json")
-	os.WriteFile(filepath.Join(kbDir, "schema.json"), schema, 0o644)
 	code, _, errOut = call("", "lint", "--kb", kbDir, "--content", "../../content")
 	if code == 0 || !strings.Contains(errOut, "root_cause: still says TODO") {
 		t.Errorf("lint of a skeleton: exit %d, %s", code, errOut)

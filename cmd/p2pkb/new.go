@@ -52,6 +52,10 @@ func newCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("new: %w", err)
 	}
+	path := filepath.Join(*kbDir, filepath.FromSlash(d.Path))
+	if _, err := os.Stat(path); err == nil {
+		return fmt.Errorf("new: %s exists already; edit it, or rename the new entry", path)
+	}
 	if !*force {
 		known, err := explained(*kbDir, d.Line)
 		if err != nil {
@@ -61,7 +65,6 @@ func newCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return &exitError{code: 1, err: fmt.Errorf("new: the KB already explains this line: %s; edit that entry, or give --force to add another cause of the same message", strings.Join(known, ", "))}
 		}
 	}
-	path := filepath.Join(*kbDir, filepath.FromSlash(d.Path))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("new: %w", err)
 	}
