@@ -85,7 +85,9 @@ var variable = []struct {
 	{regexp.MustCompile(`0x[0-9a-fA-F]+`), `0x[0-9a-fA-F]+`},
 	{regexp.MustCompile(`(?:/[\w.+-]+)+/?`), `\S+`},
 	{regexp.MustCompile(`\b[0-9a-fA-F]{4,}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-9a-fA-F]\b`), `[0-9a-fA-F:.]+`}, // PCI bus id
-	{regexp.MustCompile(`\d+(?:\.\d+)*`), `\d+(?:\.\d+)*`},
+	// Bounded: an unbounded group after \d+ is what lint refuses, since the
+	// site's backtracking engine could take exponential time on it.
+	{regexp.MustCompile(`\d+(?:\.\d+)*`), `\d+(?:\.\d+){0,4}`},
 }
 
 // Pattern turns a message into a regex: literal text quoted, variable parts
