@@ -253,7 +253,7 @@
           return ranked.map(function (d, i) {
             var row = chunks[i][d % meta.chunk], r = { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], gist: row[5] || "", best: row[6] || "",
               versions: row[7] || [], applies_when: row[8] || "", score: scores[d], match: matches[d] || "" };
-            if (rank[d]) { r.reports = rank[d].reports; r.generic = rank[d].generic; r.confidence = rank[d].confidence; }
+            if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] === 1; r.confidence = row[11] || 0; }
             if (r.match && multiline) { r.line = lineOf(q, r.match); }
             return r;
           });
@@ -765,11 +765,12 @@
     input.value = q;
     if (!q.trim()) { input.focus(); return; }
     status.textContent = status.dataset.searching;
-    var causes = document.getElementById("search-causes"), shown = null;
+    var causes = document.getElementById("search-causes"), shown = null, composed = [];
     var showCauses = function () {
       if (!shown || !causes) { return; }
       var facts = machineFacts(), groups = causeGroups(shown, q, facts);
       renderCauses(causes, groups, facts);
+      renderComposed(causes, composed);
       return groups;
     };
     document.addEventListener("p2pkb-machine", function () {
@@ -780,13 +781,15 @@
       rankCauses(shown, showCauses()).forEach(function (r) { if (items[r.id]) { list.appendChild(items[r.id]); } });
     });
     search(q, lang).then(function (results) {
+      return composedLines(results, q, lang).then(function (c) { composed = c; return results; });
+    }).then(function (results) {
       shown = results;
       results = rankCauses(results, showCauses());
       render(list, results, q);
       status.textContent = results.length ? status.dataset.found.replace("%d", results.length) : "";
       hint.hidden = results.length > 0;
       // Nothing found, or a pasted message that no entry's signature matches: the KB lacks it.
-      if (!results.length || terms(q).length > 4 && !results.some(function (r) { return r.match; })) { reportBox(q); }
+      if (!results.length || terms(q).length > 4 && !results.some(function (r) { return r.match; }) || composed.length) { reportBox(q); }
       // A pasted log also carries facts: they judge the results where no probe report does.
       if (window.p2pkbMachine) { window.p2pkbMachine.paste(q); }
       document.body.dataset.searchDone = "true";
@@ -809,6 +812,6 @@
     });
   }
 
-  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, pasteFor: pasteFor, issueLines: issueLines };
+  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, pasteFor: pasteFor, issueLines: issueLines, readLine: readLine };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", page); } else { page(); }
 })();

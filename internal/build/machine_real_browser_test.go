@@ -68,7 +68,7 @@ func TestBrowserRealTestReportOnTheIOMMUEntry(t *testing.T) {
 		failed    int      // cells marked failed
 	}{
 		{"../../probe/testdata/real/h200x2-test.json", "does_not_apply",
-			[]string{rules.GBps(388.2) + " / " + rules.GBps(37.2), rules.GBps(389) + " / " + rules.GBps(37.7), rules.GBps(1940.7), rules.GBps(55.3)}, 0},
+			[]string{rules.GBps(388.9) + " / " + rules.GBps(37.4), rules.GBps(388.5) + " / " + rules.GBps(37.4), rules.GBps(1944), rules.GBps(55.3)}, 0},
 		{"../../probe/testdata/golden/test-zeros.json", "applies", []string{rules.GBps(209.9) + " / " + rules.GBps(16.8)}, 1},
 	} {
 		doc, err := os.ReadFile(c.doc)
