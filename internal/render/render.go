@@ -8,6 +8,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -25,6 +26,7 @@ import (
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/markdown"
 	"github.com/p2pkb/p2pkb/internal/site"
+	"github.com/p2pkb/p2pkb/templates"
 )
 
 // Emit receives one output file: its path from the site root and its bytes.
@@ -43,18 +45,21 @@ type Renderer struct {
 	compiled         bool                         // the templates are those compiled.go writes: entry, redirect and domain catalogue pages are written by it
 	lit              map[string]map[string]string // lang -> key -> UI string as a literal {{T "key"}} writes it
 	compiledPartials sync.Map                     // partialKey -> the partial's HTML
+
+	ui map[string]*templates.UI // language code -> what its pages share
 }
 
 // New parses the templates (base.html plus one file per page kind, and
 // i18n.json) and prepares rendering with the given static assets.
-func New(templates, assets fs.FS) (*Renderer, error) {
+func New(tpl, assets fs.FS) (*Renderer, error) {
 	r := &Renderer{
 		pages:     map[site.Kind]map[string]*template.Template{},
 		markdown:  map[string]*markdown.Renderer{},
 		highlight: highlight.Default(),
 		assets:    assets,
+		ui:        map[string]*templates.UI{},
 	}
-	data, err := fs.ReadFile(templates, "i18n.json")
+	data, err := fs.ReadFile(tpl, "i18n.json")
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
@@ -67,12 +72,13 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 		}
 		r.markdown[l.Code] = markdown.New(markdown.WithHighlight(r.highlight),
 			markdown.WithLabels(r.strings[l.Code]["copy"], r.strings[l.Code]["section_link"]))
+		r.ui[l.Code] = &templates.UI{Code: l.Code, Strings: r.strings[l.Code], All: r.strings, Markdown: r.markdown[l.Code]}
 	}
 	text := r.text
 	sources := map[string]string{}
 	for _, k := range append([]site.Kind{"base"}, kinds...) {
 		name := string(k) + ".html"
-		b, err := fs.ReadFile(templates, name)
+		b, err := fs.ReadFile(tpl, name)
 		if err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
 		}
@@ -107,7 +113,7 @@ func New(templates, assets fs.FS) (*Renderer, error) {
 			r.pages[k][l.Code] = t
 		}
 	}
-	if h, err := templatesHash(templates); err == nil && h == compiledFor {
+	if h, err := templatesHash(tpl); err == nil && h == compiledFor {
 		r.compiled = true
 		r.literals()
 	}
@@ -259,10 +265,19 @@ func (r *Renderer) Page(p *site.Page) ([]byte, error) { return r.page(nil, p) }
 // Site renders every page into a buffer from a pool: a page's buffer grew
 // by doubling, and its garbage was a good part of a build's collections.
 func (r *Renderer) page(b []byte, p *site.Page) ([]byte, error) {
-	if b, ok, err := r.compiledPage(b, p); ok {
-		return b, err
+	code := p.Lang.Code
+	if code == "" {
+		code = site.Langs[0].Code
 	}
-	return r.templatePage(b, p)
+	c, err := templates.Page(templates.NewView(p, r.ui[code]))
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", p.File(), err)
+	}
+	buf := bytes.NewBuffer(b)
+	if err := c.Render(context.Background(), buf); err != nil {
+		return nil, fmt.Errorf("render %s: %w", p.File(), err)
+	}
+	return buf.Bytes(), nil
 }
 
 // templatePage renders a page through its html/template.
