@@ -170,6 +170,26 @@ func VersionsJSON(e *kb.Entry) string {
 	return string(b)
 }
 
+// Label is a KB value that names one of a set (a category, a root cause
+// type, a version's status) in the page's language: i18n.json's kind_value,
+// or the value itself where it has none.
+func (v *View) Label(kind, value string) string {
+	if s, ok := v.UI.Strings[kind+"_"+value]; ok {
+		return s
+	}
+	return value
+}
+
+// Gist is the start of an entry's root cause in the page's language, as
+// plain text: what tells apart entries that share a message.
+func (v *View) Gist(e *kb.Entry) (string, error) {
+	cause := e.RootCause
+	if v.UI.Code == "zh" && e.RootCauseZH != "" {
+		cause = e.RootCauseZH
+	}
+	return v.Summary(cause)
+}
+
 // Sig is an entry's signature in the page's language.
 func (v *View) Sig(e *kb.Entry) string { return site.Signature(e, v.UI.Code) }
 
