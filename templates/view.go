@@ -180,6 +180,18 @@ func (v *View) Label(kind, value string) string {
 	return value
 }
 
+// CauseGist is the first sentence of an entry page's root cause as plain
+// text, and whether that is all of it: a long cause is summed up at the top
+// of the page, before what works, and given whole further down.
+func (v *View) CauseGist() (string, bool, error) {
+	p, err := v.UI.Plain(v.Entry.RootCause.Text)
+	if err != nil {
+		return "", false, err
+	}
+	s := summary(p)
+	return s, s == p, nil
+}
+
 // Gist is the start of an entry's root cause in the page's language, as
 // plain text: what tells apart entries that share a message.
 func (v *View) Gist(e *kb.Entry) (string, error) {

@@ -138,3 +138,25 @@ func TestSitemapAndFeedLinks(t *testing.T) {
 		}
 	}
 }
+
+// Every category, root cause type and version status of the repository's
+// KB has a label in each language, so no page shows the KB's identifier.
+func TestKBValuesHaveLabels(t *testing.T) {
+	s, r := repoSite(t)
+	for _, e := range s.KB.Entries {
+		keys := []string{"category_" + e.Category}
+		if e.RootCauseType != "" {
+			keys = append(keys, "root_cause_type_"+e.RootCauseType)
+		}
+		for _, v := range e.Versions {
+			keys = append(keys, "status_"+v.Status)
+		}
+		for _, key := range keys {
+			for _, l := range site.Langs {
+				if _, ok := r.strings[l.Code][key]; !ok {
+					t.Errorf("%s: i18n.json has no %q label %q", e.ID, l.Code, key)
+				}
+			}
+		}
+	}
+}
