@@ -4,20 +4,24 @@ N        ?= 10000
 LOG_MB   ?= 100,1000
 CHROMIUM ?= chromium
 
-.PHONY: site test lint probe bench fuzz browser vocab clean
+.PHONY: site test lint audit probe bench fuzz browser slurm vocab clean
 
 ## site: build the site from the repository's kb/ and content/ into public/
 site:
 	$(GO) run ./cmd/p2pkb build --kb kb --content content --i18n templates --assets assets --out public
 
-## test: every test, browser tests in headless Chromium included
-test: browser vocab
+## test: every test, browser tests in headless Chromium and the Slurm recipe included
+test: browser slurm vocab
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
 ## lint: check the KB and the articles without writing anything
 lint:
 	$(GO) run ./cmd/p2pkb lint --kb kb --content content
+
+## audit: per entry, what its signature, code and rates rest on, and the totals (fails on a rate without basis or an invented code)
+audit:
+	$(GO) run ./cmd/p2pkb audit --kb kb
 
 ## probe: build bin/p2p-probe for linux/amd64
 probe:
@@ -58,6 +62,17 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	else \
 		echo "browser tests need Chromium: run 'sudo apt-get install chromium chromium-driver' (they are skipped until then)"; \
+	fi
+
+# The fleet's Slurm recipe is tested on a one-node Slurm started on this
+# machine; as root (CI) its daemons are installed here.
+slurm:
+	@if command -v slurmctld >/dev/null 2>&1 && command -v slurmd >/dev/null 2>&1 && command -v srun >/dev/null 2>&1 && command -v munged >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing slurm and munge for the fleet recipe test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurmctld slurmd slurm-client munge >/dev/null; \
+	else \
+		echo "the Slurm recipe test needs slurmctld, slurmd, slurm-client and munge (it is skipped until then)"; \
 	fi
 
 clean:

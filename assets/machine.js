@@ -12,15 +12,79 @@
   var $ = function (sel) { return panel.querySelector(sel); };
 
   // check returns the report, or throws with a message a person can act on.
+  // The shape and limits are facts.ReportShape's, generated with the words:
+  // a report this accepts, facts.Read accepts, and a report over the limits
+  // (more GPUs than a table can show) is refused before it is stored.
+  var SHAPE = window.p2pkbReportShape || { maxSize: MAX, maxString: 4096, shape: { k: "obj", f: {} } };
   function check(text) {
-    if (typeof text !== "string" || text.length > MAX) { throw new Error(t("errLarge")); }
+    if (typeof text !== "string" || text.length > SHAPE.maxSize) { throw new Error(t("errLarge")); }
     var r;
     try { r = JSON.parse(text); } catch (e) { throw new Error(t("errJson")); }
-    if (!r || typeof r !== "object" || Array.isArray(r) || !r.probe || r.probe.name !== "p2p-probe" || r.schema_version !== 1 ||
-        !Array.isArray(r.gpus) || !Array.isArray(r.pairs) || typeof r.summary !== "object" || r.summary === null) {
+    if (!r || typeof r !== "object" || Array.isArray(r) || !r.probe || r.probe.name !== "p2p-probe" || r.schema_version !== 1) {
       throw new Error(t("errSchema"));
     }
+    var bad = walk(SHAPE.shape, r);
+    if (bad) {
+      var e = new Error(t({ type: "errType", unknown: "errUnknown", many: "errMany", long: "errLong" }[bad.kind])
+        .replace("{field}", bad.path).split("{max}").join(String(bad.max)));
+      e.report = true; // a probe report, refused: no log to read in it
+      throw e;
+    }
+    // Lists Go writes as null, and parts a report may leave out, read as empty.
+    r.gpus = r.gpus || [];
+    r.pairs = r.pairs || [];
+    r.summary = r.summary || {};
     return r;
+  }
+
+  // walk mirrors facts.Shape.Check: where v leaves shape s, or null. The
+  // field's path is made on the way out, only for the field refused.
+  var own = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
+  var at = function (kind, max) { return { path: "", kind: kind, max: max }; };
+  var under = function (bad, step) { bad.path = bad.path === "" || bad.path.charAt(0) === "[" ? step + bad.path : step + "." + bad.path; return bad; };
+  function walk(s, v) {
+    var obj = v !== null && typeof v === "object" && !Array.isArray(v);
+    var i, k, keys, bad;
+    if (v === null) { return s.null ? null : at("type"); }
+    switch (s.k) {
+    case "val":
+      if (obj) {
+        keys = Object.keys(v);
+        if (keys.length === 1 && keys[0] === "error" && typeof v.error === "string" && v.error !== "") {
+          return v.error.length > SHAPE.maxString ? { path: "error", kind: "long", max: SHAPE.maxString } : null;
+        }
+      }
+      return walk(s.of, v);
+    case "obj":
+    case "map":
+      if (!obj) { return at("type"); }
+      keys = Object.keys(v);
+      if (s.k === "map" && keys.length > s.max) { return at("many", s.max); }
+      for (i = 0; i < keys.length; i++) {
+        k = keys[i];
+        if (s.k === "obj" && !own(s.f, k)) { return { path: k, kind: "unknown" }; }
+        if (s.k === "map" && k.length > SHAPE.maxString) { return { path: k, kind: "long", max: SHAPE.maxString }; }
+        if ((bad = walk(s.k === "obj" ? s.f[k] : s.of, v[k]))) { return under(bad, k); }
+      }
+      return null;
+    case "arr":
+      if (!Array.isArray(v)) { return at("type"); }
+      if (v.length > s.max) { return at("many", s.max); }
+      for (i = 0; i < v.length; i++) {
+        if ((bad = walk(s.of, v[i]))) { return under(bad, "[" + i + "]"); }
+      }
+      return null;
+    case "str":
+      if (typeof v !== "string") { return at("type"); }
+      return v.length > s.max ? at("long", s.max) : null;
+    case "int":
+      return typeof v === "number" && Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER ? null : at("type");
+    case "num":
+      return typeof v === "number" && isFinite(v) ? null : at("type");
+    case "bool":
+      return typeof v === "boolean" ? null : at("type");
+    }
+    return at("type");
   }
 
   function el(tag, cls, text) {
@@ -51,18 +115,34 @@
     });
   }
 
+  // show writes the summary line; the GPUs, the pair matrix and the test's
+  // figures are drawn when the panel is open, as a person reads them, so a
+  // kept report costs a page that never opens the panel almost nothing.
+  var drawn = null;
   function show(r) {
     var out = $(".machine-facts");
     out.textContent = "";
+    drawn = null;
     if (!r && pasted.length) { $(".machine-state").textContent = t("pastedFacts").replace("%d", pasted.length); return; }
     if (!r) { $(".machine-state").textContent = t("none"); return; }
     var d = r.driver || {};
     $(".machine-state").textContent = r.gpus.length + " GPU · driver " + str(d.version) + " · CUDA " + str(d.cuda);
+    if (panel.open) { draw(r); }
+  }
+  panel.addEventListener("toggle", function () { if (panel.open && current && drawn !== current) { draw(current); } });
+
+  function draw(r) {
+    var out = $(".machine-facts");
+    out.textContent = "";
+    drawn = r;
     var list = el("ul");
     r.gpus.forEach(function (g) { list.appendChild(el("li", "", "GPU" + str(g.index) + ": " + str(g.name) + " (" + str(g.architecture) + ")")); });
     out.appendChild(list);
     if (r.gpus.length > 1) {
       // The matrix as nvidia-smi topo -m draws it, pairs without P2P marked.
+      // check bounds it to MaxGPUs x MaxGPUs cells.
+      var byPair = {};
+      r.pairs.forEach(function (p) { byPair[p.from + ">" + p.to] = byPair[p.from + ">" + p.to] || p; });
       var table = el("table", "matrix"), head = el("tr");
       head.appendChild(el("th", "", ""));
       r.gpus.forEach(function (g) { head.appendChild(el("th", "", "GPU" + str(g.index))); });
@@ -72,7 +152,7 @@
         row.appendChild(el("th", "", "GPU" + str(a.index)));
         r.gpus.forEach(function (b) {
           if (a.index === b.index) { row.appendChild(el("td", "", "X")); return; }
-          var p = r.pairs.filter(function (p) { return p.from === a.index && p.to === b.index; })[0] || {};
+          var p = byPair[a.index + ">" + b.index] || {};
           var ok = p.p2p_read === "OK" && p.p2p_write === "OK";
           var cell = el("td", ok ? "p2p-ok" : "p2p-no", str(p.connection) + (ok ? "" : " ✗"));
           if (!ok) { cell.title = str(p.p2p_read); }
@@ -223,30 +303,34 @@
   var current = null;
 
   // usePaste takes the facts of a pasted log; keep stores them for other
-  // pages. A log of more than SYNC_MAX characters is read a slice at a time,
-  // the page running between slices, so that megabytes never freeze the tab;
-  // it is then taken (true) before its facts are known.
-  var SYNC_MAX = 256 << 10, reading = 0;
+  // pages. The log is read a line at a time against the clock: what takes
+  // more than SLICE ms goes on in slices of that much, the page running
+  // between them, so that no text freezes the tab (paste.js reads at most
+  // paste.MaxLine bytes of a line, so no line takes long). A text read at
+  // once gives its answer (true when facts were taken); one read in slices
+  // is taken (true) before its facts are known.
+  var SLICE = 25, SYNC_MAX = 256 << 10, reading = 0;
   function usePaste(text, keep) {
     var msg = $(".machine-message");
     reading++;
     if (text.length > PASTE_MAX) { msg.textContent = t("pasteLarge"); return false; }
-    if (text.length <= SYNC_MAX) { return takePaste(window.p2pkbPaste.extract(text), keep); }
     var x = new window.p2pkbPaste.Extractor(), pos = 0, n = 0, gen = reading;
-    (function slice() {
-      if (gen !== reading) { return; } // a newer paste replaced this one
-      var until = performance.now() + 25;
+    var step = function () {
+      var until = performance.now() + SLICE;
       while (pos < text.length && performance.now() < until) {
-        for (var k = 0; k < 1000 && pos < text.length; k++) {
-          var end = text.indexOf("\n", pos);
-          if (end < 0) { end = text.length; }
-          x.line(++n, text.slice(pos, end));
-          pos = end + 1;
-        }
+        var end = text.indexOf("\n", pos);
+        if (end < 0) { end = text.length; }
+        x.line(++n, text.slice(pos, end));
+        pos = end + 1;
       }
-      if (pos < text.length) { setTimeout(slice, 0); return; }
+      return pos >= text.length;
+    };
+    if (step()) { return takePaste(x.facts(), keep); }
+    setTimeout(function slice() {
+      if (gen !== reading) { return; } // a newer paste replaced this one
+      if (!step()) { setTimeout(slice, 0); return; }
       takePaste(x.facts(), keep);
-    })();
+    }, 0);
     return true;
   }
 
@@ -274,23 +358,35 @@
     paste: function (text) { if (!window.p2pkbPaste || !usePaste(String(text), false)) { mark(current); } }
   };
 
-  function use(text, quiet) {
+  // use reads a pasted or linked report, or (kept) the one this browser
+  // kept. A report is kept only once it is checked and drawn; a kept one that
+  // no longer reads (an older site's limits, a hand-edited store) is dropped
+  // with a message rather than tried again on every page.
+  function use(text, kept) {
     var msg = $(".machine-message");
-    if (window.p2pkbPaste && !/^\s*[{[]/.test(text)) { return usePaste(text, true); }
+    if (!kept && window.p2pkbPaste && !/^\s*[{[]/.test(text)) { return usePaste(text, true); }
     try {
-      var r = check(text);
-      try { localStorage.setItem(KEY, text); } catch (e) { /* storage off: keep it for this page */ }
-      msg.textContent = quiet ? "" : t("stored");
-      current = r;
-      show(r);
-      mark(r);
-      return true;
+      current = check(text);
+      show(current);
+      mark(current);
     } catch (e) {
+      current = null;
+      try { show(null); mark(null); } catch (e2) { /* nothing left to draw */ }
+      if (kept) {
+        try { localStorage.removeItem(KEY); } catch (e2) { /* storage off */ }
+        msg.textContent = t("dropped").replace("{why}", e.message);
+        return false;
+      }
       // JSON that is no probe report may still be output paste.js reads (nvbandwidth -j).
-      if (window.p2pkbPaste && text.length <= SYNC_MAX && usePaste(text, true)) { return true; }
+      if (!e.report && window.p2pkbPaste && text.length <= SYNC_MAX && usePaste(text, true)) { return true; }
       msg.textContent = e.message;
       return false;
     }
+    if (!kept) {
+      try { localStorage.setItem(KEY, text); } catch (e) { /* storage off: keep it for this page */ }
+    }
+    msg.textContent = kept ? "" : t("stored");
+    return true;
   }
 
   function forget() {
@@ -319,20 +415,64 @@
   });
 
   // A #probe= link (p2p-probe --link): base64url of raw DEFLATE of the JSON.
+  // It is inflated a chunk at a time and refused once past the size of a
+  // report, so a small link cannot unpack to gigabytes; the facts leave the
+  // address bar whatever happens, so that reloading does not read them again.
   var m = /(?:^#|&)probe=([A-Za-z0-9_-]+)/.exec(location.hash);
   if (m && window.DecompressionStream) {
+    history.replaceState(null, "", location.pathname + location.search);
+    if (m[1].length > Math.ceil(SHAPE.maxSize * 4 / 3)) { $(".machine-message").textContent = t("errLarge"); return; }
     var b64 = m[1].replace(/-/g, "+").replace(/_/g, "/");
-    var bin = atob(b64 + "===".slice((b64.length + 3) % 4));
-    if (bin.length > MAX) { $(".machine-message").textContent = t("errLarge"); return; }
+    var bin;
+    try { bin = atob(b64 + "===".slice((b64.length + 3) % 4)); } catch (e) { $(".machine-message").textContent = t("errJson"); return; }
     var bytes = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
-    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-    new Response(stream).text().then(function (text) {
+    inflate(bytes, SHAPE.maxSize).then(function (text) {
       if (use(text, false)) { panel.open = true; }
-      history.replaceState(null, "", location.pathname + location.search);
-    }, function () { $(".machine-message").textContent = t("errJson"); });
+    }, function (e) { $(".machine-message").textContent = e.message; });
     return;
   }
+
+  // inflate resolves to the text of raw DEFLATE data, or rejects with the
+  // message to show when it is not DEFLATE or unpacks to more than limit
+  // bytes. The data goes in a kilobyte at a time, read out before the next:
+  // DEFLATE unpacks a kilobyte to a megabyte at most, so no more than that
+  // is ever made past the limit.
+  function inflate(data, limit) {
+    var ds = new DecompressionStream("deflate-raw"), w = ds.writable.getWriter(), rd = ds.readable.getReader();
+    var chunks = [], n = 0, STEP = 1024;
+    return new Promise(function (resolve, reject) {
+      var failed = false, fail = function (msg) {
+        if (failed) { return; }
+        failed = true;
+        rd.cancel().catch(function () {});
+        w.abort().catch(function () {});
+        reject(new Error(msg));
+      };
+      (function feed(at) {
+        if (failed) { return; }
+        if (at >= data.length) { w.close().catch(function () { fail(t("errJson")); }); return; }
+        w.ready.then(function () { return w.write(data.subarray(at, at + STEP)); })
+          .then(function () { feed(at + STEP); }, function () { fail(t("errJson")); });
+      })(0);
+      (function next() {
+        rd.read().then(function (res) {
+          if (failed) { return; }
+          if (res.done) {
+            var all = new Uint8Array(n), at = 0;
+            chunks.forEach(function (c) { all.set(c, at); at += c.length; });
+            resolve(new TextDecoder().decode(all));
+            return;
+          }
+          n += res.value.length;
+          if (n > limit) { fail(t("errLarge")); return; }
+          chunks.push(res.value);
+          next();
+        }, function () { fail(t("errJson")); });
+      })();
+    });
+  }
+
   var saved = null;
   try {
     saved = localStorage.getItem(KEY);

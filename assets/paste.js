@@ -5,7 +5,7 @@
 // the cases both sides run. Pasted text is only read, never shown as markup.
 (function () {
   "use strict";
-  var MAX_TEXT = 300, MAX_GPUS = 64, MAX_ENV = 64;
+  var MAX_TEXT = 300, MAX_LINE = 1024, MAX_GPUS = 64, MAX_ENV = 64;
 
   var PREFIXES = /^(?:\[(?:rank|default)?\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+: |\([A-Za-z]*\s*pid=\d+[^)]*\)|>+|\[\s*\d+\.\d+\]|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.\-\[\]]+:|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]\s]+\]|[\w.-]+:\d+:\d+ \[\d+\])/;
   var ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
@@ -70,6 +70,17 @@
     while (i > 0 && (b[i] & 0xC0) === 0x80) { i--; }
     return decoder.decode(b.slice(0, i)) + "…";
   }
+  // head keeps the first MAX_LINE bytes of UTF-8 (paste.MaxLine): the
+  // patterns here backtrack, and a pattern run on a line of any length could
+  // take minutes; on this much it takes milliseconds.
+  function head(s) {
+    if (s.length <= MAX_LINE / 3) { return s; }
+    var b = encoder.encode(s.slice(0, MAX_LINE));
+    if (b.length <= MAX_LINE) { return s.length <= MAX_LINE ? s : decoder.decode(b); }
+    var i = MAX_LINE;
+    while (i > 0 && (b[i] & 0xC0) === 0x80) { i--; }
+    return decoder.decode(b.slice(0, i));
+  }
   function fields(s) { s = s.trim(); return s === "" ? [] : s.split(/\s+/); }
   function ev() { return { set: false, line: 0, text: "" }; }
   function mark(e, n, text) { if (!e.set) { e.set = true; e.line = n; e.text = text; } }
@@ -125,6 +136,7 @@
   };
 
   X.line = function (n, raw) {
+    raw = head(raw);
     var s = strip(raw);
     if (this.mat && this.matRow(s, n, raw)) { return; }
     if (this.mat) { this.endMatrix(); }

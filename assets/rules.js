@@ -215,6 +215,9 @@
     // An NCCL_* not recorded was not set when a source lists them all (a
     // probe report, an NCCL_DEBUG=INFO log), and is unknown otherwise.
     if (name.indexOf("env.NCCL_") === 0) { return { known: Object.prototype.hasOwnProperty.call(f, NCCL_ENV_LISTED), kind: "str", s: "", display: name.slice(4) }; }
+    // The NCCL a job prints is the one it loaded; else the one a Python package ships (rules.Facts.get).
+    var py = f["python.nccl"];
+    if (name === "nccl.version" && py && py.known) { return { known: true, kind: py.kind, s: py.s, n: py.n, b: py.b, display: NAMES[name] }; }
     return { known: false, display: NAMES[name] || name };
   }
 
@@ -378,7 +381,7 @@
   }
 
   var COMPONENTS = { "cuda": "cuda.version", "nvidia-driver": "driver.version", "driver": "driver.version", "torch": "python.torch",
-    "pytorch": "python.torch", "tensorflow": "python.tensorflow", "jax": "python.jax", "jaxlib": "python.jaxlib", "cupy": "python.cupy", "nccl": "python.nccl" };
+    "pytorch": "python.torch", "tensorflow": "python.tensorflow", "jax": "python.jax", "jaxlib": "python.jaxlib", "cupy": "python.cupy", "nccl": "nccl.version" };
   var CONSTRAINT = /^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(>=|<=|==|!=|>|<)\s*([0-9][0-9A-Za-z.+-]*)\s*$/;
 
   // constraint mirrors rules.Constraint: null for a version that only records.

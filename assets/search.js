@@ -108,17 +108,50 @@
 
   function add(lang, name, data) { store[lang + "/" + name] = data; }
 
+  // A KB pattern is RE2 in Go and runs here on JavaScript's backtracking
+  // engine, where a pattern such as "from .+ -> .+ : No" over a long line
+  // takes time cubic in the line. So a pattern sees a line WINDOW
+  // characters at a time: a longer line is cut into windows that overlap by
+  // half, each on a line of its own, which finds every match of up to
+  // WINDOW / 2 characters (a signature is one message) and bounds the work
+  // of each window. ^ and $ match at lines, as when each line was tried.
+  var WINDOW = 512;
+  function windowed(text) {
+    var lines = text.split("\n"), out = [];
+    for (var i = 0; i < lines.length; i++) {
+      var l = lines[i];
+      if (l.length <= WINDOW) { out.push(l); continue; }
+      for (var at = 0; at < l.length; at += WINDOW / 2) {
+        out.push(l.slice(at, at + WINDOW));
+        if (at + WINDOW >= l.length) { break; }
+      }
+    }
+    return out.join("\n");
+  }
   function matchPattern(src, text) {
     var re;
-    try { re = new RegExp(src); } catch (e) { return ""; }
+    try { re = new RegExp(src, "m"); } catch (e) { return ""; }
     var m = re.exec(text);
-    if (m) { return m[0]; }
-    var lines = text.split("\n");
-    for (var i = 0; i < lines.length; i++) {
-      m = re.exec(lines[i]);
-      if (m) { return m[0]; }
-    }
-    return "";
+    return m ? m[0] : "";
+  }
+
+  // matchPatterns runs patterns (rows [doc, source, weight]) over text and
+  // calls found(row, match) for each that matches. It works in slices of
+  // SLICE ms, the page running between them, and resolves when done.
+  var SLICE = 25;
+  function matchPatterns(patterns, text, found) {
+    var w = windowed(text), i = 0;
+    return new Promise(function (resolve) {
+      (function slice() {
+        var until = performance.now() + SLICE;
+        while (i < patterns.length && performance.now() < until) {
+          var m = matchPattern(patterns[i][1], w);
+          if (m) { found(patterns[i], m); }
+          i++;
+        }
+        if (i < patterns.length) { setTimeout(slice, 0); } else { resolve(); }
+      })();
+    });
   }
 
   // lineOf is the number, from 1, of the first line of q holding match (search.lineOf).
@@ -126,6 +159,22 @@
     var lines = q.split("\n");
     for (var i = 0; i < lines.length; i++) { if (lines[i].indexOf(match) >= 0) { return i + 1; } }
     return 0;
+  }
+
+  // patternScore mirrors search.patternScore: a pattern match above every
+  // word match, an entry that names the line's layer above one that names
+  // only the error inside it, a longer match first, then more reports, then
+  // more confidence.
+  function patternScore(m, r) {
+    return 1000 + Array.from(m).length + (r.generic ? 0 : 131072) + 0.5 * r.reports / (r.reports + 1) + r.confidence / 1e6;
+  }
+
+  // causeOrder mirrors search.Before, the one order of the causes of a line:
+  // by the facts, then the most specific explanation (not generic, the
+  // longer match), then the reports the entries cite, then confidence, then id.
+  function causeOrder(a, b) {
+    return a.tier - b.tier || (a.generic ? 1 : 0) - (b.generic ? 1 : 0) || b.len - a.len || b.reports - a.reports ||
+      b.confidence - a.confidence || (a.result.id < b.result.id ? -1 : a.result.id > b.result.id ? 1 : 0);
   }
 
   // search ranks the documents of lang for q with the client index.
@@ -136,7 +185,7 @@
     if (qterms.length > 4) { qterms = qterms.filter(function (t) { return !/^[0-9]+$/.test(t); }); }
     qterms = qterms.slice(0, 64);
     return load(lang, "meta").then(function (meta) {
-      var scores = {}, matches = {};
+      var scores = {}, matches = {}, rank = {};
       var shardOf = function (t) { return "t" + (hash(t) % meta.shards); };
       // addTerm adds term t's weights, marks its documents in hit and
       // returns its idf, 0 when no document holds it (search.scorer.add).
@@ -191,16 +240,20 @@
             scores[d] *= (have / all) * (have / all);
           });
         }
-        patterns.forEach(function (r) {
-          var m = matchPattern(r[1], q);
-          if (m) { matches[r[0]] = m; scores[r[0]] = 1000 + Array.from(m).length + (r[2] || 0) / 2; }
+        // A pattern row is [document, pattern, reports, generic, confidence] (search.patternRow).
+        return matchPatterns(patterns, q, function (r, m) {
+          matches[r[0]] = m;
+          rank[r[0]] = { reports: r[2] || 0, generic: r[3] === 1, confidence: r[4] || 0 };
+          scores[r[0]] = patternScore(m, rank[r[0]]);
         });
+      }).then(function () {
         var ranked = Object.keys(scores).map(Number).sort(function (a, b) { return scores[b] - scores[a] || a - b; }).slice(0, limit);
         var multiline = q.trim().indexOf("\n") >= 0;
         return Promise.all(ranked.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)); })).then(function (chunks) {
           return ranked.map(function (d, i) {
             var row = chunks[i][d % meta.chunk], r = { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], gist: row[5] || "", best: row[6] || "",
               versions: row[7] || [], applies_when: row[8] || "", score: scores[d], match: matches[d] || "" };
+            if (rank[d]) { r.reports = rank[d].reports; r.generic = rank[d].generic; r.confidence = rank[d].confidence; }
             if (r.match && multiline) { r.line = lineOf(q, r.match); }
             return r;
           });
@@ -332,8 +385,8 @@
 
   // causeGroups mirrors report.message: the entries whose patterns match the
   // same line of q are the causes of that line's message, ranked by the
-  // facts (a p2p-probe report's, or null): those whose conditions hold, then
-  // unknown, then those ruled out; by confidence within each.
+  // facts (a p2p-probe report's, or null), then as search.Before ranks them
+  // (causeOrder).
   function causeGroups(results, q, facts) {
     var rules = window.p2pkbRules, lines = q.split("\n"), groups = [], byLine = {};
     results.forEach(function (r) {
@@ -348,10 +401,11 @@
       var conditional = !!(r.applies_when || "").trim() || (r.versions || []).some(function (x) { return /[<>=]/.test(x); });
       var len = Array.from(r.match).length;
       byLine[n].causes.push({ result: r, truth: v.truth, reasons: v.reasons || [], condition: r.applies_when || "", len: len,
-        confidence: 2 * (r.score - 1000 - len), tier: v.truth === "does_not_apply" ? 2 : v.truth === "applies" && conditional ? 0 : 1 });
+        generic: !!r.generic, reports: r.reports || 0, confidence: r.confidence || 0,
+        tier: v.truth === "does_not_apply" ? 2 : v.truth === "applies" && conditional ? 0 : 1 });
     });
     groups.forEach(function (g) {
-      g.causes.sort(function (a, b) { return a.tier - b.tier || b.confidence - a.confidence || b.len - a.len; });
+      g.causes.sort(causeOrder);
       var out = g.causes.every(function (c) { return c.tier === 2; });
       g.verdict = g.causes[0].tier === 0 ? "applies" : out ? "ruled_out" : "unknown";
       if (g.verdict !== "unknown" || !rules) { return; }

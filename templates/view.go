@@ -1,6 +1,6 @@
 // Package templates holds the site's pages as typed templ components: one
 // component per page kind (home, catalogue, domain catalogue, entry,
-// article, search, code list, redirect, 404) inside one shared frame, and
+// article, search, fleet, code list, redirect, 404) inside one shared frame, and
 // the View they receive. The .templ files are the source; `go tool templ
 // generate` writes the *_templ.go beside them, and a test fails when those
 // differ from what the pinned generator writes. Every value reaches a page
@@ -23,6 +23,7 @@ import (
 	"github.com/p2pkb/p2pkb/internal/content"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/markdown"
+	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
@@ -60,6 +61,8 @@ func Page(v *View) (templ.Component, error) {
 		return Home(v), nil
 	case site.KindSearch:
 		return Search(v), nil
+	case site.KindFleet:
+		return Fleet(v), nil
 	case site.KindCatalog:
 		if v.Domain != nil {
 			return DomainCatalog(v), nil
@@ -459,4 +462,45 @@ func (v *View) ReportEntryURL() string {
 // computes before it writes.
 func fail(err error) templ.Component {
 	return templ.ComponentFunc(func(context.Context, io.Writer) error { return err })
+}
+
+// jsonScript writes a script element of JSON data with an id, for a page's
+// script to read. JSON's encoder escapes <, > and & inside strings, so no
+// text can end the element.
+func jsonScript(id string, v any) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		s, err := templ.JSONString(v)
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, `<script type="application/json" id="`+html.EscapeString(id)+`">`+s+`</script>`)
+		return err
+	})
+}
+
+// FleetEntry is an entry as the fleet page judges it against each node.
+type FleetEntry struct {
+	ID        string   `json:"id"`
+	Signature string   `json:"signature"`
+	Versions  []string `json:"versions"`
+	When      string   `json:"when,omitempty"`
+	URL       string   `json:"url"` // relative to the fleet page
+}
+
+// FleetEntries lists the entries that have conditions, in the KB's order,
+// as `p2pkb fleet` judges them: an entry without any says nothing about a
+// machine.
+func (v *View) FleetEntries() []FleetEntry {
+	out := []FleetEntry{}
+	for _, e := range v.Site.KB.Entries {
+		versions := []string{}
+		for _, ver := range e.Versions {
+			versions = append(versions, ver.Version)
+		}
+		if x, err := rules.Compile(versions, e.AppliesWhen); err != nil || x == nil {
+			continue
+		}
+		out = append(out, FleetEntry{ID: e.ID, Signature: v.Sig(e), Versions: versions, When: e.AppliesWhen, URL: v.Rel(site.EntryPath(v.LangCode(), e.ID))})
+	}
+	return out
 }

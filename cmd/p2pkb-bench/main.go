@@ -93,6 +93,10 @@ func run(n, logSizes []int, explainOnly bool) error {
 	if explainOnly {
 		return nil
 	}
+	if _, err := bench.Fleet(os.Stdout, repo, bin, 10000, 3); err != nil {
+		return err
+	}
+	fmt.Println()
 	o := bench.Options{N: n, Repo: repo, Binary: bin, Hugo: bench.FindHugo()}
 	if o.Hugo != "" {
 		o.Pagefind = bench.FindPagefind(repo)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/p2pkb/p2pkb"
 	"github.com/p2pkb/p2pkb/internal/build"
+	"github.com/p2pkb/p2pkb/internal/fleet"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/report"
@@ -41,6 +42,8 @@ commands:
   serve   serve the site and its search API over HTTP
   match   tell which entries and fixes apply to a machine described by p2p-probe
   new     write the skeleton of a new entry from a pasted error line
+  fleet   compare the p2p-probe reports of many nodes: verdicts, outliers, versions
+  audit   list what each entry's signature, code and rates rest on
 
 Run 'p2pkb <command> -h' for a command's flags.
 `
@@ -75,6 +78,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = serveCmd(args, stdout, stderr)
 	case "new":
 		err = newCmd(args, stdin, stdout, stderr)
+	case "fleet":
+		var differ bool
+		differ, err = fleetCmd(args, stdout, stderr)
+		if err == nil && differ {
+			return 1
+		}
+	case "audit":
+		err = auditCmd(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -134,7 +145,8 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 	fl := flag.NewFlagSet("build", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	src := addSourceFlags(fl, true)
-	out := fl.String("out", "public", "output `DIR`, replaced only when the build succeeds")
+	out := fl.String("out", "public", "output `DIR`, replaced only when the build succeeds; a non-empty DIR must be an earlier build")
+	force := fl.Bool("force", false, "replace --out even when it is not empty and no earlier build")
 	baseURL := fl.String("base-url", "", "absolute `URL` of the site root, for canonical links and sitemap.xml")
 	quiet := fl.Bool("quiet", false, "no progress line on a terminal")
 	repoURL := fl.String("repo-url", "", "the project's repository `URL` (GitHub layout), for \"Edit this entry\" and \"Report\" links")
@@ -148,6 +160,7 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sources.RepoURL = *repoURL
+	sources.ReplaceOut = *force
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
@@ -188,6 +201,20 @@ func lintCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return build.Lint(sources, stdout)
+}
+
+func auditCmd(args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("audit", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	src := addSourceFlags(fl, false)
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	sources, err := src.sources()
+	if err != nil {
+		return err
+	}
+	return build.Audit(sources, stdout)
 }
 
 func reportFlags(fl *flag.FlagSet) (lang *string, asJSON *bool, baseURL *string) {
@@ -297,6 +324,65 @@ func (s sourceFlags) model() (*site.Site, error) {
 		return nil, err
 	}
 	return build.Catalog(sources)
+}
+
+// fleetCmd reads one probe report per node and reports where the fleet
+// differs. It returns whether some node failed, lagged its peers, or could
+// not be read, or versions differ: exit status 1, for scripts and alerts.
+func fleetCmd(args []string, stdout, stderr io.Writer) (bool, error) {
+	fl := flag.NewFlagSet("fleet", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	fl.Usage = func() {
+		fmt.Fprint(stderr, `usage: p2pkb fleet [flags] DIR|FILE|ARCHIVE...
+
+Compare the p2p-probe reports of many nodes, one JSON file per node, named
+after the node (gpu-a17.json): folders are read recursively, and .tar,
+.tar.gz and .tgz archives member by member. Prints the nodes by verdict,
+the pairs that failed, hung or were slow, figures far below their peers of
+the same GPU model and link, versions that differ, and the entries whose
+conditions hold, with their nodes.
+
+Exit status: 0 when every node is in line, 1 when some node differs, 2 for
+a usage or input error.
+
+flags:
+`)
+		fl.PrintDefaults()
+	}
+	src := addSourceFlags(fl, false)
+	lang, asJSON, baseURL := reportFlags(fl)
+	slow := fl.Float64("slow-fraction", 0.2, "a pair more than this `FRACTION` below its group's median P2P bandwidth is an outlier")
+	latency := fl.Float64("latency-factor", 2, "a pair whose P2P latency is more than `TIMES` its group's median is an outlier")
+	if err := fl.Parse(args); err != nil {
+		return false, err
+	}
+	if fl.NArg() == 0 {
+		fl.Usage()
+		return false, errors.New("p2pkb fleet: name a folder, report files or an archive of reports")
+	}
+	s, err := src.model()
+	if err != nil {
+		return false, err
+	}
+	v, err := fleet.Read(fl.Args(), fleet.Options{SlowFraction: *slow, LatencyFactor: *latency, Entries: s.KB.Entries})
+	if err != nil {
+		return false, fmt.Errorf("p2pkb fleet: %w", err)
+	}
+	differ := len(v.Problems)+len(v.Outliers)+len(v.Versions)+len(v.Unread) > 0
+	for _, vn := range v.Verdicts {
+		differ = differ || vn.Verdict != fleet.OK && vn.Verdict != fleet.Untested
+	}
+	if *asJSON {
+		return differ, fleet.WriteJSON(stdout, v)
+	}
+	l := report.Lang(*lang)
+	entryURL := func(id string) string {
+		if *baseURL == "" {
+			return ""
+		}
+		return strings.TrimSuffix(*baseURL, "/") + "/" + site.EntryPath(l, id)
+	}
+	return differ, fleet.Write(stdout, v, l, entryURL)
 }
 
 func serveCmd(args []string, stdout, stderr io.Writer) error {

@@ -29,7 +29,7 @@ func TestSearchJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &hits); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if len(hits) == 0 || hits[0].ID != "cuda/peer-access-to-same-device" || hits[0].Kind != "entry" || hits[0].URL != "/en/kb/cuda/peer-access-to-same-device/" {
+	if len(hits) == 0 || hits[0].ID != "cuda/peer-access-unsupported-by-hardware" || hits[0].Kind != "entry" || hits[0].URL != "/en/kb/cuda/peer-access-unsupported-by-hardware/" {
 		t.Errorf("hits = %+v", hits)
 	}
 	_, out, _ = call("", "search", "--lang", "zh", "--json", "--base-url", "https://kb.example.org/docs", "对等访问")
@@ -63,6 +63,19 @@ func TestLintBrokenKB(t *testing.T) {
 	}
 	if code, _, _ := call("", "nonsense"); code != 2 {
 		t.Errorf("unknown command: exit %d", code)
+	}
+}
+
+// audit prints a row per entry and the totals; a KB that lint refuses
+// fails it, naming the problem.
+func TestAudit(t *testing.T) {
+	code, out, errOut := call("", "audit", "--kb", "../../kb")
+	if code != 0 || !strings.Contains(out, "tensorflow/gpu-peer-access-error") || !strings.Contains(out, "0 invented codes") || !strings.Contains(out, "0 without basis") {
+		t.Errorf("exit %d: %s%s", code, out, errOut)
+	}
+	code, _, errOut = call("", "audit", "--kb", "../../internal/kb/testdata/broken/rate-range")
+	if code != 1 || !strings.Contains(errOut, "workarounds[1].success_rate:") {
+		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
 

@@ -38,6 +38,7 @@ type Sources struct {
 	I18n                Source // its FS holds i18n.json, the interface's words
 	Schema              []byte // used when the KB has no schema.json
 	RepoURL             string // the project's repository (--repo-url), for edit and report links; "" leaves them out
+	ReplaceOut          bool   // replace the output even when it is no earlier build (--force)
 }
 
 // Model loads and checks the sources and builds the site model. The
@@ -136,7 +137,11 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	tree, err := publish.Begin(out)
+	var opts []publish.Option
+	if src.ReplaceOut {
+		opts = append(opts, publish.Replace())
+	}
+	tree, err := publish.Begin(out, opts...)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -270,6 +275,24 @@ func writeSearch(ctx context.Context, c *search.Corpus, tree *publish.Tree, limi
 
 // Lint runs every check of Build, rendering included, and writes nothing.
 // It prints warnings and errors to w and fails when there is an error.
+// Audit loads the KB as lint does and writes what each entry's signature,
+// code and rates rest on (kb.Audit). It fails where the KB shows a rate
+// without its basis or an invented code.
+func Audit(src Sources, w io.Writer) error {
+	k, err := kb.Load(src.KB.FS, kb.WithName(src.KB.Name), kb.WithDefaultSchema(src.Schema))
+	if err != nil {
+		return err
+	}
+	a := kb.Audit(k)
+	if err := a.Write(w); err != nil {
+		return err
+	}
+	if a.Total.Bare > 0 || a.Invented() > 0 {
+		return fmt.Errorf("audit: %d rates without basis, %d invented codes", a.Total.Bare, a.Invented())
+	}
+	return nil
+}
+
 func Lint(src Sources, w io.Writer) error {
 	s, warnings, err := Model(src, "")
 	for _, p := range warnings {

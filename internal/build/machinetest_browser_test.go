@@ -185,10 +185,19 @@ func TestBrowserYourMachineTestHostile(t *testing.T) {
 	root := (&url.URL{Scheme: "file", Path: out + "/"}).String()
 	b.Do(chromedp.Navigate(root+"en/index.html"), chromedp.WaitReady(chromedp.CSS("#machine")))
 	x := `<img src=x onerror=window.__pwned=1>`
+	// Markup where a number belongs is refused, as facts.Read refuses it, and not kept.
+	typed := `{"schema_version": 1, "probe": {"name": "p2p-probe"}, "gpus": [], "pairs": [], "summary": {},
+		"test": {"ran": true, "size_bytes": "` + x + `", "duration_ms": 1, "devices": [{"ordinal": 0, "local_gbps": "` + x + `"}]}}`
+	if msg := paste(t, b, typed); !strings.Contains(msg, "Refused: test.size_bytes is not of the type") {
+		t.Errorf("markup for a number: message %q", msg)
+	}
+	if browsertest.Eval[bool](b, `localStorage.getItem("p2pkb.probe") !== null`) {
+		t.Error("a report refused was kept")
+	}
 	evil := `{"schema_version": 1, "probe": {"name": "p2p-probe"}, "gpus": [], "pairs": [], "summary": {},
-		"test": {"ran": true, "size_bytes": "` + x + `", "duration_ms": 1, "devices": [{"ordinal": 0, "local_gbps": "` + x + `"}, {"ordinal": 1e9}],
-		"pairs": [{"from": 0, "to": 1, "status": "failed", "enable": "` + x + `", "reason": "` + x + `", "bandwidth": {"p2p_on": "` + x + `"},
-			"paths": [{"path": "` + x + `", "status": "mismatch", "wrong_words": 1, "first_mismatch": {"offset": "` + x + `", "expected": "` + x + `"}}]}],
+		"test": {"ran": true, "size_bytes": 4, "duration_ms": 1, "devices": [{"ordinal": 0, "local_gbps": 1.5, "name": "` + x + `"}, {"ordinal": 1e9}],
+		"pairs": [{"from": 0, "to": 1, "status": "failed", "enable": "` + x + `", "reason": "` + x + `", "bandwidth": {"p2p_on": 2, "p2p_off": 1},
+			"paths": [{"path": "` + x + `", "status": "mismatch", "wrong_words": 1, "first_mismatch": {"offset": 0, "expected": "` + x + `"}}]}],
 		"summary": {"data_ok": false, "ipc_ok": false, "failed_pairs": ["GPU0->GPU1", "` + x + `"], "verdict": "` + x + `"}}}`
 	if msg := paste(t, b, evil); !strings.Contains(msg, "Read") {
 		t.Fatalf("message %q", msg)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -237,7 +238,8 @@ func changedEntries(old, k *kb.KB) (changed map[string]bool, lists, ok bool) {
 		if o == e {
 			continue
 		}
-		if o.ErrorCode != e.ErrorCode || o.Signature != e.Signature || o.SignatureZH != e.SignatureZH || o.Domain != e.Domain || o.Category != e.Category {
+		if o.ErrorCode != e.ErrorCode || o.Signature != e.Signature || o.SignatureZH != e.SignatureZH || o.Domain != e.Domain || o.Category != e.Category ||
+			!slices.Equal(o.FormerCodes, e.FormerCodes) { // the code pages list them
 			return nil, false, false
 		}
 		changed[e.ID] = true

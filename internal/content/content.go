@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -33,6 +34,11 @@ type Article struct {
 	File     string    // path for messages, content/<slug>.md
 	BodyLine int       // line of the file where Body starts, for messages
 
+	// Verification says how far the article was checked, in the words of
+	// the entries' verification_tier (front matter "verification"); the
+	// page shows it as an entry's page does.
+	Verification string
+
 	// Entries are the ids of the KB entries the article explains (front
 	// matter "entries"): their pages link to it and it lists them. The
 	// English article's list serves every language.
@@ -47,7 +53,13 @@ type frontMatter struct {
 	Summary string   `yaml:"summary"`
 	Tags    []string `yaml:"tags"`
 	Entries []string `yaml:"entries"`
+	// Verification is one of Verifications.
+	Verification string `yaml:"verification"`
 }
+
+// Verifications are the labels an article's front matter may give: those
+// of the KB's entries (kb/schema.json's verification_tier).
+var Verifications = []string{"ai_generated", "community", "reproduced", "vendor_confirmed"}
 
 // Set is every article, by slug and then language.
 type Set struct {
@@ -122,7 +134,8 @@ func parse(file string, data []byte) (*Article, error) {
 		return nil, fmt.Errorf("%s: front matter: %w", file, shiftYAMLLines(err, 1))
 	}
 	a := &Article{Slug: slug, Lang: lang, Title: fm.Title, Summary: fm.Summary, Tags: fm.Tags, Body: body, File: file,
-		BodyLine: bytes.Count(data[:4+end+5], []byte("\n")) + 1, Entries: fm.Entries, EntryLines: entryLines(head, fm.Entries)}
+		BodyLine: bytes.Count(data[:4+end+5], []byte("\n")) + 1, Entries: fm.Entries, EntryLines: entryLines(head, fm.Entries),
+		Verification: fm.Verification}
 	var missing []string
 	for _, f := range []struct{ name, value string }{{"title", fm.Title}, {"date", fm.Date}, {"summary", fm.Summary}} {
 		if strings.TrimSpace(f.value) == "" {
@@ -131,6 +144,11 @@ func parse(file string, data []byte) (*Article, error) {
 	}
 	if fm.Tags == nil {
 		missing = append(missing, "tags")
+	}
+	if fm.Verification == "" {
+		missing = append(missing, "verification (how far the article was checked: "+strings.Join(Verifications, ", ")+")")
+	} else if !slices.Contains(Verifications, fm.Verification) {
+		return nil, fmt.Errorf("%s: front matter: verification: %q is not one of %s", file, fm.Verification, strings.Join(Verifications, ", "))
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("%s: front matter: missing %s", file, strings.Join(missing, ", "))

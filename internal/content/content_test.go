@@ -28,25 +28,26 @@ func TestLoadRepositoryArticles(t *testing.T) {
 // The entries an article explains come with the line that names each, for
 // the message when the KB has no such entry.
 func TestEntriesInFrontMatter(t *testing.T) {
-	text := "---\ntitle: T\ndate: \"2025-01-30\"\nsummary: S\ntags: [a]\nentries:\n  - cuda/x\n  - nccl/y\n---\nbody\n"
+	text := "---\ntitle: T\ndate: \"2025-01-30\"\nsummary: S\ntags: [a]\nverification: community\nentries:\n  - cuda/x\n  - nccl/y\n---\nbody\n"
 	set, err := Load(fstest.MapFS{"a.md": {Data: []byte(text)}}, "content")
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := set.Articles["a"]["en"]
-	if strings.Join(a.Entries, ",") != "cuda/x,nccl/y" || len(a.EntryLines) != 2 || a.EntryLines[0] != 7 || a.EntryLines[1] != 8 {
-		t.Errorf("entries %v at lines %v, want cuda/x, nccl/y at 7, 8", a.Entries, a.EntryLines)
+	if strings.Join(a.Entries, ",") != "cuda/x,nccl/y" || len(a.EntryLines) != 2 || a.EntryLines[0] != 8 || a.EntryLines[1] != 9 {
+		t.Errorf("entries %v at lines %v, want cuda/x, nccl/y at 8, 9", a.Entries, a.EntryLines)
 	}
 }
 
 func TestLoadBrokenFrontMatter(t *testing.T) {
-	good := "---\ntitle: T\ndate: \"2025-01-30\"\nsummary: S\ntags: [a]\n---\nbody\n"
+	good := "---\ntitle: T\ndate: \"2025-01-30\"\nsummary: S\ntags: [a]\nverification: ai_generated\n---\nbody\n"
 	cases := []struct {
 		name, file, text, want string
 	}{
 		{"no front matter", "a.md", "# Title\n", "content/a.md:1: no front matter"},
 		{"unclosed", "a.md", "---\ntitle: T\n", "content/a.md:1: front matter is not closed"},
-		{"missing fields", "a.md", "---\ntitle: T\ndate: \"2025-01-30\"\n---\nx\n", "content/a.md: front matter: missing summary, tags"},
+		{"missing fields", "a.md", "---\ntitle: T\ndate: \"2025-01-30\"\n---\nx\n", "content/a.md: front matter: missing summary, tags, verification"},
+		{"bad verification", "a.md", strings.Replace(good, "verification: ai_generated", "verification: checked", 1), `content/a.md: front matter: verification: "checked" is not one of ai_generated, community`},
 		{"bad date", "a.md", strings.Replace(good, "2025-01-30", "30/01/2025", 1), `content/a.md: front matter: date: "30/01/2025" is not an ISO date`},
 		{"unknown field", "a.md", strings.Replace(good, "tags: [a]", "tags: [a]\nauthor: me", 1), "content/a.md: front matter: yaml: unmarshal errors:\n  line 6: field author not found"},
 		{"bad slug", "My Article.md", good, `content/My Article.md: file name "My Article" is not a slug`},

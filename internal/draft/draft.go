@@ -164,17 +164,18 @@ func New(text, today string) (*Draft, error) {
 		return nil, fmt.Errorf("the pattern %s does not match the line %q", expr, line)
 	}
 	domain := Domain(msg)
-	code := kb.TODO
-	if m := codeRE.FindString(msg); m != "" {
+	id := domain + "/" + slug(msg)
+	// A code the software prints when the message holds one, else a plain
+	// id that no one takes for such a code.
+	code := strings.ReplaceAll(id, "/", "-")
+	if m := codeRE.FindString(msg); m != "" && kb.IsPrintedCode(m) {
 		code = m
 	}
-	id := domain + "/" + slug(msg)
 	todo := func(what string) string { return kb.TODO + ": " + what }
 	entry := map[string]any{
 		"$schema":           "../schema.json",
 		"id":                id,
 		"signature":         msg,
-		"signature_zh":      msg,
 		"regex":             expr,
 		"signature_source":  map[string]any{"kind": "report", "url": "https://example.invalid/TODO", "note": todo("the report, source line or reproduction the signature is copied from")},
 		"domain":            domain,
@@ -182,8 +183,8 @@ func New(text, today string) (*Draft, error) {
 		"root_cause":        todo("why it happens; say so if it is a guess"),
 		"root_cause_zh":     todo("根本原因"),
 		"versions":          []any{map[string]any{"version": todo("component and version it was seen with, e.g. CUDA 12.4"), "status": "active"}},
-		"dead_ends":         []any{map[string]any{"action": todo("what people try that fails"), "action_zh": todo("无效的做法"), "why_fails": todo("why"), "why_fails_zh": todo("原因"), "fail_rate": 0.5, "condition": "", "sources": []any{}}},
-		"workarounds":       []any{map[string]any{"action": todo("what fixes it"), "success_rate": 0.5, "how": todo("how"), "condition": "", "sources": []any{}}},
+		"dead_ends":         []any{map[string]any{"action": todo("what people try that fails"), "action_zh": todo("无效的做法"), "why_fails": todo("why"), "why_fails_zh": todo("原因"), "fail_rate": 0.5, "fail_rate_basis": map[string]any{"estimate": true}, "condition": "", "sources": []any{}}},
+		"workarounds":       []any{map[string]any{"action": todo("what fixes it"), "success_rate": 0.5, "success_rate_basis": map[string]any{"estimate": true}, "condition": "", "sources": []any{}}},
 		"workarounds_zh":    []any{todo("有效的办法")},
 		"transition_graph":  map[string]any{"leads_to": []any{}, "preceded_by": []any{}, "frequently_confused_with": []any{}},
 		"error_code":        code,
@@ -205,7 +206,7 @@ func New(text, today string) (*Draft, error) {
 // marshal writes the entry in the order of kb/schema.json's fields, so a
 // skeleton reads like the entries beside it.
 func marshal(entry map[string]any) ([]byte, error) {
-	order := []string{"$schema", "id", "signature", "signature_zh", "signature_source", "regex", "domain", "category",
+	order := []string{"$schema", "id", "signature", "signature_source", "regex", "domain", "category",
 		"root_cause", "root_cause_zh", "versions", "dead_ends", "workarounds", "workarounds_zh", "transition_graph",
 		"error_code", "verification_tier", "confidence", "first_seen", "last_updated", "tags", "locale", "applies_when"}
 	var b bytes.Buffer

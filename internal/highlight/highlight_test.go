@@ -18,8 +18,9 @@ func seedCode(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	blocks := regexp.MustCompile("(?s)```cpp\n(.*?)```").FindAllStringSubmatch(string(data), -1)
-	if len(blocks) != 3 {
-		t.Fatalf("want the seed's 3 cpp blocks, got %d", len(blocks))
+	// The seed's three blocks, and the corrected example of its editor's note.
+	if len(blocks) != 4 {
+		t.Fatalf("want the seed's 3 cpp blocks and the corrected one, got %d", len(blocks))
 	}
 	var out []string
 	for _, b := range blocks {

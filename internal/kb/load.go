@@ -419,6 +419,15 @@ func (l *loader) check(p string, data []byte, e *Entry, todos [][]string) {
 	if want := strings.TrimSuffix(p, ".json"); e.ID != want {
 		l.fail(p, data, []string{"id"}, fmt.Sprintf("id %q does not match the file path: the file for it is %s/%s.json, or the id should be %q", e.ID, l.name, e.ID, want))
 	}
+	for _, part := range strings.Split(e.ID, "/") {
+		if why := segmentProblem(part); why != "" {
+			l.fail(p, data, []string{"id"}, fmt.Sprintf("id %q: the part %q %s; an id names the entry's folder kb/<id>/, each part one folder", e.ID, short(part), why))
+			break
+		}
+	}
+	if why := segmentProblem(e.ErrorCode); why != "" {
+		l.fail(p, data, []string{"error_code"}, fmt.Sprintf("error code %q %s; the code names the site's folder e/<code>/, so it must be one folder name", short(e.ErrorCode), why))
+	}
 	if matched, re, err := matchesPortable(e.Regex, e.Signature); err != nil {
 		l.fail(p, data, []string{"regex"}, "does not compile: "+err.Error())
 	} else if !matched {
@@ -441,6 +450,7 @@ func (l *loader) check(p string, data []byte, e *Entry, todos [][]string) {
 		l.fail(p, data, path, "still says TODO: write it before the entry is published")
 	}
 	l.checkSignatureSource(p, data, e)
+	l.checkTruth(p, data, e)
 	if len(e.WorkaroundsZH) > len(e.Workarounds) {
 		l.fail(p, data, []string{"workarounds_zh"}, fmt.Sprintf("has %d items for %d workarounds", len(e.WorkaroundsZH), len(e.Workarounds)))
 	}
@@ -538,10 +548,9 @@ func (l *loader) checkSignatureSource(p string, data []byte, e *Entry) {
 
 // warnChinese lists text the Chinese pages must show in English.
 func (l *loader) warnChinese(p string, data []byte, e *Entry) {
-	// Missing Chinese falls back to English on the page; lint lists it.
-	if e.SignatureZH == "" {
-		l.warn(p, data, []string{"signature"}, "no signature_zh: the Chinese page shows the English signature")
-	}
+	// Missing Chinese falls back to English on the page; lint lists it. The
+	// signature is shown as printed on every page, so a missing
+	// translation of it is no fallback.
 	if e.RootCauseZH == "" {
 		l.warn(p, data, []string{"root_cause"}, "no root_cause_zh: the Chinese page shows the English root cause")
 	}
@@ -604,6 +613,13 @@ func (l *loader) reproducers(fsys fs.FS, kb *KB) error {
 		if r.Line == "" {
 			l.fail(p, l.data(p), []string{"reproducer", "output"}, fmt.Sprintf("%s/%s has no line the entry's regex matches: the reproduction did not print the signature", l.name, r.Output))
 		}
+		// The pattern finding a line is not enough: the signature itself is
+		// copied from the output.
+		if msg := VerbatimIn(e.Signature, string(out)); msg != "" {
+			l.fail(p, l.data(p), []string{"signature"}, fmt.Sprintf("does not appear in %s/%s (the reproducer's output): %s", l.name, r.Output, msg))
+		} else if h := HarnessText(e.Signature, string(kb.Repro[r.Program])); h != "" {
+			l.fail(p, l.data(p), []string{"signature"}, fmt.Sprintf("first differs at character %d: %q is printed by the reproducer %s/%s itself, not by the software under test: copy only what the software prints", charAt(e.Signature, strings.Index(e.Signature, h)), h, l.name, r.Program))
+		}
 	}
 	return nil
 }
@@ -636,4 +652,35 @@ func hasHan(s string) bool {
 		}
 	}
 	return false
+}
+
+// MaxSegment is the longest id part or error code: each names a folder of
+// the site, and file systems refuse names past 255 bytes.
+const MaxSegment = 100
+
+// segmentProblem says why s cannot name one folder of the output, or "".
+// Any schema's patterns aside, "." and ".." would name the folder above
+// (e/../index.html is the site's root page).
+func segmentProblem(s string) string {
+	switch {
+	case s == "":
+		return "is empty"
+	case s == "." || s == "..":
+		return "is . or .., which names no folder of its own"
+	case strings.ContainsAny(s, "/\\"):
+		return "holds a slash"
+	case len(s) > MaxSegment:
+		return fmt.Sprintf("is %d bytes long, more than %d", len(s), MaxSegment)
+	case strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return "holds a control character"
+	}
+	return ""
+}
+
+// short keeps a message about a long value readable.
+func short(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	return s[:40] + "…"
 }

@@ -23,7 +23,7 @@ import (
 // typed checks below state in Go. A KB that brings another schema is checked
 // by the generic validator; a test fails when the file and this hash part,
 // so that a change to the schema is made here too.
-const builtinSchemaSHA256 = "f86b8df357af06dd4b476e6efaa6d17a8393ac26cf1f340d1e0c3c65acab6023"
+const builtinSchemaSHA256 = "453e158e2ee18fc789ae19424f310a519e68237af4a396414f27e0112f165dd1"
 
 // isBuiltinSchema tells whether schema is the one the typed checks state.
 func isBuiltinSchema(schema []byte) bool {
@@ -348,14 +348,14 @@ func (d *typedDecoder) rate() (float64, error) {
 	return f, nil
 }
 
-// count reads an integer >= 0 that fits an int, as encoding/json decodes it.
-func (d *typedDecoder) count() (int, error) {
+// count reads an integer >= minimum that fits an int, as encoding/json decodes it.
+func (d *typedDecoder) count(minimum int) (int, error) {
 	lit, ok, err := d.number("integer")
 	if !ok || err != nil {
 		return 0, err
 	}
 	n, perr := strconv.ParseInt(lit, 10, 64)
-	if perr == nil && n >= 0 {
+	if perr == nil && n >= int64(minimum) {
 		return int(n), nil
 	}
 	r, _ := new(big.Rat).SetString(lit)
@@ -363,8 +363,8 @@ func (d *typedDecoder) count() (int, error) {
 	switch {
 	case !r.IsInt():
 		d.fail("got number, want integer")
-	case r.Sign() < 0:
-		d.fail(fmt.Sprintf("minimum: got %v, want 0", got))
+	case r.Cmp(big.NewRat(int64(minimum), 1)) < 0:
+		d.fail(fmt.Sprintf("minimum: got %v, want %d", got, minimum))
 	default:
 		d.fail(fmt.Sprintf("%s: write a whole number of digits, without a fraction or an exponent, below 2^63", lit))
 	}
@@ -521,6 +521,8 @@ func (d *typedDecoder) entry(e *Entry) error {
 			e.Signature, err = d.text(1, nil)
 		case "signature_zh":
 			e.SignatureZH, _, err = d.str()
+		case "former_signatures":
+			e.FormerSignatures, err = d.formerSignatures()
 		case "regex":
 			e.Regex, err = d.text(1, nil)
 		case "severity":
@@ -555,12 +557,16 @@ func (d *typedDecoder) entry(e *Entry) error {
 			e.OfficialDocSection, err = d.nullableStr()
 		case "error_code":
 			e.ErrorCode, err = d.text(1, &errorCodePattern)
+		case "former_codes":
+			e.FormerCodes, err = d.codes()
 		case "verification_tier":
 			e.VerificationTier, err = d.oneOf(tiers)
 		case "confidence":
 			e.Confidence, err = d.rate()
 		case "fix_success_rate":
 			e.FixSuccessRate, err = d.rate()
+		case "fix_success_rate_basis":
+			e.FixSuccessBasis, err = d.rateBasis()
 		case "resolvable":
 			e.Resolvable, err = d.oneOf(resolvable)
 		case "first_seen":
@@ -570,7 +576,7 @@ func (d *typedDecoder) entry(e *Entry) error {
 		case "last_updated":
 			e.LastUpdated, err = d.date()
 		case "evidence_count":
-			e.EvidenceCount, err = d.count()
+			e.EvidenceCount, err = d.count(0)
 		case "tags":
 			e.Tags, err = d.strings(0)
 		case "locale":
@@ -667,6 +673,8 @@ func (d *typedDecoder) deadEnds() ([]DeadEnd, error) {
 				x.WhyFailsZH, _, err = d.str()
 			case "fail_rate":
 				x.FailRate, err = d.rate()
+			case "fail_rate_basis":
+				x.FailBasis, err = d.rateBasis()
 			case "condition":
 				x.Condition, _, err = d.str()
 			case "sources":
@@ -696,6 +704,8 @@ func (d *typedDecoder) workarounds() ([]Workaround, error) {
 				x.Action, err = d.text(1, nil)
 			case "success_rate":
 				x.SuccessRate, err = d.rate()
+			case "success_rate_basis":
+				x.SuccessBasis, err = d.rateBasis()
 			case "how":
 				x.How, _, err = d.str()
 			case "condition":
@@ -745,6 +755,10 @@ func (d *typedDecoder) signatureSource() (*SignatureSource, error) {
 			s.URL, err = d.text(0, &urlPattern)
 		case "note":
 			s.Note, _, err = d.str()
+		case "line":
+			s.Line, err = d.text(1, nil)
+		case "excerpt":
+			s.Excerpt, err = d.text(1, nil)
 		default:
 			return false, nil
 		}
@@ -754,6 +768,86 @@ func (d *typedDecoder) signatureSource() (*SignatureSource, error) {
 		return nil, err
 	}
 	return s, err
+}
+
+// codes reads former_codes: an array of codes.
+func (d *typedDecoder) codes() ([]string, error) {
+	out := []string{}
+	ok, err := d.array(func(int) error {
+		s, err := d.text(1, &errorCodePattern)
+		out = append(out, s)
+		return err
+	})
+	if !ok {
+		return nil, err
+	}
+	return out, err
+}
+
+// boolean reads true or false.
+func (d *typedDecoder) boolean() (bool, error) {
+	k, err := d.peek()
+	if err != nil {
+		return false, err
+	}
+	if k != 't' && k != 'f' {
+		return false, d.wrongType(k, "boolean")
+	}
+	_, err = d.dec.ReadToken()
+	return k == 't', err
+}
+
+func (d *typedDecoder) rateBasis() (*RateBasis, error) {
+	b := &RateBasis{}
+	ok, err := d.object(nil, func(name string) (bool, error) {
+		var err error
+		switch name {
+		case "estimate":
+			b.Estimate, err = d.boolean()
+		case "reports":
+			b.Reports, err = d.count(0)
+		case "of":
+			b.Of, err = d.count(1)
+		case "sources":
+			b.Sources, err = d.urls()
+		case "note":
+			b.Note, _, err = d.str()
+		default:
+			return false, nil
+		}
+		return true, err
+	})
+	if !ok {
+		return nil, err
+	}
+	return b, err
+}
+
+func (d *typedDecoder) formerSignatures() ([]FormerSignature, error) {
+	out := []FormerSignature{}
+	ok, err := d.array(func(int) error {
+		var f FormerSignature
+		_, err := d.object([]string{"signature", "note"}, func(name string) (bool, error) {
+			var err error
+			switch name {
+			case "signature":
+				f.Signature, err = d.text(1, nil)
+			case "note":
+				f.Note, err = d.text(1, nil)
+			case "note_zh":
+				f.NoteZH, _, err = d.str()
+			default:
+				return false, nil
+			}
+			return true, err
+		})
+		out = append(out, f)
+		return err
+	})
+	if !ok {
+		return nil, err
+	}
+	return out, err
 }
 
 func (d *typedDecoder) reproducer() (*Reproducer, error) {
@@ -793,8 +887,9 @@ var fieldNames = func() map[string]fieldName {
 		fix_success_rate resolvable first_seen last_confirmed last_updated evidence_count tags locale aliases
 		signature_source applies_when reproducer version introduced deprecated removed behavior_change status
 		action action_zh why_fails why_fails_zh fail_rate condition sources success_rate how leads_to
-		preceded_by frequently_confused_with kind url note program output command machine date`) {
-		m[n] = fieldName{n, 1 << i} // more than 64 names would need another set
+		preceded_by frequently_confused_with kind url note program output command machine date
+		success_rate_basis fail_rate_basis estimate`) {
+		m[n] = fieldName{n, 1 << i} // the set is full: names beyond 64 go without a bit (object)
 	}
 	return m
 }()

@@ -164,6 +164,17 @@ func TestTypedAgreesOnEdges(t *testing.T) {
 		{"dead_ends", `[{"why_fails": "x", "fail_rate": 2}]`, true},
 		{"reproducer", `{"program": "repro/x", "output": "repro/y", "machine": "m", "date": "2024-02-30"}`, true},
 		{"signature_source", `{"kind": "report", "url": "https://x", "extra": 1}`, true},
+		{"fix_success_rate_basis", `{"estimate": 1}`, true},
+		{"fix_success_rate_basis", `{"reports": 1, "of": 0}`, true},
+		{"fix_success_rate_basis", `{"reports": -1, "of": 2.5, "sources": ["x"]}`, true},
+		{"fix_success_rate_basis", `{"estimate": true, "counted": 1}`, true},
+		{"workarounds", `[{"action": "x", "success_rate_basis": {"of": 0}}]`, true},
+		{"dead_ends", `[{"why_fails": "x", "fail_rate_basis": []}]`, true},
+		{"former_codes", `["a b"]`, true},
+		{"former_signatures", `[{"signature": ""}]`, true},
+		{"former_signatures", `[{"signature": "x", "note": "y", "note_zh": 1}]`, true},
+		{"signature_source", `{"kind": "source", "url": "https://x", "line": ""}`, true},
+		{"signature_source", `{"kind": "report", "url": "https://x", "excerpt": 3}`, true},
 		{"signature", `"\ud800"`, false},
 	}
 	for _, ed := range edits {

@@ -28,6 +28,24 @@ type Fact struct {
 // MaxText is how much of a line a fact keeps.
 const MaxText = 300
 
+// MaxLine is how much of a line is read for facts: every output read here
+// fits it (a topo -m row of 64 GPUs and NICs, a kernel command line), and
+// the browser, which runs these patterns with a backtracking engine, then
+// spends bounded time on a line of any length. Both sides cut alike.
+const MaxLine = 1024
+
+// head is the first MaxLine bytes of a line, cut at a character.
+func head(s string) string {
+	if len(s) <= MaxLine {
+		return s
+	}
+	i := MaxLine
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
+}
+
 // maxGPUs bounds every matrix, and maxEnv the NCCL_* variables kept, so
 // that hostile input cannot grow memory.
 const (
@@ -215,6 +233,7 @@ func (x *Extractor) LineBytes(n int, raw []byte) {
 }
 
 func (x *Extractor) line(n int, raw string) {
+	raw = head(raw)
 	s := Strip(raw)
 	if x.mat != nil && x.mat.row(s, n, raw) {
 		return

@@ -22,9 +22,37 @@ type Tree struct {
 	dirs sync.Map // slash-separated paths inside the tree of the directories made so far
 }
 
-// Begin starts writing a new version of the directory out.
-func Begin(out string) (*Tree, error) {
+// Marker is the file every output holds: Begin replaces only a directory
+// that has it (or is empty, or missing), so that a mistyped --out never
+// deletes a folder that is not a site.
+const Marker = ".p2pkb-build"
+
+// earlier are files every site p2pkb built before it wrote Marker holds:
+// such an output is replaced too, and gets the marker.
+var earlier = []string{"index.html", "assets/site.js", "assets/machine.js"}
+
+// Option changes how Begin treats the output.
+type Option func(*options)
+
+type options struct{ replace bool }
+
+// Replace lets Begin replace an output that is not an earlier build
+// (build --force).
+func Replace() Option { return func(o *options) { o.replace = true } }
+
+// Begin starts writing a new version of the directory out. It refuses a
+// non-empty out that holds no earlier build, unless told to Replace it.
+func Begin(out string, opts ...Option) (*Tree, error) {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
 	out = filepath.Clean(out)
+	if !o.replace {
+		if err := checkOut(out); err != nil {
+			return nil, err
+		}
+	}
 	parent := filepath.Dir(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("publish: %w", err)
@@ -85,11 +113,46 @@ func (t *Tree) mkdir(d string) error {
 	return nil
 }
 
+// checkOut says why out must not be replaced, or nil: it is missing,
+// empty, or an earlier build.
+func checkOut(out string) error {
+	fi, err := os.Stat(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("publish: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("publish: the output %s is a file, not a directory", out)
+	}
+	if _, err := os.Stat(filepath.Join(out, Marker)); err == nil {
+		return nil
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		return fmt.Errorf("publish: %w", err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	for _, name := range earlier {
+		if fi, err := os.Stat(filepath.Join(out, filepath.FromSlash(name))); err != nil || !fi.Mode().IsRegular() {
+			return fmt.Errorf("publish: the output %s is not empty and is no earlier build (it has no %s): it would be replaced, and everything in it deleted; give a new or empty directory, or --force to replace it", out, Marker)
+		}
+	}
+	return nil
+}
+
 // Dir is the directory being written, for writers that need a path.
 func (t *Tree) Dir() string { return t.dir }
 
 // Commit puts the new tree in place of the old output and removes the old one.
 func (t *Tree) Commit() error {
+	if err := writeFile(filepath.Join(t.dir, Marker), []byte("p2pkb build output: p2pkb build replaces this directory whole.\n")); err != nil {
+		t.Abort()
+		return fmt.Errorf("publish: %w", err)
+	}
 	old := ""
 	if _, err := os.Stat(t.out); err == nil {
 		old = t.dir + ".old"

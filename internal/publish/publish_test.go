@@ -17,6 +17,9 @@ func TestWriteAndCommit(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(out, "old"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(out, Marker), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tree, err := Begin(out)
 	if err != nil {
 		t.Fatal(err)
@@ -114,5 +117,74 @@ func TestRemoveTree(t *testing.T) {
 	}
 	if err := removeTree(filepath.Join(base, "none")); err != nil {
 		t.Errorf("a folder that is not there: %v", err)
+	}
+}
+
+// Begin replaces only what a build wrote: a missing or empty directory, one
+// with the marker, or an earlier build without it; a folder that is no site
+// (--out ~ mistyped) is refused and left as it was, unless Replace is given.
+func TestBeginRefusesAFolderThatIsNoSite(t *testing.T) {
+	write := func(dir string, files ...string) {
+		for _, f := range files {
+			p := filepath.Join(dir, filepath.FromSlash(f))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(f), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	build := func(out string, opts ...Option) error {
+		tree, err := Begin(out, opts...)
+		if err != nil {
+			return err
+		}
+		if err := tree.Write("index.html", []byte("new")); err != nil {
+			t.Fatal(err)
+		}
+		return tree.Commit()
+	}
+	root := t.TempDir()
+
+	home := filepath.Join(root, "home")
+	write(home, ".bashrc", "work/thesis.tex")
+	err := build(home)
+	if err == nil || !strings.Contains(err.Error(), "is no earlier build") || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("a home folder: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(home, "work", "thesis.tex")); err != nil || string(b) != "work/thesis.tex" {
+		t.Errorf("a refused folder was changed: %q %v", b, err)
+	}
+	if err := build(filepath.Join(home, ".bashrc")); err == nil || !strings.Contains(err.Error(), "is a file") {
+		t.Errorf("a file as the output: %v", err)
+	}
+	if err := build(home, Replace()); err != nil {
+		t.Errorf("a folder replaced when told: %v", err)
+	}
+
+	for name, files := range map[string][]string{
+		"missing": nil,
+		"empty":   {},
+		"earlier": {"index.html", "assets/site.js", "assets/machine.js", "en/index.html"},
+	} {
+		out := filepath.Join(root, name)
+		if files != nil {
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			write(out, files...)
+		}
+		if err := build(out); err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(out, Marker)); err != nil {
+			t.Errorf("%s: no marker after a build: %v", name, err)
+		}
+		// The next build finds the marker.
+		if err := build(out); err != nil {
+			t.Errorf("%s, built again: %v", name, err)
+		}
 	}
 }

@@ -5,10 +5,12 @@ import (
 	"fmt"
 
 	"github.com/p2pkb/p2pkb/internal/site"
+	"github.com/p2pkb/p2pkb/probe/facts"
 )
 
 // MachineTextPath is the script with the Your machine panel's words in a
-// language: machine.js reads them as window.p2pkbText. They load with the
+// language, and the shape of a probe report: machine.js reads them as
+// window.p2pkbText and window.p2pkbReportShape. They load with the
 // panel's other scripts, when it is opened, rather than sitting in every
 // page's markup.
 func MachineTextPath(lang string) string { return "assets/machine." + lang + ".js" }
@@ -21,6 +23,11 @@ var machineText = map[string]string{
 	"errLarge":      "machine_err_large",
 	"errJson":       "machine_err_json",
 	"errSchema":     "machine_err_schema",
+	"errType":       "machine_err_type",
+	"errUnknown":    "machine_err_unknown",
+	"errMany":       "machine_err_many",
+	"errLong":       "machine_err_long",
+	"dropped":       "machine_dropped",
 	"lApplies":      "verdict_applies",
 	"lDoesNotApply": "verdict_does_not_apply",
 	"lUnknown":      "verdict_unknown",
@@ -63,7 +70,10 @@ func (r *Renderer) machineTextFiles(emit Emit) error {
 		if err != nil {
 			return err
 		}
-		js := "// The Your machine panel's words (templates/i18n.json), read by machine.js.\nwindow.p2pkbText = " + string(b) + ";\n"
+		// The report's shape and limits come with the words: machine.js
+		// checks a report as facts.Read does, from the same description.
+		js := "// The Your machine panel's words (templates/i18n.json) and the shape of a\n// p2p-probe report (probe/facts), read by machine.js.\nwindow.p2pkbText = " + string(b) +
+			";\nwindow.p2pkbReportShape = " + string(facts.ShapeJSON()) + ";\n"
 		if err := emit(MachineTextPath(l.Code), []byte(js)); err != nil {
 			return err
 		}

@@ -100,6 +100,9 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 	if err := r.machineTextFiles(emit); err != nil {
 		return err
 	}
+	if err := errorsFile(emit); err != nil {
+		return err
+	}
 	// Reproducers are published as they are, for readers to run.
 	for name, data := range s.KB.Repro {
 		if err := emit(name, data); err != nil {

@@ -17,7 +17,7 @@ func sitemap(s *site.Site) []byte {
 	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
 	loc := s.URL
 	for _, p := range s.Pages {
-		if p.Lang.Code == "" || p.Kind == site.KindSearch {
+		if p.Lang.Code == "" || p.Kind == site.KindSearch || p.Kind == site.KindFleet {
 			continue
 		}
 		fmt.Fprintf(&b, "  <url>\n    <loc>%s</loc>\n", esc(loc(p.Path)))

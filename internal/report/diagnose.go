@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/p2pkb/p2pkb/internal/errvocab"
 	"github.com/p2pkb/p2pkb/internal/issue"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/paste"
@@ -29,7 +30,14 @@ type Message struct {
 	// TellApart names what would tell the causes apart when no cause is
 	// known to hold: the facts their conditions read, and how to get them.
 	TellApart *TellApart `json:"tell_apart,omitempty"`
-	Collect   []string   `json:"collect_next,omitempty"` // when every cause is ruled out: what to gather next
+	Collect   []string   `json:"collect_next,omitempty"` // when every cause is ruled out, or none is known: what to gather next
+	// Layered says who printed the line and the error inside it, where a
+	// layer's shape recognizes the line (errvocab).
+	*Layered
+	// Composed: no entry names this message; its causes are those of its
+	// parts (each Cause.Via says which), never an entry of the message.
+	Composed bool   `json:"composed,omitempty"`
+	Note     string `json:"note,omitempty"` // what a composed message is made of, in words
 
 	judged bool // there were facts to judge the causes by
 }
@@ -49,6 +57,7 @@ type Cause struct {
 	URL         string   `json:"url"`
 	Workarounds []Marked `json:"workarounds"` // by success rate; with facts, those that apply first
 	DeadEnds    []Marked `json:"dead_ends"`
+	Via         string   `json:"via,omitempty"` // composed messages: layer (an entry of the line's layer) or inner_error (an entry of the error inside it)
 }
 
 // TellApart is what would decide between causes.
@@ -70,9 +79,10 @@ const maxLineText = 1000
 // scan reads the input line by line and calls found for every new message:
 // a line where some entry matches for the first time, with every entry that
 // matches that line. An entry is reported once, where it first appears.
-func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, ms []search.LineMatch)) error {
+func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, ms []search.LineMatch, rd *errvocab.Reading)) error {
 	r := newLineReader(s, o.Lang, o.Paste)
 	seen := map[string]bool{}
+	composed := map[string]bool{} // layer and inner error of the messages no entry names, reported once each
 	done := func(d *search.Doc) bool { return seen[d.ID] }
 	long := func(n int, length int64) {
 		if o.Warn != nil {
@@ -80,11 +90,34 @@ func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, 
 				n, float64(length)/1e6, pieceBytes>>10, overlapBytes>>10)
 		}
 	}
-	return eachLine(in, func(n int, line []byte) {
+	var read int64
+	return eachLine(in, func(n int, line []byte) error {
+		if err := textCheck(n, line, read); err != nil {
+			return err
+		}
+		read += int64(len(line)) + 1
 		if o.Observe != nil {
 			o.Observe(n, line)
 		}
 		ms := r.read(n, line, done)
+		if len(ms) == 0 {
+			// No entry names the line; a layer's shape may still say who
+			// printed it and what failed inside.
+			if !r.layer {
+				return nil
+			}
+			rd, ok := errvocab.Read(string(line[:min(len(line), maxLineText)]))
+			if !ok || rd.Error == nil {
+				return nil
+			}
+			key := rd.Layer.ID + "\x00" + rd.Error.Family + "\x00" + rd.Error.Name
+			if composed[key] {
+				return nil
+			}
+			composed[key] = true
+			found(n, line, nil, &rd)
+			return nil
+		}
 		// A message is reported once, at its first line: a line whose
 		// matches are all entries seen before (a log repeats itself, one
 		// line per rank and step) adds nothing, and keeping it would grow
@@ -95,31 +128,43 @@ func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, 
 			seen[x.Doc.ID] = true
 		}
 		if !fresh {
-			return
+			return nil
 		}
-		found(n, line, ms)
+		var rd *errvocab.Reading
+		if r.layer {
+			if x, ok := errvocab.Read(string(line[:min(len(line), maxLineText)])); ok {
+				rd = &x
+			}
+		}
+		found(n, line, ms, rd)
+		return nil
 	}, long)
 }
 
-// message judges the entries matched on one line as causes of its message.
-func message(s *site.Site, n int, line []byte, ms []search.LineMatch, f rules.Facts, o Options) (Message, error) {
+// ranked is a cause with what orders it.
+type ranked struct {
+	c     Cause
+	rank  search.Candidate
+	tier  int // 0: its conditions hold; 1: unknown, or no condition; 2: ruled out
+	group int // composed messages: partCause.group
+}
+
+// message judges the entries matched on one line as causes of its message;
+// with no entry matched, rd (the line's layer and inner error) gives the
+// causes of its parts.
+func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvocab.Reading, f rules.Facts, o Options) (Message, error) {
 	text := string(line)
 	if len(text) > maxLineText {
 		text = strings.ToValidUTF8(text[:maxLineText], "") + "…"
 	}
-	msg := Message{Line: n, LineText: strings.TrimSpace(text), Match: ms[0].Text, Severity: "note", judged: len(f) > 0}
-	type ranked struct {
-		c     Cause
-		tier  int // 0: its conditions hold; 1: unknown, or no condition; 2: ruled out
-		match int
-	}
+	msg := Message{Line: n, LineText: strings.TrimSpace(text), Severity: "note", judged: len(f) > 0, Layered: layered(rd)}
 	var rs []ranked
-	for _, x := range ms {
-		e := s.KB.ByID[x.Doc.ID]
+	add := func(e *kb.Entry, match, via string, group int) error {
 		c, conditional, err := cause(s, e, f, o)
 		if err != nil {
-			return msg, err
+			return err
 		}
+		c.Via = via
 		tier := 1
 		switch {
 		case c.Verdict == rules.True.String() && conditional:
@@ -130,19 +175,34 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, f rules.Fa
 		if !e.IsNote() {
 			msg.Severity = "error"
 		}
-		rs = append(rs, ranked{c, tier, len(x.Text)})
+		rs = append(rs, ranked{c, search.NewCandidate(e, match, tier), tier, group})
+		return nil
 	}
-	sort.SliceStable(rs, func(i, j int) bool {
-		a, b := rs[i], rs[j]
-		if a.tier != b.tier {
-			return a.tier < b.tier
+	if len(ms) == 0 {
+		msg.Composed, msg.Severity, msg.Match = true, "error", rd.Shape
+		msg.Note = composedNote(o.Lang, msg.Layered)
+		for _, p := range partCauses(s, o.Lang, rd) {
+			if err := add(p.e, p.match, p.via, p.group); err != nil {
+				return msg, err
+			}
 		}
-		if a.c.Confidence != b.c.Confidence {
-			return a.c.Confidence > b.c.Confidence
+		msg.Severity = "error"
+		sortParts(rs)
+	} else {
+		msg.Match = ms[0].Text
+		for _, x := range ms {
+			if err := add(s.KB.ByID[x.Doc.ID], x.Text, "", 0); err != nil {
+				return msg, err
+			}
 		}
-		return a.match > b.match
-	})
+		sort.SliceStable(rs, func(i, j int) bool { return search.Before(rs[i].rank, rs[j].rank) })
+	}
+	msg.Causes = []Cause{}
 	msg.Verdict = "unknown"
+	if len(rs) == 0 {
+		msg.Collect = collectNext(f, o.Lang)
+		return msg, nil
+	}
 	allOut := true
 	for _, r := range rs {
 		msg.Causes = append(msg.Causes, r.c)
@@ -278,6 +338,16 @@ func collectNext(f rules.Facts, lang string) []string {
 	return append(out, text(lang, "collect_log"), text(lang, "collect_new"))
 }
 
+// unrecognized says what to paste or run next when nothing in the input was
+// recognized: the lines that name the failing call, and the machine's facts.
+func unrecognized(f rules.Facts, lang string) []string {
+	out := []string{text(lang, "collect_log"), text(lang, "collect_whole")}
+	if !f.Known("p2p.test.ran") {
+		out = append(out, text(lang, "collect_test"))
+	}
+	return append(out, text(lang, "collect_new"))
+}
+
 // mergeFacts puts the machine's facts over those read from the input: a
 // probe report describes the machine, a log only what it printed.
 func mergeFacts(machine rules.Facts, o Options) rules.Facts {
@@ -306,16 +376,17 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 		n    int
 		line []byte
 		ms   []search.LineMatch
+		rd   *errvocab.Reading
 	}
 	var all []found
 	var sum Summary
 	var werr error
-	err := scan(s, in, o, func(n int, line []byte, ms []search.LineMatch) {
-		all = append(all, found{n, append([]byte(nil), line[:min(len(line), maxLineText+utf8.UTFMax)]...), ms})
+	err := scan(s, in, o, func(n int, line []byte, ms []search.LineMatch, rd *errvocab.Reading) {
+		all = append(all, found{n, append([]byte(nil), line[:min(len(line), maxLineText+utf8.UTFMax)]...), ms, rd})
 		if !o.Follow || werr != nil {
 			return
 		}
-		msg, err := message(s, n, line, ms, mergeFacts(f, o), o)
+		msg, err := message(s, n, line, ms, rd, mergeFacts(f, o), o)
 		if err != nil {
 			werr = err
 			return
@@ -336,7 +407,7 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 	facts := mergeFacts(f, o)
 	var errs, notes []Message
 	for _, x := range all {
-		msg, err := message(s, x.n, x.line, x.ms, facts, o)
+		msg, err := message(s, x.n, x.line, x.ms, x.rd, facts, o)
 		if err != nil {
 			return nil, sum, err
 		}
@@ -360,11 +431,12 @@ func count(sum *Summary, m Message) {
 
 // Diagnosis is what `explain --json` and `match --json` print for an input.
 type Diagnosis struct {
-	Facts     []paste.Fact     `json:"facts"`                // facts found in the input, with their lines
-	Conflicts []paste.Conflict `json:"conflicts"`            // where the probe report disagrees with the input; the probe's facts are used
-	Test      *TestResult      `json:"test,omitempty"`       // what p2p-probe --test measured, with match --probe
-	Messages  []Message        `json:"messages"`             // errors first, then notes, each in the order of the input
-	ReportURL string           `json:"report_url,omitempty"` // with Options.RepoURL and no message known: a new issue with the input's error lines
+	Facts     []paste.Fact     `json:"facts"`                  // facts found in the input, with their lines
+	Conflicts []paste.Conflict `json:"conflicts"`              // where the probe report disagrees with the input; the probe's facts are used
+	Test      *TestResult      `json:"test,omitempty"`         // what p2p-probe --test measured, with match --probe
+	Messages  []Message        `json:"messages"`               // errors first, then notes, each in the order of the input
+	ReportURL string           `json:"report_url,omitempty"`   // with Options.RepoURL and no message known: a new issue with the input's error lines
+	Collect   []string         `json:"collect_next,omitempty"` // no message recognized: what to paste or run next
 	Summary
 }
 
@@ -418,6 +490,9 @@ func report(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, j
 			msgs = []Message{}
 		}
 		d := Diagnosis{Facts: fd.Facts, Conflicts: fd.Conflicts, Messages: msgs, Summary: sum, ReportURL: reportURL}
+		if sum.Errors+sum.Notes == 0 {
+			d.Collect = unrecognized(f, o.Lang)
+		}
 		if judge && o.Test != nil {
 			d.Test = testResult(o.Test, f)
 		}
@@ -443,6 +518,10 @@ func report(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, j
 	}
 	if sum.Errors+sum.Notes == 0 {
 		fmt.Fprintln(w, text(o.Lang, "no_match"))
+		fmt.Fprintf(w, "\n%s\n", text(o.Lang, "collect"))
+		for i, c := range unrecognized(f, o.Lang) {
+			fmt.Fprintf(w, "%s\n", o.after(fmt.Sprintf("  %d. ", i+1), c, 5))
+		}
 		if reportURL != "" {
 			fmt.Fprintf(w, "\n%s\n  %s\n", o.wrap(text(o.Lang, "report"), 0, 0), o.href(reportURL))
 		}
@@ -471,6 +550,23 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 		shown = string([]rune(shown)[:200]) + "…"
 	}
 	fmt.Fprintf(w, "%s %s: %s\n", mark, fmt.Sprintf(text(o.Lang, "line"), m.Line), shown)
+	switch {
+	case m.Composed:
+		fmt.Fprintf(w, "%s\n", o.after("  ", m.Note, 2))
+		if len(m.Causes) == 0 {
+			fmt.Fprintf(w, "\n  %s\n  %s\n", text(o.Lang, "no_part_causes"), text(o.Lang, "collect"))
+			for i, c := range m.Collect {
+				fmt.Fprintf(w, "%s\n", o.after(fmt.Sprintf("    %d. ", i+1), c, 7))
+			}
+			return nil
+		}
+	case m.Layered != nil && m.Inner != nil:
+		where := m.Layer.Name
+		if m.Where != "" {
+			where += " (" + m.Where + ")"
+		}
+		fmt.Fprintf(w, "%s\n", o.after("  ", fmt.Sprintf(text(o.Lang, "layered"), where, innerName(m.Inner)), 2))
+	}
 	if len(m.Causes) > 1 {
 		fmt.Fprintf(w, "  %s\n", fmt.Sprintf(text(o.Lang, "n_causes"), len(m.Causes)))
 	}
@@ -489,9 +585,15 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 		ind := "  "
 		if len(m.Causes) > 1 {
 			fmt.Fprintf(w, "\n  %d. %s [%s]", i+1, o.paint(bold, c.ID), c.Code)
+			if c.Via != "" {
+				fmt.Fprintf(w, " (%s)", text(o.Lang, "via_"+c.Via))
+			}
 			ind = "     "
 		} else {
 			fmt.Fprintf(w, "  %s [%s]", o.paint(bold, c.Signature), c.Code)
+			if c.Via != "" {
+				fmt.Fprintf(w, " (%s)", text(o.Lang, "via_"+c.Via))
+			}
 		}
 		if m.judged && (c.Verdict != rules.True.String() || c.Condition != "" || len(c.Reasons) > 0) {
 			fmt.Fprintf(w, " — %s%s", o.verdict(c.Verdict), because(c.Reasons))

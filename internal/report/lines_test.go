@@ -15,7 +15,7 @@ func TestEachLine(t *testing.T) {
 	var nums []int
 	found := false
 	var longs []int64
-	err := eachLine(strings.NewReader(in), func(n int, line []byte) {
+	err := eachLine(strings.NewReader(in), func(n int, line []byte) error {
 		nums = append(nums, n)
 		found = found || n == 3 && strings.Contains(string(line), msg)
 		if n != 3 {
@@ -24,6 +24,7 @@ func TestEachLine(t *testing.T) {
 		if len(line) > pieceBytes+overlapBytes {
 			t.Errorf("line %d: a piece of %d bytes", n, len(line))
 		}
+		return nil
 	}, func(n int, length int64) {
 		if n != 3 {
 			t.Errorf("long line %d", n)

@@ -41,7 +41,7 @@ func TestExplainOnATerminal(t *testing.T) {
 	o.Term = &Terminal{Color: true, Width: 60}
 	out := explain(t, torchPeer, o)
 	links := osc8.FindAllStringSubmatch(out, -1)
-	if len(links) < 2 || links[0][1] != "https://kb.example.org/en/kb/cuda/peer-access-to-same-device/" {
+	if len(links) < 2 || links[0][1] != "https://kb.example.org/en/kb/cuda/peer-access-unsupported-by-hardware/" {
 		t.Errorf("hyperlinks %q", links)
 	}
 	if !sgr.MatchString(out) {

@@ -174,6 +174,12 @@ func (f Facts) get(name string) value {
 		_, v.known = f[ncclEnvListed]
 		return v
 	}
+	// The NCCL a job loads is the one it prints (NCCL version 2.7.8); without
+	// that line, the one a Python package ships is the one it would load.
+	if v, ok := f["python.nccl"]; ok && name == "nccl.version" && v.known {
+		v.display = displayName(name)
+		return v
+	}
 	return value{display: displayName(name)}
 }
 

@@ -114,11 +114,22 @@ type Verdict struct {
 // Applies decides whether an entry fits a machine: every version constraint
 // and the entry's own condition (applies_when) must hold.
 func Applies(versions []string, when string, f Facts) (Verdict, error) {
+	e, err := Compile(versions, when)
+	if err != nil {
+		return Verdict{}, err
+	}
+	return Eval(e, f), nil
+}
+
+// Compile joins an entry's version constraints and its condition into one
+// expression, nil when nothing constrains the entry, so that a caller
+// judging many machines parses each entry once.
+func Compile(versions []string, when string) (Expr, error) {
 	var e Expr
 	for _, v := range versions {
 		c, err := Constraint(v)
 		if err != nil {
-			return Verdict{}, err
+			return nil, err
 		}
 		if c != nil {
 			e = and(e, c)
@@ -126,12 +137,12 @@ func Applies(versions []string, when string, f Facts) (Verdict, error) {
 	}
 	w, err := Parse(when)
 	if err != nil {
-		return Verdict{}, err
+		return nil, err
 	}
 	if w != nil {
 		e = and(e, w)
 	}
-	return Eval(e, f), nil
+	return e, nil
 }
 
 func and(a, b Expr) Expr {

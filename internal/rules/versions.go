@@ -42,7 +42,7 @@ func versionParts(v string) []int {
 var components = map[string]string{
 	"cuda": "cuda.version", "nvidia-driver": "driver.version", "driver": "driver.version",
 	"torch": "python.torch", "pytorch": "python.torch", "tensorflow": "python.tensorflow",
-	"jax": "python.jax", "jaxlib": "python.jaxlib", "cupy": "python.cupy", "nccl": "python.nccl",
+	"jax": "python.jax", "jaxlib": "python.jaxlib", "cupy": "python.cupy", "nccl": "nccl.version",
 }
 
 var constraintRE = regexp.MustCompile(`^\s*([A-Za-z][A-Za-z0-9_-]*)\s*(>=|<=|==|!=|>|<)\s*([0-9][0-9A-Za-z.+-]*)\s*$`)

@@ -217,7 +217,7 @@ func clientFiles(a *analyzed) ([]clientData, int, error) {
 	}
 	shards := pow2(total / shardBytes)
 	shard := make([]map[string][]int32, shards)
-	regexes := make([][][3]any, shards)
+	regexes := make([][][5]any, shards)
 	for i := range shard {
 		shard[i] = map[string][]int32{}
 	}
@@ -231,18 +231,20 @@ func clientFiles(a *analyzed) ([]clientData, int, error) {
 		shard[Hash(t)%uint32(shards)][t] = p
 	}
 
-	var always [][3]any
+	// A pattern row: the document, the pattern, and what ranks its matches
+	// (see patternScore): reports, generic (1) or not (0), confidence.
+	var always [][5]any
 	for i, d := range docs {
 		if d.Regex == nil {
 			continue
 		}
 		anchor := anchors[i]
 		if anchor == "" {
-			always = append(always, [3]any{i, d.Regex.String(), d.Confidence})
+			always = append(always, patternRow(i, d))
 			continue
 		}
 		s := Hash(anchor) % uint32(shards)
-		regexes[s] = append(regexes[s], [3]any{i, d.Regex.String(), d.Confidence})
+		regexes[s] = append(regexes[s], patternRow(i, d))
 	}
 	dfs := make([]map[string]int, shards)
 	for t, n := range df {
@@ -291,14 +293,20 @@ func clientFiles(a *analyzed) ([]clientData, int, error) {
 			d.snippets() // made by the analysis, unless the caller's documents
 			row := []any{d.ID, d.Kind, d.Title, d.Path, d.Code, d.Gist, d.Best}
 			if d.Kind == "entry" {
-				row = append(row, d.Versions, d.AppliesWhen)
+				// What ranks the entry among the causes of a line (see
+				// Before), also where the page finds it by its error code.
+				generic := 0
+				if d.Generic {
+					generic = 1
+				}
+				row = append(row, d.Versions, d.AppliesWhen, d.Reports, generic, d.Confidence)
 			}
 			rows = append(rows, row)
 		}
 		put(fmt.Sprintf("d%d", c), rows)
 	}
 	if always == nil {
-		always = [][3]any{}
+		always = [][5]any{}
 	}
 	put("meta", map[string]any{
 		"n": len(docs), "shards": shards, "vshards": vshards, "chunk": docChunk, "scale": weightScale, "fuzzy": fuzzyMin, "fuzzyTerms": maxFuzzyTerms, "always": always,
@@ -456,4 +464,13 @@ func requiredLiterals(re *syntax.Regexp) []literal {
 		}
 	}
 	return out
+}
+
+// patternRow is a document's pattern as the client index holds it.
+func patternRow(i int, d Doc) [5]any {
+	generic := 0
+	if d.Generic {
+		generic = 1
+	}
+	return [5]any{i, d.Regex.String(), d.Reports, generic, d.Confidence}
 }

@@ -34,7 +34,9 @@ type Doc struct {
 	gistFrom, bestFrom string
 
 	Regex       *Pattern // entries: the signature pattern
-	Confidence  float64  // entries: breaks ties between pattern matches
+	Confidence  float64  // entries: breaks ties between pattern matches of equal evidence
+	Reports     int      // entries: the reports the entry cites (kb.Entry.Reports), the evidence that ranks pattern matches
+	Generic     bool     // entries: the signature is an inner error alone (see Before)
 	Versions    []string // entries: versions as written, for marking results against a machine
 	AppliesWhen string   // entries: the entry's condition
 }
@@ -97,7 +99,7 @@ func PatternDocs(s *site.Site, lang string) []Doc {
 	out := make([]Doc, len(s.KB.Entries))
 	for i, e := range s.KB.Entries {
 		out[i] = Doc{ID: e.ID, Kind: "entry", Lang: lang, Title: site.Signature(e, lang), Code: e.ErrorCode, Path: site.EntryPath(lang, e.ID),
-			Regex: entryPattern(e), Confidence: e.Confidence, AppliesWhen: e.AppliesWhen}
+			Regex: entryPattern(e), Confidence: e.Confidence, Reports: len(e.Reports()), Generic: Generic(e), AppliesWhen: e.AppliesWhen}
 	}
 	return out
 }
@@ -142,12 +144,17 @@ func articleDocs(s *site.Site, lang string) []Doc {
 func entryDoc(s *site.Site, lang string, e *kb.Entry, pattern *Pattern) Doc {
 	v := site.View(e, lang, s.KB)
 	d := Doc{ID: e.ID, Kind: "entry", Lang: lang, Title: v.Signature, Code: e.ErrorCode, Path: site.EntryPath(lang, e.ID),
-		Sig: e.Signature, Codes: e.ErrorCode + " " + strings.Join(e.Aliases, " ")}
-	if v.SignatureOriginal != "" {
-		d.Sig += "\n" + v.Signature
+		Sig: e.Signature, Codes: strings.Join(append(append([]string{e.ErrorCode}, e.Aliases...), e.FormerCodes...), " ")}
+	if v.Translation != "" {
+		d.Sig += "\n" + v.Translation
+	}
+	// A corrected signature stays findable by the text the entry once gave.
+	for _, f := range e.FormerSignatures {
+		d.Sig += "\n" + f.Signature
 	}
 	d.Regex = pattern
 	d.Confidence = e.Confidence
+	d.Reports, d.Generic = len(e.Reports()), Generic(e)
 	d.AppliesWhen = e.AppliesWhen
 	d.Versions = []string{}
 	for _, ver := range e.Versions {

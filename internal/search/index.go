@@ -276,6 +276,11 @@ type Result struct {
 
 	Versions    []string `json:"versions,omitempty"`     // entries: to judge the result against a machine
 	AppliesWhen string   `json:"applies_when,omitempty"` //
+	// Entries: what ranks the causes of one line (see Before) where the
+	// page ranks them again with a machine's facts.
+	Reports    int     `json:"reports,omitempty"`
+	Generic    bool    `json:"generic,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
 }
 
 // Limits that keep a query cheap whatever it is sent.
@@ -350,7 +355,7 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 		}
 		if m := matchPattern(d, q); m != "" {
 			matches[i] = m
-			scores[i] = patternScore(m, d.Confidence)
+			scores[i] = patternScore(m, d.Generic, d.Reports, d.Confidence)
 		}
 	}
 	multiline := strings.Contains(strings.TrimSpace(q), "\n")
@@ -374,13 +379,6 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 		out = append(out, r)
 	}
 	return out, nil
-}
-
-// patternScore ranks a pattern match above every word match: longer matches
-// (more specific patterns) first, and between entries whose patterns match
-// the same text, the more confident one.
-func patternScore(match string, confidence float64) float64 {
-	return 1000 + float64(utf8.RuneCountInString(match)) + confidence/2
 }
 
 // queryTerms are the terms a query is ranked by. A long query is a pasted
@@ -414,7 +412,7 @@ func isNumber(t string) bool {
 func result(d Doc, score float64, match string) Result {
 	d.snippets()
 	return Result{ID: d.ID, Kind: d.Kind, Title: d.Title, Code: d.Code, Path: d.Path, Score: math.Round(score*1000) / 1000, Match: match,
-		Gist: d.Gist, Best: d.Best, Versions: d.Versions, AppliesWhen: d.AppliesWhen}
+		Gist: d.Gist, Best: d.Best, Versions: d.Versions, AppliesWhen: d.AppliesWhen, Reports: d.Reports, Generic: d.Generic, Confidence: d.Confidence}
 }
 
 // lineOf is the number, from 1, of the first line of q that holds match; 0
@@ -481,4 +479,16 @@ func (ix *Index) Matches(text, lang string) []Doc {
 func isHan(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return isHanRune(r)
+}
+
+// Names tells whether the pattern of some entry of lang matches line: the
+// literals each pattern requires are looked for first, so that a pattern
+// runs, and is compiled, only where it may match.
+func (ix *Index) Names(line, lang string) bool {
+	for _, d := range ix.byLang[lang] {
+		if d.Regex != nil && d.Regex.mayMatch(line) && d.Regex.MatchString(line) {
+			return true
+		}
+	}
+	return false
 }

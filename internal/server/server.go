@@ -26,6 +26,7 @@ import (
 
 	"github.com/klauspost/compress/gzhttp"
 
+	"github.com/p2pkb/p2pkb/internal/errvocab"
 	"github.com/p2pkb/p2pkb/internal/search"
 )
 
@@ -211,6 +212,39 @@ type APIResponse struct {
 	Query   string          `json:"query"`
 	Lang    string          `json:"lang"`
 	Results []search.Result `json:"results"`
+	Lines   []LineReading   `json:"lines"` // the lines of the query whose layer and inner error are known (errvocab)
+}
+
+// LineReading is one line of a query read for who printed it and the error
+// inside it, as explain reads it.
+type LineReading struct {
+	Line  int             `json:"line"` // from 1
+	Layer errvocab.Layer  `json:"layer"`
+	Where string          `json:"where,omitempty"`
+	Inner *errvocab.Error `json:"inner_error,omitempty"`
+	// Composed: no result's pattern matched the line, so an answer to it is
+	// made of its parts (the layer and the inner error), never a known entry.
+	Composed bool `json:"composed"`
+}
+
+// maxReadings bounds the lines a query is read for, whatever it holds.
+const maxReadings = 100
+
+// readLines reads each line of q that a layer's shape knows, the first
+// maxReadings of them.
+func readLines(q, lang string, ix *search.Index) []LineReading {
+	out := []LineReading{}
+	for i, l := range strings.Split(q, "\n") {
+		rd, ok := errvocab.Read(l)
+		if !ok || rd.Error == nil {
+			continue
+		}
+		out = append(out, LineReading{Line: i + 1, Layer: rd.Layer, Where: rd.Where, Inner: rd.Error, Composed: !ix.Names(l, lang)})
+		if len(out) == maxReadings {
+			break
+		}
+	}
+	return out
 }
 
 func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
@@ -220,6 +254,10 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
 	text := q.Get("q")
 	if len(text) > search.MaxQueryBytes {
 		apiError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("q is longer than %d bytes", search.MaxQueryBytes))
+		return
+	}
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		apiError(w, http.StatusBadRequest, fmt.Sprintf("q is not text: a NUL byte at byte %d", i+1))
 		return
 	}
 	lang := q.Get("lang")
@@ -261,7 +299,7 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
 	if res == nil {
 		res = []search.Result{}
 	}
-	json.NewEncoder(w).Encode(APIResponse{Query: text, Lang: lang, Results: res})
+	json.NewEncoder(w).Encode(APIResponse{Query: text, Lang: lang, Results: res, Lines: readLines(text, lang, ix)})
 }
 
 func apiError(w http.ResponseWriter, code int, msg string) {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,6 +51,7 @@ const (
 	KindEntry    Kind = "entry"    // /<lang>/kb/<id>/
 	KindArticle  Kind = "article"  // /<lang>/articles/<slug>/
 	KindSearch   Kind = "search"   // /<lang>/search/
+	KindFleet    Kind = "fleet"    // /<lang>/fleet/: many nodes' probe reports side by side
 	KindRedirect Kind = "redirect" // language-neutral: /, /kb/<id>/, /e/<code>/ with one entry
 	KindCodeList Kind = "codelist" // /e/<code>/ shared by several entries
 	KindCatalog  Kind = "catalog"  // /<lang>/kb/ (the domains), /<lang>/kb/<domain>/[page/<n>/] (a domain's entries)
@@ -148,6 +150,9 @@ func (s *Site) URL(p string) string {
 // EntryPath is the path of an entry's page in a language.
 func EntryPath(lang, id string) string { return lang + "/kb/" + id + "/" }
 
+// FleetPath is the path of the fleet page in a language.
+func FleetPath(lang string) string { return lang + "/fleet/" }
+
 // ArticlePath is the path of an article's page in a language.
 func ArticlePath(lang, slug string) string { return lang + "/articles/" + slug + "/" }
 
@@ -219,6 +224,7 @@ func New(k *kb.KB, articles *content.Set, baseURL string) *Site {
 	for _, l := range Langs {
 		s.localized(l, KindHome, l.Code+"/", func(p *Page) { p.Title = "p2pkb" })
 		s.localized(l, KindSearch, l.Code+"/search/", func(p *Page) {})
+		s.localized(l, KindFleet, FleetPath(l.Code), func(p *Page) {})
 		s.localized(l, KindCatalog, CatalogPath(l.Code, "", 1), func(p *Page) {})
 		for i := range s.Domains {
 			d := &s.Domains[i]
@@ -362,23 +368,35 @@ func recent(entries []*kb.Entry) []*kb.Entry {
 	return es[:min(len(es), RecentCount)]
 }
 
+// sortedCodes lists every code with a page: each entry's error_code and
+// the codes it had before, whose old links must still lead to it.
 func sortedCodes(entries []*kb.Entry) []string {
 	seen := map[string]bool{}
 	var codes []string
 	for _, e := range entries {
-		if !seen[e.ErrorCode] {
-			seen[e.ErrorCode] = true
-			codes = append(codes, e.ErrorCode)
+		for _, c := range append([]string{e.ErrorCode}, e.FormerCodes...) {
+			if !seen[c] {
+				seen[c] = true
+				codes = append(codes, c)
+			}
 		}
 	}
 	sort.Strings(codes)
 	return codes
 }
 
+// byCode lists the entries of each code, those that have it now first.
 func byCode(entries []*kb.Entry) map[string][]*kb.Entry {
 	out := map[string][]*kb.Entry{}
 	for _, e := range entries {
 		out[e.ErrorCode] = append(out[e.ErrorCode], e)
+	}
+	for _, e := range entries {
+		for _, c := range e.FormerCodes {
+			if !slices.Contains(out[c], e) {
+				out[c] = append(out[c], e)
+			}
+		}
 	}
 	return out
 }

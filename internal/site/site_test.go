@@ -30,7 +30,7 @@ func TestRel(t *testing.T) {
 func TestNewPagesAndSharedCodes(t *testing.T) {
 	a := &kb.Entry{ID: "cuda/a", ErrorCode: "cudaErrorX", Domain: "cuda", Category: "runtime_error", Signature: "a"}
 	b := &kb.Entry{ID: "cuda/b", ErrorCode: "cudaErrorX", Domain: "cuda", Category: "runtime_error", Signature: "b"}
-	c := &kb.Entry{ID: "nccl/c", ErrorCode: "ncclSystemError", Domain: "nccl", Category: "system_error", Signature: "c"}
+	c := &kb.Entry{ID: "nccl/c", ErrorCode: "ncclSystemError", Domain: "nccl", Category: "system_error", Signature: "c", FormerCodes: []string{"NCCL_OLD", "cudaErrorX"}}
 	k := &kb.KB{Entries: []*kb.Entry{a, b, c}, ByID: map[string]*kb.Entry{"cuda/a": a, "cuda/b": b, "nccl/c": c}}
 	en := &content.Article{Slug: "art", Lang: "en", Title: "Art"}
 	s := New(k, &content.Set{Slugs: []string{"art"}, Articles: map[string]map[string]*content.Article{"art": {"en": en}}}, "https://kb.example.org/docs")
@@ -39,8 +39,11 @@ func TestNewPagesAndSharedCodes(t *testing.T) {
 	for _, p := range s.Pages {
 		pages[p.Path] = p
 	}
-	if p := pages["e/cudaErrorX/"]; p == nil || p.Kind != KindCodeList || len(p.Targets) != 2 {
-		t.Errorf("a code two entries share needs a list page, got %+v", p)
+	if p := pages["e/cudaErrorX/"]; p == nil || p.Kind != KindCodeList || len(p.Targets) != 3 || p.Targets[2] != c {
+		t.Errorf("a code two entries share (and a third had) needs a list page, those with it first, got %+v", p)
+	}
+	if p := pages["e/NCCL_OLD/"]; p == nil || p.Kind != KindRedirect || p.Target != "kb/nccl/c/" {
+		t.Errorf("an entry's former code still leads to it, got %+v", p)
 	}
 	if p := pages["e/ncclSystemError/"]; p == nil || p.Kind != KindRedirect || p.Target != "kb/nccl/c/" {
 		t.Errorf("a code of one entry redirects to it, got %+v", p)
@@ -67,8 +70,9 @@ func TestViewFallsBackToEnglish(t *testing.T) {
 		Workarounds:   []kb.Workaround{{Action: "low", SuccessRate: 0.2}, {Action: "high", SuccessRate: 0.9}},
 		WorkaroundsZH: []string{"低", "high"}}
 	v := View(e, "zh", &kb.KB{ByID: map[string]*kb.Entry{}})
-	if v.Signature != "爆炸" || v.SignatureOriginal != "boom" {
-		t.Errorf("signature %q / %q", v.Signature, v.SignatureOriginal)
+	// The page gives the message as printed; the translation beside it.
+	if v.Signature != "boom" || v.Translation != "爆炸" {
+		t.Errorf("signature %q / %q", v.Signature, v.Translation)
 	}
 	if !v.RootCause.Fallback || v.RootCause.Text != "why" {
 		t.Errorf("root cause %+v", v.RootCause)
@@ -80,8 +84,38 @@ func TestViewFallsBackToEnglish(t *testing.T) {
 
 func TestViewShowsNoTranslationOfEnglishOnlyMessages(t *testing.T) {
 	e := &kb.Entry{ID: "x/y", Signature: "CUDA_ERROR_X: boom", SignatureZH: "CUDA_ERROR_X: boom"}
-	if v := View(e, "zh", &kb.KB{ByID: map[string]*kb.Entry{}}); v.SignatureOriginal != "" {
-		t.Errorf("a signature printed only in English has no translation to show, got %q", v.SignatureOriginal)
+	if v := View(e, "zh", &kb.KB{ByID: map[string]*kb.Entry{}}); v.Translation != "" {
+		t.Errorf("a signature printed only in English has no translation to show, got %q", v.Translation)
+	}
+}
+
+// A rate is shown with its basis: a count of reports, or labelled an
+// estimate; one with no basis is not shown, and the threads a count rests
+// on are listed with the workaround's sources.
+func TestViewShowsRatesWithTheirBasis(t *testing.T) {
+	e := &kb.Entry{ID: "x/y", Signature: "boom", ErrorCode: "x-y",
+		Workarounds: []kb.Workaround{
+			{Action: "counted", SuccessRate: 0.75, Sources: []string{"https://a"}, SuccessBasis: &kb.RateBasis{Reports: 3, Of: 4, Sources: []string{"https://a", "https://b"}}},
+			{Action: "estimated", SuccessRate: 0.5, SuccessBasis: &kb.RateBasis{Estimate: true}},
+			{Action: "bare", SuccessRate: 0.25},
+		},
+		FixSuccessRate: 0.6, FormerSignatures: []kb.FormerSignature{{Signature: "old", Note: "not printed"}}}
+	v := View(e, "zh", &kb.KB{ByID: map[string]*kb.Entry{}})
+	w := v.Workarounds
+	if r := w[0].Rate; r == nil || !r.Counted || r.Reports != 3 || r.Of != 4 || len(w[0].Sources) != 2 {
+		t.Errorf("counted rate %+v, sources %v", r, w[0].Sources)
+	}
+	if r := w[1].Rate; r == nil || r.Counted || r.Value != 0.5 {
+		t.Errorf("estimated rate %+v", r)
+	}
+	if w[2].Rate != nil || v.FixRate != nil {
+		t.Errorf("a rate with no basis is shown: %+v %+v", w[2].Rate, v.FixRate)
+	}
+	if v.CodePrinted {
+		t.Error("x-y is shown as a printed code")
+	}
+	if f := v.FormerSignatures; len(f) != 1 || f[0].Signature != "old" || !f[0].Note.Fallback {
+		t.Errorf("former signatures %+v", f)
 	}
 }
 

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/p2pkb/p2pkb/internal/kb"
@@ -11,8 +12,11 @@ import (
 // can say so.
 type EntryView struct {
 	*kb.Entry
-	Signature         string // in the page's language when the software prints it so, else the original
-	SignatureOriginal string // the message as printed, when Signature is a translation
+	Signature         string // the message as the software prints it, on every page
+	Translation       string // signature_zh on a Chinese page: a translation for readers, labelled so
+	CodePrinted       bool   // ErrorCode is a code the software prints, not a plain id
+	FormerSignatures  []FormerSignature
+	FixRate           *Rate // fix_success_rate with its basis; nil when not shown
 	RootCause         Text
 	Workarounds       []WorkaroundView // by success rate, highest first
 	DeadEnds          []DeadEndView
@@ -30,9 +34,11 @@ type Text struct {
 // WorkaroundView is a workaround in one language.
 type WorkaroundView struct {
 	kb.Workaround
-	Index int  // position in the entry's workarounds, for anchors and applicability
-	Text  Text // the action
-	How   string
+	Index   int  // position in the entry's workarounds, for anchors and applicability
+	Text    Text // the action
+	How     string
+	Rate    *Rate    // the success rate with its basis; nil when not shown
+	Sources []string // the workaround's sources, then the threads its rate counts
 }
 
 // DeadEndView is a dead end in one language.
@@ -41,6 +47,49 @@ type DeadEndView struct {
 	Index    int
 	Action   Text
 	WhyFails Text
+	Rate     *Rate    // the fail rate with its basis; nil when not shown
+	Sources  []string // the dead end's sources, then the threads its rate counts
+}
+
+// Rate is a rate as a page shows it: with the count of reports it rests
+// on, or labelled as an editor's estimate. A rate with no basis is not shown.
+type Rate struct {
+	Value   float64 // in [0,1]
+	Counted bool    // Reports of Of reporters; else an editor's estimate
+	Reports int
+	Of      int
+}
+
+// FormerSignature is text an earlier version of the entry gave as its
+// signature, with why it was corrected in the page's language.
+type FormerSignature struct {
+	Signature string
+	Note      Text
+}
+
+// rateOf is the rate v as a page shows it, or nil.
+func rateOf(v float64, b *kb.RateBasis) *Rate {
+	switch {
+	case b.Counted():
+		return &Rate{Value: v, Counted: true, Reports: b.Reports, Of: b.Of}
+	case b != nil && b.Estimate && v > 0:
+		return &Rate{Value: v}
+	}
+	return nil
+}
+
+// withBasis is sources followed by those of b not among them.
+func withBasis(sources []string, b *kb.RateBasis) []string {
+	if b == nil || len(b.Sources) == 0 {
+		return sources
+	}
+	out := append([]string(nil), sources...)
+	for _, u := range b.Sources {
+		if !slices.Contains(out, u) {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // Related is an entry linked through the transition graph.
@@ -50,13 +99,9 @@ type Related struct {
 }
 
 // Signature is the entry's signature as a page in lang shows it, without
-// localizing the rest of the entry (lists of thousands of entries need only this).
-func Signature(e *kb.Entry, lang string) string {
-	if lang == "zh" && e.SignatureZH != "" {
-		return e.SignatureZH
-	}
-	return e.Signature
-}
+// localizing the rest of the entry (lists of thousands of entries need only
+// this): the message as the software prints it, in every language.
+func Signature(e *kb.Entry, lang string) string { return e.Signature }
 
 // View localizes an entry for the language code. Pages make it when they
 // are written and drop it after: the views of every page of a large KB,
@@ -64,11 +109,10 @@ func Signature(e *kb.Entry, lang string) string {
 func (p *Page) View() *EntryView { return View(p.Entry, p.Lang.Code, p.Site.KB) }
 
 // localSignature is an entry's signature on its page in lang, and the
-// message as printed when that is a translation.
-func localSignature(e *kb.Entry, lang string) (sig, original string) {
-	// Software that prints English has signature_zh equal to signature: no translation to show.
+// translation shown beside it, if any.
+func localSignature(e *kb.Entry, lang string) (sig, translation string) {
 	if lang == "zh" && e.SignatureZH != "" && e.SignatureZH != e.Signature {
-		return e.SignatureZH, e.Signature
+		return e.Signature, e.SignatureZH
 	}
 	return e.Signature, ""
 }
@@ -78,13 +122,19 @@ func View(e *kb.Entry, lang string, k *kb.KB) *EntryView {
 	v := &EntryView{Entry: e, Versions: e.Versions}
 	zh := lang == "zh"
 	v.RootCause = pick(zh, e.RootCause, e.RootCauseZH)
-	v.Signature, v.SignatureOriginal = localSignature(e, lang)
+	v.Signature, v.Translation = localSignature(e, lang)
+	v.CodePrinted = kb.IsPrintedCode(e.ErrorCode)
+	v.FixRate = rateOf(e.FixSuccessRate, e.FixSuccessBasis)
+	for _, f := range e.FormerSignatures {
+		v.FormerSignatures = append(v.FormerSignatures, FormerSignature{Signature: f.Signature, Note: pick(zh, f.Note, f.NoteZH)})
+	}
 	for i, w := range e.Workarounds {
 		zhText := ""
 		if i < len(e.WorkaroundsZH) {
 			zhText = e.WorkaroundsZH[i]
 		}
-		wv := WorkaroundView{Workaround: w, Index: i, Text: pick(zh, w.Action, zhText)}
+		wv := WorkaroundView{Workaround: w, Index: i, Text: pick(zh, w.Action, zhText),
+			Rate: rateOf(w.SuccessRate, w.SuccessBasis), Sources: withBasis(w.Sources, w.SuccessBasis)}
 		// how repeats action in most entries; show it only when it adds something.
 		if w.How != "" && w.How != w.Action && !zh {
 			wv.How = w.How
@@ -96,7 +146,8 @@ func View(e *kb.Entry, lang string, k *kb.KB) *EntryView {
 	})
 	for i, d := range e.DeadEnds {
 		v.DeadEnds = append(v.DeadEnds, DeadEndView{DeadEnd: d, Index: i,
-			Action: pick(zh, d.Action, d.ActionZH), WhyFails: pick(zh, d.WhyFails, d.WhyFailsZH)})
+			Action: pick(zh, d.Action, d.ActionZH), WhyFails: pick(zh, d.WhyFails, d.WhyFailsZH),
+			Rate: rateOf(d.FailRate, d.FailBasis), Sources: withBasis(d.Sources, d.FailBasis)})
 	}
 	for _, r := range []struct {
 		rel string

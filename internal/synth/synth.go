@@ -95,6 +95,9 @@ func Write(dir string, n int, seed uint64, schema []byte) error {
 	return nil
 }
 
+// estimate is the basis of every synthetic rate: none is counted.
+var estimate = map[string]any{"estimate": true}
+
 func (g gen) entry(i int) map[string]any {
 	domain := domains[i%len(domains)]
 	code := fmt.Sprintf("SYN%05d", i)
@@ -108,11 +111,11 @@ func (g gen) entry(i int) map[string]any {
 		w := g.sentence(25 + g.r.IntN(20))
 		works = append(works, w)
 		worksZH = append(worksZH, g.zh(30))
-		wk = append(wk, map[string]any{"action": w, "success_rate": float64(50+g.r.IntN(50)) / 100, "how": w, "condition": "", "sources": []string{}})
+		wk = append(wk, map[string]any{"action": w, "success_rate": float64(50+g.r.IntN(50)) / 100, "success_rate_basis": estimate, "condition": "", "sources": []string{}})
 	}
 	var dead []map[string]any
 	for j := 0; j < 1+g.r.IntN(3); j++ {
-		dead = append(dead, map[string]any{"action": g.sentence(8), "why_fails": g.sentence(20), "why_fails_zh": g.zh(20), "fail_rate": float64(40+g.r.IntN(60)) / 100, "condition": "", "sources": []string{}})
+		dead = append(dead, map[string]any{"action": g.sentence(8), "why_fails": g.sentence(20), "why_fails_zh": g.zh(20), "fail_rate": float64(40+g.r.IntN(60)) / 100, "fail_rate_basis": estimate, "condition": "", "sources": []string{}})
 	}
 	return map[string]any{
 		"$schema": "../schema.json", "id": fmt.Sprintf("%s/synthetic-%05d", domain, i),
@@ -124,7 +127,7 @@ func (g gen) entry(i int) map[string]any {
 		"os_specific": map[string]string{}, "dead_ends": dead, "workarounds": wk, "workarounds_zh": worksZH,
 		"transition_graph": map[string]any{"leads_to": []string{}, "preceded_by": []string{}, "frequently_confused_with": []string{}},
 		"official_doc_url": "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__PEER.html", "official_doc_section": nil,
-		"error_code": code, "verification_tier": "ai_generated", "confidence": 0.8, "fix_success_rate": 0.7, "resolvable": "partial",
+		"error_code": strings.ToLower(code), "verification_tier": "ai_generated", "confidence": 0.8, "fix_success_rate": 0.7, "fix_success_rate_basis": estimate, "resolvable": "partial",
 		"first_seen": "2024-01-01", "last_confirmed": "2024-06-01", "last_updated": "2024-06-01", "evidence_count": 1 + g.r.IntN(20),
 		"tags": []string{"p2p", domain}, "locale": "en", "aliases": []string{fmt.Sprintf("ERR_%d", 7000+i)},
 	}
@@ -136,7 +139,7 @@ func (g gen) article(i int, lang string) string {
 	if lang == "zh" {
 		title = fmt.Sprintf("合成文章 %d：%s", i, g.zh(3))
 	}
-	fmt.Fprintf(&b, "---\ntitle: %q\ndate: \"2025-01-30\"\nsummary: %q\ntags: [\"p2p\", \"synthetic\"]\n---\n", title, g.sentence(15))
+	fmt.Fprintf(&b, "---\ntitle: %q\ndate: \"2025-01-30\"\nsummary: %q\ntags: [\"p2p\", \"synthetic\"]\nverification: ai_generated\n---\n", title, g.sentence(15))
 	for s := 0; s < 5; s++ {
 		fmt.Fprintf(&b, "\n## Section %d\n\n", s+1)
 		for p := 0; p < 3; p++ {

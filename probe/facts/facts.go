@@ -7,6 +7,7 @@ package facts
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 )
 
 // SchemaVersion is the version of the report format. It changes when a field
@@ -15,17 +16,17 @@ const SchemaVersion = 1
 
 // Report is everything the probe found on one machine.
 type Report struct {
-	SchemaVersion int      `json:"schema_version"` // SchemaVersion
-	Probe         Probe    `json:"probe"`          // the program that wrote it
-	Time          string   `json:"time"`           // RFC 3339, UTC
-	NVML          NVML     `json:"nvml"`           // whether NVML answered, and why not
-	Host          Host     `json:"host"`           //
-	Driver        Driver   `json:"driver"`         //
-	GPUs          []GPU    `json:"gpus"`           // by NVML index
-	Pairs         []Pair   `json:"pairs"`          // every ordered pair of distinct GPUs
-	Software      Software `json:"software"`       // what around the GPUs changes P2P
-	Summary       Summary  `json:"summary"`        // derived, for people and the matcher
-	Test          *Test    `json:"test,omitempty"` // what --test measured; absent without --test
+	SchemaVersion int      `json:"schema_version"`   // SchemaVersion
+	Probe         Probe    `json:"probe"`            // the program that wrote it
+	Time          string   `json:"time"`             // RFC 3339, UTC
+	NVML          NVML     `json:"nvml"`             // whether NVML answered, and why not
+	Host          Host     `json:"host"`             //
+	Driver        Driver   `json:"driver"`           //
+	GPUs          []GPU    `json:"gpus" max:"64"`    // by NVML index
+	Pairs         []Pair   `json:"pairs" max:"4032"` // every ordered pair of distinct GPUs
+	Software      Software `json:"software"`         // what around the GPUs changes P2P
+	Summary       Summary  `json:"summary"`          // derived, for people and the matcher
+	Test          *Test    `json:"test,omitempty"`   // what --test measured; absent without --test
 }
 
 // Probe names the program that wrote the report.
@@ -111,10 +112,10 @@ type Pair struct {
 
 // Software is what changes P2P behaviour around the driver.
 type Software struct {
-	Env    map[string]string `json:"env"`    // CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER, TF_GPU_ALLOCATOR and every NCCL_* that is set
-	IOMMU  IOMMU             `json:"iommu"`  //
-	ACS    []Bridge          `json:"acs"`    // PCIe bridges above each GPU
-	Python []Package         `json:"python"` // torch, tensorflow, jax, cupy, NCCL wheels found in site-packages
+	Env    map[string]string `json:"env"`            // CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER, TF_GPU_ALLOCATOR and every NCCL_* that is set
+	IOMMU  IOMMU             `json:"iommu"`          //
+	ACS    []Bridge          `json:"acs" max:"4096"` // PCIe bridges above each GPU
+	Python []Package         `json:"python"`         // torch, tensorflow, jax, cupy, NCCL wheels found in site-packages
 }
 
 // IOMMU is the kernel's IOMMU configuration.
@@ -144,11 +145,11 @@ type Package struct {
 // Summary is derived from the rest, for people and for rules.
 type Summary struct {
 	GPUCount     int           `json:"gpu_count"`
-	AllPairsP2P  *bool         `json:"all_pairs_p2p"` // every pair can read and write; null when some status is unknown
-	BlockedPairs []BlockedPair `json:"blocked_pairs"` // pairs that cannot, with NVML's reason
-	NVLink       bool          `json:"nvlink"`        // some GPU has an active NVLink
-	NVSwitch     bool          `json:"nvswitch"`      // some NVLink goes to an NVSwitch
-	MIG          bool          `json:"mig"`           // some GPU has MIG enabled
+	AllPairsP2P  *bool         `json:"all_pairs_p2p"`            // every pair can read and write; null when some status is unknown
+	BlockedPairs []BlockedPair `json:"blocked_pairs" max:"4032"` // pairs that cannot, with NVML's reason
+	NVLink       bool          `json:"nvlink"`                   // some GPU has an active NVLink
+	NVSwitch     bool          `json:"nvswitch"`                 // some NVLink goes to an NVSwitch
+	MIG          bool          `json:"mig"`                      // some GPU has MIG enabled
 }
 
 // BlockedPair is a pair of GPUs without P2P.
@@ -204,9 +205,52 @@ func (v *Value[T]) UnmarshalJSON(b []byte) error {
 			return nil
 		}
 	}
+	if fastValue(b, &v.V) {
+		v.Valid = true
+		return nil
+	}
 	if err := json.Unmarshal(b, &v.V); err != nil {
 		return err
 	}
 	v.Valid = true
 	return nil
+}
+
+// fastValue reads the common plain values, a string without escapes, an
+// integer or a boolean, without a second pass of encoding/json: a report
+// holds hundreds of them and a fleet thousands of reports. It reports
+// false for anything else, which json.Unmarshal then reads.
+func fastValue(b []byte, dst any) bool {
+	switch p := dst.(type) {
+	case *string:
+		if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+			return false
+		}
+		inner := b[1 : len(b)-1]
+		for _, c := range inner {
+			if c == '\\' || c == '"' || c < 0x20 || c >= 0x80 {
+				return false
+			}
+		}
+		*p = string(inner)
+		return true
+	case *int:
+		n, err := strconv.Atoi(string(b))
+		if err != nil {
+			return false
+		}
+		*p = n
+		return true
+	case *bool:
+		switch string(b) {
+		case "true":
+			*p = true
+		case "false":
+			*p = false
+		default:
+			return false
+		}
+		return true
+	}
+	return false
 }

@@ -13,8 +13,8 @@ type Test struct {
 	Driver     string       `json:"driver,omitempty"` // cuDriverGetVersion as major.minor, 13.0
 	SizeBytes  int64        `json:"size_bytes"`       // buffer size of each copy (--test-size)
 	DurationMS int64        `json:"duration_ms"`      // wall time of the whole test
-	Devices    []TestDevice `json:"devices"`          // by CUDA ordinal
-	Pairs      []TestPair   `json:"pairs"`            // every ordered pair of distinct devices
+	Devices    []TestDevice `json:"devices" max:"64"` // by CUDA ordinal
+	Pairs      []TestPair   `json:"pairs" max:"4032"` // every ordered pair of distinct devices
 	Summary    TestSummary  `json:"summary"`          // derived, for people and rules
 	Notes      []string     `json:"notes,omitempty"`  // what was skipped and why, in plain words
 }
@@ -87,10 +87,10 @@ type Latency struct {
 
 // TestSummary is derived from the pairs. Pair names read "GPU0->GPU1".
 type TestSummary struct {
-	DataOK      *bool    `json:"data_ok"`      // every pair and path that ran was verified intact; null when none ran
-	IPCOK       *bool    `json:"ipc_ok"`       // every cross-process path worked and verified; null when none ran
-	FailedPairs []string `json:"failed_pairs"` // pairs where enabling, copying or checking failed
-	SlowPairs   []string `json:"slow_pairs"`   // pairs whose P2P bandwidth is not above the staged copy's
-	Timeouts    []string `json:"timeouts"`     // pairs killed at the deadline
-	Verdict     string   `json:"verdict"`      // one sentence for people
+	DataOK      *bool    `json:"data_ok"`                 // every pair and path that ran was verified intact; null when none ran
+	IPCOK       *bool    `json:"ipc_ok"`                  // every cross-process path worked and verified; null when none ran
+	FailedPairs []string `json:"failed_pairs" max:"4032"` // pairs where enabling, copying or checking failed
+	SlowPairs   []string `json:"slow_pairs" max:"4032"`   // pairs whose P2P bandwidth is not above the staged copy's
+	Timeouts    []string `json:"timeouts" max:"4032"`     // pairs killed at the deadline
+	Verdict     string   `json:"verdict"`                 // one sentence for people
 }

@@ -1,0 +1,222 @@
+package build_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/p2pkb/p2pkb/internal/browsertest"
+	"github.com/p2pkb/p2pkb/internal/build"
+	"github.com/p2pkb/p2pkb/internal/content"
+	"github.com/p2pkb/p2pkb/internal/errvocab"
+	"github.com/p2pkb/p2pkb/internal/kb"
+	pastefacts "github.com/p2pkb/p2pkb/internal/paste"
+	"github.com/p2pkb/p2pkb/internal/report"
+	"github.com/p2pkb/p2pkb/internal/rules"
+	"github.com/p2pkb/p2pkb/internal/server"
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+// Lines of real public logs, each naming a layer and an error inside it.
+var layeredLines = []string{
+	"gpu-1:1:2 [1] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer access is not supported between these two devices", // https://github.com/ray-project/ray_lightning/issues/24
+	"node1:2001:2101 [0] transport/p2p.cc:275 NCCL WARN Cuda failure 217 'peer access is not supported between these two devices'",
+	"Failed: /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:310 'invalid argument'",                                                                                                          // https://github.com/vllm-project/vllm/issues/5613
+	"A03-R28-I49-2-6000166:104934:104934 [1] init.cc:204 NCCL WARN Cuda failure 'an illegal memory access was encountered'",                                                                          // https://github.com/NVIDIA/nccl/issues/629
+	"A03-R28-I49-3-9000018:46841:46987 [0] include/socket.h:428 NCCL WARN Net : Call to recv from 11.127.49.2<36048> failed : Connection reset by peer",                                              // same
+	"[rank5]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5", // https://github.com/NVIDIA/nccl/issues/1410
+	"[CUDA_ERROR_INVALID_VALUE] invalid argument in expression cuMemSetAccess(",                                                                                                                      // https://github.com/NVIDIA/nvbandwidth/issues/44
+	"cuda_ipc_cache.c:284  UCX  ERROR cuIpcOpenMemHandle() failed: invalid device context",                                                                                                           // https://github.com/openucx/ucx/pull/11603
+	"INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:275: NCCL operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled cuda error",                                                // https://github.com/jax-ml/jax/issues/17399
+	"CUDA error 217 at ggml-cuda.cu:6292: peer access is not supported between these two devices",                                                                                                    // https://github.com/ggml-org/llama.cpp/issues/3230
+	"RuntimeError: CUDA error: peer access is not supported between these two devices",                                                                                                               // https://github.com/ai-dynamo/dynamo/issues/1229
+	`CUDA error at p2pBandwidthLatencyTest.cu:138 code=205(cudaErrorMapBufferObjectFailed) "cudaDeviceEnablePeerAccess(gpuid[1], 0)"`,                                                                // https://github.com/tinygrad/open-gpu-kernel-modules/issues/44
+	"training step 12 loss 0.5",
+}
+
+func repoModel(t *testing.T) *site.Site {
+	t.Helper()
+	k, err := kb.Load(os.DirFS("../../kb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := content.Load(os.DirFS("../../content"), "content")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return site.New(k, a, "")
+}
+
+// goOrder is explain's (or match's) causes of each message, by line, and
+// the composed messages' causes with how each was found.
+func goOrder(t *testing.T, s *site.Site, q string, match, pasted bool) (map[int][]string, map[int]string) {
+	t.Helper()
+	var out bytes.Buffer
+	var err error
+	var x *pastefacts.Extractor
+	if pasted {
+		x = pastefacts.New()
+	}
+	if match {
+		_, err = report.Match(&out, s, rules.Facts{}, strings.NewReader(q), report.Options{Lang: "en", JSON: true, Paste: x})
+	} else {
+		_, err = report.Explain(&out, s, strings.NewReader(q), nil, report.Options{Lang: "en", JSON: true, Paste: x})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d report.Diagnosis
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+		t.Fatal(err)
+	}
+	order, composed := map[int][]string{}, map[int]string{}
+	for _, m := range d.Messages {
+		var ids []string
+		for _, c := range m.Causes {
+			ids = append(ids, c.ID+" "+c.Via)
+		}
+		if m.Composed {
+			composed[m.Line] = m.Layer.ID + " " + m.Inner.Name + ": " + strings.Join(ids, ",")
+			continue
+		}
+		order[m.Line] = ids
+	}
+	return order, composed
+}
+
+// The four ways of asking give the same causes in the same order for the
+// same paste: explain, match (no facts), /api/search and the search page,
+// from the client index (file://) and through the API (p2pkb serve). The
+// page reads each line's layer and inner error as explain does, and answers
+// a line no entry names with the same causes of its parts.
+func TestBrowserSameOrderFourWays(t *testing.T) {
+	s := repoModel(t)
+	out := buildSite(t, "")
+	ix, err := build.OpenSearch(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	srv := httptest.NewServer(server.New(os.DirFS(out), ix))
+	defer srv.Close()
+	b, served := browsertest.New(t), browsertest.New(t)
+	fileRoot := (&url.URL{Scheme: "file", Path: out + "/"}).String()
+
+	// Each line read in the page as in Go.
+	runQuery(t, b, fileRoot, "en", "x")
+	for _, l := range layeredLines {
+		want := ""
+		if r, ok := errvocab.Read(l); ok && r.Error != nil {
+			want = r.Layer.ID + " " + r.Where + " " + r.Error.Name
+		}
+		js, _ := json.Marshal(l)
+		got := browsertest.Eval[string](b, `(r => r && r.error ? r.layer.id + " " + r.where + " " + r.error.name : "")(p2pkbSearch.readLine(`+string(js)+`))`)
+		if got != want {
+			t.Errorf("%s\n  page reads %q, Go %q", l, got, want)
+		}
+	}
+
+	// Each line alone: the page lists an entry once, at the first line it
+	// matches, as explain reports it once.
+	pastes := []string{
+		"[rank0]: RuntimeError: CUDA error: peer access is not supported between these two devices\n",
+		strings.Join(layeredLines[3:5], "\n") + "\n",
+		"Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly.\n",
+		"tensor([0., 0.], device='cuda:1')\n",
+	}
+	for _, l := range layeredLines {
+		pastes = append(pastes, l+"\n")
+	}
+	for _, q := range pastes {
+		explainOrder, explainComposed := goOrder(t, s, q, false, true)
+		matchOrder, _ := goOrder(t, s, q, true, true)
+		// The API does not judge: explain without the facts the paste gives.
+		unjudged, _ := goOrder(t, s, q, false, false)
+		for line, ids := range explainOrder {
+			if strings.Join(matchOrder[line], ",") != strings.Join(ids, ",") {
+				t.Errorf("line %d: match %v, explain %v", line, matchOrder[line], ids)
+			}
+		}
+
+		// /api/search: the results a line's patterns matched, in their order.
+		resp, err := http.Get(srv.URL + "/api/search?limit=100&q=" + url.QueryEscape(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var api server.APIResponse
+		json.NewDecoder(resp.Body).Decode(&api)
+		resp.Body.Close()
+		lines := strings.Split(q, "\n")
+		for line, ids := range unjudged {
+			var got []string
+			for _, r := range api.Results {
+				if r.Match != "" && strings.Contains(lines[line-1], r.Match) {
+					got = append(got, r.ID+" ")
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(ids, ",") {
+				t.Errorf("line %d: /api/search %v, explain %v", line, got, ids)
+			}
+		}
+		for line := range explainComposed {
+			found := false
+			for _, r := range api.Lines {
+				found = found || r.Line == line && r.Composed
+			}
+			if !found {
+				t.Errorf("line %d: explain composes it, /api/search does not say so: %+v", line, api.Lines)
+			}
+		}
+
+		// The search page, from the client index and through the API.
+		for _, root := range []string{fileRoot, srv.URL + "/"} {
+			b := b
+			if root != fileRoot {
+				b = served
+			}
+			runQuery(t, b, root, "en", q)
+			var boxes []struct {
+				Line     int      `json:"line"`
+				Composed string   `json:"composed"`
+				Causes   []string `json:"causes"`
+			}
+			raw := browsertest.Eval[json.RawMessage](b, `[...document.querySelectorAll("#search-causes .causes")].map(b => ({line: +b.dataset.line,
+				composed: b.dataset.composed ? b.dataset.layer + " " + b.dataset.inner : "",
+				causes: [...b.querySelectorAll("li[data-cause-id]")].map(li => li.dataset.causeId + " " + (li.dataset.via || ""))}))`)
+			if err := json.Unmarshal(raw, &boxes); err != nil {
+				t.Fatal(err)
+			}
+			shown := map[int]bool{}
+			for _, box := range boxes {
+				shown[box.Line] = true
+				if box.Composed != "" {
+					got := box.Composed + ": " + strings.Join(box.Causes, ",")
+					if want := explainComposed[box.Line]; got != want {
+						t.Errorf("%s line %d: the page composes %q, explain %q", root, box.Line, got, want)
+					}
+					continue
+				}
+				if want := explainOrder[box.Line]; strings.Join(box.Causes, ",") != strings.Join(want, ",") {
+					t.Errorf("%s line %d: the page %v, explain %v", root, box.Line, box.Causes, want)
+				}
+			}
+			for line, ids := range explainOrder {
+				if len(ids) > 1 && !shown[line] {
+					t.Errorf("%s line %d: explain lists %d causes, the page shows none", root, line, len(ids))
+				}
+			}
+			for line := range explainComposed {
+				if !shown[line] {
+					t.Errorf("%s line %d: explain composes an answer, the page shows none", root, line)
+				}
+			}
+		}
+	}
+	b.Screenshot("layered_four_ways")
+	checkQuiet(t, b, fileRoot)
+}

@@ -1,0 +1,288 @@
+package errvocab
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Layer is who printed a line: the library or program whose own check
+// reported the error it got from below.
+type Layer struct {
+	ID     string `json:"id"`     // nccl, custom_allreduce, ucx, ...
+	Name   string `json:"name"`   // how a person calls it: NCCL, UCX
+	Domain string `json:"domain"` // the software, as a knowledge base files its entries: nccl, vllm, ucx
+}
+
+// Returns names the error a layer returns to its caller when a call below
+// it fails with an error of a family: NCCL turns a CUDA failure into
+// ncclUnhandledCudaError and a system call's into ncclSystemError. "" when
+// the layer passes the error on as it is.
+func (l Layer) Returns(family string) string {
+	if l.ID != "nccl" && l.ID != "nccl_tests" {
+		return ""
+	}
+	switch family {
+	case CUDARuntime, CUDADriver:
+		return "ncclUnhandledCudaError"
+	case Errno:
+		return "ncclSystemError"
+	}
+	return ""
+}
+
+// Reading is what a line says of itself.
+type Reading struct {
+	Layer Layer  `json:"layer"`
+	Where string `json:"where,omitempty"` // the source file and line, or the call, that failed: transport/p2p.cc:275, cuIpcOpenMemHandle
+	Error *Error `json:"error,omitempty"` // the inner error; nil when the line names none the vocabulary knows
+	Shape string `json:"-"`               // what the layer's part of the line matched
+}
+
+// A shape is one way a layer prints an error: the literals that a line of
+// it must hold (so that only such lines are read), and a pattern whose
+// named groups say where (where), and what: an error's name (name), number
+// (code, of the families in order) or message (text). A shape with
+// byFile names its layer after the file in where.
+type shape struct {
+	layer    Layer
+	triggers []string
+	re       *regexp.Regexp
+	families []string // where a code or a message is looked up
+	byFile   map[string]Layer
+}
+
+var (
+	cudaFamilies = []string{CUDARuntime, CUDADriver}
+	driverFirst  = []string{CUDADriver, CUDARuntime}
+)
+
+// customAllReduce names the custom all-reduce kernels by their source file:
+// vLLM's csrc/custom_all_reduce.cuh (also copied into SGLang's sgl-kernel),
+// TensorRT-LLM's customAllReduceKernels, DeepEP's runtime.
+var customAllReduce = map[string]Layer{
+	"custom_all_reduce": {"custom_allreduce", "custom all-reduce kernel (vLLM, SGLang)", "vllm"},
+	"custom_allreduce":  {"custom_allreduce", "custom all-reduce kernel (vLLM, SGLang)", "vllm"},
+	"customAllReduce":   {"trtllm_allreduce", "TensorRT-LLM custom all-reduce", "tensorrt-llm"},
+	"allReduceFusion":   {"trtllm_allreduce", "TensorRT-LLM custom all-reduce", "tensorrt-llm"},
+	"deep_ep":           {"deepep", "DeepEP", "deepep"},
+}
+
+// shapes are tried in order; the first that matches names the layer. The
+// most specific come first: a custom all-reduce kernel's line says "CUDA
+// error" too.
+var shapes = []shape{
+	// vLLM's CUDACHECK: "Failed: Cuda error %s:%d '%s'" (older: "Failed: %s:%d '%s'").
+	// https://github.com/vllm-project/vllm/issues/5613
+	{triggers: []string{"custom_all_reduce", "custom_allreduce", "customAllReduce", "allReduceFusion", "deep_ep."},
+		re:       regexp.MustCompile(`(?P<where>[\w./-]*(?:custom_all_reduce|custom_allreduce|customAllReduce|allReduceFusion|deep_ep)\w*\.(?:cuh|cu|cpp|h|hpp):\d+)['"]?\s*'(?P<text>[^']+)'`),
+		families: cudaFamilies, byFile: customAllReduce},
+	// TensorRT-LLM's check_cuda_error: "[TensorRT-LLM][ERROR] CUDA runtime error in cudaIpcOpenMemHandle(...): <text> (<file>:<line>)".
+	{layer: Layer{"trtllm", "TensorRT-LLM", "tensorrt-llm"}, triggers: []string{"[TensorRT-LLM][ERROR]"},
+		re:       regexp.MustCompile(`\[TensorRT-LLM\]\[ERROR\] (?:CUDA runtime error|\[TRT-LLM\]\[ERROR\] Assertion failed)? ?in (?P<where>\w+)[^:]*: (?P<text>[^(]+)`),
+		families: cudaFamilies},
+	// nvbandwidth's CU_ASSERT / CUDA_ASSERT: "[CUDA_ERROR_INVALID_VALUE] invalid argument in expression cuMemSetAccess(...)".
+	// https://github.com/NVIDIA/nvbandwidth/issues/44
+	{layer: Layer{"nvbandwidth", "nvbandwidth", "cuda"}, triggers: []string{" in expression "},
+		re:       regexp.MustCompile(`\[(?P<name>CUDA_ERROR_\w+|cudaError\w+)\] (?P<text>.*?) in expression (?P<where>\w+)`),
+		families: driverFirst},
+	// UCX's CUDA-IPC transport: "cuda_ipc_cache.c:284  UCX  ERROR cuIpcOpenMemHandle() failed: invalid device context".
+	// https://github.com/openucx/ucx/pull/11603
+	{layer: Layer{"ucx", "UCX (CUDA IPC)", "ucx"}, triggers: []string{"UCX"},
+		re:       regexp.MustCompile(`(?:(?P<file>\w+\.c):\d+\s+)?UCX\s+(?:ERROR|WARN|DIAG|Fatal:?)\s+(?:[\w ]*: )?(?P<where>cu\w+)\(\) failed: (?P<text>.+)`),
+		families: driverFirst},
+	// UCC's CUDA transport: "tl_cuda_cache.c:231  UCC  ERROR ipc-cache: failed to open ipc mem handle. addr:... len:... err:201".
+	// https://github.com/openucx/ucc/issues/1041
+	{layer: Layer{"ucc", "UCC (CUDA IPC)", "ucc"}, triggers: []string{"UCC"},
+		re:       regexp.MustCompile(`UCC\s+ERROR\s+(?P<where>[\w-]+): failed to open ipc mem handle\..* err:(?P<code>\d+)`),
+		families: driverFirst},
+	// PSM2's CUDA check: "CUDA failure: cuIpcGetMemHandle() (at ...) returned 1".
+	{layer: Layer{"psm2", "PSM2", "psm2"}, triggers: []string{"CUDA failure: cu"},
+		re:       regexp.MustCompile(`CUDA failure: (?P<where>cu\w+)\(\) \(at [^)]*\) ?returned (?P<code>\d+)`),
+		families: driverFirst},
+	// Open MPI's common CUDA help: "The call to cuIpcOpenMemHandle failed." and "cuIpcOpenMemHandle return value:   217".
+	{layer: Layer{"openmpi", "Open MPI (CUDA IPC)", "openmpi"}, triggers: []string{"The call to cu", " return value:"},
+		re:       regexp.MustCompile(`The call to (?P<where>cu\w+) failed|^\s*(?P<where2>cu\w+) return value:\s+(?P<code>-?\d+)`),
+		families: driverFirst},
+	// NCCL's CUDACHECK: "transport/p2p.cc:275 NCCL WARN Cuda failure 217 'peer access is not supported between these two devices'"
+	// (before 2.19 without the number). https://github.com/vllm-project/vllm/issues/19890, https://github.com/NVIDIA/nccl/issues/629
+	{layer: Layer{"nccl", "NCCL", "nccl"}, triggers: []string{"NCCL WARN"},
+		re:       regexp.MustCompile(`(?:(?P<where>[\w/.-]+\.(?:cc|h|cu|cpp):\d+) )?NCCL WARN (?:Cuda failure|CUDA failure|Cuda error) (?:(?P<code>\d+) )?'(?P<text>[^']*)'`),
+		families: cudaFamilies},
+	// NCCL's other warnings carry a system error: "include/socket.h:428 NCCL WARN Net : Call to recv from ... failed : Connection reset by peer".
+	// https://github.com/NVIDIA/nccl/issues/629
+	{layer: Layer{"nccl", "NCCL", "nccl"}, triggers: []string{"NCCL WARN"},
+		re:       regexp.MustCompile(`(?:(?P<where>[\w/.-]+\.(?:cc|h|cu|cpp):\d+) )?NCCL WARN (?P<rest>.*)`),
+		families: []string{Errno, CUDARuntime, CUDADriver}},
+	// NCCL's last error, as PyTorch prints it under "Last error:": "Cuda failure 1 'invalid argument'".
+	// https://github.com/NVIDIA/nccl/issues/1410
+	{layer: Layer{"nccl", "NCCL", "nccl"}, triggers: []string{"Cuda failure "},
+		re:       regexp.MustCompile(`Cuda failure (?:(?P<code>\d+) )?'(?P<text>[^']*)'`),
+		families: cudaFamilies},
+	// nccl-tests: "Test NCCL failure common.cu:497 'unhandled cuda error'", "Test CUDA failure common.cu:334 '...'".
+	// https://github.com/NVIDIA/nccl/issues/629, https://github.com/NVIDIA/nccl/issues/393
+	{layer: Layer{"nccl_tests", "nccl-tests", "nccl"}, triggers: []string{"Test NCCL failure", "Test CUDA failure"},
+		re:       regexp.MustCompile(`Test (?:NCCL|CUDA) failure (?P<where>\S+:\d+) '(?P<text>[^']*)'`),
+		families: []string{NCCL, CUDARuntime}},
+	// PyTorch's ProcessGroupNCCL: "torch.distributed.DistBackendError: NCCL error in: .../NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5".
+	// https://github.com/NVIDIA/nccl/issues/1410
+	{layer: Layer{"pytorch_nccl", "PyTorch (ProcessGroupNCCL)", "pytorch"}, triggers: []string{"NCCL error in:", "NCCL error:"},
+		re:       regexp.MustCompile(`NCCL error(?: in: (?P<where>\S+:\d+),)?:? (?P<text>[^,]+)`),
+		families: []string{NCCL}},
+	// PyTorch's detail line under it: "ncclUnhandledCudaError: Call to CUDA function failed.".
+	{layer: Layer{"pytorch_nccl", "PyTorch (ProcessGroupNCCL)", "pytorch"}, triggers: []string{"ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError", "ncclInvalidArgument", "ncclInvalidUsage", "ncclRemoteError"},
+		re: regexp.MustCompile(`(?P<name>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument|InvalidUsage|RemoteError))\b`)},
+	// XLA: "NCCL operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled cuda error".
+	// https://github.com/jax-ml/jax/issues/17399
+	{layer: Layer{"xla", "XLA (JAX)", "jax"}, triggers: []string{"NCCL operation "},
+		re:       regexp.MustCompile(`NCCL operation (?P<where>\w+)\(.*?\) failed: (?P<text>.+)`),
+		families: []string{NCCL}},
+	// JAX: "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ... CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered".
+	// https://github.com/jaxleyverse/jaxley/issues/53
+	{layer: Layer{"xla", "XLA (JAX)", "jax"}, triggers: []string{"XlaRuntimeError", "JaxRuntimeError", "Failed to execute XLA Runtime executable"},
+		re:       regexp.MustCompile(`(?:XlaRuntimeError|JaxRuntimeError|Failed to execute XLA Runtime executable)(?P<rest>.*)`),
+		families: driverFirst},
+	// TensorFlow: "tensorflow.python.framework.errors_impl.InternalError: ... CUDA_ERROR_..." and its stream executor's
+	// "failed call to cuInit: CUDA_ERROR_NO_DEVICE".
+	{layer: Layer{"tensorflow", "TensorFlow", "tensorflow"}, triggers: []string{"errors_impl.InternalError", "failed call to cu"},
+		re:       regexp.MustCompile(`errors_impl\.InternalError:(?P<rest>.*)|failed call to (?P<where>cu\w+):(?P<rest2>.*)`),
+		families: driverFirst},
+	// llama.cpp: "CUDA error 217 at ggml-cuda.cu:6292: peer access is not supported between these two devices".
+	// https://github.com/ggml-org/llama.cpp/issues/3230
+	{layer: Layer{"llamacpp", "llama.cpp (ggml-cuda)", "llamacpp"}, triggers: []string{"CUDA error "},
+		re:       regexp.MustCompile(`CUDA error (?P<code>\d+) at (?P<where>\S+:\d+): (?P<text>.+)`),
+		families: cudaFamilies},
+	// The CUDA samples' checkCudaErrors: "CUDA error at p2pBandwidthLatencyTest.cu:123 code=205(cudaErrorMapBufferObjectFailed) "cudaDeviceEnablePeerAccess(gpuid[1], 0)"".
+	// https://github.com/tinygrad/open-gpu-kernel-modules/issues/44
+	{layer: Layer{"cuda_samples", "CUDA samples (checkCudaErrors)", "cuda"}, triggers: []string{"CUDA error at "},
+		re:       regexp.MustCompile(`CUDA error at (?P<where>\S+:\d+) code=(?P<code>\d+)\((?P<name>\w+)\)`),
+		families: cudaFamilies},
+	// PyTorch's C10_CUDA_CHECK: "torch.AcceleratorError: CUDA error: ..." (2.8 on), "RuntimeError: CUDA error: ...".
+	// https://github.com/ai-dynamo/dynamo/issues/1229
+	{layer: Layer{"pytorch", "PyTorch (CUDA)", "pytorch"}, triggers: []string{"CUDA error: "},
+		re:       regexp.MustCompile(`(?:AcceleratorError|RuntimeError|CudaError)[:(]\s*["']?CUDA error: (?P<text>.+)`),
+		families: cudaFamilies},
+	// Any other program that prints cudaGetErrorString after "CUDA error: " (llama.cpp since 2024, many).
+	// https://github.com/ggml-org/llama.cpp/issues/10152
+	{layer: Layer{"cuda_check", "a CUDA error check", "cuda"}, triggers: []string{"CUDA error: "},
+		re:       regexp.MustCompile(`CUDA error: (?P<text>.+)`),
+		families: cudaFamilies},
+}
+
+// Triggers are the literals of every shape: a line that holds none of them
+// is not read (Read would find nothing in it).
+func Triggers() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range shapes {
+		for _, t := range s.triggers {
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// nameRE finds an error's name anywhere in a text.
+var nameRE = regexp.MustCompile(`\b(?:cudaError[A-Z]\w*|CUDA_ERROR_[A-Z_]+|nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument|InvalidUsage|RemoteError))\b`)
+
+// Read tells which layer printed line and the error it carries; ok is false
+// when the line has no shape of a layer.
+func Read(line string) (r Reading, ok bool) {
+	for _, s := range shapes {
+		if !holdsAny(line, s.triggers) {
+			continue
+		}
+		m := s.re.FindStringSubmatchIndex(line)
+		if m == nil {
+			continue
+		}
+		group := func(names ...string) string {
+			for _, n := range names {
+				if i := s.re.SubexpIndex(n); i > 0 && m[2*i] >= 0 {
+					return line[m[2*i]:m[2*i+1]]
+				}
+			}
+			return ""
+		}
+		r = Reading{Layer: s.layer, Where: group("where", "where2"), Shape: line[m[0]:m[1]]}
+		if s.byFile != nil {
+			for k, l := range s.byFile {
+				if strings.Contains(r.Where, k) {
+					r.Layer = l
+				}
+			}
+		}
+		if e, ok := inner(s, group("name"), group("code"), group("text"), group("rest", "rest2")); ok {
+			r.Error = &e
+		}
+		if r.Error == nil && r.Layer.ID == "nccl" && group("rest") != "" && !strings.Contains(group("rest"), "failed") && !strings.Contains(group("rest"), "rror") {
+			continue // a warning that reports no failure is not an error of NCCL's
+		}
+		return r, true
+	}
+	return Reading{}, false
+}
+
+// inner finds the error a shape's groups name.
+func inner(s shape, name, code, text, rest string) (Error, bool) {
+	if name != "" {
+		if e, ok := ByName(name); ok {
+			return e, true
+		}
+	}
+	if code != "" && text == "" {
+		n, _ := strconv.Atoi(code)
+		for _, f := range s.families {
+			if e, ok := ByCode(f, n); ok {
+				return e, true
+			}
+		}
+	}
+	if text != "" {
+		if e, ok := ByText(text, s.families...); ok {
+			return e, true
+		}
+	}
+	if rest == "" {
+		rest = text
+	}
+	if rest == "" {
+		return Error{}, false
+	}
+	if n := nameRE.FindString(rest); n != "" {
+		if e, ok := ByName(n); ok {
+			return e, true
+		}
+	}
+	// A message after a colon or "error": "failed : Connection reset by peer".
+	for i := 0; i < len(rest); i++ {
+		if rest[i] != ':' && !strings.HasPrefix(rest[i:], "error ") {
+			continue
+		}
+		j := i + 1
+		if rest[i] != ':' {
+			j = i + len("error ")
+		}
+		after := strings.TrimLeft(rest[j:], " ")
+		// NCCL before 2.8: "failed to open CUDA IPC handle : 217 peer access is not supported ...".
+		if k := strings.IndexByte(after, ' '); k > 0 && strings.Trim(after[:k], "0123456789") == "" {
+			after = after[k+1:]
+		}
+		if e, ok := ByText(after, s.families...); ok {
+			return e, true
+		}
+	}
+	return Error{}, false
+}
+
+func holdsAny(line string, lits []string) bool {
+	for _, l := range lits {
+		if strings.Contains(line, l) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,226 @@
+// Package errvocab knows what a failed call prints: every CUDA runtime and
+// driver error, NCCL result and Linux errno by name, code and message, and
+// the shapes of the lines in which each layer of the stack (NCCL, a custom
+// all-reduce kernel, MPI and UCX, a benchmark, a framework) reports the error
+// it got from the layer below. It reads a line into who printed it and what
+// went wrong inside; it knows nothing of the knowledge base.
+package errvocab
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Error is one error of the vocabulary.
+type Error struct {
+	Family string `json:"family"` // cuda_runtime, cuda_driver, nccl or errno
+	Code   int    `json:"code"`   // its number: 217, 1, 22
+	Name   string `json:"name"`   // cudaErrorPeerAccessUnsupported, ncclUnhandledCudaError, EINVAL
+	Text   string `json:"text"`   // what the library's error-string call returns for it
+}
+
+// The families, as Error.Family names them.
+const (
+	CUDARuntime = "cuda_runtime"
+	CUDADriver  = "cuda_driver"
+	NCCL        = "nccl"
+	Errno       = "errno"
+)
+
+var (
+	//go:embed cuda.tsv
+	cudaTSV string
+	//go:embed nccl.tsv
+	ncclTSV string
+	//go:embed errno.tsv
+	errnoTSV string
+)
+
+// vocab is every error, with the indexes Read looks them up by.
+type vocab struct {
+	all    []Error
+	byName map[string]int            // name -> index in all
+	byCode map[string]map[int]int    // family -> code -> index
+	byText map[string]map[string]int // family -> message (and its short form) -> index
+}
+
+var v = load()
+
+func load() *vocab {
+	x := &vocab{byName: map[string]int{}, byCode: map[string]map[int]int{}, byText: map[string]map[string]int{}}
+	read := func(file, data string, cols int, family func([]string) string) {
+		sc := bufio.NewScanner(strings.NewReader(data))
+		n := 0
+		for sc.Scan() {
+			n++
+			line := sc.Text()
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			f := strings.Split(line, "\t")
+			if len(f) != cols {
+				panic(fmt.Sprintf("errvocab: %s:%d: %d fields, want %d", file, n, len(f), cols))
+			}
+			fam := family(f)
+			f = f[cols-3:]
+			code, err := strconv.Atoi(f[0])
+			if err != nil {
+				panic(fmt.Sprintf("errvocab: %s:%d: code %q: %v", file, n, f[0], err))
+			}
+			x.add(Error{Family: fam, Code: code, Name: f[1], Text: f[2]})
+		}
+	}
+	read("cuda.tsv", cudaTSV, 4, func(f []string) string {
+		if f[0] == "driver" {
+			return CUDADriver
+		}
+		return CUDARuntime
+	})
+	read("nccl.tsv", ncclTSV, 3, func([]string) string { return NCCL })
+	read("errno.tsv", errnoTSV, 3, func([]string) string { return Errno })
+	return x
+}
+
+func (x *vocab) add(e Error) {
+	i := len(x.all)
+	x.all = append(x.all, e)
+	if _, ok := x.byName[e.Name]; !ok {
+		x.byName[e.Name] = i
+	}
+	if x.byCode[e.Family] == nil {
+		x.byCode[e.Family], x.byText[e.Family] = map[int]int{}, map[string]int{}
+	}
+	x.byCode[e.Family][e.Code] = i
+	for _, t := range []string{e.Text, shortText(e.Text)} {
+		if _, ok := x.byText[e.Family][t]; !ok {
+			x.byText[e.Family][t] = i
+		}
+	}
+}
+
+// shortText is a message without the advice NCCL appends to it: NCCL before
+// 2.8 printed "unhandled cuda error" alone.
+func shortText(t string) string {
+	for _, sep := range []string{" (run with", " - please"} {
+		if i := strings.Index(t, sep); i > 0 {
+			return t[:i]
+		}
+	}
+	return t
+}
+
+// ByName returns the error of that name (cudaErrorInvalidValue,
+// CUDA_ERROR_INVALID_VALUE, ncclSystemError, ECONNREFUSED).
+func ByName(name string) (Error, bool) {
+	i, ok := v.byName[name]
+	if !ok {
+		return Error{}, false
+	}
+	return v.all[i], true
+}
+
+// ByCode returns the error of a family by its number.
+func ByCode(family string, code int) (Error, bool) {
+	i, ok := v.byCode[family][code]
+	if !ok {
+		return Error{}, false
+	}
+	return v.all[i], true
+}
+
+// ByText returns the error of one of families whose message text is, or
+// starts text followed by something that is not a letter (a message is often
+// followed by where it happened); the first family that knows it wins.
+func ByText(text string, families ...string) (Error, bool) {
+	text = strings.TrimSpace(text)
+	for _, fam := range families {
+		if i, ok := v.byText[fam][text]; ok {
+			return v.all[i], true
+		}
+	}
+	// The longest message that starts text.
+	best, bestLen := -1, 0
+	for _, fam := range families {
+		for t, i := range v.byText[fam] {
+			if len(t) > bestLen && len(t) >= 8 && strings.HasPrefix(text, t) && !letter(text, len(t)) {
+				best, bestLen = i, len(t)
+			}
+		}
+		if best >= 0 {
+			return v.all[best], true
+		}
+	}
+	return Error{}, false
+}
+
+func letter(s string, i int) bool {
+	if i >= len(s) {
+		return false
+	}
+	c := s[i]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// Same lists the names of the error in every family that shares its message
+// and number, the error's own first: the runtime's cudaErrorPeerAccessUnsupported
+// is the driver's CUDA_ERROR_PEER_ACCESS_UNSUPPORTED.
+func Same(e Error) []string {
+	out := []string{e.Name}
+	other := map[string]string{CUDARuntime: CUDADriver, CUDADriver: CUDARuntime}[e.Family]
+	if other == "" {
+		return out
+	}
+	if o, ok := ByCode(other, e.Code); ok && o.Text == e.Text {
+		out = append(out, o.Name)
+	} else if i, ok := v.byText[other][e.Text]; ok {
+		out = append(out, v.all[i].Name)
+	}
+	return out
+}
+
+// All lists every error of a family, by code.
+func All(family string) []Error {
+	var out []Error
+	for _, e := range v.all {
+		if e.Family == family {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// bareWrap are the words a CUDA check prints around an error whatever
+// program it is in: "CUDA error: ", "cudaErrorX: ".
+var bareWrap = []string{"RuntimeError: ", "CUDA error: ", "CUDA error ", "Cuda error: ", "error: "}
+
+// Bare tells whether a message is nothing but an error of the vocabulary:
+// its name, its message, or both, with the words every CUDA check prints
+// around them. Such a message says what failed and not who called: an
+// entry whose signature is bare explains the error in general, and ranks
+// below one that names the layer too.
+func Bare(msg string) bool {
+	s := strings.TrimSpace(msg)
+	for _, w := range bareWrap {
+		s = strings.TrimPrefix(s, w)
+	}
+	if name, rest, ok := strings.Cut(s, ": "); ok {
+		if _, known := ByName(name); known {
+			s = rest
+		}
+	}
+	s = strings.TrimSpace(s)
+	if _, ok := ByName(s); ok {
+		return true
+	}
+	for _, fam := range []string{CUDARuntime, CUDADriver, NCCL} {
+		if _, ok := v.byText[fam][s]; ok {
+			return true
+		}
+	}
+	return false
+}

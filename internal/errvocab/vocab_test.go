@@ -1,0 +1,171 @@
+package errvocab
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+)
+
+// Every runtime and driver error of the reference table is known by name,
+// number and message, exactly as CUDA 13.0 printed them.
+func TestCUDATable(t *testing.T) {
+	f, err := os.Open("../../../shared/reference/cuda-13.0-error-strings.txt")
+	if err != nil {
+		t.Skip("the reference table is not beside the repository:", err)
+	}
+	defer f.Close()
+	family, n := "", 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "== runtime"):
+			family = CUDARuntime
+			continue
+		case strings.HasPrefix(line, "== driver"):
+			family = CUDADriver
+			continue
+		case strings.HasPrefix(line, "=="):
+			family = ""
+		}
+		cols := strings.Split(line, "\t")
+		if family == "" || len(cols) != 3 || cols[1] == "unrecognized error code" {
+			continue
+		}
+		e, ok := ByName(cols[1])
+		if !ok || e.Family != family || e.Text != cols[2] || cols[0] != itoa(e.Code) {
+			t.Errorf("%s: %+v %v, want %s %s %q", cols[1], e, ok, family, cols[0], cols[2])
+		}
+		n++
+	}
+	if n < 200 {
+		t.Errorf("only %d errors read from the reference table", n)
+	}
+}
+
+func itoa(n int) string {
+	b := []byte{}
+	if n == 0 {
+		return "0"
+	}
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+func TestLookups(t *testing.T) {
+	if e, ok := ByCode(CUDARuntime, 217); !ok || e.Name != "cudaErrorPeerAccessUnsupported" {
+		t.Errorf("runtime 217: %+v", e)
+	}
+	if got := Same(mustName(t, "cudaErrorPeerAccessUnsupported")); strings.Join(got, " ") != "cudaErrorPeerAccessUnsupported CUDA_ERROR_PEER_ACCESS_UNSUPPORTED" {
+		t.Errorf("same as 217: %v", got)
+	}
+	// NCCL before 2.8 printed its messages without the advice.
+	if e, ok := ByText("unhandled cuda error", NCCL); !ok || e.Name != "ncclUnhandledCudaError" {
+		t.Errorf("short NCCL message: %+v %v", e, ok)
+	}
+	if e, ok := ByText("Connection reset by peer", Errno); !ok || e.Name != "ECONNRESET" {
+		t.Errorf("errno: %+v %v", e, ok)
+	}
+	if _, ok := ByText("invalid arguments galore", CUDARuntime); ok {
+		t.Error("a message followed by more letters is not the message")
+	}
+}
+
+func mustName(t *testing.T, n string) Error {
+	e, ok := ByName(n)
+	if !ok {
+		t.Fatalf("%s unknown", n)
+	}
+	return e
+}
+
+// Lines of real public logs: the layer that printed each, where, and the
+// inner error it carries.
+func TestRead(t *testing.T) {
+	for _, c := range []struct {
+		src, line, layer, where, err string
+	}{
+		{"https://github.com/vllm-project/vllm/issues/5613", "Failed: /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:310 'invalid argument'",
+			"custom_allreduce", "/home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:310", "cudaErrorInvalidValue"},
+		{"https://github.com/deepseek-ai/DeepEP/issues/584", "RuntimeError: Failed: CUDA error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:200 'peer access is not supported between these two devices'",
+			"deepep", "/sgl-workspace/DeepEP/csrc/deep_ep.cpp:200", "cudaErrorPeerAccessUnsupported"},
+		{"https://github.com/vllm-project/vllm/issues/19890", "enqueue.cc:1556 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'",
+			"nccl", "enqueue.cc:1556", "cudaErrorIllegalAddress"},
+		{"https://github.com/pytorch/pytorch/issues/131755", "n122-164-108:7400:7642 [1] include/alloc.h:125 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'",
+			"nccl", "include/alloc.h:125", "cudaErrorIllegalAddress"},
+		{"https://github.com/NVIDIA/nccl/issues/629", "A03-R28-I49-2-6000166:104934:104934 [1] init.cc:204 NCCL WARN Cuda failure 'an illegal memory access was encountered'",
+			"nccl", "init.cc:204", "cudaErrorIllegalAddress"},
+		{"https://github.com/NVIDIA/nccl/issues/629", "A03-R28-I49-3-9000018:46841:46987 [0] include/socket.h:428 NCCL WARN Net : Call to recv from 11.127.49.2<36048> failed : Connection reset by peer",
+			"nccl", "include/socket.h:428", "ECONNRESET"},
+		{"https://github.com/ray-project/ray_lightning/issues/24", "transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer access is not supported between these two devices",
+			"nccl", "transport/p2p.cc:238", "cudaErrorPeerAccessUnsupported"},
+		{"https://github.com/NVIDIA/nccl/issues/629", "A03-R28-I49-2-6000166: Test NCCL failure common.cu:497 'unhandled cuda error'",
+			"nccl_tests", "common.cu:497", "ncclUnhandledCudaError"},
+		{"https://github.com/NVIDIA/nccl/issues/1410", "[rank5]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5",
+			"pytorch_nccl", "../torch/csrc/distributed/c10d/NCCLUtils.hpp:275", "ncclUnhandledCudaError"},
+		{"https://github.com/NVIDIA/nccl/issues/1410", "[rank6]: ncclUnhandledCudaError: Call to CUDA function failed.", "pytorch_nccl", "", "ncclUnhandledCudaError"},
+		{"https://github.com/NVIDIA/nccl/issues/1410", "[rank6]: Cuda failure 1 'invalid argument'", "nccl", "", "cudaErrorInvalidValue"},
+		{"https://github.com/NVIDIA/nvbandwidth/issues/44", "[CUDA_ERROR_INVALID_VALUE] invalid argument in expression cuMemSetAccess(",
+			"nvbandwidth", "cuMemSetAccess", "CUDA_ERROR_INVALID_VALUE"},
+		{"https://github.com/openucx/ucx/pull/11603", "cuda_ipc_cache.c:284  UCX  ERROR cuIpcOpenMemHandle() failed: invalid device context",
+			"ucx", "cuIpcOpenMemHandle", "CUDA_ERROR_INVALID_CONTEXT"},
+		{"https://github.com/openucx/ucc/issues/1041", "[1730117228.178968] [dgx1v-loki-23:3000 :0]   tl_cuda_cache.c:231  UCC  ERROR ipc-cache: failed to open ipc mem handle. addr:0x7f65a8000000 len:16777216 err:201",
+			"ucc", "ipc-cache", "CUDA_ERROR_INVALID_CONTEXT"},
+		{"https://github.com/jax-ml/jax/issues/17399", "INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:275: NCCL operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled cuda error",
+			"xla", "ncclCommInitRank", "ncclUnhandledCudaError"},
+		{"https://github.com/jaxleyverse/jaxley/issues/53", "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.func.launch' failed: Failed to launch CUDA kernel: fusion_1560 with block dimensions: 160x1x1 and grid dimensions: 1x1x1: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered.",
+			"xla", "", "CUDA_ERROR_ILLEGAL_ADDRESS"},
+		{"https://github.com/ggml-org/llama.cpp/issues/3230", "CUDA error 217 at ggml-cuda.cu:6292: peer access is not supported between these two devices",
+			"llamacpp", "ggml-cuda.cu:6292", "cudaErrorPeerAccessUnsupported"},
+		{"https://github.com/tinygrad/open-gpu-kernel-modules/issues/44", `CUDA error at p2pBandwidthLatencyTest.cu:138 code=205(cudaErrorMapBufferObjectFailed) "cudaDeviceEnablePeerAccess(gpuid[1], 0)"`,
+			"cuda_samples", "p2pBandwidthLatencyTest.cu:138", "cudaErrorMapBufferObjectFailed"},
+		{"https://github.com/ai-dynamo/dynamo/issues/1229", "RuntimeError: CUDA error: peer access is not supported between these two devices",
+			"pytorch", "", "cudaErrorPeerAccessUnsupported"},
+		{"https://github.com/meta-pytorch/torchcomms/pull/2399", `torch.AcceleratorError: CUDA error: peer access is already enabled`,
+			"pytorch", "", "cudaErrorPeerAccessAlreadyEnabled"},
+		{"https://github.com/ggml-org/llama.cpp/issues/10152", "CUDA error: peer access has not been enabled", "cuda_check", "", "cudaErrorPeerAccessNotEnabled"},
+	} {
+		r, ok := Read(c.line)
+		got := ""
+		if r.Error != nil {
+			got = r.Error.Name
+		}
+		if !ok || r.Layer.ID != c.layer || !strings.HasPrefix(r.Where, c.where) || got != c.err {
+			t.Errorf("%s\n  %s\n  read as %q at %q carrying %q (%v); want %q at %q carrying %q", c.src, c.line, r.Layer.ID, r.Where, got, ok, c.layer, c.where, c.err)
+		}
+	}
+	for _, line := range []string{"NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM", "host:1:1 [0] NCCL WARN NCCL_P2P_LEVEL is deprecated", "training step 10 loss 1.5"} {
+		if r, ok := Read(line); ok {
+			t.Errorf("%q read as %+v", line, r)
+		}
+	}
+}
+
+// Every trigger of a shape is in some line the shape matches: a trigger a
+// line need not hold would hide the shape from it.
+func TestTriggersAreRequired(t *testing.T) {
+	for _, s := range shapes {
+		if len(s.triggers) == 0 {
+			t.Errorf("%s: a shape without a trigger is read on no line", s.re)
+		}
+	}
+}
+
+func TestBare(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"peer access is not supported between these two devices":                                                   true,
+		"CUDA_ERROR_PEER_ACCESS_UNSUPPORTED":                                                                       true,
+		"cudaErrorInvalidDevice: invalid device ordinal":                                                           true,
+		"CUDA error: invalid device ordinal":                                                                       true,
+		"unhandled cuda error (run with NCCL_DEBUG=INFO for details)":                                              true,
+		"transport/p2p.cc:290 NCCL WARN Cuda failure 217 'peer access is not supported between these two devices'": false,
+		"Custom allreduce is disabled because your platform lacks GPU P2P capability":                              false,
+	} {
+		if Bare(msg) != want {
+			t.Errorf("Bare(%q) = %v", msg, !want)
+		}
+	}
+}

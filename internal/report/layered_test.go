@@ -1,0 +1,158 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Lines of real public logs that name a layer and an error inside it. Where
+// an entry names the line, it is the answer and the line's layer and inner
+// error come with it; where none does, the answer is composed from the
+// parts, says so, and lists the layer's entries before the inner error's.
+func TestLayeredMessages(t *testing.T) {
+	s := repoSite(t)
+	for _, c := range []struct {
+		src, line string
+		composed  bool
+		layer     string
+		inner     string
+		first     string // the first cause; "" for none
+		firstVia  string
+	}{
+		// An exact NCCL line: NCCL's entry first, the generic CUDA ones after.
+		{"https://github.com/ray-project/ray_lightning/issues/24", "gpu-1:1:2 [1] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer access is not supported between these two devices",
+			false, "", "", "nccl/ipc-handle-peer-access-unsupported", ""},
+		{"https://github.com/vllm-project/vllm/issues/5613", "Failed: /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:310 'invalid argument'",
+			false, "custom_allreduce", "cudaErrorInvalidValue", "vllm/custom-allreduce-cuda-invalid-argument", ""},
+		// No entry names an illegal address in NCCL: NCCL's entry of the error it returns first.
+		{"https://github.com/NVIDIA/nccl/issues/629", "A03-R28-I49-2-6000166:104934:104934 [1] init.cc:204 NCCL WARN Cuda failure 'an illegal memory access was encountered'",
+			true, "nccl", "cudaErrorIllegalAddress", "nccl/unhandled-cuda-error", "layer"},
+		{"https://github.com/NVIDIA/nccl/issues/629", "A03-R28-I49-3-9000018:46841:46987 [0] include/socket.h:428 NCCL WARN Net : Call to recv from 11.127.49.2<36048> failed : Connection reset by peer",
+			true, "nccl", "ECONNRESET", "nccl/unhandled-system-error", "layer"},
+		// A custom all-reduce kernel with an error no entry of it names: the CUDA error's own entries.
+		{"https://github.com/deepseek-ai/DeepEP/issues/584", "RuntimeError: Failed: CUDA error /sgl-workspace/DeepEP/csrc/deep_ep.cpp:200 'peer access is not supported between these two devices'",
+			false, "deepep", "cudaErrorPeerAccessUnsupported", "cuda/peer-access-unsupported-by-hardware", ""},
+		// UCC, which no entry names, failing to open an IPC handle with 201: the
+		// entry of the same error (the runtime's cudaErrorDeviceUninitialized) met elsewhere.
+		{"https://github.com/openucx/ucc/issues/1041", "[1730117228.178968] [dgx1v-loki-23:3000 :0]   tl_cuda_cache.c:231  UCC  ERROR ipc-cache: failed to open ipc mem handle. addr:0x7f65a8000000 len:16777216 err:201",
+			true, "ucc", "CUDA_ERROR_INVALID_CONTEXT", "cuda/ipc-open-in-own-process", "inner_error"},
+		// A framework's wrapper around an error no entry knows: composed, no cause, what to collect next.
+		{"https://github.com/jaxleyverse/jaxley/issues/53", "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.func.launch' failed: Failed to launch CUDA kernel: fusion_1560 with block dimensions: 160x1x1 and grid dimensions: 1x1x1: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered.",
+			true, "xla", "CUDA_ERROR_ILLEGAL_ADDRESS", "", ""},
+	} {
+		var out bytes.Buffer
+		if _, err := Explain(&out, s, strings.NewReader(c.line+"\n"), nil, Options{Lang: "en", JSON: true}); err != nil {
+			t.Fatal(err)
+		}
+		var d Diagnosis
+		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Messages) != 1 {
+			t.Errorf("%s: %d messages", c.src, len(d.Messages))
+			continue
+		}
+		m := d.Messages[0]
+		if m.Composed != c.composed {
+			t.Errorf("%s: composed %v", c.src, m.Composed)
+		}
+		if c.layer != "" && (m.Layered == nil || m.Layer.ID != c.layer || m.Inner == nil || m.Inner.Name != c.inner) {
+			t.Errorf("%s: read as %+v", c.src, m.Layered)
+		}
+		first, via := "", ""
+		if len(m.Causes) > 0 {
+			first, via = m.Causes[0].ID, m.Causes[0].Via
+		}
+		if first != c.first || via != c.firstVia {
+			t.Errorf("%s: first cause %q via %q; want %q via %q", c.src, first, via, c.first, c.firstVia)
+		}
+		if c.composed {
+			// Never presented as a known entry: the answer says what it is made of.
+			if !strings.Contains(m.Note, "No entry names this message") || !strings.Contains(m.Note, c.inner) || m.Severity != "error" {
+				t.Errorf("%s: note %q, severity %s", c.src, m.Note, m.Severity)
+			}
+			for _, x := range m.Causes {
+				if x.Via == "" {
+					t.Errorf("%s: %s among the causes of a composed message without saying why", c.src, x.ID)
+				}
+			}
+			if len(m.Causes) == 0 && len(m.Collect) == 0 {
+				t.Errorf("%s: neither a cause nor what to collect next", c.src)
+			}
+			txt := explain(t, c.line+"\n", Options{Lang: "en"})
+			if !strings.Contains(txt, "No entry names this message. The layer is ") {
+				t.Errorf("%s: the text does not say the answer is composed:\n%s", c.src, txt)
+			}
+		}
+	}
+}
+
+// A composed message is reported once per layer and inner error, however
+// often the log repeats it, and a known message repeated is never taken for
+// a composed one.
+func TestLayeredOncePerError(t *testing.T) {
+	s := repoSite(t)
+	var in strings.Builder
+	for rank := 0; rank < 8; rank++ {
+		in.WriteString("h:1:" + string(rune('0'+rank)) + " [0] enqueue.cc:1556 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'\n")
+		in.WriteString("h:1:2 [1] transport/p2p.cc:275 NCCL WARN Cuda failure 217 'peer access is not supported between these two devices'\n")
+	}
+	var out bytes.Buffer
+	if _, err := Explain(&out, s, strings.NewReader(in.String()), nil, Options{Lang: "en", JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var d Diagnosis
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Messages) != 2 || !d.Messages[0].Composed || d.Messages[1].Composed || d.Messages[1].Causes[0].ID != "nccl/ipc-handle-peer-access-unsupported" {
+		t.Errorf("messages: %d", len(d.Messages))
+		for _, m := range d.Messages {
+			t.Errorf("  line %d composed %v", m.Line, m.Composed)
+		}
+	}
+}
+
+// A binary input is refused with the line and byte, never read in part.
+func TestNotTextRefused(t *testing.T) {
+	s := repoSite(t)
+	for _, in := range []string{
+		"NCCL INFO ok\n\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00",
+		"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xed\xbd\x07`\x1cI\x96%&/m\xca{\x7fJ\xf5J\xd7\xe0t\xa1\x08\x80`\x13$",
+	} {
+		var out bytes.Buffer
+		_, err := Explain(&out, s, strings.NewReader(in), nil, Options{Lang: "en"})
+		var nt *NotTextError
+		if !errors.As(err, &nt) || !strings.Contains(err.Error(), "not text: line") {
+			t.Errorf("%q: %v", in[:8], err)
+		}
+	}
+}
+
+// Thousands of lines no entry and no layer knows: answered at once, with
+// what to paste or run next.
+func TestUnknownLines(t *testing.T) {
+	s := repoSite(t)
+	var in strings.Builder
+	for i := 0; i < 20000; i++ {
+		in.WriteString("worker 3 step 1234 loss 0.123 something unexplained happened here 0xdeadbeef\n")
+	}
+	start := time.Now()
+	var out bytes.Buffer
+	sum, err := Explain(&out, s, strings.NewReader(in.String()), nil, Options{Lang: "en"})
+	if err != nil || sum.Errors+sum.Notes != 0 {
+		t.Fatal(sum, err)
+	}
+	if d := time.Since(start); d > 10*time.Second { // generous: a shared machine
+		t.Errorf("20000 unknown lines took %v", d)
+	}
+	for _, w := range []string{text("en", "no_match"), text("en", "collect"), "NCCL_DEBUG=INFO", "p2p-probe --test"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("the answer lacks %q:\n%s", w, out.String())
+		}
+	}
+}

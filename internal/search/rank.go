@@ -1,0 +1,73 @@
+package search
+
+import (
+	"unicode/utf8"
+
+	"github.com/p2pkb/p2pkb/internal/errvocab"
+	"github.com/p2pkb/p2pkb/internal/kb"
+)
+
+// Candidate is an entry whose pattern matched a line, with what ranks it
+// among the causes of that line's message. Explain, match, the search
+// index and the search page (assets/search.js, causeOrder) rank with the
+// same keys in the same order: Before.
+type Candidate struct {
+	ID         string
+	Tier       int     // by the facts: 0 its conditions hold, 1 unknown or none, 2 ruled out
+	Generic    bool    // its signature is an inner error alone (errvocab.Bare): it explains the error, not who met it
+	Match      int     // characters its pattern matched: a longer match is a more specific explanation
+	Reports    int     // reports the entry cites (kb.Entry.Reports)
+	Confidence float64 // the entry's own estimate: breaks ties of evidence only
+}
+
+// Before tells whether a ranks above b: the facts first (a cause that holds,
+// then one not known, then one ruled out); then the most specific
+// explanation, an entry that names the line's layer above one that names
+// only the error inside it, and a longer match above a shorter one; then
+// the evidence, the reports each entry cites; and only when those are
+// equal the entry's confidence, then its id, so that the order is the same
+// everywhere.
+func Before(a, b Candidate) bool {
+	switch {
+	case a.Tier != b.Tier:
+		return a.Tier < b.Tier
+	case a.Generic != b.Generic:
+		return !a.Generic
+	case a.Match != b.Match:
+		return a.Match > b.Match
+	case a.Reports != b.Reports:
+		return a.Reports > b.Reports
+	case a.Confidence != b.Confidence:
+		return a.Confidence > b.Confidence
+	}
+	return a.ID < b.ID
+}
+
+// NewCandidate is e as a cause of a line its pattern matched with match, at tier.
+func NewCandidate(e *kb.Entry, match string, tier int) Candidate {
+	return Candidate{ID: e.ID, Tier: tier, Generic: Generic(e), Match: utf8.RuneCountInString(match), Reports: len(e.Reports()), Confidence: e.Confidence}
+}
+
+// Generic tells whether an entry's signature is an inner error alone.
+func Generic(e *kb.Entry) bool { return errvocab.Bare(e.Signature) }
+
+// patternScore ranks a pattern match above every word match, and pattern
+// matches among themselves as Before does without facts: an entry that
+// names the layer above a generic one, a longer match above a shorter one,
+// more reports, then more confidence. The parts stay apart: a match is at
+// most MaxQueryBytes characters, reports count below one, confidence below
+// the smallest step of reports. assets/search.js computes the same.
+func patternScore(match string, generic bool, reports int, confidence float64) float64 {
+	s := 1000.0 + float64(utf8.RuneCountInString(match))
+	if !generic {
+		s += specificBonus
+	}
+	return s + reportsScore(reports) + confidence/1e6
+}
+
+// specificBonus puts an entry that names more than the inner error above
+// every generic one, whatever their lengths.
+const specificBonus = 1 << 17
+
+// reportsScore maps a count of reports into [0, 0.5), increasing.
+func reportsScore(n int) float64 { return 0.5 * float64(n) / float64(n+1) }
