@@ -1,69 +1,27 @@
-// p2pkb paste facts in the browser: internal/paste ported line for line.
+// p2pkb paste facts in the browser: internal/paste's readers, line for line,
+// running the patterns internal/paste writes to paste.table.js.
 // Pasted text (nvidia-smi topo, the CUDA P2P samples, NCCL_DEBUG=INFO,
 // lspci, dmesg, tracebacks and banners) becomes the facts p2p-probe gives,
 // each with the line it came from. internal/paste/testdata/cases.json holds
 // the cases both sides run. Pasted text is only read, never shown as markup.
 (function () {
   "use strict";
-  var MAX_TEXT = 300, MAX_LINE = 1024, MAX_GPUS = 64, MAX_ENV = 64;
-
-  var PREFIXES = /^(?:\[(?:rank|default)?\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+: |\([A-Za-z]*\s*pid=\d+[^)]*\)|>+|\[\s*\d+\.\d+\]|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.\-\[\]]+:|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]\s]+\]|[\w.-]+:\d+:\d+ \[\d+\])/;
-  var ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
-
-  var RE = {
-    p2pMode: /-p2p ([rwnap]+)\b/,
-    bwStart: /P2P \(Peer-to-Peer\) GPU Bandwidth Latency Test|^P2P Connectivity Matrix|^(?:Unidirectional|Bidirectional) P2P=(?:Enabled|Disabled) Bandwidth|^P2P=(?:Enabled|Disabled) Latency/,
-    device: /^Device:? (\d+)[:,] (.+?)(?:, pciBusID|\s+\(|$)/,
-    canAccess: /Device=(\d+) (CAN|CANNOT) Access Peer Device=(\d+)/,
-    peerAccess: /Peer access from (.+?) \(GPU(\d+)\) -> (.+?) \(GPU(\d+)\) : (Yes|No)/,
-    devCount: /CUDA-capable device count: (\d+)/,
-    ncclVersion: /NCCL version:? (\d+\.\d+\.\d+)/,
-    ncclDriver: /NCCL INFO cudaDriverVersion (\d+)/,
-    ncclEnv: /\b(NCCL_[A-Z0-9_]+) set by environment to (.*)$/,
-    channel: /Channel \d+(?:\/\d+)? : \d+\[[0-9a-fx]+\] -> \d+\[[0-9a-fx]+\](?: \[(?:send|receive)\])? via (P2P|SHM|NET)\//,
-    ncclHost: /([\w.-]+):\d+:\d+ \[\d+\] NCCL /,
-    nodes: /NCCL INFO comm 0x[0-9a-f]+ rank \d+ nRanks \d+ nNodes (\d+)/,
-    refused: /P2P is disabled between (?:NVLINK )?connected GPUs|Could not enable P2P between/,
-    acs: /ACSCtl:\s/,
-    redirect: /ReqRedir\+|CmpltRedir\+/,
-    amdFault: /AMD-Vi: Event logged \[IO_PAGE_FAULT/,
-    dmar: /DMAR: ?\[DMA (?:Read|Write)/,
-    iommuOn: /DMAR: IOMMU enabled|AMD-Vi: Found IOMMU|Adding to iommu group|iommu: Default domain type: (Translated|Passthrough)/,
-    xid: /NVRM: Xid \([^)]*\): (\d+)/,
-    nvrm: /NVRM: loading NVIDIA UNIX .*?Kernel Module(?: for \S+)?\s+(\d+\.\d+(?:\.\d+)?)/,
-    cmdline: /(?:^|Kernel command line: |Command line: )(BOOT_IMAGE=.*|.*\b(?:intel_iommu|amd_iommu|iommu)(?:\.passthrough)?=.*)/,
-    iommuArg: /(?:^|\s)(intel_iommu|amd_iommu|iommu|iommu\.passthrough)=(\S+)/g,
-    driver: /(CUDA )?Driver Version"?\s*:\s*"?(\d+(?:\.\d+)*)/,
-    smiCUDA: /CUDA Version\s*:\s*(\d+\.\d+)/,
-    envDriver: /Nvidia driver version\s*: (\d+\.\d+(?:\.\d+)?)/,
-    nvcc: /Cuda compilation tools, release (\d+\.\d+), V/,
-    runtime: /CUDA runtime version"?\s*:?\s*"?(\d+(?:\.\d+)*)/i,
-    torch: /PyTorch version\s*: (\d\S*)|\btorch==(\d\S*)|^torch (\d+\.\d+\S*) cuda /,
-    tf: /TensorFlow version:? (\d\S*)|\btensorflow(?:-gpu)?==(\d\S*)/i,
-    jax: /^jax:\s+(\d\S*)|\bjax==(\d\S*)/,
-    jaxlib: /^jaxlib:\s+(\d\S*)|\bjaxlib==(\d\S*)/,
-    vllm: /vLLM Version\s*: v?(\d\S*)|\bvllm==(\d\S*)|vLLM API server version v?(\d\S*)|LLM engine \(v(\d[^)\s]*)\)/,
-    pipNCCL: /\bnvidia-nccl-cu\d+==(\d\S*)/,
-    consumer: /\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b/,
-    dataCentre: /\bTesla [A-Z]?\d+|\bNVIDIA (?:[ABHLV]\d+[A-Za-z]?\b|G[HB]200\b|RTX (?:A\d+|PRO|\d+ Ada)\b|Quadro\b)/,
-    wsl: /microsoft-standard-WSL2|\/usr\/lib\/wsl\/lib|\bWSL2\b/,
-    container: /\/\.dockerenv|\bdocker run\b|nvidia-container-cli|\bpodman run\b|\b[Aa]pptainer\b|\b[Ss]ingularity>|\benroot\b|\bpyxis\b/,
-    migCurrent: /^Current\s*:\s*(Enabled|Disabled)/,
-    migDevice: /^MIG \d+g\.\d+gb\s+Device\s+\d+:/,
-    virtMode: /^Virtualization Mode\s*:\s*(Pass-Through|VGPU|None)\b/,
-    slurm: /\bSLURM_(?:JOB_ID|PROCID|LOCALID|STEP_ID|NODELIST)\b|^srun: |^slurmstepd: |\bsalloc: /,
-    gpuName: /^GPU(\d+)$/,
-    topoCell: /^(?:NV\d+|PIX|PXB|PHB|NODE|SYS|SOC)$/,
-    p2pCell: /^(?:OK|CNS|GNS|TNS|NS|DR|U)$/,
-    bwTitle: /^(Unidirectional|Bidirectional) P2P=(Enabled|Disabled) Bandwidth/,
-    bwHeader: /^(?:D\\D|GPU|CPU)(?:\s+\d+)+$/,
-    bwRow: /^(\d+)((?:\s+(?:\d+(?:\.\d+)?|inf|nan|-))+)$/
-  };
+  // The patterns, trigger words and bounds are internal/paste's, written by
+  // the build to paste.table.js: each is written once, in Go.
+  var T = window.p2pkbPasteTable;
+  if (!T) { throw new Error("paste.js needs assets/paste.table.js, loaded before it"); }
+  var MAX_TEXT = T.maxText, MAX_GPUS = T.maxGPUs, MAX_ENV = T.maxEnv, MAX_LINE = T.maxLine;
+  var RE = {};
+  Object.keys(T.patterns).forEach(function (k) { RE[k] = new RegExp(T.patterns[k].s, T.patterns[k].f || ""); });
+  function global(name) { return new RegExp(T.patterns[name].s, (T.patterns[name].f || "") + "g"); }
+  var PREFIXES = RE.prefixes, ANSI = global("ansi");
 
   var encoder = new TextEncoder(), decoder = new TextDecoder();
   // cut keeps MAX_TEXT bytes of UTF-8, as Go does.
   function cut(s) {
-    s = s.replace(/\r+$/, "");
+    var e = s.length;
+    while (e > 0 && s.charAt(e - 1) === "\r") { e--; }
+    s = s.slice(0, e);
     var b = encoder.encode(s);
     if (b.length <= MAX_TEXT) { return s; }
     var i = MAX_TEXT;
@@ -81,10 +39,47 @@
     while (i > 0 && (b[i] & 0xC0) === 0x80) { i--; }
     return decoder.decode(b.slice(0, i));
   }
-  function fields(s) { s = s.trim(); return s === "" ? [] : s.split(/\s+/); }
+  // fields mirrors strings.Fields.
+  function fields(s) {
+    var out = [], start = -1;
+    for (var i = 0; i <= s.length; i++) {
+      var c = i < s.length ? s.charCodeAt(i) : 32;
+      var space = c === 32 || (c >= 9 && c <= 13) || c === 0x85 || c === 0xA0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200A) || c === 0x2028 || c === 0x2029 || c === 0x202F || c === 0x205F || c === 0x3000;
+      if (space) { if (start >= 0) { out.push(s.slice(start, i)); start = -1; } } else if (start < 0) { start = i; }
+    }
+    return out;
+  }
+  function trimSet(s, set) {
+    var a = 0, b = s.length;
+    while (a < b && set.indexOf(s.charAt(a)) >= 0) { a++; }
+    while (b > a && set.indexOf(s.charAt(b - 1)) >= 0) { b--; }
+    return s.slice(a, b);
+  }
+  function isDigits(s) {
+    if (s === "") { return false; }
+    for (var i = 0; i < s.length; i++) { var c = s.charCodeAt(i); if (c < 48 || c > 57) { return false; } }
+    return true;
+  }
+  // isDecimal is \d+(\.\d+)?, as Go's isDecimal.
+  function isDecimal(s) {
+    var i = s.indexOf(".");
+    return i < 0 ? isDigits(s) : isDigits(s.slice(0, i)) && isDigits(s.slice(i + 1));
+  }
+  // bwHeader and bwRow mirror matrix.go's.
+  function bwHeader(f) {
+    if (f.length < 2 || (f[0] !== "D\\D" && f[0] !== "GPU" && f[0] !== "CPU")) { return false; }
+    for (var i = 1; i < f.length; i++) { if (!isDigits(f[i])) { return false; } }
+    return true;
+  }
+  function bwRow(f) {
+    if (f.length < 2 || !isDigits(f[0])) { return false; }
+    for (var i = 1; i < f.length; i++) { var c = f[i]; if (c !== "inf" && c !== "nan" && c !== "-" && !isDecimal(c)) { return false; } }
+    return true;
+  }
   function ev() { return { set: false, line: 0, text: "" }; }
   function mark(e, n, text) { if (!e.set) { e.set = true; e.line = n; e.text = text; } }
   function grid(v) { var g = []; for (var i = 0; i < MAX_GPUS; i++) { g.push(new Array(MAX_GPUS).fill(v)); } return g; }
+  function trimDot(s) { return s.charAt(s.length - 1) === "." ? s.slice(0, -1) : s; }
   function firstGroup(m) { for (var i = 1; i < m.length; i++) { if (m[i]) { return m[i]; } } return ""; }
   function trimNum(s) { var n = parseInt(s, 10); return isNaN(n) ? s : String(n); }
   function cudaInt(s) {
@@ -116,6 +111,17 @@
     this.simple = { seen: false, verifyKO: ev(), passed: ev(), ran: ev() };
     this.mig = { next: false, on: ev(), seen: ev() };
     this.envCount = 0;
+    this.sym = {
+      nt: { wrongCols: [], header: ev(), rows: 0, wrong: 0, firstBad: ev(), oob: ev(), oobN: "", busbw: ev(), busbwV: "" },
+      waived: ev(),
+      smi: { next: "", fb: 0, bar1: 0, bar1Ev: ev(), small: ev(), anyBAR1: false, matched: false },
+      hang: { watch: false, init: ev() },
+      tensors: { nonzero: new Array(MAX_GPUS).fill(0), zeros: ev() },
+      setpci: { next: false, any: ev(), redirect: ev() }
+    };
+    this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
+      fig: grid(0), figRow: [], figSet: false, nvb: false };
+    for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
   }
   var X = Extractor.prototype;
 
@@ -137,7 +143,9 @@
 
   X.line = function (n, raw) {
     raw = head(raw);
+    this.watchHang(raw);
     var s = strip(raw);
+    if (this.symptomLine(s, n, raw) || this.linkLine(s, n, raw)) { return; }
     if (this.mat && this.matRow(s, n, raw)) { return; }
     if (this.mat) { this.endMatrix(); }
     if (this.bw && this.bwLine(s, n, raw)) { return; }
@@ -173,6 +181,177 @@
     }
     this.kernelLine(s, n, raw);
     this.versionLine(s, n, raw);
+    this.symptomScan(s, n, raw);
+    this.linkScan(s);
+  };
+
+  // The link readers mirror link.go.
+  var NVLINK_GBS = 25, BELOW = 0.5, PCIE_LANE = [0, 0.25, 0.5, 0.985, 1.969, 3.938, 7.563];
+  function nvbRow(f) {
+    if (f.length < 2 || !isDigits(f[0])) { return false; }
+    for (var i = 1; i < f.length; i++) { if (f[i] !== "N/A" && !isDecimal(f[i])) { return false; } }
+    return true;
+  }
+  function digitFields(f) { for (var i = 0; i < f.length; i++) { if (!isDigits(f[i])) { return false; } } return f.length > 0; }
+  X.linkFigure = function (i, j, v, n, raw) {
+    var l = this.link;
+    if (i < 0 || j < 0 || i >= MAX_GPUS || j >= MAX_GPUS || i === j || !(v > 0)) { return; }
+    if (v > l.fig[i][j]) { l.fig[i][j] = v; l.figRow[i][j] = { set: true, line: n, text: raw }; }
+    l.figSet = true;
+  };
+  X.linkLine = function (s, n, raw) {
+    var l = this.link, f;
+    if (l.nvb) {
+      f = fields(s);
+      if (nvbRow(f)) {
+        var i = parseInt(f[0], 10);
+        for (var j = 1; j < f.length; j++) { if (isDecimal(f[j]) && i !== j - 1) { this.linkFigure(i, j - 1, parseFloat(f[j]), n, raw); } }
+        return true;
+      }
+      if (digitFields(f)) { return true; }
+      l.nvb = false;
+    }
+    if (l.section !== "") {
+      f = fields(s);
+      if (f.length >= 3 && (f[0] === "Max" || f[0] === "Current") && f[1] === ":") {
+        if (f[0] === "Max") {
+          var w = f[2].charAt(f[2].length - 1) === "x" ? f[2].slice(0, -1) : f[2];
+          var v = isDigits(w) ? parseInt(w, 10) : 0;
+          if (v > 0 && l.section === "PCIe Generation" && v < PCIE_LANE.length && (l.gen === 0 || v < l.gen)) { l.gen = v; l.genEv = { set: true, line: n, text: raw }; }
+          else if (v > 0 && l.section === "Link Width" && (l.wid === 0 || v < l.wid)) { l.wid = v; l.widEv = { set: true, line: n, text: raw }; }
+        }
+        return true;
+      }
+      if (f.length > 0 && (f[0] === "Device" || f[0] === "Host")) { return true; }
+      l.section = "";
+    }
+    return false;
+  };
+  X.linkScan = function (s) {
+    if (s === "PCIe Generation" || s === "Link Width") { this.link.section = s; }
+    if (s.indexOf("memcpy ") === 0 && RE.nvbTitle.test(s)) { this.link.nvb = true; }
+  };
+  X.linkFacts = function () {
+    var l = this.link, i, j;
+    if (!l.figSet) { return; }
+    var pcie = l.gen > 0 && l.wid > 0 ? PCIE_LANE[l.gen] * l.wid : 0, below = 0, least = 0, first = ev(), leastEv = null, leastSrc = "";
+    for (i = 0; i < MAX_GPUS; i++) {
+      for (j = 0; j < MAX_GPUS; j++) {
+        var v = l.fig[i][j];
+        if (v === 0) { continue; }
+        var allows = pcie, e = l.widEv, src = "nvidia-smi -q (PCIe Gen" + l.gen + " x" + l.wid + ")";
+        if (l.nvSet && l.nv[i][j] > 0) { allows = l.nv[i][j] * NVLINK_GBS; e = l.nvRow[i]; src = "nvidia-smi topo -m (NV" + l.nv[i][j] + ", 25 GB/s a link)"; }
+        if (allows === 0) { continue; }
+        if (least === 0 || allows < least) { least = allows; leastEv = e; leastSrc = src; }
+        if (v < allows * BELOW) { below++; mark(first, l.figRow[i][j].line, l.figRow[i][j].text); }
+      }
+    }
+    if (least === 0) { return; }
+    this.setEvent("p2p.link_gbs", "num", String(least), 1, leastEv, leastSrc);
+    for (i = 0; !first.set && i < MAX_GPUS; i++) { for (j = 0; !first.set && j < MAX_GPUS; j++) { if (l.figRow[i][j]) { first = l.figRow[i][j]; } } }
+    this.setEvent("p2p.bw_below_link", "num", String(below), 1, first, "P2P bandwidth against the link");
+  };
+
+  // The symptom readers mirror symptoms.go.
+  var INIT_DONE = ["Init COMPLETE", "Connected all rings", "Connected all trees"];
+  var TEST_TYPES = ["float", "half", "double", "int8", "int32", "int64", "f8e"];
+  function containsAny(s, words) { for (var i = 0; i < words.length; i++) { if (s.indexOf(words[i]) >= 0) { return true; } } return false; }
+  function blank(s) {
+    for (var i = 0; i < s.length; i++) { var c = s.charAt(i); if (c !== " " && c !== "\t" && c !== "\r" && c !== "\v" && c !== "\f") { return false; } }
+    return true;
+  }
+  X.watchHang = function (raw) {
+    var h = this.sym.hang;
+    if (h.watch && !blank(raw) && raw.indexOf("NCCL INFO") < 0) { h.watch = false; }
+  };
+  X.symptomLine = function (s, n, raw) {
+    var y = this.sym, m;
+    if (y.smi.next !== "") {
+      var next = y.smi.next;
+      y.smi.next = "";
+      if ((m = RE.smiTotal.exec(s))) { this.smiTotal(next, parseInt(m[1], 10), n, raw); return true; }
+    }
+    if (y.setpci.next && s !== "") {
+      y.setpci.next = false;
+      if (RE.hexWord.test(s)) {
+        mark(y.setpci.any, n, raw);
+        if (parseInt(s, 16) & 0x000c) { mark(y.setpci.redirect, n, raw); }
+        return true;
+      }
+    }
+    return false;
+  };
+  X.smiTotal = function (section, v, n, raw) {
+    var y = this.sym.smi;
+    if (section === "FB Memory Usage") { y.fb = v; return; }
+    if (!y.anyBAR1 || v < y.bar1) { y.bar1 = v; y.bar1Ev = { set: true, line: n, text: raw }; }
+    y.anyBAR1 = true;
+    if (y.fb > 0) { y.matched = true; if (v < y.fb) { mark(y.small, n, raw); } }
+    y.fb = 0;
+  };
+  X.symptomScan = function (s, n, raw) {
+    var y = this.sym;
+    if (s === "FB Memory Usage" || s === "BAR1 Memory Usage") { y.smi.next = s; }
+    if (s.indexOf("NCCL INFO") >= 0 && containsAny(s, INIT_DONE)) { y.hang.watch = true; y.hang.init = { set: true, line: n, text: raw }; }
+    if ((s.indexOf("waiving test") >= 0 || s.indexOf("Waiving device_to_device") === 0) && RE.waived.test(s)) { mark(y.waived, n, raw); }
+    if (s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
+    if ((s.indexOf("ECAP_ACS") >= 0 || s.indexOf("ecap_acs") >= 0) && RE.setpciACS.test(s)) { y.setpci.next = true; }
+    this.ncclTestLine(s, n, raw);
+  };
+  X.ncclTestLine = function (s, n, raw) {
+    var t = this.sym.nt, m, f, i;
+    if (s.charAt(0) === "#" && s.indexOf("#wrong") >= 0) {
+      f = fields(s);
+      t.wrongCols = [];
+      for (i = 1; i < f.length; i++) { if (f[i] === "#wrong") { t.wrongCols.push(i - 1); } }
+      mark(t.header, n, raw);
+      return;
+    }
+    if (s.indexOf("Out of bounds values") >= 0 && (m = RE.oob.exec(s))) {
+      if (!t.oob.set) { t.oobN = trimNum(m[1]); }
+      mark(t.oob, n, raw);
+      return;
+    }
+    if (s.indexOf("Avg bus bandwidth") >= 0 && (m = RE.busbw.exec(s))) {
+      if (!t.busbw.set) { t.busbwV = m[1]; }
+      mark(t.busbw, n, raw);
+      return;
+    }
+    if (!t.wrongCols.length || !containsAny(s, TEST_TYPES)) { return; }
+    f = fields(s);
+    if (f.length !== t.wrongCols[t.wrongCols.length - 1] + 1 || !isDigits(f[0])) { return; }
+    t.rows++;
+    var bad = 0;
+    t.wrongCols.forEach(function (c) { if (isDigits(f[c])) { var w = parseInt(f[c], 10); if (w > 0) { bad += Math.min(w, 1 << 30); } } });
+    if (bad > 0) { t.wrong = Math.min(t.wrong + bad, 1 << 30); mark(t.firstBad, n, raw); }
+  };
+  X.tensorLine = function (s, n, raw) {
+    var m = RE.tensor.exec(s);
+    if (!m) { return; }
+    var dev = parseInt(m[2], 10), y = this.sym.tensors;
+    if (dev >= MAX_GPUS) { return; }
+    var elems = m[1].split(",").length;
+    if (containsAny(m[1], ["1", "2", "3", "4", "5", "6", "7", "8", "9"])) { y.nonzero[dev] = elems + 1; return; }
+    for (var d = 0; d < MAX_GPUS; d++) {
+      if (d !== dev && y.nonzero[d] === elems + 1) { mark(y.zeros, n, raw); return; }
+    }
+  };
+  X.symptomFacts = function () {
+    var y = this.sym, t = y.nt;
+    if (t.oob.set) { this.setEvent("nccl.tests.wrong", "num", t.oobN, 2, t.oob, "nccl-tests"); }
+    else if (t.wrong > 0) { this.setEvent("nccl.tests.wrong", "num", String(t.wrong), 1, t.firstBad, "nccl-tests"); }
+    else if (t.rows > 0) { this.setEvent("nccl.tests.wrong", "num", "0", 1, t.header, "nccl-tests"); }
+    this.setEvent("nccl.tests.busbw", "num", t.busbwV, 1, t.busbw, "nccl-tests");
+    this.setEvent("p2p.waived", "bool", "true", 1, y.waived, "CUDA P2P test");
+    if (y.smi.anyBAR1) {
+      this.setEvent("gpu.bar1_mib", "num", String(y.smi.bar1), 1, y.smi.bar1Ev, "nvidia-smi -q");
+      if (y.smi.small.set || y.smi.matched) {
+        this.setEvent("gpu.bar1_small", "bool", String(y.smi.small.set), 1, y.smi.small.set ? y.smi.small : y.smi.bar1Ev, "nvidia-smi -q");
+      }
+    }
+    if (y.hang.watch) { this.setEvent("nccl.stopped_after_init", "bool", "true", 1, y.hang.init, "NCCL"); }
+    this.setEvent("p2p.copy_zeros", "bool", "true", 1, y.tensors.zeros, "PyTorch");
+    this.setEvent("acs.redirect", "bool", String(y.setpci.redirect.set), 2, y.setpci.redirect.set ? y.setpci.redirect : y.setpci.any, "setpci");
   };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
@@ -192,19 +371,22 @@
   X.ncclLine = function (s, n, raw) {
     var m, c = this.nccl;
     if ((m = RE.ncclVersion.exec(s))) {
-      this.set("nccl.version", "version", m[1], 1, n, raw, /NCCL (?:INFO|WARN)/.test(s) ? "NCCL" : "traceback");
+      this.set("nccl.version", "version", m[1], 1, n, raw, s.indexOf("NCCL INFO") >= 0 || s.indexOf("NCCL WARN") >= 0 ? "NCCL" : "traceback");
     }
     if (s.indexOf("NCCL INFO") < 0 && s.indexOf("NCCL WARN") < 0) { return; }
-    if ((m = RE.ncclHost.exec(raw)) && c.hosts.length < 2 && (c.hosts.length === 0 || c.hosts[0] !== m[1])) { c.hosts.push(m[1]); }
     if ((m = RE.ncclDriver.exec(s))) { this.set("cuda.driver", "version", cudaInt(m[1]), 2, n, raw, "NCCL"); }
     if ((m = RE.ncclEnv.exec(s))) {
       var known = Object.prototype.hasOwnProperty.call(this.f, "env." + m[1]);
       if (known || this.envCount < MAX_ENV) {
         if (!known) { this.envCount++; }
-        this.set("env." + m[1], "str", m[2].trim().replace(/\.$/, ""), 1, n, raw, "NCCL");
+        this.set("env." + m[1], "str", trimDot(m[2].trim()), 1, n, raw, "NCCL");
       }
     }
-    if ((m = RE.channel.exec(s))) { mark(c.seen[{ P2P: 0, SHM: 1, NET: 2 }[m[1]]], n, raw); mark(c.firstChannel, n, raw); }
+    if ((m = RE.channel.exec(s))) {
+      mark(c.seen[{ P2P: 0, SHM: 1, NET: 2 }[m[1]]], n, raw); mark(c.firstChannel, n, raw);
+      // The hosts that print channels tell whether NET joins GPUs of one host.
+      if ((m = RE.ncclHost.exec(raw)) && c.hosts.length < 2 && (c.hosts.length === 0 || c.hosts[0] !== m[1])) { c.hosts.push(m[1]); }
+    }
     if ((m = RE.nodes.exec(s)) && !c.nodesSeen) { c.nodes = parseInt(m[1], 10); c.nodesSeen = true; }
     if (RE.refused.test(s)) { mark(c.refused, n, raw); }
   };
@@ -232,8 +414,8 @@
     }
     if (s.indexOf("iommu") >= 0 || s.indexOf("BOOT_IMAGE=") === 0) {
       if ((m = RE.cmdline.exec(s))) {
-        var a, re = new RegExp(RE.iommuArg.source, "g");
-        while ((a = re.exec(m[1]))) { self.iommuArg(a[1], a[2].replace(/^["',]+|["',]+$/g, "").toLowerCase(), n, raw); }
+        var a, re = global("iommuArg");
+        while ((a = re.exec(m[1]))) { self.iommuArg(a[1], trimSet(a[2], "\"',").toLowerCase(), n, raw); }
       }
     }
     if (RE.wsl.test(s)) { this.set("wsl", "bool", "true", 1, n, raw, "host"); }
@@ -323,12 +505,20 @@
           if ((c === "SYS" || c === "SOC") && (i < j || m.cells[j][i] === "")) { pairs++; mark(sys, m.rowLine[i].line, m.rowLine[i].text); }
         }
       }
+      for (i = 0; i < m.n; i++) {
+        for (j = 0; j < m.n; j++) {
+          c = m.cells[i][j];
+          if (c.indexOf("NV") === 0 && isDigits(c.slice(2)) && parseInt(c.slice(2), 10) > 0) {
+            this.link.nv[i][j] = parseInt(c.slice(2), 10); this.link.nvRow[i] = m.rowLine[i]; this.link.nvSet = true;
+          }
+        }
+      }
       if (nv.set) { this.setEvent("nvlink.present", "bool", "true", 2, nv, src); }
       else if (m.n > 1) { this.setEvent("nvlink.present", "bool", "false", 2, m.header, src); }
       this.setEvent("topo.sys_pairs", "num", String(pairs), 2, sys.set ? sys : m.header, src);
       return;
     }
-    if (m.mode.replace(/[rw]/g, "") !== "") { return; }
+    if (trimSet(m.mode, "rw") !== "") { return; }
     var psrc = "nvidia-smi topo -p2p";
     this.setEvent("gpu.count", "num", String(m.n), 1, m.header, psrc);
     for (i = 0; i < m.n; i++) {
@@ -362,21 +552,23 @@
       mark(t.ran, n, raw);
       return true;
     }
-    if (RE.bwHeader.test(s)) {
+    var f = fields(s);
+    if (bwHeader(f)) {
       if (s.indexOf("CPU") === 0) { t.cur = -1; t.conn = false; }
       return true;
     }
-    if ((m = RE.bwRow.exec(s)) && (t.cur >= 0 || t.conn)) {
-      var i = parseInt(m[1], 10);
+    if (bwRow(f) && (t.cur >= 0 || t.conn)) {
+      var i = parseInt(f[0], 10);
       if (i >= MAX_GPUS) { return true; }
-      var cells = fields(m[2]);
+      var cells = f.slice(1);
       for (var j = 0; j < cells.length && j < MAX_GPUS; j++) {
         if (t.conn) {
           if (i !== j) { this.addPair(i, j, cells[j] === "1", n, raw, "p2pBandwidthLatencyTest"); }
           continue;
         }
-        if (!/^\d+(?:\.\d+)?$/.test(cells[j]) && cells[j] !== "inf") { continue; }
+        if (!isDecimal(cells[j]) && cells[j] !== "inf") { continue; }
         var v = cells[j] === "inf" ? Infinity : parseFloat(cells[j]), bm = t.mats[t.cur];
+        if (t.cur === 1) { this.linkFigure(i, j, v, n, raw); }
         if (!bm.has[i][j] || v < bm.v[i][j]) { bm.v[i][j] = v; bm.has[i][j] = true; }
         mark(bm.line[i], n, raw);
       }
@@ -444,6 +636,8 @@
     if (this.bw) { this.bwEnd(); this.bw = null; }
     this.pairFacts();
     this.ncclFacts();
+    this.symptomFacts();
+    this.linkFacts();
     var s = this.simple;
     if (s.ran.set) { this.setEvent("p2p.test.ran", "bool", "true", 1, s.ran, "simpleP2P"); }
     if (s.verifyKO.set) { this.setEvent("p2p.test.data_ok", "bool", "false", 2, s.verifyKO, "simpleP2P"); }

@@ -17,7 +17,16 @@
     "nccl.version": "NCCL", "nccl.p2p_used": "NCCL P2P transport", "nccl.transport": "NCCL transport", "nccl.p2p_refused": "NCCL P2P refused",
     "p2p.test.ran": "P2P test", "p2p.test.data_ok": "P2P data check", "p2p.test.failed_pairs": "pairs failing the P2P test",
     "p2p.test.slow_pairs": "pairs where P2P is not faster", "p2p.test.ipc_ok": "cross-process P2P", "p2p.test.timeouts": "pairs timed out",
-    "p2p.test.enable_error": "peer access error"
+    "p2p.test.enable_error": "peer access error",
+    "nccl.tests.wrong": "values nccl-tests found wrong",
+    "nccl.tests.busbw": "nccl-tests bus bandwidth (GB/s)",
+    "p2p.waived": "P2P test waived",
+    "gpu.bar1_mib": "BAR1 size (MiB)",
+    "gpu.bar1_small": "BAR1 smaller than GPU memory",
+    "nccl.stopped_after_init": "log stops after NCCL set-up",
+    "p2p.copy_zeros": "GPU-to-GPU copy came back as zeros",
+    "p2p.link_gbs": "what the link allows (GB/s)",
+    "p2p.bw_below_link": "pairs far below their link"
   };
   function knownFact(n) {
     return Object.prototype.hasOwnProperty.call(NAMES, n) || (/^env\..+/.test(n)) || (/^python\..+/.test(n));

@@ -16,7 +16,7 @@
       css.href = (body.dataset.root || "") + "assets/machine.css";
       document.head.appendChild(css);
     }
-    ["machine." + body.dataset.lang + ".js", "rules.js", "paste.js", "machine.js"].forEach(function (name) {
+    ["machine." + body.dataset.lang + ".js", "rules.js", "paste.table.js", "paste.js", "machine.js"].forEach(function (name) {
       if (document.querySelector('script[src$="assets/' + name + '"]')) { return; }
       var s = document.createElement("script");
       s.src = (body.dataset.root || "") + "assets/" + name;

@@ -32,21 +32,6 @@ import (
 	"github.com/p2pkb/p2pkb/probe/facts"
 )
 
-const usage = `usage: p2pkb <command> [flags]
-
-commands:
-  build   render the knowledge base and articles into a static site
-  lint    run every check of build without writing anything
-  search  rank entries and articles for a query
-  explain explain every known error message in a log (stdin or arguments)
-  serve   serve the site and its search API over HTTP
-  match   tell which entries and fixes apply to a machine described by p2p-probe
-  new     write the skeleton of a new entry from a pasted error line
-  fleet   compare the p2p-probe reports of many nodes: verdicts, outliers, versions
-  audit   list what each entry's signature, code and rates rest on
-
-Run 'p2pkb <command> -h' for a command's flags.
-`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -54,7 +39,7 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usageText())
 		return 2
 	}
 	cmd, args := args[0], args[1:]
@@ -86,21 +71,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	case "audit":
 		err = auditCmd(args, stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
+	case "help", "-h", "--help", "-help":
+		err = helpCmd(args, stdout)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "p2pkb %s\n", version())
 	default:
-		fmt.Fprintf(stderr, "p2pkb: unknown command %q\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "p2pkb: unknown command %q\n%s", cmd, usageText())
 		return 2
 	}
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "%v\n", err)
-		return 1
-	}
-	return 0
+	return exitCode(err, stderr)
 }
 
 // sourceFlags are the flags that replace an embedded part of the site.
@@ -142,8 +121,7 @@ func (s sourceFlags) sources() (build.Sources, error) {
 }
 
 func buildCmd(args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("build", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := newFlags("build", stderr)
 	src := addSourceFlags(fl, true)
 	out := fl.String("out", "public", "output `DIR`, replaced only when the build succeeds; a non-empty DIR must be an earlier build")
 	force := fl.Bool("force", false, "replace --out even when it is not empty and no earlier build")
@@ -152,7 +130,7 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 	repoURL := fl.String("repo-url", "", "the project's repository `URL` (GitHub layout), for \"Edit this entry\" and \"Report\" links")
 	cpuProfile := fl.String("cpuprofile", "", "write a CPU profile of the build to `FILE` (go tool pprof)")
 	memProfile := fl.String("memprofile", "", "write a heap profile taken at the end of the build to `FILE`")
-	if err := fl.Parse(args); err != nil {
+	if err := parse(fl, args); err != nil {
 		return err
 	}
 	sources, err := src.sources()
@@ -190,10 +168,9 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 }
 
 func lintCmd(args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("lint", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := newFlags("lint", stderr)
 	src := addSourceFlags(fl, false)
-	if err := fl.Parse(args); err != nil {
+	if err := parse(fl, args); err != nil {
 		return err
 	}
 	sources, err := src.sources()
@@ -204,10 +181,9 @@ func lintCmd(args []string, stdout, stderr io.Writer) error {
 }
 
 func auditCmd(args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("audit", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := newFlags("audit", stderr)
 	src := addSourceFlags(fl, false)
-	if err := fl.Parse(args); err != nil {
+	if err := parse(fl, args); err != nil {
 		return err
 	}
 	sources, err := src.sources()
@@ -218,24 +194,27 @@ func auditCmd(args []string, stdout, stderr io.Writer) error {
 }
 
 func reportFlags(fl *flag.FlagSet) (lang *string, asJSON *bool, baseURL *string) {
-	lang = fl.String("lang", "", "language of the answer, en or zh (default: from LANG)")
+	lang = fl.String("lang", "", "answer in `LANG`: en or zh (zh-CN and the like too; default: from $LANG)")
 	asJSON = fl.Bool("json", false, "print JSON for tools")
 	baseURL = fl.String("base-url", os.Getenv("P2PKB_BASE_URL"), "`URL` of the site, for links (default: $P2PKB_BASE_URL)")
 	return
 }
 
 func searchCmd(args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("search", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := newFlags("search", stderr)
 	src := addSourceFlags(fl, false)
 	lang, asJSON, baseURL := reportFlags(fl)
-	limit := fl.Int("limit", 10, "number of results")
-	if err := fl.Parse(args); err != nil {
+	limit := fl.Int("limit", 10, "show `N` results")
+	if err := parse(fl, args); err != nil {
+		return err
+	}
+	l, err := language(*lang)
+	if err != nil {
 		return err
 	}
 	q := strings.Join(fl.Args(), " ")
 	if strings.TrimSpace(q) == "" {
-		return errors.New("usage: p2pkb search [--lang en|zh] [--json] [--limit N] QUERY...")
+		return usageError("search: give a QUERY (words, an error message or a log); see p2pkb help search")
 	}
 	if len(q) > search.MaxQueryBytes {
 		return fmt.Errorf("p2pkb search: %w: search for the error line alone, or pipe the whole log into 'p2pkb explain'", &search.QueryTooLongError{Len: len(q)})
@@ -248,7 +227,6 @@ func searchCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	loaded := lowMemory(*src.kb)
-	l := report.Lang(*lang)
 	_, ix, err := build.SearchIndex(sources, l)
 	if err != nil {
 		return err
@@ -260,13 +238,16 @@ func searchCmd(args []string, stdout, stderr io.Writer) error {
 }
 
 func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	fl := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := newFlags("explain", stderr)
 	src := addSourceFlags(fl, false)
 	lang, asJSON, baseURL := reportFlags(fl)
 	follow, file := logFlags(fl)
 	repoURL := fl.String("repo-url", os.Getenv("P2PKB_REPO_URL"), "the project's repository `URL` (GitHub layout): when nothing in the input is known, print a link that opens a new issue there with its error lines (default: $P2PKB_REPO_URL)")
-	if err := fl.Parse(args); err != nil {
+	if err := parse(fl, args); err != nil {
+		return 0, err
+	}
+	l, err := language(*lang)
+	if err != nil {
 		return 0, err
 	}
 	in, closeIn, err := logInput(fl.Args(), *file, stdin, true)
@@ -280,7 +261,7 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 0, err
 	}
 	loaded()
-	w, o := stdout, report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Paste: paste.New(), RepoURL: *repoURL}
+	w, o := stdout, report.Options{Lang: l, JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Paste: paste.New(), RepoURL: *repoURL}
 	if *follow {
 		in, w = io.TeeReader(in, stdout), stderr
 	}
@@ -330,35 +311,20 @@ func (s sourceFlags) model() (*site.Site, error) {
 // differs. It returns whether some node failed, lagged its peers, or could
 // not be read, or versions differ: exit status 1, for scripts and alerts.
 func fleetCmd(args []string, stdout, stderr io.Writer) (bool, error) {
-	fl := flag.NewFlagSet("fleet", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	fl.Usage = func() {
-		fmt.Fprint(stderr, `usage: p2pkb fleet [flags] DIR|FILE|ARCHIVE...
-
-Compare the p2p-probe reports of many nodes, one JSON file per node, named
-after the node (gpu-a17.json): folders are read recursively, and .tar,
-.tar.gz and .tgz archives member by member. Prints the nodes by verdict,
-the pairs that failed, hung or were slow, figures far below their peers of
-the same GPU model and link, versions that differ, and the entries whose
-conditions hold, with their nodes.
-
-Exit status: 0 when every node is in line, 1 when some node differs, 2 for
-a usage or input error.
-
-flags:
-`)
-		fl.PrintDefaults()
-	}
+	fl := newFlags("fleet", stderr)
 	src := addSourceFlags(fl, false)
 	lang, asJSON, baseURL := reportFlags(fl)
 	slow := fl.Float64("slow-fraction", 0.2, "a pair more than this `FRACTION` below its group's median P2P bandwidth is an outlier")
 	latency := fl.Float64("latency-factor", 2, "a pair whose P2P latency is more than `TIMES` its group's median is an outlier")
-	if err := fl.Parse(args); err != nil {
+	if err := parse(fl, args); err != nil {
+		return false, err
+	}
+	l, err := language(*lang)
+	if err != nil {
 		return false, err
 	}
 	if fl.NArg() == 0 {
-		fl.Usage()
-		return false, errors.New("p2pkb fleet: name a folder, report files or an archive of reports")
+		return false, usageError("fleet: name a folder, report files or an archive of reports; see p2pkb help fleet")
 	}
 	s, err := src.model()
 	if err != nil {
@@ -375,7 +341,6 @@ flags:
 	if *asJSON {
 		return differ, fleet.WriteJSON(stdout, v)
 	}
-	l := report.Lang(*lang)
 	entryURL := func(id string) string {
 		if *baseURL == "" {
 			return ""
@@ -386,13 +351,12 @@ flags:
 }
 
 func serveCmd(args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := newFlags("serve", stderr)
 	addr := fl.String("addr", "127.0.0.1:8080", "`ADDRESS` to listen on")
 	dir := fl.String("dir", "", "serve a built site from `DIR` (default: build the embedded site in a temporary directory)")
 	watch := fl.Bool("watch", false, "rebuild when kb/, content/, templates/ or assets/ change and reload open pages (default folders: those in the current directory)")
 	src := addSourceFlags(fl, true)
-	if err := fl.Parse(args); err != nil {
+	if err := parse(fl, args); err != nil {
 		return err
 	}
 	if *watch {
@@ -514,13 +478,16 @@ func entriesOnly(changed []string, kbDir string) bool {
 }
 
 func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("match", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := newFlags("match", stderr)
 	src := addSourceFlags(fl, false)
 	lang, asJSON, baseURL := reportFlags(fl)
 	probeFile := fl.String("probe", "", "p2p-probe output `FILE` (- for standard input)")
 	follow, file := logFlags(fl)
-	if err := fl.Parse(args); err != nil {
+	if err := parse(fl, args); err != nil {
+		return err
+	}
+	l, err := language(*lang)
+	if err != nil {
 		return err
 	}
 	f := rules.Facts{}
@@ -563,7 +530,7 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := report.Options{Lang: report.Lang(*lang), JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Test: test, Paste: paste.New()}
+	o := report.Options{Lang: l, JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Test: test, Paste: paste.New()}
 	if in == nil {
 		o.Term = terminal(stdout)
 		_, err = report.MatchAll(stdout, s, f, o)

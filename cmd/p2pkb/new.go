@@ -2,30 +2,30 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/p2pkb/p2pkb/internal/content"
 	"github.com/p2pkb/p2pkb/internal/draft"
+	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/search"
+	"github.com/p2pkb/p2pkb/internal/site"
 )
 
 // maxNewInput bounds what `new` reads: it wants an error line, not a log.
 const maxNewInput = 1 << 20
 
 func newCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("new", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	kbDir := fl.String("kb", "kb", "the KB folder to write into")
+	fl := newFlags("new", stderr)
+	kbDir := fl.String("kb", "kb", "the KB `DIR` to write into (it must hold schema.json)")
 	fromLog := fl.String("from-log", "", "read the error from `FILE` (the line that reports it is picked)")
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p2pkb new [--kb DIR] [--from-log FILE | TEXT...]   (no TEXT: read stdin)")
-		fl.PrintDefaults()
-	}
-	if err := fl.Parse(args); err != nil {
+	force := fl.Bool("force", false, "write the entry even when the KB already explains the line (another cause of a known message)")
+	if err := parse(fl, args); err != nil {
 		return err
 	}
 	var text string
@@ -45,9 +45,21 @@ func newCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		text = data
 	}
+	if _, err := os.Stat(filepath.Join(*kbDir, kb.SchemaFile)); err != nil {
+		return usageError("new: %s is not a KB folder (it has no %s): run p2pkb new in the repository's root, or name the folder with --kb", *kbDir, kb.SchemaFile)
+	}
 	d, err := draft.New(text, time.Now().UTC().Format(time.DateOnly))
 	if err != nil {
 		return fmt.Errorf("new: %w", err)
+	}
+	if !*force {
+		known, err := explained(*kbDir, d.Line)
+		if err != nil {
+			return fmt.Errorf("new: %w", err)
+		}
+		if len(known) > 0 {
+			return &exitError{code: 1, err: fmt.Errorf("new: the KB already explains this line: %s; edit that entry, or give --force to add another cause of the same message", strings.Join(known, ", "))}
+		}
 	}
 	path := filepath.Join(*kbDir, filepath.FromSlash(d.Path))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -70,6 +82,23 @@ func newCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "%s\n  signature: %s\n  regex:     %s\n", path, d.Signature, d.Regex)
 	fmt.Fprintln(stderr, "Fill in every TODO (lint refuses the entry until then), then run make lint.")
 	return nil
+}
+
+// explained lists the entries of the KB in dir whose patterns match line,
+// as explain would find them.
+func explained(dir, line string) ([]string, error) {
+	k, err := kb.Load(os.DirFS(dir))
+	if err != nil {
+		return nil, err
+	}
+	s := site.New(k, &content.Set{Articles: map[string]map[string]*content.Article{}}, "")
+	var ids []string
+	for _, m := range search.NewLineMatcher(search.PatternDocs(s, "en")).Match([]byte(line), nil) {
+		if !slices.Contains(ids, m.Doc.ID) {
+			ids = append(ids, m.Doc.ID)
+		}
+	}
+	return ids, nil
 }
 
 // readBounded reads a file, or r when name is "", refusing more than

@@ -131,7 +131,7 @@ func TestSessionUpdatesEntryPagesInPlace(t *testing.T) {
 	}
 
 	// A new error code changes the /e/ pages: a full build.
-	recoded := strings.Replace(edited, `"error_code": "`, `"error_code": "X`, 1)
+	recoded := strings.Replace(edited, `"error_code": "cudaErrorPeerAccessUnsupported"`, `"error_code": "cudaErrorPeerAccessNotEnabled"`, 1)
 	if err := os.WriteFile(file, []byte(recoded), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -63,9 +63,40 @@ func WithCache(c *Cache) Option { return func(o *options) { o.cache = c } }
 
 // Cache holds checked files between loads; the zero value is empty.
 type Cache struct {
-	mu     sync.Mutex
-	schema string // the schema the files were checked against
-	files  map[string]cachedFile
+	mu        sync.Mutex
+	schema    string // the schema the files were checked against
+	files     map[string]cachedFile
+	verbatims map[string]verbatimCheck // by signature
+}
+
+// verbatimCheck is the verdict on a reproduced signature, kept with the
+// output and program it was reached from.
+type verbatimCheck struct {
+	out, program []byte
+	msg          string
+}
+
+// verbatim returns check's verdict on sig, from the cache where the output
+// and the program are the same as then: normalizing every output again
+// made a reload after an edit many times slower.
+func (c *Cache) verbatim(sig string, out, program []byte, check func() string) string {
+	if c == nil {
+		return check()
+	}
+	c.mu.Lock()
+	v, ok := c.verbatims[sig]
+	c.mu.Unlock()
+	if ok && bytes.Equal(v.out, out) && bytes.Equal(v.program, program) {
+		return v.msg
+	}
+	msg := check()
+	c.mu.Lock()
+	if c.verbatims == nil {
+		c.verbatims = map[string]verbatimCheck{}
+	}
+	c.verbatims[sig] = verbatimCheck{out, program, msg}
+	c.mu.Unlock()
+	return msg
 }
 
 type cachedFile struct {
@@ -176,7 +207,7 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 	}
 	sort.Slice(kb.Entries, func(i, j int) bool { return kb.Entries[i].ID < kb.Entries[j].ID })
 	kb.Repro = map[string][]byte{}
-	if err := l.reproducers(fsys, kb); err != nil {
+	if err := l.reproducers(fsys, kb, o.cache); err != nil {
 		return nil, err
 	}
 	l.links(kb)
@@ -571,7 +602,7 @@ func (l *loader) warnChinese(p string, data []byte, e *Entry) {
 
 // reproducers loads kb/repro/ and checks that each reproduced entry's output
 // really contains its signature.
-func (l *loader) reproducers(fsys fs.FS, kb *KB) error {
+func (l *loader) reproducers(fsys fs.FS, kb *KB, cache *Cache) error {
 	names, err := fs.Glob(fsys, ReproDir+"/*")
 	if err != nil {
 		return err
@@ -583,6 +614,8 @@ func (l *loader) reproducers(fsys fs.FS, kb *KB) error {
 		}
 		kb.Repro[n] = data
 	}
+	outputs := map[string]normalized{}
+	programs := map[string][]string{}
 	for _, e := range kb.Entries {
 		p := strings.TrimPrefix(e.File, l.name+"/")
 		r := e.Reproducer
@@ -615,10 +648,27 @@ func (l *loader) reproducers(fsys fs.FS, kb *KB) error {
 		}
 		// The pattern finding a line is not enough: the signature itself is
 		// copied from the output.
-		if msg := VerbatimIn(e.Signature, string(out)); msg != "" {
-			l.fail(p, l.data(p), []string{"signature"}, fmt.Sprintf("does not appear in %s/%s (the reproducer's output): %s", l.name, r.Output, msg))
-		} else if h := HarnessText(e.Signature, string(kb.Repro[r.Program])); h != "" {
-			l.fail(p, l.data(p), []string{"signature"}, fmt.Sprintf("first differs at character %d: %q is printed by the reproducer %s/%s itself, not by the software under test: copy only what the software prints", charAt(e.Signature, strings.Index(e.Signature, h)), h, l.name, r.Program))
+		if msg := cache.verbatim(e.Signature, out, kb.Repro[r.Program], func() string {
+			// Outputs and programs serve several entries: each is read once.
+			nt, ok := outputs[r.Output]
+			if !ok {
+				nt = normalize(string(out))
+				outputs[r.Output] = nt
+			}
+			parts, ok := programs[r.Program]
+			if !ok {
+				parts = harnessParts(string(kb.Repro[r.Program]))
+				programs[r.Program] = parts
+			}
+			if msg := verbatimIn(e.Signature, string(out), nt); msg != "" {
+				return fmt.Sprintf("does not appear in %s/%s (the reproducer's output): %s", l.name, r.Output, msg)
+			}
+			if h := harnessIn(e.Signature, parts); h != "" {
+				return fmt.Sprintf("first differs at character %d: %q is printed by the reproducer %s/%s itself, not by the software under test: copy only what the software prints", charAt(e.Signature, strings.Index(e.Signature, h)), h, l.name, r.Program)
+			}
+			return ""
+		}); msg != "" {
+			l.fail(p, l.data(p), []string{"signature"}, msg)
 		}
 	}
 	return nil

@@ -224,3 +224,19 @@ func TestAuditCountsWhatLintRefuses(t *testing.T) {
 		t.Errorf("row %+v", r)
 	}
 }
+
+// The comparisons take any text without failing: a message is "" or names
+// a character of the signature.
+func FuzzVerbatim(f *testing.F) {
+	f.Add("NCCL WARN Duplicate GPU detected : rank 1", `WARN("Duplicate GPU detected : rank %d and rank %d", a, b);`)
+	f.Add("a\tb", "  printf(\"\\t\\ta%c\\n\" \"b\", x);")
+	f.Add("{x} 0x1f /p/q", `f"{x} {{y}} %(n)s" + z << w`)
+	f.Fuzz(func(t *testing.T, sig, text string) {
+		for _, msg := range []string{InstanceOf(sig, text), VerbatimIn(sig, text)} {
+			if msg != "" && !strings.Contains(msg, "character") && !strings.Contains(msg, "nothing of") && !strings.Contains(msg, "no message") {
+				t.Errorf("message names no character: %q", msg)
+			}
+		}
+		_ = HarnessText(sig, text)
+	})
+}

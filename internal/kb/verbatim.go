@@ -28,7 +28,33 @@ type normalized struct {
 	off []int
 }
 
-var hostPrefix = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*:[0-9]+:[0-9]+`)
+// hostName is the length of the host name that starts s when s starts
+// as NCCL's host:pid:tid prefix does, else 0. Written out: a regexp tried
+// at every word of a long output was most of the time of checking it.
+func hostName(s string) int {
+	i := 0
+	for i < len(s) && (isWordByte(s[i]) || s[i] == '.' || s[i] == '-') {
+		i++
+	}
+	if i == 0 || s[0] == '_' || s[0] == '.' || s[0] == '-' {
+		return 0
+	}
+	j := i
+	for range 2 {
+		if j >= len(s) || s[j] != ':' {
+			return 0
+		}
+		j++
+		k := j
+		for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+			j++
+		}
+		if j == k {
+			return 0
+		}
+	}
+	return i
+}
 
 func isWordByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
@@ -56,10 +82,9 @@ func normalize(s string) normalized {
 		wordStart := i == 0 || !isWordByte(s[i-1])
 		pathStart := i == 0 || !isWordByte(s[i-1]) && s[i-1] != '/' && s[i-1] != '.'
 		if wordStart {
-			if m := hostPrefix.FindStringIndex(s[i:]); m != nil {
-				j := i + strings.IndexByte(s[i:], ':')
+			if n := hostName(s[i:]); n > 0 {
 				emit(varHost, i)
-				i = j
+				i += n
 				continue
 			}
 		}
@@ -135,8 +160,13 @@ func excerptAround(s string, off int) string {
 // addresses, paths and host names differ. It returns "" when it does, else
 // where the signature first differs from the closest text.
 func VerbatimIn(sig, text string) string {
+	return verbatimIn(sig, text, normalize(text))
+}
+
+// verbatimIn is VerbatimIn with text already normalized as nt.
+func verbatimIn(sig, text string, nt normalized) string {
 	sig = strings.TrimSpace(sig)
-	ns, nt := normalize(sig), normalize(text)
+	ns := normalize(sig)
 	if strings.Contains(nt.s, ns.s) {
 		return ""
 	}
@@ -330,7 +360,10 @@ func formatRegexp(units []formatUnit, anchored bool) *regexp.Regexp {
 // up to the end of one of its lines. It returns "" when it is, else where
 // the signature first differs.
 func InstanceOf(sig, line string) string {
-	sig = strings.TrimSpace(sig)
+	// Text decoded from JSON is valid UTF-8; other text is made so, the
+	// same way on both sides, since a pattern cannot hold invalid bytes.
+	sig = strings.TrimSpace(strings.ToValidUTF8(sig, "\uFFFD"))
+	line = strings.ToValidUTF8(line, "\uFFFD")
 	units := formatOf(line)
 	for len(units) > 0 && !units[0].wildcard && strings.TrimSpace(units[0].lit) == "" {
 		units = units[1:] // indentation is no part of the message
@@ -390,22 +423,33 @@ func formatText(units []formatUnit) string {
 // HarnessText is the first text of sig that the reproducer program prints
 // itself (a label or an arrow of its own format), or "": the signature is
 // what the software under test prints, not the harness around it.
-func HarnessText(sig, program string) string {
-	best, at := "", -1
+func HarnessText(sig, program string) string { return harnessIn(sig, harnessParts(program)) }
+
+// harnessParts are the texts a program prints of its own: the pieces of
+// its string literals between placeholders that look like a label or an
+// arrow rather than a word the software prints too.
+func harnessParts(program string) []string {
+	var out []string
 	for _, line := range strings.Split(program, "\n") {
 		for _, lit := range literals(line) {
 			for _, piece := range strings.FieldsFunc(lit.text, func(r rune) bool { return r == '\n' }) {
 				for _, part := range placeholderSplit(piece) {
-					part = strings.TrimSpace(part)
-					// A label or an arrow, not a word the software prints too.
-					if len(part) < 6 || !strings.ContainsAny(part, " ()->") {
-						continue
-					}
-					if i := strings.Index(sig, part); i >= 0 && (at < 0 || i < at || i == at && len(part) > len(best)) {
-						best, at = part, i
+					if part = strings.TrimSpace(part); len(part) >= 6 && strings.ContainsAny(part, " ()->") {
+						out = append(out, part)
 					}
 				}
 			}
+		}
+	}
+	return out
+}
+
+// harnessIn is the first of parts in sig, the longest where two start together.
+func harnessIn(sig string, parts []string) string {
+	best, at := "", -1
+	for _, part := range parts {
+		if i := strings.Index(sig, part); i >= 0 && (at < 0 || i < at || i == at && len(part) > len(best)) {
+			best, at = part, i
 		}
 	}
 	return best

@@ -18,9 +18,13 @@ import (
 func TestTableInBrowser(t *testing.T) {
 	cases, inputs := loadCases(t)
 	b := browsertest.New(t)
-	page := filepath.Join(t.TempDir(), "index.html")
+	dir := t.TempDir()
+	page, table := filepath.Join(dir, "index.html"), filepath.Join(dir, "paste.table.js")
+	if err := os.WriteFile(table, Table(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	html := `<!doctype html><meta charset="utf-8">`
-	for _, js := range []string{"../../assets/rules.js", "../../assets/paste.js"} {
+	for _, js := range []string{"../../assets/rules.js", table, "../../assets/paste.js"} {
 		abs, err := filepath.Abs(js)
 		if err != nil {
 			t.Fatal(err)

@@ -2,7 +2,6 @@ package paste
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -20,9 +19,9 @@ type matrix struct {
 }
 
 var (
-	reGPUName  = regexp.MustCompile(`^GPU(\d+)$`)
-	reTopoCell = regexp.MustCompile(`^(?:NV\d+|PIX|PXB|PHB|NODE|SYS|SOC)$`)
-	reP2PCell  = regexp.MustCompile(`^(?:OK|CNS|GNS|TNS|NS|DR|U)$`)
+	reGPUName  = pattern("gpuName", `^GPU(\d+)$`)
+	reTopoCell = pattern("topoCell", `^(?:NV\d+|PIX|PXB|PHB|NODE|SYS|SOC)$`)
+	reP2PCell  = pattern("p2pCell", `^(?:OK|CNS|GNS|TNS|NS|DR|U)$`)
 )
 
 // startMatrix reads a header row "GPU0 GPU1 ... [NIC0 ...] [CPU Affinity ...]".
@@ -101,6 +100,15 @@ func (x *Extractor) endMatrix() {
 				}
 			}
 		}
+		for i := 0; i < m.n; i++ {
+			for j := 0; j < m.n; j++ {
+				if c := m.cells[i][j]; strings.HasPrefix(c, "NV") {
+					if k, err := strconv.Atoi(c[2:]); err == nil && isDigits(c[2:]) && k > 0 {
+						x.link.nv[i][j], x.link.nvRow[i], x.link.nvSet = k, m.rowLine[i], true
+					}
+				}
+			}
+		}
 		if nv.set {
 			x.setEvent("nvlink.present", "bool", "true", 2, nv, src)
 		} else if m.n > 1 {
@@ -165,9 +173,7 @@ type bwMatrix struct {
 }
 
 var (
-	reBWTitle  = regexp.MustCompile(`^(Unidirectional|Bidirectional) P2P=(Enabled|Disabled) Bandwidth`)
-	reBWHeader = regexp.MustCompile(`^(?:D\\D|GPU|CPU)(?:\s+\d+)+$`)
-	reBWRow    = regexp.MustCompile(`^(\d+)((?:\s+(?:\d+(?:\.\d+)?|inf|nan|-))+)$`)
+	reBWTitle = pattern("bwTitle", `^(Unidirectional|Bidirectional) P2P=(Enabled|Disabled) Bandwidth`)
 )
 
 // line reads a line of the test; false hands it back to the other readers.
@@ -210,18 +216,19 @@ func (t *bwTest) line(x *Extractor, s string, n int, raw string) bool {
 		t.ran.mark(n, raw)
 		return true
 	}
-	if reBWHeader.MatchString(s) {
+	f := strings.Fields(s)
+	if bwHeader(f) {
 		if strings.HasPrefix(s, "CPU") {
 			t.cur, t.conn = -1, false
 		}
 		return true
 	}
-	if m := reBWRow.FindStringSubmatch(s); m != nil && (t.cur >= 0 || t.conn) {
-		i, _ := strconv.Atoi(m[1])
+	if bwRow(f) && (t.cur >= 0 || t.conn) {
+		i, _ := strconv.Atoi(f[0])
 		if i >= maxGPUs {
 			return true
 		}
-		for j, c := range strings.Fields(m[2]) {
+		for j, c := range f[1:] {
 			if j >= maxGPUs {
 				break
 			}
@@ -236,6 +243,9 @@ func (t *bwTest) line(x *Extractor, s string, n int, raw string) bool {
 				continue
 			}
 			bm := t.mats[t.cur]
+			if t.cur == uniOn {
+				x.link.figure(i, j, v, n, raw)
+			}
 			// Of two enabled matrices (writes, reads), keep the lower figure.
 			if !bm.has[i][j] || v < bm.v[i][j] {
 				bm.v[i][j], bm.has[i][j] = v, true
@@ -293,4 +303,44 @@ func (t *bwTest) end(x *Extractor) {
 		first = t.onFirst
 	}
 	x.setEvent("p2p.test.slow_pairs", "num", strconv.Itoa(slow), 1, first, src)
+}
+
+// bwHeader says whether the fields are a matrix's header: "D\D 0 1",
+// "GPU 0 1" or "CPU 0 1". Fields, not a pattern: a repeated group is what
+// makes a backtracking engine slow.
+func bwHeader(f []string) bool {
+	if len(f) < 2 || f[0] != `D\D` && f[0] != "GPU" && f[0] != "CPU" {
+		return false
+	}
+	for _, c := range f[1:] {
+		if !isDigits(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// bwRow says whether the fields are a matrix's row: a GPU's number, then a
+// figure (12.34, inf, nan) or "-" per column.
+func bwRow(f []string) bool {
+	if len(f) < 2 || !isDigits(f[0]) {
+		return false
+	}
+	for _, c := range f[1:] {
+		if c != "inf" && c != "nan" && c != "-" && !isDecimal(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigits(s string) bool { return s != "" && digits(s, 0) == len(s) }
+
+// isDecimal is \d+(\.\d+)?.
+func isDecimal(s string) bool {
+	i := digits(s, 0)
+	if i < 0 || i == len(s) {
+		return i == len(s)
+	}
+	return s[i] == '.' && digits(s, i+1) == len(s)
 }

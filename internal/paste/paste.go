@@ -4,7 +4,8 @@
 // the names of internal/rules, each with the line it came from. It reads line
 // by line and keeps only a few counters and small matrices, so a log of any
 // size fits in bounded memory; assets/paste.js is the same extractor in the
-// browser, and testdata/cases.json holds the cases both run.
+// browser, running the patterns this package writes for it (table.go), and
+// testdata/cases.json holds the cases both run.
 package paste
 
 import (
@@ -90,6 +91,10 @@ type Extractor struct {
 		ran      event
 	}
 
+	n    int      // the line being read
+	sym  symptoms // symptoms.go
+	link link     // link.go
+
 	woken      uint32         // the readers whose words a line holds (see quiet)
 	wake       func(word int) // Found, bound once
 	unfiltered bool           // every line is read in full: the reference quiet is tested against
@@ -171,7 +176,7 @@ func (x *Extractor) setEvent(name, kind, value string, prio int, e event, source
 
 // prefixes are what logs put before a program's own output: launcher rank
 // labels, timestamps, NCCL's host:pid:tid [dev], quote marks.
-var prefixes = regexp.MustCompile(`^(?:\[(?:rank|default)?\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+: |\([A-Za-z]*\s*pid=\d+[^)]*\)|>+|\[\s*\d+\.\d+\]|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.\-\[\]]+:|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]\s]+\]|[\w.-]+:\d+:\d+ \[\d+\])`)
+var prefixes = pattern("prefixes", `^(?:\[(?:rank|default)?\d+\]:|\[\d+,\d+\]<std(?:out|err)>:|\d+: |\([A-Za-z]*\s*pid=\d{1,10}[^)]*\)|>+|\[\s*\d+\.\d+\]|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.\-\[\]]+:|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]\s]+\]|[\w.-]+:\d+:\d+ \[\d+\])`)
 
 // mayHavePrefix is a quick test that s may start with one of prefixes:
 // most lines of a log start with none.
@@ -190,7 +195,7 @@ func mayHavePrefix(s string) bool {
 	return i > 0 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' && strings.Contains(s, "] ")
 }
 
-var ansi = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+var ansi = pattern("ansi", `\x1b\[[0-9;]*[A-Za-z]`)
 
 // Strip removes the prefixes and surrounding blanks of a line.
 func Strip(line string) string {
@@ -217,6 +222,7 @@ func Strip(line string) string {
 
 // Line reads line n (1-based) of the input.
 func (x *Extractor) Line(n int, raw string) {
+	x.n = n
 	if quiet(x, raw) {
 		return
 	}
@@ -226,6 +232,7 @@ func (x *Extractor) Line(n int, raw string) {
 // LineBytes is Line for a line the caller may reuse once it returns: it is
 // copied only when something in it may be kept.
 func (x *Extractor) LineBytes(n int, raw []byte) {
+	x.n = n
 	if quiet(x, raw) {
 		return
 	}
@@ -235,6 +242,9 @@ func (x *Extractor) LineBytes(n int, raw []byte) {
 func (x *Extractor) line(n int, raw string) {
 	raw = head(raw)
 	s := Strip(raw)
+	if x.symptomLine(s, n, raw) || x.linkLine(s, n, raw) {
+		return
+	}
 	if x.mat != nil && x.mat.row(s, n, raw) {
 		return
 	}
@@ -257,47 +267,47 @@ func (x *Extractor) line(n int, raw string) {
 }
 
 var (
-	reP2PMode    = regexp.MustCompile(`-p2p ([rwnap]+)\b`)
-	reBWStart    = regexp.MustCompile(`P2P \(Peer-to-Peer\) GPU Bandwidth Latency Test|^P2P Connectivity Matrix|^(?:Unidirectional|Bidirectional) P2P=(?:Enabled|Disabled) Bandwidth|^P2P=(?:Enabled|Disabled) Latency`)
-	reDevice     = regexp.MustCompile(`^Device:? (\d+)[:,] (.+?)(?:, pciBusID|\s+\(|$)`)
-	reCanAccess  = regexp.MustCompile(`Device=(\d+) (CAN|CANNOT) Access Peer Device=(\d+)`)
-	rePeerAccess = regexp.MustCompile(`Peer access from (.+?) \(GPU(\d+)\) -> (.+?) \(GPU(\d+)\) : (Yes|No)`)
-	reDevCount   = regexp.MustCompile(`CUDA-capable device count: (\d+)`)
+	reP2PMode    = pattern("p2pMode", `-p2p ([rwnap]+)\b`)
+	reBWStart    = pattern("bwStart", `P2P \(Peer-to-Peer\) GPU Bandwidth Latency Test|^P2P Connectivity Matrix|^(?:Unidirectional|Bidirectional) P2P=(?:Enabled|Disabled) Bandwidth|^P2P=(?:Enabled|Disabled) Latency`)
+	reDevice     = pattern("device", `^Device:? (\d+)[:,] (.+?)(?:, pciBusID|\s+\(|$)`)
+	reCanAccess  = pattern("canAccess", `Device=(\d+) (CAN|CANNOT) Access Peer Device=(\d+)`)
+	rePeerAccess = pattern("peerAccess", `Peer access from (.+?) \(GPU(\d+)\) -> (.+?) \(GPU(\d+)\) : (Yes|No)`)
+	reDevCount   = pattern("devCount", `CUDA-capable device count: (\d+)`)
 
-	reNCCLVersion = regexp.MustCompile(`NCCL version:? (\d+\.\d+\.\d+)`)
-	reNCCLDriver  = regexp.MustCompile(`NCCL INFO cudaDriverVersion (\d+)`)
-	reNCCLEnv     = regexp.MustCompile(`\b(NCCL_[A-Z0-9_]+) set by environment to (.*)$`)
-	reChannel     = regexp.MustCompile(`Channel \d+(?:/\d+)? : \d+\[[0-9a-fx]+\] -> \d+\[[0-9a-fx]+\](?: \[(?:send|receive)\])? via (P2P|SHM|NET)/`)
-	reNCCLHost    = regexp.MustCompile(`([\w.-]+):\d+:\d+ \[\d+\] NCCL `)
-	reNodes       = regexp.MustCompile(`NCCL INFO comm 0x[0-9a-f]+ rank \d+ nRanks \d+ nNodes (\d+)`)
-	reRefused     = regexp.MustCompile(`P2P is disabled between (?:NVLINK )?connected GPUs|Could not enable P2P between`)
+	reNCCLVersion = pattern("ncclVersion", `NCCL version:? (\d+\.\d+\.\d+)`)
+	reNCCLDriver  = pattern("ncclDriver", `NCCL INFO cudaDriverVersion (\d+)`)
+	reNCCLEnv     = pattern("ncclEnv", `\b(NCCL_[A-Z0-9_]+) set by environment to (.*)$`)
+	reChannel     = pattern("channel", `Channel \d+(?:/\d+)? : \d+\[[0-9a-fx]+\] -> \d+\[[0-9a-fx]+\](?: \[(?:send|receive)\])? via (P2P|SHM|NET)/`)
+	reNCCLHost    = pattern("ncclHost", `([\w.-]+):\d+:\d+ \[\d+\] NCCL `)
+	reNodes       = pattern("nodes", `NCCL INFO comm 0x[0-9a-f]+ rank \d+ nRanks \d+ nNodes (\d+)`)
+	reRefused     = pattern("refused", `P2P is disabled between (?:NVLINK )?connected GPUs|Could not enable P2P between`)
 
-	reACS      = regexp.MustCompile(`ACSCtl:\s`)
-	reRedirect = regexp.MustCompile(`ReqRedir\+|CmpltRedir\+`)
-	reAMDFault = regexp.MustCompile(`AMD-Vi: Event logged \[IO_PAGE_FAULT`)
-	reDMAR     = regexp.MustCompile(`DMAR: ?\[DMA (?:Read|Write)`)
-	reIOMMUOn  = regexp.MustCompile(`DMAR: IOMMU enabled|AMD-Vi: Found IOMMU|Adding to iommu group|iommu: Default domain type: (Translated|Passthrough)`)
-	reXid      = regexp.MustCompile(`NVRM: Xid \([^)]*\): (\d+)`)
-	reNVRM     = regexp.MustCompile(`NVRM: loading NVIDIA UNIX .*?Kernel Module(?: for \S+)?\s+(\d+\.\d+(?:\.\d+)?)`)
-	reCmdline  = regexp.MustCompile(`(?:^|Kernel command line: |Command line: )(BOOT_IMAGE=.*|.*\b(?:intel_iommu|amd_iommu|iommu)(?:\.passthrough)?=.*)`)
-	reIOMMUArg = regexp.MustCompile(`(?:^|\s)(intel_iommu|amd_iommu|iommu|iommu\.passthrough)=(\S+)`)
+	reACS      = pattern("acs", `ACSCtl:\s`)
+	reRedirect = pattern("redirect", `ReqRedir\+|CmpltRedir\+`)
+	reAMDFault = pattern("amdFault", `AMD-Vi: Event logged \[IO_PAGE_FAULT`)
+	reDMAR     = pattern("dmar", `DMAR: ?\[DMA (?:Read|Write)`)
+	reIOMMUOn  = pattern("iommuOn", `DMAR: IOMMU enabled|AMD-Vi: Found IOMMU|Adding to iommu group|iommu: Default domain type: (Translated|Passthrough)`)
+	reXid      = pattern("xid", `NVRM: Xid \([^)]*\): (\d+)`)
+	reNVRM     = pattern("nvrm", `NVRM: loading NVIDIA UNIX .*?Kernel Module(?: for \S+)?\s+(\d+\.\d+(?:\.\d+)?)`)
+	reCmdline  = pattern("cmdline", `(?:^|Kernel command line: |Command line: )(BOOT_IMAGE=.*|.*\b(?:intel_iommu|amd_iommu|iommu)(?:\.passthrough)?=.*)`)
+	reIOMMUArg = pattern("iommuArg", `(?:^|\s)(intel_iommu|amd_iommu|iommu|iommu\.passthrough)=(\S+)`)
 
-	reDriver     = regexp.MustCompile(`(CUDA )?Driver Version"?\s*:\s*"?(\d+(?:\.\d+)*)`)
-	reSMICUDA    = regexp.MustCompile(`CUDA Version\s*:\s*(\d+\.\d+)`)
-	reEnvDriver  = regexp.MustCompile(`Nvidia driver version\s*: (\d+\.\d+(?:\.\d+)?)`)
-	reNvcc       = regexp.MustCompile(`Cuda compilation tools, release (\d+\.\d+), V`)
-	reRuntime    = regexp.MustCompile(`(?i)CUDA runtime version"?\s*:?\s*"?(\d+(?:\.\d+)*)`)
-	reTorch      = regexp.MustCompile(`PyTorch version\s*: (\d\S*)|\btorch==(\d\S*)|^torch (\d+\.\d+\S*) cuda `)
-	reTF         = regexp.MustCompile(`(?i)TensorFlow version:? (\d\S*)|\btensorflow(?:-gpu)?==(\d\S*)`)
-	reJAX        = regexp.MustCompile(`^jax:\s+(\d\S*)|\bjax==(\d\S*)`)
-	reJAXLib     = regexp.MustCompile(`^jaxlib:\s+(\d\S*)|\bjaxlib==(\d\S*)`)
-	reVLLM       = regexp.MustCompile(`vLLM Version\s*: v?(\d\S*)|\bvllm==(\d\S*)|vLLM API server version v?(\d\S*)|LLM engine \(v(\d[^)\s]*)\)`)
-	rePipNCCL    = regexp.MustCompile(`\bnvidia-nccl-cu\d+==(\d\S*)`)
-	reConsumer   = regexp.MustCompile(`\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b`)
-	reDataCentre = regexp.MustCompile(`\bTesla [A-Z]?\d+|\bNVIDIA (?:[ABHLV]\d+[A-Za-z]?\b|G[HB]200\b|RTX (?:A\d+|PRO|\d+ Ada)\b|Quadro\b)`)
-	reWSL        = regexp.MustCompile(`microsoft-standard-WSL2|/usr/lib/wsl/lib|\bWSL2\b`)
-	reContainer  = regexp.MustCompile(`/\.dockerenv|\bdocker run\b|nvidia-container-cli|\bpodman run\b|\b[Aa]pptainer\b|\b[Ss]ingularity>|\benroot\b|\bpyxis\b`)
-	reSlurm      = regexp.MustCompile(`\bSLURM_(?:JOB_ID|PROCID|LOCALID|STEP_ID|NODELIST)\b|^srun: |^slurmstepd: |\bsalloc: `)
+	reDriver     = pattern("driver", `(CUDA )?Driver Version"?\s*:\s*"?(\d{1,6}(?:\.\d{1,6}){0,4})`)
+	reSMICUDA    = pattern("smiCUDA", `CUDA Version\s*:\s*(\d+\.\d+)`)
+	reEnvDriver  = pattern("envDriver", `Nvidia driver version\s*: (\d+\.\d+(?:\.\d+)?)`)
+	reNvcc       = pattern("nvcc", `Cuda compilation tools, release (\d+\.\d+), V`)
+	reRuntime    = pattern("runtime", `(?i)CUDA runtime version"?\s{0,8}:?\s{0,8}"?(\d{1,6}(?:\.\d{1,6}){0,4})`)
+	reTorch      = pattern("torch", `PyTorch version\s*: (\d\S*)|\btorch==(\d\S*)|^torch (\d{1,3}\.\d{1,3}\S*) cuda `)
+	reTF         = pattern("tf", `(?i)TensorFlow version:? (\d\S*)|\btensorflow(?:-gpu)?==(\d\S*)`)
+	reJAX        = pattern("jax", `^jax:\s+(\d\S*)|\bjax==(\d\S*)`)
+	reJAXLib     = pattern("jaxlib", `^jaxlib:\s+(\d\S*)|\bjaxlib==(\d\S*)`)
+	reVLLM       = pattern("vllm", `vLLM Version\s*: v?(\d\S*)|\bvllm==(\d\S*)|vLLM API server version v?(\d\S*)|LLM engine \(v(\d[^)\s]*)\)`)
+	rePipNCCL    = pattern("pipNCCL", `\bnvidia-nccl-cu\d+==(\d\S*)`)
+	reConsumer   = pattern("consumer", `\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b`)
+	reDataCentre = pattern("dataCentre", `\bTesla [A-Z]?\d+|\bNVIDIA (?:[ABHLV]\d+[A-Za-z]?\b|G[HB]200\b|RTX (?:A\d+|PRO|\d+ Ada)\b|Quadro\b)`)
+	reWSL        = pattern("wsl", `microsoft-standard-WSL2|/usr/lib/wsl/lib|\bWSL2\b`)
+	reContainer  = pattern("container", `/\.dockerenv|\bdocker run\b|nvidia-container-cli|\bpodman run\b|\b[Aa]pptainer\b|\b[Ss]ingularity>|\benroot\b|\bpyxis\b`)
+	reSlurm      = pattern("slurm", `\bSLURM_(?:JOB_ID|PROCID|LOCALID|STEP_ID|NODELIST)\b|^srun: |^slurmstepd: |\bsalloc: `)
 )
 
 // scan tries the patterns that need no state beyond one line.
@@ -353,6 +363,8 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	}
 	x.kernelLine(s, n, raw)
 	x.versionLine(s, n, raw)
+	x.symptomScan(s, n, raw)
+	x.linkScan(s)
 }
 
 // find runs re only when s holds one of words, one of which every match of
@@ -374,9 +386,9 @@ func containsAny(s string, words ...string) bool {
 }
 
 var (
-	reMIGCurrent = regexp.MustCompile(`^Current\s*:\s*(Enabled|Disabled)`)
-	reMIGDevice  = regexp.MustCompile(`^MIG \d+g\.\d+gb\s+Device\s+\d+:`)
-	reVirtMode   = regexp.MustCompile(`^Virtualization Mode\s*:\s*(Pass-Through|VGPU|None)\b`)
+	reMIGCurrent = pattern("migCurrent", `^Current\s*:\s*(Enabled|Disabled)`)
+	reMIGDevice  = pattern("migDevice", `^MIG \d+g\.\d+gb\s+Device\s+\d+:`)
+	reVirtMode   = pattern("virtMode", `^Virtualization Mode\s*:\s*(Pass-Through|VGPU|None)\b`)
 )
 
 // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
@@ -583,8 +595,37 @@ func (x *Extractor) versionLine(s string, n int, raw string) {
 	}
 }
 
-// Facts ends the input and returns the facts found, by line.
+// Facts returns the facts found, by line, as if the input ended here.
+//
+// It may be called before the input ends (explain --follow judges each
+// message as it appears): the readers then go on from where they were.
 func (x *Extractor) Facts() []Fact {
+	return x.snapshot().finish()
+}
+
+// snapshot is a copy of x that ending the input cannot change x through.
+func (x *Extractor) snapshot() *Extractor {
+	y := *x
+	y.facts, y.prio = make(map[string]Fact, len(x.facts)), make(map[string]int, len(x.prio))
+	for k, v := range x.facts {
+		y.facts[k] = v
+	}
+	for k, v := range x.prio {
+		y.prio[k] = v
+	}
+	if x.mat != nil {
+		m := *x.mat
+		y.mat = &m
+	}
+	if x.bw != nil {
+		b := *x.bw
+		y.bw = &b
+	}
+	return &y
+}
+
+// finish ends the input and returns the facts found, by line.
+func (x *Extractor) finish() []Fact {
 	if x.mat != nil {
 		x.endMatrix()
 	}
@@ -594,6 +635,8 @@ func (x *Extractor) Facts() []Fact {
 	}
 	x.pairs.facts(x)
 	x.ncclFacts()
+	x.symptomFacts()
+	x.linkFacts()
 	if x.simple.ran.set {
 		x.setEvent("p2p.test.ran", "bool", "true", 1, x.simple.ran, "simpleP2P")
 	}

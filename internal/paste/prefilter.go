@@ -39,6 +39,9 @@ const (
 	slurmHost                   // slurm
 	consumerGPU                 // a GeForce or TITAN name
 	dataCentreGPU               // a Tesla or data-centre NVIDIA name
+	ncclTestRow                 // a row of nccl-tests' table
+	ncclSetUp                   // NCCL's set-up ended (the hang reader)
+	tensorPrint                 // a CUDA tensor as PyTorch prints it
 )
 
 // trigger is a word and the reader it sets off.
@@ -87,6 +90,17 @@ var triggers = []trigger{
 	{"nvidia-nccl-cu", pipNCCL},
 	{"GeForce", consumerGPU}, {"TITAN", consumerGPU},
 	{"Tesla ", dataCentreGPU}, {"NVIDIA ", dataCentreGPU},
+	// symptomScan
+	{"Memory Usage", anyTime},
+	{"Init COMPLETE", ncclSetUp}, {"Connected all rings", ncclSetUp}, {"Connected all trees", ncclSetUp}, // ncclInitDone
+	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
+	{"device='cuda:", tensorPrint},
+	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime},
+	// linkScan
+	{"PCIe Generation", anyTime}, {"Link Width", anyTime}, {"memcpy ", anyTime},
+	{"#wrong", anyTime}, {"Out of bounds values", anyTime}, {"Avg bus bandwidth", anyTime},
+	{"float", ncclTestRow}, {"half", ncclTestRow}, {"double", ncclTestRow}, {"int8", ncclTestRow}, // ncclTestTypes
+	{"int32", ncclTestRow}, {"int64", ncclTestRow}, {"f8e", ncclTestRow},
 }
 
 var (
@@ -117,6 +131,8 @@ func (x *Extractor) Found(w int) { x.woken |= 1 << triggers[w].r }
 
 // End reads line n, raw, whose words Found was given: as LineBytes does.
 func (x *Extractor) End(n int, raw []byte) {
+	x.n = n
+	watchHang(x, raw)
 	if settled(x, raw) {
 		return
 	}
@@ -127,6 +143,7 @@ func (x *Extractor) End(n int, raw []byte) {
 // state from line to line (a matrix, the bandwidth test, nvidia-smi -q's
 // MIG Mode) are idle, and every reader whose word the line holds is done.
 func quiet[T string | []byte](x *Extractor, raw T) bool {
+	watchHang(x, raw)
 	if !x.idle() {
 		return false
 	}
@@ -142,7 +159,8 @@ func quiet[T string | []byte](x *Extractor, raw T) bool {
 
 // idle says whether no reader carries state from line to line.
 func (x *Extractor) idle() bool {
-	return !x.unfiltered && x.mat == nil && x.bw == nil && !x.mig.next
+	return !x.unfiltered && x.mat == nil && x.bw == nil && !x.mig.next &&
+		x.sym.smi.next == "" && !x.sym.setpci.next && x.link.section == "" && !x.link.nvb
 }
 
 // settled is quiet once the line's words are known.
@@ -208,6 +226,17 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.consumer.set
 	case dataCentreGPU:
 		return x.dataCentre.set
+	case ncclSetUp:
+		// All such a line tells is that a communicator is set up, which the
+		// hang reader notes here (as symptomScan would) without reading it.
+		if hasNCCLInfo(raw) {
+			x.sym.hang.watch, x.sym.hang.init = true, event{line: x.n, text: string(raw), set: true}
+		}
+		return true
+	case ncclTestRow:
+		return len(x.sym.ncclTests.wrongCols) == 0
+	case tensorPrint:
+		return x.sym.tensors.zeros.set
 	}
 	return false
 }

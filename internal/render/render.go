@@ -17,6 +17,7 @@ import (
 	"github.com/p2pkb/p2pkb/internal/highlight"
 	"github.com/p2pkb/p2pkb/internal/markdown"
 	"github.com/p2pkb/p2pkb/internal/parallel"
+	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/site"
 	"github.com/p2pkb/p2pkb/templates"
 )
@@ -101,6 +102,14 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 		return err
 	}
 	if err := errorsFile(emit); err != nil {
+		return err
+	}
+	// The paste readers' patterns, for paste.js (written once, in Go).
+	if err := emit(paste.TablePath, paste.Table()); err != nil {
+		return err
+	}
+	// The paste readers' patterns, for paste.js (written once, in Go).
+	if err := emit(paste.TablePath, paste.Table()); err != nil {
 		return err
 	}
 	// Reproducers are published as they are, for readers to run.

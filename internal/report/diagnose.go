@@ -243,16 +243,16 @@ func cause(s *site.Site, e *kb.Entry, f rules.Facts, o Options) (Cause, bool, er
 		sev = "note"
 	}
 	c := Cause{ID: e.ID, Code: e.ErrorCode, Signature: view.Signature, Severity: sev, Condition: e.AppliesWhen,
-		Verdict: v.Truth.String(), Reasons: v.Reasons, RootCause: plain(view.RootCause.Text), Confidence: e.Confidence,
+		Verdict: v.Truth.String(), Reasons: v.Reasons, RootCause: o.plain(view.RootCause.Text), Confidence: e.Confidence,
 		Tier: e.VerificationTier, URL: link(o.BaseURL, site.EntryPath(o.Lang, e.ID)), Workarounds: []Marked{}, DeadEnds: []Marked{}}
 	for _, wk := range view.Workarounds {
-		c.Workarounds = append(c.Workarounds, mark(plain(wk.Text.Text), wk.SuccessRate, wk.Condition, f))
+		c.Workarounds = append(c.Workarounds, mark(o.plain(wk.Text.Text), wk.SuccessRate, wk.Condition, f))
 	}
 	if len(f) > 0 {
 		sort.SliceStable(c.Workarounds, func(i, j int) bool { return rank(c.Workarounds[i].Verdict) < rank(c.Workarounds[j].Verdict) })
 	}
 	for _, de := range view.DeadEnds {
-		c.DeadEnds = append(c.DeadEnds, mark(deadEndText(de), de.FailRate, de.Condition, f))
+		c.DeadEnds = append(c.DeadEnds, mark(deadEndText(de, o), de.FailRate, de.Condition, f))
 	}
 	return c, conditional, nil
 }
@@ -415,6 +415,26 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 			notes = append(notes, msg)
 		} else {
 			errs = append(errs, msg)
+		}
+	}
+	if len(errs) == 0 && o.Paste != nil {
+		// No error line: what the input shows (symptoms.go), known once it
+		// has ended.
+		if errs, err = symptoms(s, o.Paste.Facts(), facts, o); err != nil {
+			return nil, sum, err
+		}
+		for _, m := range errs {
+			if !o.Follow {
+				break
+			}
+			if o.JSON {
+				err = writeJSONLine(w, m)
+			} else {
+				err = writeMessage(w, m, o, judge)
+			}
+			if err != nil {
+				return nil, sum, err
+			}
 		}
 	}
 	sum = Summary{Errors: len(errs), Notes: len(notes)}

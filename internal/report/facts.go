@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/rules"
@@ -38,13 +39,21 @@ func WriteFacts(w io.Writer, f Found, lang string) {
 	}
 	if len(f.Facts) > 0 {
 		fmt.Fprintf(w, "%s\n", factText(lang, "facts"))
+		// Chinese readers see each fact's name in Chinese, never its dotted name.
+		name := func(x paste.Fact) string {
+			if lang == "zh" {
+				return rules.DisplayNameIn(x.Name, lang)
+			}
+			return x.Name
+		}
 		nw, vw := 0, 0
 		for _, x := range f.Facts {
-			nw, vw = max(nw, len(x.Name)), max(vw, len(x.Value))
+			nw, vw = max(nw, cells(name(x))), max(vw, len(x.Value))
 		}
 		for _, x := range f.Facts {
 			line := strings.TrimSpace(strings.ReplaceAll(x.Text, "\t", " "))
-			fmt.Fprintf(w, "  %-*s  %-*s  "+factText(lang, "line")+": %s\n", nw, x.Name, vw, x.Value, x.Line, line)
+			n := name(x)
+			fmt.Fprintf(w, "  %s%s  %-*s  "+factText(lang, "line")+": %s\n", n, strings.Repeat(" ", nw-cells(n)), vw, x.Value, x.Line, line)
 		}
 	}
 	if len(f.Conflicts) > 0 {
@@ -71,4 +80,16 @@ func found(o Options, machine rules.Facts) Found {
 		conflicts = []paste.Conflict{}
 	}
 	return Found{Facts: pf, Conflicts: conflicts}
+}
+
+// cells is how many terminal columns s takes: two for a wide (Han) character.
+func cells(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if unicode.Is(unicode.Han, r) || r >= 0xFF01 && r <= 0xFF60 {
+			n++
+		}
+	}
+	return n
 }

@@ -97,7 +97,7 @@ func FuzzExplain(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string, seed uint8) {
 		lines := inputLines(in)
 		x := paste.New()
-		o := Options{Lang: "en", Observe: x.LineBytes, PasteFacts: func() rules.Facts { return paste.Facts(x.Facts()) }}
+		o := Options{Lang: "en", Paste: x, PasteFacts: func() rules.Facts { return paste.Facts(x.Facts()) }}
 		msgs, sum, err := diagnose(io.Discard, s, strings.NewReader(in), nil, o, false)
 		var notText *NotTextError
 		if errors.As(err, &notText) {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -101,10 +102,10 @@ func Search(w io.Writer, ix *search.Index, q string, o Options) (int, error) {
 }
 
 // deadEndText is a dead end as one line: what is tried, and why it fails.
-func deadEndText(de site.DeadEndView) string {
-	t := plain(de.WhyFails.Text)
+func deadEndText(de site.DeadEndView, o Options) string {
+	t := o.plain(de.WhyFails.Text)
 	if de.Action.Text != "" {
-		t = plain(de.Action.Text) + " — " + t
+		t = o.plain(de.Action.Text) + " — " + t
 	}
 	return t
 }
@@ -112,9 +113,27 @@ func deadEndText(de site.DeadEndView) string {
 var mdLink = regexp.MustCompile(`\[([^\]]+)\]\(([^)]+)\)`)
 
 // plain turns inline Markdown into terminal text.
-func plain(s string) string {
-	s = mdLink.ReplaceAllString(s, "$1 <$2>")
+func (o Options) plain(s string) string {
+	s = mdLink.ReplaceAllStringFunc(s, func(m string) string {
+		sub := mdLink.FindStringSubmatch(m)
+		return sub[1] + " <" + o.href(o.resolve(sub[2])) + ">"
+	})
 	return strings.NewReplacer("`", "", "**", "", "__", "").Replace(s)
+}
+
+// resolve turns a link of a KB text, written relative to the entry's page
+// (../../../articles/<slug>/index.html), into a link from the site's root,
+// since a terminal has no page to be relative to.
+func (o Options) resolve(dest string) string {
+	if strings.Contains(dest, "://") || strings.HasPrefix(dest, "/") || strings.HasPrefix(dest, "#") {
+		return dest
+	}
+	p := path.Join(site.EntryPath(o.Lang, "domain/entry"), dest)
+	p = strings.TrimSuffix(p, "index.html")
+	if !strings.HasSuffix(p, "/") && !strings.Contains(path.Base(p), ".") {
+		p += "/"
+	}
+	return link(o.BaseURL, p)
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -191,11 +210,11 @@ func MatchAll(w io.Writer, s *site.Site, f rules.Facts, o Options) (int, error) 
 		a := Applicable{ID: e.ID, Signature: view.Signature, URL: link(o.BaseURL, site.EntryPath(o.Lang, e.ID)),
 			Verdict: v.Truth.String(), Reasons: v.Reasons, Workarounds: []Marked{}, DeadEnds: []Marked{}}
 		for _, wk := range view.Workarounds {
-			a.Workarounds = append(a.Workarounds, mark(plain(wk.Text.Text), wk.SuccessRate, wk.Condition, f))
+			a.Workarounds = append(a.Workarounds, mark(o.plain(wk.Text.Text), wk.SuccessRate, wk.Condition, f))
 		}
 		sort.SliceStable(a.Workarounds, func(i, j int) bool { return rank(a.Workarounds[i].Verdict) < rank(a.Workarounds[j].Verdict) })
 		for _, de := range view.DeadEnds {
-			a.DeadEnds = append(a.DeadEnds, mark(deadEndText(de), de.FailRate, de.Condition, f))
+			a.DeadEnds = append(a.DeadEnds, mark(deadEndText(de, o), de.FailRate, de.Condition, f))
 		}
 		out = append(out, a)
 	}

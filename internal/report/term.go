@@ -34,11 +34,20 @@ func (o Options) paint(style, s string) string {
 // itself, so that it can still be copied; a site-root path (no --base-url)
 // stays text, since a terminal cannot open it.
 func (o Options) href(u string) string {
+	if strings.HasPrefix(u, "/") {
+		// No --base-url: the page as p2pkb serve shows it on its default
+		// address, rather than a path no terminal can open.
+		u = ServeURL + u[1:]
+	}
 	if o.Term == nil || !(strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "file://")) {
 		return u
 	}
 	return "\x1b]8;;" + u + "\x1b\\" + o.paint(dim, u) + "\x1b]8;;\x1b\\"
 }
+
+// ServeURL is where `p2pkb serve` listens by default: terminal output links
+// there when no site address is given (--base-url, $P2PKB_BASE_URL).
+const ServeURL = "http://127.0.0.1:8080/"
 
 // verdict is a verdict word, coloured by what it means.
 func (o Options) verdict(v string) string {

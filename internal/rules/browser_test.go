@@ -24,12 +24,7 @@ func TestTableInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := filepath.Join(t.TempDir(), "index.html")
-	pasteJS, err := filepath.Abs("../../assets/paste.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	html := `<!doctype html><meta charset="utf-8"><script src="` + (&url.URL{Scheme: "file", Path: js}).String() + `"></script>` +
-		`<script src="` + (&url.URL{Scheme: "file", Path: pasteJS}).String() + `"></script>`
+	html := `<!doctype html><meta charset="utf-8"><script src="` + (&url.URL{Scheme: "file", Path: js}).String() + `"></script>`
 	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -43,15 +38,6 @@ func TestTableInBrowser(t *testing.T) {
 		}
 		reports[name] = string(data)
 	}
-	// A pasted log's facts, as the pages take them: the paste's facts alone.
-	for name, path := range tb.Pasted {
-		data, err := os.ReadFile(filepath.Join("../..", path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		text, _ := json.Marshal(string(data))
-		reports[name] = `p2pkbPaste.merge(null, p2pkbPaste.extract(` + string(text) + `)).facts`
-	}
 	type verdict struct {
 		Truth   string   `json:"truth"`
 		Reasons []string `json:"reasons"`
@@ -61,9 +47,6 @@ func TestTableInBrowser(t *testing.T) {
 		v, _ := json.Marshal(versions)
 		w, _ := json.Marshal(when)
 		facts := `p2pkbRules.fromReport(` + report + `)`
-		if strings.HasPrefix(report, "p2pkbPaste.") {
-			facts = report
-		}
 		expr := `(() => { try { const f = ` + facts + `; return p2pkbRules.applies(` + string(v) + `, ` + string(w) + `, f); } catch (e) { return {error: e.message}; } })()`
 		raw := browsertest.Eval[json.RawMessage](b, expr)
 		var out verdict
@@ -74,12 +57,7 @@ func TestTableInBrowser(t *testing.T) {
 	}
 	for _, c := range tb.Cases {
 		if c.Pasted != "" {
-			// pasted_test.go holds Go to the same cases.
-			got := run(reports[c.Pasted], c.Versions, c.When)
-			if got.Truth != c.Want || !strings.Contains(strings.Join(got.Reasons, "; "), c.Reason) {
-				t.Errorf("pasted %s %q: browser %s (%q), table %s (%q)", c.Pasted, c.When, got.Truth, got.Reasons, c.Want, c.Reason)
-			}
-			continue
+			continue // pasted_browser_test.go
 		}
 		got := run(reports[c.Facts], c.Versions, c.When)
 		want, err := Applies(c.Versions, c.When, machines[c.Facts])

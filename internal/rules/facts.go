@@ -25,7 +25,8 @@ var factNames = []string{"gpu.count", "gpu.arch", "p2p.all_pairs_ok", "p2p.block
 	"mig.enabled", "virtualized", "container", "iommu.enabled", "acs.redirect", "nvml.available", "driver.version", "cuda.version", "cuda.driver",
 	"gpu.consumer", "topo.sys_pairs", "wsl", "slurm", "iommu.passthrough", "iommu.faults", "xid.count", "xid.nvlink",
 	"nccl.version", "nccl.p2p_used", "nccl.transport", "nccl.p2p_refused",
-	"p2p.test.ran", "p2p.test.data_ok", "p2p.test.failed_pairs", "p2p.test.slow_pairs", "p2p.test.ipc_ok", "p2p.test.timeouts", "p2p.test.enable_error"}
+	"p2p.test.ran", "p2p.test.data_ok", "p2p.test.failed_pairs", "p2p.test.slow_pairs", "p2p.test.ipc_ok", "p2p.test.timeouts", "p2p.test.enable_error",
+	"nccl.tests.wrong", "nccl.tests.busbw", "p2p.waived", "gpu.bar1_mib", "gpu.bar1_small", "nccl.stopped_after_init", "p2p.copy_zeros", "p2p.link_gbs", "p2p.bw_below_link"}
 
 func knownFact(name string) bool {
 	if strings.HasPrefix(name, "env.") && len(name) > 4 || strings.HasPrefix(name, "python.") && len(name) > 7 {
@@ -195,7 +196,16 @@ var displayNames = map[string]string{
 	"nccl.version": "NCCL", "nccl.p2p_used": "NCCL P2P transport", "nccl.transport": "NCCL transport", "nccl.p2p_refused": "NCCL P2P refused",
 	"p2p.test.ran": "P2P test", "p2p.test.data_ok": "P2P data check", "p2p.test.failed_pairs": "pairs failing the P2P test",
 	"p2p.test.slow_pairs": "pairs where P2P is not faster", "p2p.test.ipc_ok": "cross-process P2P", "p2p.test.timeouts": "pairs timed out",
-	"p2p.test.enable_error": "peer access error",
+	"p2p.test.enable_error":   "peer access error",
+	"nccl.tests.wrong":        "values nccl-tests found wrong",
+	"nccl.tests.busbw":        "nccl-tests bus bandwidth (GB/s)",
+	"p2p.waived":              "P2P test waived",
+	"gpu.bar1_mib":            "BAR1 size (MiB)",
+	"gpu.bar1_small":          "BAR1 smaller than GPU memory",
+	"nccl.stopped_after_init": "log stops after NCCL set-up",
+	"p2p.copy_zeros":          "GPU-to-GPU copy came back as zeros",
+	"p2p.link_gbs":            "what the link allows (GB/s)",
+	"p2p.bw_below_link":       "pairs far below their link",
 }
 
 func displayName(name string) string {

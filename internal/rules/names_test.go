@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -18,5 +19,22 @@ func TestFactsIn(t *testing.T) {
 	}
 	if got, _ := FactsIn(""); got != nil {
 		t.Errorf("empty condition: %v", got)
+	}
+}
+
+// Every fact has a name in each language, and Chinese readers see no
+// dotted or snake_case name.
+func TestDisplayNameIn(t *testing.T) {
+	for _, n := range factNames {
+		zh := DisplayNameIn(n, "zh")
+		if _, ok := displayNames[n]; !ok {
+			t.Errorf("%s has no English name", n)
+		}
+		if zh == n || strings.ContainsAny(zh, "._") {
+			t.Errorf("%s is named %q in Chinese", n, zh)
+		}
+	}
+	if got := DisplayNameIn("env.NCCL_P2P_LEVEL", "zh"); got != "NCCL_P2P_LEVEL" {
+		t.Errorf("env.NCCL_P2P_LEVEL in Chinese: %q", got)
 	}
 }

@@ -13,32 +13,12 @@ import (
 
 // The shared table's cases on pasted text: the facts paste.Facts gives a
 // pasted log alone, judged as explain and match judge them.
-// browser_test.go runs the same cases through assets/paste.js.
+// pasted_browser_test.go runs the same cases through assets/paste.js.
 func TestTablePasted(t *testing.T) {
-	var tb struct {
-		Pasted map[string]string `json:"pasted"`
-		Cases  []struct {
-			Pasted   string   `json:"pasted"`
-			When     string   `json:"when"`
-			Versions []string `json:"versions"`
-			Want     string   `json:"want"`
-			Reason   string   `json:"reason"`
-		} `json:"cases"`
-	}
-	data, err := os.ReadFile("testdata/cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &tb); err != nil {
-		t.Fatal(err)
-	}
+	tb, texts := loadPasted(t)
 	facts := map[string]rules.Facts{}
-	for name, path := range tb.Pasted {
-		text, err := os.ReadFile(filepath.Join("../..", path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		facts[name] = paste.Facts(paste.Extract(string(text)))
+	for name, text := range texts {
+		facts[name] = paste.Facts(paste.Extract(text))
 	}
 	n := 0
 	for _, c := range tb.Cases {
@@ -61,4 +41,38 @@ func TestTablePasted(t *testing.T) {
 	if n == 0 {
 		t.Fatal("the table has no cases on pasted text")
 	}
+}
+
+// pastedTable is the part of the shared table on pasted text.
+type pastedTable struct {
+	Pasted map[string]string `json:"pasted"`
+	Cases  []struct {
+		Pasted   string   `json:"pasted"`
+		When     string   `json:"when"`
+		Versions []string `json:"versions"`
+		Want     string   `json:"want"`
+		Reason   string   `json:"reason"`
+	} `json:"cases"`
+}
+
+// loadPasted reads that part and the text of each paste, by name.
+func loadPasted(t *testing.T) (pastedTable, map[string]string) {
+	t.Helper()
+	var tb pastedTable
+	data, err := os.ReadFile("testdata/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &tb); err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{}
+	for name, path := range tb.Pasted {
+		text, err := os.ReadFile(filepath.Join("../..", path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[name] = string(text)
+	}
+	return tb, texts
 }

@@ -61,6 +61,15 @@
 //	p2p.test.ipc_ok    every cross-process path (CUDA IPC, cuMem handles) worked and verified
 //	p2p.test.timeouts  number of ordered pairs killed at the deadline
 //	p2p.test.enable_error  the first error name enabling peer access returned (CUDA_ERROR_TOO_MANY_PEERS); "" when none
+//	nccl.tests.wrong   number of values nccl-tests found wrong (#wrong, Out of bounds values)
+//	nccl.tests.busbw   the average bus bandwidth nccl-tests printed, GB/s
+//	p2p.waived         a CUDA P2P test tool waived its test: no pair of GPUs has peer access
+//	gpu.bar1_mib       the smallest BAR1 aperture nvidia-smi -q shows, MiB
+//	gpu.bar1_small     some GPU's BAR1 is smaller than its memory (resizable BAR off or too small)
+//	nccl.stopped_after_init a log ends with NCCL's init and connect lines and nothing after them (a hang)
+//	p2p.copy_zeros     a tensor copied to another GPU printed as zeros where the source was not
+//	p2p.link_gbs       what the link between two GPUs allows each way, GB/s: NVLinks x 25, or PCIe generation x width (the smallest pair)
+//	p2p.bw_below_link  number of ordered GPU pairs whose P2P bandwidth is under half of what their link allows
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
 // from a pasted log (nvidia-smi topo, NCCL_DEBUG=INFO, dmesg, lspci, the CUDA

@@ -1,0 +1,308 @@
+package paste
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Symptoms without an error line: what a test tool, nvidia-smi or a log
+// shows when P2P is wrong although nothing says "error". Each reader keeps
+// the first line that shows it; each fact is named in internal/rules.
+
+// symptoms is the state of these readers.
+type symptoms struct {
+	ncclTests struct {
+		wrongCols []int // columns of #wrong in a row, from the header
+		header    event
+		rows      int
+		wrong     int   // #wrong over the rows
+		firstBad  event // the first row with wrong values
+		oob       event // "Out of bounds values : N FAILED|OK"
+		oobN      string
+		busbw     event
+		busbwV    string
+	}
+	waived event // a P2P test that waived itself
+
+	smi struct {
+		next    string // the section header the line before was (nvidia-smi -q)
+		fb      int    // FB memory of the GPU being read, MiB
+		bar1    int    // the smallest BAR1, MiB
+		bar1Ev  event
+		small   event // the first BAR1 smaller than its GPU's memory
+		anyBAR1 bool
+		matched bool // some BAR1 was read with its GPU's memory
+	}
+
+	hang struct {
+		watch bool  // since the last init line, only NCCL INFO lines came
+		init  event // that line
+	}
+
+	tensors struct {
+		nonzero [maxGPUs]int // elements of the last non-zero tensor printed per device, +1
+		zeros   event        // a zero tensor on one device after a non-zero one of its size on another
+	}
+
+	setpci struct {
+		next     bool // the line before read ECAP_ACS+6.w
+		any      event
+		redirect event
+	}
+}
+
+var (
+	reOOB       = pattern("oob", `Out of bounds values : (\d{1,18}) (OK|FAILED)`)
+	reBusBW     = pattern("busbw", `Avg bus bandwidth\s{0,16}: (\d{1,9}(?:\.\d{1,9})?)`)
+	reSMITotal  = pattern("smiTotal", `^Total\s{0,64}: (\d{1,9}) MiB$`)
+	reWaived    = pattern("waived", `^Peer to Peer access is not available (?:amongst GPUs in the system|between GPU\d{1,3} <-> GPU\d{1,3}), waiving test\.|^Waiving device_to_device_\w{1,64}\.`)
+	reTensor    = pattern("tensor", `tensor\((\[[-0-9.,e+ \[\]]{0,1000}\]), device='cuda:(\d{1,3})'`)
+	reSetpciACS = pattern("setpciACS", `(?i)setpci\s.{0,200}ecap_acs\+(?:0x)?6\.w\s{0,8}$`)
+	reHexWord   = pattern("hexWord", `^[0-9a-fA-F]{4}$`)
+)
+
+// ncclInitDone are the words of NCCL's lines that end a communicator's
+// set-up; a log that stops after them, with nothing but NCCL INFO lines,
+// is the hang pattern.
+var ncclInitDone = []string{"Init COMPLETE", "Connected all rings", "Connected all trees"}
+
+// ncclTestTypes are the data types nccl-tests print in every row.
+var ncclTestTypes = []string{"float", "half", "double", "int8", "int32", "int64", "f8e"}
+
+// watchHang sees every line, read or skipped by the prefilter: after
+// NCCL's init lines, the first line that is neither blank nor NCCL INFO
+// shows that the program went on.
+func watchHang[T string | []byte](x *Extractor, raw T) {
+	if !x.sym.hang.watch || blank(raw) || hasNCCLInfo(raw) {
+		return
+	}
+	x.sym.hang.watch = false
+}
+
+// hasNCCLInfo is strings.Contains(raw, "NCCL INFO") without copying a
+// []byte: the hang reader asks it of every line after NCCL's set-up.
+func hasNCCLInfo[T string | []byte](raw T) bool {
+	const w = "NCCL INFO"
+	for i := 0; i+len(w) <= len(raw); i++ {
+		if raw[i] == 'N' && string(raw[i:i+len(w)]) == w {
+			return true
+		}
+	}
+	return false
+}
+
+func blank[T string | []byte](raw T) bool {
+	for i := 0; i < len(raw); i++ {
+		if c := raw[i]; c != ' ' && c != '\t' && c != '\r' && c != '\v' && c != '\f' {
+			return false
+		}
+	}
+	return true
+}
+
+// symptomLine reads line s for the readers that need the line after a
+// header: nvidia-smi -q's memory sections and setpci's ACS read. It
+// reports whether it took the line.
+func (x *Extractor) symptomLine(s string, n int, raw string) bool {
+	y := &x.sym
+	if next := y.smi.next; next != "" {
+		y.smi.next = ""
+		if m := reSMITotal.FindStringSubmatch(s); m != nil {
+			v, _ := strconv.Atoi(m[1])
+			x.smiTotal(next, v, n, raw)
+			return true
+		}
+	}
+	if y.setpci.next && s != "" {
+		y.setpci.next = false
+		if reHexWord.MatchString(s) {
+			v, _ := strconv.ParseUint(s, 16, 16)
+			y.setpci.any.mark(n, raw)
+			// ACS control: bit 2 P2P Request Redirect, bit 3 P2P Completion
+			// Redirect (PCI_ACS_RR, PCI_ACS_CR in linux/pci_regs.h).
+			if v&0x000c != 0 {
+				y.setpci.redirect.mark(n, raw)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func (x *Extractor) smiTotal(section string, v, n int, raw string) {
+	y := &x.sym.smi
+	switch section {
+	case "FB Memory Usage":
+		y.fb = v
+	case "BAR1 Memory Usage":
+		if !y.anyBAR1 || v < y.bar1 {
+			y.bar1, y.bar1Ev = v, event{line: n, text: raw, set: true}
+		}
+		y.anyBAR1 = true
+		if y.fb > 0 {
+			y.matched = true
+			if v < y.fb {
+				y.small.mark(n, raw)
+			}
+		}
+		y.fb = 0
+	}
+}
+
+// symptomScan reads the symptoms one line shows by itself.
+func (x *Extractor) symptomScan(s string, n int, raw string) {
+	y := &x.sym
+	if s == "FB Memory Usage" || s == "BAR1 Memory Usage" {
+		y.smi.next = s
+	}
+	if strings.Contains(s, "NCCL INFO") && containsAny(s, ncclInitDone...) {
+		y.hang.watch = true
+		y.hang.init = event{line: n, text: raw, set: true}
+	}
+	if strings.Contains(s, "waiving test") || strings.HasPrefix(s, "Waiving device_to_device") {
+		if reWaived.MatchString(s) {
+			y.waived.mark(n, raw)
+		}
+	}
+	if strings.Contains(s, "device='cuda:") {
+		x.tensorLine(s, n, raw)
+	}
+	if containsAny(s, "ECAP_ACS", "ecap_acs") && reSetpciACS.MatchString(s) {
+		y.setpci.next = true
+	}
+	x.ncclTestLine(s, n, raw)
+}
+
+// ncclTestLine reads nccl-tests' table: the header that names the #wrong
+// columns, the rows, and the two summary lines.
+func (x *Extractor) ncclTestLine(s string, n int, raw string) {
+	t := &x.sym.ncclTests
+	if strings.HasPrefix(s, "#") && strings.Contains(s, "#wrong") {
+		f := strings.Fields(s)
+		t.wrongCols = t.wrongCols[:0]
+		for i, c := range f {
+			if c == "#wrong" && i > 0 {
+				t.wrongCols = append(t.wrongCols, i-1) // the row has no leading "#"
+			}
+		}
+		t.header.mark(n, raw)
+		return
+	}
+	if m := find(s, reOOB, "Out of bounds values"); m != nil {
+		if !t.oob.set {
+			t.oobN = trimNum(m[1])
+		}
+		t.oob.mark(n, raw)
+		return
+	}
+	if m := find(s, reBusBW, "Avg bus bandwidth"); m != nil {
+		if !t.busbw.set {
+			t.busbwV = m[1]
+		}
+		t.busbw.mark(n, raw)
+		return
+	}
+	if len(t.wrongCols) == 0 || !containsAny(s, ncclTestTypes...) {
+		return
+	}
+	f := strings.Fields(s)
+	if len(f) != t.wrongCols[len(t.wrongCols)-1]+1 || !isDigits(f[0]) {
+		return
+	}
+	t.rows++
+	bad := 0
+	for _, i := range t.wrongCols {
+		if w, err := strconv.Atoi(f[i]); err == nil && isDigits(f[i]) && w > 0 {
+			bad += min(w, 1<<30)
+		}
+	}
+	if bad > 0 {
+		t.wrong = min(t.wrong+bad, 1<<30)
+		t.firstBad.mark(n, raw)
+	}
+}
+
+// tensorLine reads a CUDA tensor as PyTorch prints it: one of zeros on a
+// device, after a non-zero one with as many elements on another, is a copy
+// between GPUs that came back empty.
+func (x *Extractor) tensorLine(s string, n int, raw string) {
+	m := reTensor.FindStringSubmatch(s)
+	if m == nil {
+		return
+	}
+	dev, _ := strconv.Atoi(m[2])
+	if dev >= maxGPUs {
+		return
+	}
+	elems := strings.Count(m[1], ",") + 1
+	y := &x.sym.tensors
+	if strings.ContainsAny(m[1], "123456789") {
+		y.nonzero[dev] = elems + 1
+		return
+	}
+	for d, e := range y.nonzero {
+		if d != dev && e == elems+1 {
+			y.zeros.mark(n, raw)
+			return
+		}
+	}
+}
+
+// symptomFacts gives the facts of these readers once the input ends.
+func (x *Extractor) symptomFacts() {
+	y := &x.sym
+	t := &y.ncclTests
+	switch {
+	case t.oob.set:
+		x.setEvent("nccl.tests.wrong", "num", t.oobN, 2, t.oob, "nccl-tests")
+	case t.wrong > 0:
+		x.setEvent("nccl.tests.wrong", "num", strconv.Itoa(t.wrong), 1, t.firstBad, "nccl-tests")
+	case t.rows > 0:
+		x.setEvent("nccl.tests.wrong", "num", "0", 1, t.header, "nccl-tests")
+	}
+	x.setEvent("nccl.tests.busbw", "num", t.busbwV, 1, t.busbw, "nccl-tests")
+	x.setEvent("p2p.waived", "bool", "true", 1, y.waived, "CUDA P2P test")
+	if y.smi.anyBAR1 {
+		x.setEvent("gpu.bar1_mib", "num", strconv.Itoa(y.smi.bar1), 1, y.smi.bar1Ev, "nvidia-smi -q")
+		if y.smi.small.set {
+			x.setEvent("gpu.bar1_small", "bool", "true", 1, y.smi.small, "nvidia-smi -q")
+		} else if y.smi.matched {
+			x.setEvent("gpu.bar1_small", "bool", "false", 1, y.smi.bar1Ev, "nvidia-smi -q")
+		}
+	}
+	if y.hang.watch {
+		x.setEvent("nccl.stopped_after_init", "bool", "true", 1, y.hang.init, "NCCL")
+	}
+	x.setEvent("p2p.copy_zeros", "bool", "true", 1, y.tensors.zeros, "PyTorch")
+	if y.setpci.redirect.set {
+		x.setEvent("acs.redirect", "bool", "true", 2, y.setpci.redirect, "setpci")
+	} else {
+		x.setEvent("acs.redirect", "bool", "false", 2, y.setpci.any, "setpci")
+	}
+}
+
+// symptomConditions are, for each fact that can show a problem without an
+// error line, the condition that holds when it does.
+var symptomConditions = map[string]string{
+	"nccl.tests.wrong":        "nccl.tests.wrong > 0",
+	"p2p.waived":              "p2p.waived",
+	"gpu.bar1_small":          "gpu.bar1_small",
+	"nccl.stopped_after_init": "nccl.stopped_after_init",
+	"p2p.copy_zeros":          "p2p.copy_zeros",
+	"acs.redirect":            "acs.redirect",
+	"nccl.p2p_refused":        "nccl.p2p_refused",
+	"p2p.all_pairs_ok":        "!p2p.all_pairs_ok",
+	"p2p.test.data_ok":        "!p2p.test.data_ok",
+	"p2p.test.slow_pairs":     "p2p.test.slow_pairs > 0",
+	"iommu.faults":            "iommu.faults > 0",
+	"xid.nvlink":              "xid.nvlink",
+	"p2p.bw_below_link":       "p2p.bw_below_link > 0",
+}
+
+// Symptom gives the condition under which fact name shows something wrong
+// by itself ("nccl.tests.wrong > 0"), and whether it can: what explain
+// answers from when a paste holds no known message.
+func Symptom(name string) (string, bool) {
+	c, ok := symptomConditions[name]
+	return c, ok
+}

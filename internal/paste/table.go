@@ -1,0 +1,79 @@
+package paste
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// The browser runs the same readers (assets/paste.js) with the patterns and
+// trigger words written here: the site's build writes them to TablePath,
+// so that a pattern is written once. Each pattern must mean the same in RE2
+// and in JavaScript and must not make a backtracking engine blow up: no
+// unbounded repetition inside another, nor two side by side that can take
+// the same characters (TestPatternsPortable holds both).
+
+// TablePath is the script the build writes with the readers' table;
+// paste.js reads it as window.p2pkbPasteTable.
+const TablePath = "assets/paste.table.js"
+
+// patterns are the readers' regular expressions by name, as written.
+var patterns = map[string]string{}
+
+// pattern compiles src and records it under name for the browser.
+func pattern(name, src string) *regexp.Regexp {
+	if _, dup := patterns[name]; dup {
+		panic("paste: pattern " + name + " defined twice")
+	}
+	patterns[name] = src
+	return regexp.MustCompile(src)
+}
+
+// jsPattern is src as a JavaScript RegExp's source and flags: RE2's
+// leading (?i) becomes the i flag; the rest is written in the syntax the
+// two share.
+func jsPattern(src string) (string, string) {
+	if s, ok := strings.CutPrefix(src, "(?i)"); ok {
+		return s, "i"
+	}
+	return src, ""
+}
+
+// Table is the JavaScript the build writes to TablePath.
+func Table() []byte {
+	type jsRE struct {
+		Source string `json:"s"`
+		Flags  string `json:"f,omitempty"`
+	}
+	names := make([]string, 0, len(patterns))
+	for n := range patterns {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	t := struct {
+		Patterns map[string]jsRE `json:"patterns"`
+		Triggers [][2]any        `json:"triggers"` // word, reader (prefilter.go)
+		MaxText  int             `json:"maxText"`
+		MaxGPUs  int             `json:"maxGPUs"`
+		MaxEnv   int             `json:"maxEnv"`
+		MaxLine  int             `json:"maxLine"`
+	}{Patterns: map[string]jsRE{}, MaxText: MaxText, MaxGPUs: maxGPUs, MaxEnv: maxEnv, MaxLine: MaxLine}
+	for _, n := range names {
+		s, f := jsPattern(patterns[n])
+		t.Patterns[n] = jsRE{s, f}
+	}
+	for _, tr := range triggers {
+		t.Triggers = append(t.Triggers, [2]any{tr.word, int(tr.r)})
+	}
+	var b strings.Builder
+	b.WriteString("// The paste readers' patterns and trigger words, written by the build from\n// internal/paste (table.go); paste.js runs them.\nwindow.p2pkbPasteTable = ")
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(t); err != nil {
+		panic(fmt.Sprintf("paste: table: %v", err)) // plain strings and numbers always encode
+	}
+	s := strings.TrimSuffix(b.String(), "\n")
+	return []byte(s + ";\n")
+}

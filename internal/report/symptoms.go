@@ -1,0 +1,93 @@
+package report
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/p2pkb/p2pkb/internal/paste"
+	"github.com/p2pkb/p2pkb/internal/rules"
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+// symptoms answers an input with no error line from what it shows
+// (paste.Symptom: wrong values in nccl-tests, a small BAR1, a log that stops
+// after NCCL's set-up, ACS redirect read with setpci). Each symptom the
+// paste shows is a message at its line; its causes are the entries whose
+// conditions hold because of that fact (they read it, hold with the paste's
+// facts, and do not hold without it), judged like any cause by the facts f.
+// The entries' conditions are the map from symptom to cause, so that a new
+// entry is found without code; the messages depend on the paste alone, as
+// those of error lines do.
+func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Message, error) {
+	own := paste.Facts(pasted)
+	var out []Message
+	for _, p := range pasted {
+		cond, ok := paste.Symptom(p.Name)
+		if !ok || !holds(cond, own) {
+			continue
+		}
+		without := rules.Facts{}
+		for k, v := range own {
+			if k != p.Name {
+				without[k] = v
+			}
+		}
+		type ranked struct {
+			c    Cause
+			tier int
+		}
+		var rs []ranked
+		for _, e := range s.KB.Entries {
+			names, err := rules.FactsIn(e.AppliesWhen)
+			if err != nil || !slices.Contains(names, p.Name) || !holds(e.AppliesWhen, own) || holds(e.AppliesWhen, without) {
+				continue
+			}
+			c, _, err := cause(s, e, f, o)
+			if err != nil {
+				return nil, err
+			}
+			tier := 1
+			switch c.Verdict {
+			case rules.True.String():
+				tier = 0
+			case rules.False.String():
+				tier = 2
+			}
+			rs = append(rs, ranked{c, tier})
+		}
+		if len(rs) == 0 {
+			continue
+		}
+		sort.SliceStable(rs, func(i, j int) bool {
+			if rs[i].tier != rs[j].tier {
+				return rs[i].tier < rs[j].tier
+			}
+			return rs[i].c.Confidence > rs[j].c.Confidence
+		})
+		text := strings.TrimSpace(p.Text)
+		m := Message{Line: p.Line, LineText: text, Match: strings.TrimSuffix(text, "…"), Severity: "error", Verdict: "unknown", judged: len(f) > 0}
+		allOut := true
+		for _, r := range rs {
+			m.Causes = append(m.Causes, r.c)
+			allOut = allOut && r.tier == 2
+		}
+		switch {
+		case rs[0].tier == 0:
+			m.Verdict = "applies"
+		case allOut:
+			m.Verdict = "ruled_out"
+			m.Collect = collectNext(f, o.Lang)
+		default:
+			m.TellApart = tellApart(s, m.Causes, f)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// holds says whether condition cond holds for facts f.
+func holds(cond string, f rules.Facts) bool {
+	v, err := rules.Applies(nil, cond, f)
+	return err == nil && v.Truth == rules.True
+}

@@ -1,0 +1,68 @@
+package rules_test
+
+import (
+	"encoding/json"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/p2pkb/p2pkb/internal/browsertest"
+	"github.com/p2pkb/p2pkb/internal/paste"
+)
+
+// The shared table's cases on pasted text in the browser: assets/paste.js
+// reads the paste and assets/rules.js judges it, as pasted_test.go does in Go.
+func TestTablePastedInBrowser(t *testing.T) {
+	tb, texts := loadPasted(t)
+	dir := t.TempDir()
+	table := filepath.Join(dir, "paste.table.js")
+	if err := os.WriteFile(table, paste.Table(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	html := `<!doctype html><meta charset="utf-8">`
+	for _, js := range []string{"../../assets/rules.js", table, "../../assets/paste.js"} {
+		abs, err := filepath.Abs(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html += `<script src="` + (&url.URL{Scheme: "file", Path: abs}).String() + `"></script>`
+	}
+	page := filepath.Join(dir, "index.html")
+	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := browsertest.New(t)
+	b.Do(chromedp.Navigate((&url.URL{Scheme: "file", Path: page}).String()), chromedp.WaitReady(chromedp.CSS("body")))
+	n := 0
+	for _, c := range tb.Cases {
+		if c.Pasted == "" {
+			continue
+		}
+		n++
+		text, _ := json.Marshal(texts[c.Pasted])
+		v, _ := json.Marshal(c.Versions)
+		w, _ := json.Marshal(c.When)
+		raw := browsertest.Eval[json.RawMessage](b, `(() => { try { const f = p2pkbPaste.merge(null, p2pkbPaste.extract(`+string(text)+`)).facts; return p2pkbRules.applies(`+string(v)+`, `+string(w)+`, f); } catch (e) { return {error: e.message}; } })()`)
+		var got struct {
+			Truth   string   `json:"truth"`
+			Reasons []string `json:"reasons"`
+			Error   string   `json:"error"`
+		}
+		if err := json.Unmarshal(raw, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Truth != c.Want || !strings.Contains(strings.Join(got.Reasons, "; "), c.Reason) {
+			t.Errorf("pasted %s %q: browser %s (%q %s), table %s (%q)", c.Pasted, c.When, got.Truth, got.Reasons, got.Error, c.Want, c.Reason)
+		}
+	}
+	if n == 0 {
+		t.Fatal("the table has no cases on pasted text")
+	}
+	for _, e := range b.Errors() {
+		t.Error(e)
+	}
+}
