@@ -8,7 +8,7 @@ CHROMIUM ?= chromium
 
 ## site: build the site from the repository's kb/ and content/ into public/
 site:
-	$(GO) run ./cmd/p2pkb build --kb kb --content content --templates templates --assets assets --out public
+	$(GO) run ./cmd/p2pkb build --kb kb --content content --i18n templates --assets assets --out public
 
 ## test: every test, browser tests in headless Chromium, the Slurm recipe and the probe's cross builds included
 test: browser slurm vocab probe-tools

@@ -8,7 +8,7 @@ import (
 	"io/fs"
 )
 
-//go:embed kb content templates assets
+//go:embed kb content templates/i18n.json assets
 var files embed.FS
 
 // Sources returns the embedded sources, one fs.FS per part, each rooted at

@@ -763,6 +763,10 @@
     var q = new URLSearchParams(location.search).get("q") || "";
     if (tooLong(q)) { status.textContent = document.body.dataset.queryTooLong; document.body.dataset.searchDone = "refused"; return; }
     input.value = q;
+    // The box keeps a pasted log's lines; Enter searches, Shift+Enter starts a line.
+    input.addEventListener("keydown", function (ev) {
+      if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) { ev.preventDefault(); input.form.requestSubmit(); }
+    });
     if (!q.trim()) { input.focus(); return; }
     status.textContent = status.dataset.searching;
     var causes = document.getElementById("search-causes"), shown = null, composed = [];
@@ -801,7 +805,8 @@
     document.addEventListener("keydown", function (ev) {
       var links = Array.prototype.slice.call(list.querySelectorAll("a"));
       var i = links.indexOf(document.activeElement);
-      if (ev.key === "ArrowDown" && (document.activeElement === input || i >= 0)) {
+      var onLastLine = document.activeElement === input && input.value.indexOf("\n", input.selectionEnd) < 0;
+      if (ev.key === "ArrowDown" && (onLastLine || i >= 0)) {
         if (links[i + 1]) { links[i + 1].focus(); ev.preventDefault(); }
       } else if (ev.key === "ArrowUp" && i >= 0) {
         (i === 0 ? input : links[i - 1]).focus();

@@ -95,6 +95,18 @@
   // message beside it says why, so a huge paste is never searched in part
   // and cannot freeze the tab.
   var MAX_QUERY = 64 << 10;
+  // The header's box is one line: a log pasted there goes to the search
+  // page's box whole, lines and all.
+  document.addEventListener("paste", function (ev) {
+    var q = ev.target, form = q.form;
+    if (!form || !form.classList.contains("search") || q.name !== "q" || !ev.clipboardData) { return; }
+    var text = ev.clipboardData.getData("text");
+    if (text.indexOf("\n") < 0) { return; }
+    ev.preventDefault();
+    var long = text.length > MAX_QUERY || text.length * 3 > MAX_QUERY && new TextEncoder().encode(text).length > MAX_QUERY;
+    if (long) { q.value = text; form.requestSubmit(); return; } // refused below, with the reason
+    location.href = form.action + "?q=" + encodeURIComponent(text);
+  });
   document.addEventListener("submit", function (ev) {
     var form = ev.target, q = form.elements && form.elements.q;
     if (!q || form.getAttribute("role") !== "search") { return; }

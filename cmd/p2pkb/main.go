@@ -82,7 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // sourceFlags are the flags that replace an embedded part of the site.
-type sourceFlags struct{ kb, content, templates, assets *string }
+type sourceFlags struct{ kb, content, i18n, assets *string }
 
 func addSourceFlags(fl *flag.FlagSet, withLayout bool) sourceFlags {
 	s := sourceFlags{
@@ -90,16 +90,16 @@ func addSourceFlags(fl *flag.FlagSet, withLayout bool) sourceFlags {
 		content: fl.String("content", "", "articles `DIR` (default: the embedded content/)"),
 	}
 	empty := ""
-	s.templates, s.assets = &empty, &empty
+	s.i18n, s.assets = &empty, &empty
 	if withLayout {
-		s.templates = fl.String("templates", "", "templates `DIR` (default: the embedded templates/)")
+		s.i18n = fl.String("i18n", "", "`DIR` holding i18n.json, the interface's words (default: the embedded templates/i18n.json)")
 		s.assets = fl.String("assets", "", "static assets `DIR` (default: the embedded assets/)")
 	}
 	return s
 }
 
 func (s sourceFlags) sources() (build.Sources, error) {
-	kbFS, contentFS, templatesFS, assetsFS := p2pkb.Sources()
+	kbFS, contentFS, i18nFS, assetsFS := p2pkb.Sources()
 	schema, err := fs.ReadFile(kbFS, kb.SchemaFile)
 	if err != nil {
 		return build.Sources{}, err
@@ -111,11 +111,11 @@ func (s sourceFlags) sources() (build.Sources, error) {
 		return build.Source{FS: os.DirFS(dir), Name: dir}
 	}
 	return build.Sources{
-		KB:        pick(*s.kb, kbFS, "kb"),
-		Content:   pick(*s.content, contentFS, "content"),
-		Templates: pick(*s.templates, templatesFS, "templates"),
-		Assets:    pick(*s.assets, assetsFS, "assets"),
-		Schema:    schema,
+		KB:      pick(*s.kb, kbFS, "kb"),
+		Content: pick(*s.content, contentFS, "content"),
+		I18n:    pick(*s.i18n, i18nFS, "templates"),
+		Assets:  pick(*s.assets, assetsFS, "assets"),
+		Schema:  schema,
 	}, nil
 }
 
@@ -364,11 +364,11 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		// Watching needs folders: default to the repository's own.
 		for _, p := range []struct {
-			flag *string
-			name string
-		}{{src.kb, "kb"}, {src.content, "content"}, {src.templates, "templates"}, {src.assets, "assets"}} {
+			flag      *string
+			name, dir string // the flag's name; the folder watched without it
+		}{{src.kb, "kb", "kb"}, {src.content, "content", "content"}, {src.i18n, "i18n", "templates"}, {src.assets, "assets", "assets"}} {
 			if *p.flag == "" {
-				*p.flag = p.name
+				*p.flag = p.dir
 			}
 			if st, err := os.Stat(*p.flag); err != nil || !st.IsDir() {
 				return fmt.Errorf("serve --watch: no folder %s to watch (run it in the repository, or give --%s)", *p.flag, p.name)
@@ -432,7 +432,7 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 			}
 			return build.OpenSearch(root)
 		}
-		watching, err := h.Watch(ctx, []string{*src.kb, *src.content, *src.templates, *src.assets}, rebuild, stderr)
+		watching, err := h.Watch(ctx, []string{*src.kb, *src.content, *src.i18n, *src.assets}, rebuild, stderr)
 		if err != nil {
 			return err
 		}

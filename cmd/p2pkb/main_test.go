@@ -120,7 +120,7 @@ func TestEntriesOnly(t *testing.T) {
 		{[]string{filepath.Join(kbDir, "schema.json")}, false},
 		{[]string{filepath.Join(kbDir, "repro", "a.txt")}, false},
 		{[]string{filepath.Join(kbDir, "repro", "out.json")}, false},
-		{[]string{filepath.Join(dir, "templates", "entry.html")}, false},
+		{[]string{filepath.Join(dir, "templates", "i18n.json")}, false},
 		{[]string{entry, filepath.Join(dir, "content", "a.md")}, false},
 		{nil, false},
 	} {

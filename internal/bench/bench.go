@@ -136,8 +136,8 @@ func measure(o Options, name, kbDir, contentDir, out string) (Figures, []*kb.Ent
 	schema, _ := os.ReadFile(filepath.Join(kbDir, "schema.json"))
 	src := build.Sources{
 		KB: build.Source{FS: os.DirFS(kbDir), Name: "kb"}, Content: build.Source{FS: os.DirFS(contentDir), Name: "content"},
-		Templates: build.Source{FS: os.DirFS(filepath.Join(o.Repo, "templates")), Name: "templates"},
-		Assets:    build.Source{FS: os.DirFS(filepath.Join(o.Repo, "assets")), Name: "assets"}, Schema: schema,
+		I18n:   build.Source{FS: os.DirFS(filepath.Join(o.Repo, "templates")), Name: "templates"},
+		Assets: build.Source{FS: os.DirFS(filepath.Join(o.Repo, "assets")), Name: "assets"}, Schema: schema,
 	}
 	s, _, err := build.Model(src, "")
 	if err != nil {
@@ -302,7 +302,7 @@ func median(runs []timing) timing {
 // buildOnce builds the KB into out with our binary.
 func buildOnce(o Options, kbDir, contentDir, out string) (timing, error) {
 	return timed("", false, o.Binary, "build", "--kb", kbDir, "--content", contentDir,
-		"--templates", filepath.Join(o.Repo, "templates"), "--assets", filepath.Join(o.Repo, "assets"), "--out", out)
+		"--i18n", filepath.Join(o.Repo, "templates"), "--assets", filepath.Join(o.Repo, "assets"), "--out", out)
 }
 
 // timed runs bin with args in dir ("" for here) and returns its wall and

@@ -32,7 +32,7 @@ type watchFigures struct {
 // it, and to the search API finding the entry by the edit's word.
 func measureWatch(o Options, kbDir, contentDir string, entries []*kb.Entry) (w watchFigures, err error) {
 	cmd := exec.Command(o.Binary, "serve", "--watch", "--addr", "127.0.0.1:0", "--kb", kbDir, "--content", contentDir,
-		"--templates", filepath.Join(o.Repo, "templates"), "--assets", filepath.Join(o.Repo, "assets"))
+		"--i18n", filepath.Join(o.Repo, "templates"), "--assets", filepath.Join(o.Repo, "assets"))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return w, err

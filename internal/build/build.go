@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -33,10 +34,11 @@ type Source struct {
 
 // Sources are the generator's inputs.
 type Sources struct {
-	KB, Content, Templates, Assets Source
-	Schema                         []byte // used when the KB has no schema.json
-	RepoURL                        string // the project's repository (--repo-url), for edit and report links; "" leaves them out
-	ReplaceOut                     bool   // replace the output even when it is no earlier build (--force)
+	KB, Content, Assets Source
+	I18n                Source // its FS holds i18n.json, the interface's words
+	Schema              []byte // used when the KB has no schema.json
+	RepoURL             string // the project's repository (--repo-url), for edit and report links; "" leaves them out
+	ReplaceOut          bool   // replace the output even when it is no earlier build (--force)
 }
 
 // Model loads and checks the sources and builds the site model. The
@@ -81,12 +83,26 @@ func Catalog(src Sources) (*site.Site, error) {
 
 // Render renders the site into emit.
 func Render(src Sources, s *site.Site, emit render.Emit) error {
-	r, err := render.New(src.Templates.FS, src.Assets.FS)
+	r, err := newRenderer(src)
 	if err != nil {
 		return err
 	}
 	return r.Site(s, emit)
 }
+
+// newRenderer reads the interface's words and prepares the pages.
+func newRenderer(src Sources) (*render.Renderer, error) {
+	name := path.Join(src.I18n.Name, I18nFile)
+	b, err := fs.ReadFile(src.I18n.FS, I18nFile)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return render.New(b, name, src.Assets.FS)
+}
+
+// I18nFile holds the interface's words in every language, in the folder
+// of Sources.I18n.
+const I18nFile = "i18n.json"
 
 // Progress hears how far a build is: the stage (load, pages, search), and
 // for pages how many of how many are written. A terminal shows it.
@@ -117,7 +133,7 @@ func build(src Sources, out, baseURL string, log io.Writer, cache *kb.Cache, kee
 		return nil, nil, nil, err
 	}
 	modelled := time.Now()
-	r, err := render.New(src.Templates.FS, src.Assets.FS)
+	r, err := newRenderer(src)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -20,7 +20,7 @@ func repoSources(t testing.TB) build.Sources {
 		t.Fatal(err)
 	}
 	dir := func(d string) build.Source { return build.Source{FS: os.DirFS(filepath.Join("../..", d)), Name: d} }
-	return build.Sources{KB: dir("kb"), Content: dir("content"), Templates: dir("templates"), Assets: dir("assets"), Schema: schema}
+	return build.Sources{KB: dir("kb"), Content: dir("content"), I18n: dir("templates"), Assets: dir("assets"), Schema: schema}
 }
 
 // buildSite builds the repository's site into a fresh directory.

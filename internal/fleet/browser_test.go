@@ -116,7 +116,7 @@ func TestFleetPageNamesTheFaults(t *testing.T) {
 	}
 	src := func(d string) build.Source { return build.Source{FS: os.DirFS(filepath.Join("../..", d)), Name: d} }
 	out := filepath.Join(t.TempDir(), "public")
-	if err := build.Build(build.Sources{KB: src("kb"), Content: src("content"), Templates: src("templates"), Assets: src("assets"), Schema: schema}, out, "", os.Stderr); err != nil {
+	if err := build.Build(build.Sources{KB: src("kb"), Content: src("content"), I18n: src("templates"), Assets: src("assets"), Schema: schema}, out, "", os.Stderr); err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))

@@ -2,6 +2,7 @@ package kb
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,18 +10,17 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/p2pkb/p2pkb/internal/parallel"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -189,50 +189,12 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 		return nil, fmt.Errorf("%s: %w", o.name, err)
 	}
 
-	// Files are checked in parallel, each by a loader of its own; results are
-	// merged in file order so messages come out the same every run.
-	type result struct {
-		entry *Entry
-		l     *loader
+	check := func() *loader {
+		return &loader{name: o.name, typed: typed, schema: compiled, fsys: fsys, syntax: o.syntax}
 	}
-	results := make([]result, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var readErr error
-	var once sync.Once
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var buf []byte // the file read last: what is kept of it is copied
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(files) {
-					return
-				}
-				var info fs.FileInfo
-				if infos != nil {
-					info = infos[i]
-				}
-				if c, ok := o.cache.get(schemaData, files[i], info); ok {
-					results[i] = result{c.entry, &loader{name: o.name, problems: c.problems, warnings: c.warnings}}
-					continue
-				}
-				data, err := readFile(fsys, files[i], buf)
-				buf = data
-				if err != nil {
-					once.Do(func() { readErr = fmt.Errorf("%s/%s: %w", o.name, files[i], err) })
-					return
-				}
-				fl := &loader{name: o.name, typed: typed, schema: compiled, fsys: fsys, syntax: o.syntax}
-				results[i] = result{fl.file(files[i], data), fl}
-				o.cache.put(files[i], info, cachedFile{entry: results[i].entry, problems: fl.problems, warnings: fl.warnings})
-			}
-		}()
-	}
-	wg.Wait()
-	if readErr != nil {
-		return nil, readErr
+	results, err := o.checkFiles(fsys, files, infos, schemaData, check)
+	if err != nil {
+		return nil, err
 	}
 	l := loader{name: o.name, fsys: fsys}
 	kb := &KB{ByID: map[string]*Entry{}}
@@ -255,6 +217,41 @@ func Load(fsys fs.FS, opts ...Option) (*KB, error) {
 		return nil, l.problems
 	}
 	return kb, nil
+}
+
+// checked is one file's entry and the loader that checked it.
+type checked struct {
+	entry *Entry
+	l     *loader
+}
+
+// checkFiles reads and checks the files in parallel, each by a loader of
+// its own that newLoader makes; the results are in file order, so that
+// messages come out the same every run. infos, when there is a cache, are
+// the files' for it.
+func (o *options) checkFiles(fsys fs.FS, files []string, infos []fs.FileInfo, schemaData []byte, newLoader func() *loader) ([]checked, error) {
+	results := make([]checked, len(files))
+	bufs := make([][]byte, parallel.Workers()) // each worker's last file: what is kept of it is copied
+	err := parallel.For(context.Background(), len(files), len(bufs), func(w, i int) error {
+		var info fs.FileInfo
+		if infos != nil {
+			info = infos[i]
+		}
+		if c, ok := o.cache.get(schemaData, files[i], info); ok {
+			results[i] = checked{c.entry, &loader{name: o.name, problems: c.problems, warnings: c.warnings}}
+			return nil
+		}
+		data, err := readFile(fsys, files[i], bufs[w])
+		bufs[w] = data
+		if err != nil {
+			return fmt.Errorf("%s/%s: %w", o.name, files[i], err)
+		}
+		fl := newLoader()
+		results[i] = checked{fl.file(files[i], data), fl}
+		o.cache.put(files[i], info, cachedFile{entry: results[i].entry, problems: fl.problems, warnings: fl.warnings})
+		return nil
+	})
+	return results, err
 }
 
 // readFile reads the file name into buf, grown as it needs: reading each

@@ -67,13 +67,18 @@ func (r *Renderer) feed(s *site.Site, lang string) ([]byte, error) {
 		if u := s.URL(p); u != "" {
 			return u
 		}
-		return strings.TrimPrefix(p, lang+"/") // relative to <lang>/feed.xml
+		// Relative to <lang>/feed.xml, and to a file, so that file:// opens it.
+		p = strings.TrimPrefix(p, lang+"/")
+		if p == "" || strings.HasSuffix(p, "/") {
+			p += "index.html"
+		}
+		return p
 	}
 	f.Links = []atomLink{{Rel: "self", Type: "application/atom+xml", Href: link(FeedPath(lang))}, {Rel: "alternate", Type: "text/html", Href: link(lang + "/")}}
-	view := &view{r: r, Page: &site.Page{Lang: langOf(lang), Site: s}}
+	ui := r.ui[lang]
 	for _, e := range entries {
 		ev := site.View(e, lang, s.KB)
-		sum, err := view.Plain(ev.RootCause.Text)
+		sum, err := ui.Plain(ev.RootCause.Text)
 		if err != nil {
 			return nil, err
 		}

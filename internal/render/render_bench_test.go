@@ -1,7 +1,6 @@
 package render
 
 import (
-	"os"
 	"testing"
 
 	"github.com/p2pkb/p2pkb/internal/site"
@@ -29,11 +28,4 @@ func BenchmarkPages(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(pages)), "µs/page")
 		})
 	}
-}
-
-func tplDir() string {
-	if d := os.Getenv("P2PKB_BENCH_TEMPLATES"); d != "" {
-		return d
-	}
-	return "../../templates"
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -25,32 +26,24 @@ func repoSite(t testing.TB) (*site.Site, *Renderer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := New(os.DirFS(tplDir()), os.DirFS("../../assets"))
+	i18n, err := os.ReadFile("../../templates/i18n.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(i18n, "templates/i18n.json", os.DirFS("../../assets"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return site.New(k, articles, ""), r
 }
 
-// A cached partial is reused only by pages of its language and depth.
-func TestPartialCachedByLanguageAndDepth(t *testing.T) {
+// Every page of a language and depth has its header, panel and styles in
+// that language and with links from that depth, whatever the order the
+// pages are rendered in.
+func TestPagesInTheirLanguageAndDepth(t *testing.T) {
 	s, r := repoSite(t)
-	want := map[string]struct{ lang, machine, style string }{}
 	for _, p := range s.Pages {
 		if p.Kind != site.KindEntry && p.Kind != site.KindHome && p.Kind != site.KindArticle {
-			continue
-		}
-		code := p.Lang.Code
-		if code == "" {
-			code = "en"
-		}
-		machine := map[string]string{"en": ">Your machine", "zh": ">你的机器"}[code]
-		want[p.File()] = struct{ lang, machine, style string }{code, machine, `href="` + p.Root() + `assets/style.css"`}
-	}
-	// Render in an order that mixes depths and languages.
-	for _, p := range s.Pages {
-		w, ok := want[p.File()]
-		if !ok {
 			continue
 		}
 		b, err := r.Page(p)
@@ -58,63 +51,39 @@ func TestPartialCachedByLanguageAndDepth(t *testing.T) {
 			t.Fatal(err)
 		}
 		html := string(b)
-		if !strings.Contains(html, w.style) {
-			t.Errorf("%s: no %s", p.File(), w.style)
+		if style := `href="` + p.Root() + `assets/style.css"`; !strings.Contains(html, style) {
+			t.Errorf("%s: no %s", p.File(), style)
 		}
-		if !strings.Contains(html, w.machine) {
-			t.Errorf("%s (%s): machine panel not in its language (want %q)", p.File(), w.lang, w.machine)
+		if machine := map[string]string{"en": ">Your machine", "zh": ">你的机器"}[p.Lang.Code]; !strings.Contains(html, machine) {
+			t.Errorf("%s: machine panel not in its language (want %q)", p.File(), machine)
 		}
 	}
 }
 
-// UI strings asked for by a literal key go into the template text escaped,
-// and a missing one fails New with the file and the key.
-func TestLocalize(t *testing.T) {
-	strs := map[string]map[string]string{"en": {"q": `<a href="x">&'`}, "zh": {"q": "问"}}
-	got, err := localize(`<p title="{{T "q"}}">{{T "q"}}</p>{{T (print "q")}}{{TL "zh" "q"}}{{TL .Lang "q"}}`, strs, "en")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `<p title="&lt;a href=&#34;x&#34;&gt;&amp;&#39;">&lt;a href=&#34;x&#34;&gt;&amp;&#39;</p>{{T (print "q")}}问{{TL .Lang "q"}}`
-	if got != want {
-		t.Errorf("localize:\n got %s\nwant %s", got, want)
-	}
-
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("../../templates")); err != nil {
-		t.Fatal(err)
-	}
-	entry, _ := os.ReadFile(dir + "/entry.html")
-	os.WriteFile(dir+"/entry.html", append(entry, []byte(`{{define "x"}}{{T "no_such_key"}}{{end}}`)...), 0o644)
-	_, err = New(os.DirFS(dir), os.DirFS("../../assets"))
-	if err == nil || !strings.Contains(err.Error(), "entry.html") || !strings.Contains(err.Error(), "no_such_key") {
-		t.Errorf("New with an unknown key: %v", err)
+// Words that are not JSON, or lack a language, fail New with the file's name.
+func TestNewNamesBadWords(t *testing.T) {
+	for _, bad := range []string{`{"en": {}`, `{"en": {"site_name": "x"}}`} {
+		_, err := New([]byte(bad), "my/i18n.json", os.DirFS("../../assets"))
+		if err == nil || !strings.Contains(err.Error(), "my/i18n.json") {
+			t.Errorf("New(%s): %v", bad, err)
+		}
 	}
 }
 
 // A page that fails to render fails the site with the page's file and the
 // cause, and the site's support files are not written after it.
 func TestSiteStopsAtAFailingPage(t *testing.T) {
-	s, _ := repoSite(t)
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("../../templates")); err != nil {
-		t.Fatal(err)
-	}
-	entry, _ := os.ReadFile(dir + "/entry.html")
+	s, r := repoSite(t)
+	// An entry whose resolvable value has no label in i18n.json.
 	const bad = "cuda/peer-access-unsupported-by-hardware"
-	failing := strings.Replace(string(entry), `{{- $k := $e.Entry -}}`,
-		`{{- $k := $e.Entry -}}{{if eq $k.ID "`+bad+`"}}{{T (print "no_such_" "key")}}{{end}}`, 1)
-	if failing == string(entry) {
-		t.Fatal("entry.html has no $k to hook the failure on")
+	e := s.KB.ByID[bad]
+	if e == nil {
+		t.Fatal("no entry " + bad)
 	}
-	os.WriteFile(dir+"/entry.html", []byte(failing), 0o644)
-	r, err := New(os.DirFS(dir), os.DirFS("../../assets"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e.Resolvable = "no_such_key"
 	var mu sync.Mutex
 	written := map[string]bool{}
-	err = r.Site(s, func(name string, _ []byte) error {
+	err := r.Site(s, func(name string, _ []byte) error {
 		mu.Lock()
 		defer mu.Unlock()
 		written[name] = true
@@ -125,5 +94,69 @@ func TestSiteStopsAtAFailingPage(t *testing.T) {
 	}
 	if written["sitemap.xml"] || written["assets/style.css"] {
 		t.Error("support files were written after a page failed")
+	}
+}
+
+// Without a base URL there is no sitemap (the format wants absolute URLs)
+// and the feeds link to pages relative to themselves, to their files;
+// with one, both use absolute URLs.
+func TestSitemapAndFeedLinks(t *testing.T) {
+	s, r := repoSite(t)
+	for _, base := range []string{"", "https://kb.example.org/docs/"} {
+		ms := site.New(s.KB, s.Articles, base)
+		var mu sync.Mutex
+		files := map[string]string{}
+		if err := r.Site(ms, func(name string, b []byte) error {
+			mu.Lock()
+			defer mu.Unlock()
+			files[name] = string(b)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		sm, ok := files["sitemap.xml"]
+		if ok != (base != "") {
+			t.Errorf("base URL %q: sitemap.xml written: %v", base, ok)
+		}
+		if ok && (!strings.Contains(sm, "<loc>"+base+"en/</loc>") || strings.Contains(sm, "<loc>/")) {
+			t.Errorf("base URL %q: sitemap locations not absolute:\n%.500s", base, sm)
+		}
+		feed := files["zh/feed.xml"]
+		hrefs := regexp.MustCompile(`href="([^"]*)"`).FindAllStringSubmatch(feed, -1)
+		if len(hrefs) < 3 {
+			t.Fatalf("base URL %q: feed has %d links", base, len(hrefs))
+		}
+		for _, h := range hrefs {
+			switch u := h[1]; {
+			case u == "":
+				t.Errorf("base URL %q: an empty link in the feed", base)
+			case base != "" && !strings.HasPrefix(u, base+"zh/"):
+				t.Errorf("base URL %q: feed link %q not absolute", base, u)
+			case base == "" && (strings.HasPrefix(u, "/") || strings.Contains(u, ":") || !strings.HasSuffix(u, ".html") && !strings.HasSuffix(u, ".xml")):
+				t.Errorf("feed link %q: not a file relative to the feed", u)
+			}
+		}
+	}
+}
+
+// Every category, root cause type and version status of the repository's
+// KB has a label in each language, so no page shows the KB's identifier.
+func TestKBValuesHaveLabels(t *testing.T) {
+	s, r := repoSite(t)
+	for _, e := range s.KB.Entries {
+		keys := []string{"category_" + e.Category}
+		if e.RootCauseType != "" {
+			keys = append(keys, "root_cause_type_"+e.RootCauseType)
+		}
+		for _, v := range e.Versions {
+			keys = append(keys, "status_"+v.Status)
+		}
+		for _, key := range keys {
+			for _, l := range site.Langs {
+				if _, ok := r.strings[l.Code][key]; !ok {
+					t.Errorf("%s: i18n.json has no %q label %q", e.ID, l.Code, key)
+				}
+			}
+		}
 	}
 }

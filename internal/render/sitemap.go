@@ -8,19 +8,14 @@ import (
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
-// sitemap lists every page in a language, each with its alternates. Without
-// a base URL the locations are root-relative paths, which a crawler cannot
-// use: build with --base-url for a public site.
+// sitemap lists every page in a language, each with its alternates, at its
+// absolute URL. The format allows no other, so without a base URL there is
+// no sitemap (Site writes none).
 func sitemap(s *site.Site) []byte {
 	var b bytes.Buffer
 	b.WriteString(xml.Header)
 	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
-	loc := func(p string) string {
-		if u := s.URL(p); u != "" {
-			return u
-		}
-		return "/" + p
-	}
+	loc := s.URL
 	for _, p := range s.Pages {
 		if p.Lang.Code == "" || p.Kind == site.KindSearch || p.Kind == site.KindFleet {
 			continue

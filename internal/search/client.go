@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -13,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/p2pkb/p2pkb/internal/parallel"
 )
 
 // The client index is a set of script files per language, loaded with
@@ -88,65 +91,56 @@ func (c *Corpus) WriteClient(emit func(name string, data []byte) error) (ClientS
 }
 
 // writeLang writes a language's client index through emit, which is
-// called from several goroutines at once when parallel says it may be.
-func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats, parallel bool) error {
-	lang, docs, per, avg := a.lang, a.docs, a.fields, a.avg
-	// The files are encoded and written by a few goroutines: writing
-	// thousands of small files waits on the file system more than it
-	// computes, and one goroutine left this the last of a build.
-	type file struct {
-		name string
-		data any
+// called from several goroutines at once when concurrent says it may be.
+func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats, concurrent bool) error {
+	files, shards, err := clientFiles(a)
+	if err != nil {
+		return err
 	}
-	files := make(chan file, 64)
-	var (
-		mu       sync.Mutex
-		firstErr error
-		writers  sync.WaitGroup
-	)
-	for range clientWriters {
-		writers.Go(func() {
-			for f := range files {
-				mu.Lock()
-				failed := firstErr != nil
-				mu.Unlock()
-				if failed {
-					continue
-				}
-				js, err := clientFile(lang, f.name, f.data)
-				if !parallel {
-					mu.Lock()
-				}
-				if err == nil {
-					err = emit("search/"+lang+"/"+f.name+".js", js)
-				}
-				if parallel {
-					mu.Lock()
-				}
-				if err != nil && firstErr == nil {
-					firstErr = err
-				} else if err == nil {
-					st.Files++
-					st.Bytes += len(js)
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	// put hands a file to the writers and says whether one failed.
-	put := func(name string, data any) error {
-		files <- file{name, data}
-		mu.Lock()
-		defer mu.Unlock()
-		return firstErr
-	}
-	// finish waits for the writers and returns the first error.
-	finish := sync.OnceValue(func() error {
-		close(files)
-		writers.Wait()
-		return firstErr
+	st.TermShards += shards
+	return writeClientFiles(a.lang, files, emit, st, concurrent)
+}
+
+// clientData is one file of a language's client index before it is encoded.
+type clientData struct {
+	name string // t<n> (postings), v<n> (vocabulary), d<n> (documents), meta
+	data any
+}
+
+// writeClientFiles encodes and writes the files on a few goroutines:
+// writing thousands of small files waits on the file system more than it
+// computes, and one goroutine left this the last of a build.
+func writeClientFiles(lang string, files []clientData, emit func(string, []byte) error, st *ClientStats, concurrent bool) error {
+	var mu sync.Mutex
+	return parallel.For(context.Background(), len(files), clientWriters, func(_, i int) error {
+		f := files[i]
+		js, err := clientFile(lang, f.name, f.data)
+		if err != nil {
+			return err
+		}
+		if !concurrent {
+			mu.Lock()
+			defer mu.Unlock()
+		}
+		if err := emit("search/"+lang+"/"+f.name+".js", js); err != nil {
+			return err
+		}
+		if concurrent {
+			mu.Lock()
+			defer mu.Unlock()
+		}
+		st.Files++
+		st.Bytes += len(js)
+		return nil
 	})
-	defer finish()
+}
+
+// clientFiles makes the files of a language's client index, and says how
+// many term shards they have.
+func clientFiles(a *analyzed) ([]clientData, int, error) {
+	docs, per, avg := a.docs, a.fields, a.avg
+	var files []clientData
+	put := func(name string, data any) { files = append(files, clientData{name, data}) }
 
 	// A term's weight in a document, summed over its fields in their
 	// order: each term holds the sum for the document being read, and
@@ -181,7 +175,7 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats, pa
 	}
 
 	if err := a.ctx.Err(); err != nil {
-		return err
+		return nil, 0, err
 	}
 
 	// Anchors are chosen by the true document frequency, before truncation.
@@ -268,11 +262,8 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats, pa
 		if len(regexes[i]) > 0 {
 			data["r"] = regexes[i]
 		}
-		if err := put(fmt.Sprintf("t%d", i), data); err != nil {
-			return err
-		}
+		put(fmt.Sprintf("t%d", i), data)
 	}
-	st.TermShards += shards
 
 	// Vocabulary by two-character prefix, for typo correction.
 	vtotal := 0
@@ -293,9 +284,7 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats, pa
 		if vocab[i] == nil {
 			vocab[i] = []string{}
 		}
-		if err := put(fmt.Sprintf("v%d", i), vocab[i]); err != nil {
-			return err
-		}
+		put(fmt.Sprintf("v%d", i), vocab[i])
 	}
 
 	for c := 0; c*docChunk < len(docs); c++ {
@@ -314,9 +303,7 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats, pa
 			}
 			rows = append(rows, row)
 		}
-		if err := put(fmt.Sprintf("d%d", c), rows); err != nil {
-			return err
-		}
+		put(fmt.Sprintf("d%d", c), rows)
 	}
 	if always == nil {
 		always = [][5]any{}
@@ -324,7 +311,7 @@ func writeLang(a *analyzed, emit func(string, []byte) error, st *ClientStats, pa
 	put("meta", map[string]any{
 		"n": len(docs), "shards": shards, "vshards": vshards, "chunk": docChunk, "scale": weightScale, "fuzzy": fuzzyMin, "fuzzyTerms": maxFuzzyTerms, "always": always,
 	})
-	return finish()
+	return files, shards, nil
 }
 
 // clientWriters is how many goroutines write a language's client files.

@@ -4,10 +4,9 @@ import (
 	"context"
 	"math"
 	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/parallel"
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
@@ -199,50 +198,51 @@ func (c *Corpus) analyze(lang string) (*analyzed, error) {
 	for k, i := range idx {
 		a.docs[k] = c.docs[i]
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range a.dicts {
-		wg.Go(func() {
-			var toks []Token
-			var counts []int32
-			var spare []termCount
-			an := analyzer{terms: map[string]int32{}}
-			defer func() { a.dicts[w] = an.dict }()
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(a.docs) || c.ctx.Err() != nil {
-					return
-				}
-				if k < len(made) && made[k] {
-					a.docs[k] = c.entryDoc(lang, k)
-					if !c.lazySnippets {
-						a.docs[k].snippets() // here, on every core, for the files written
-					}
-				} else if prev != nil && k < len(same) && same[k] {
-					a.fields[k] = prev.fields[k]
-					continue
-				}
-				if p := a.docs[k].Regex; p != nil {
-					p.literalSets() // here, on every core, rather than on one at the first search
-				}
-				fs := make([]fieldTerms, len(fields))
-				for f := range fields {
-					toks = an.appendTokens(toks[:0], a.docs[k].field(fields[f].Name))
-					if n := len(an.dict); len(counts) < n {
-						counts = append(counts, make([]int32, n-len(counts))...)
-					}
-					fs[f] = countTerms(toks, counts, &spare)
-				}
-				a.fields[k] = fs
-				a.dictOf[k] = int32(w + 1)
-				if c.source != nil {
-					// The terms are interned: the text can go now.
-					blankText(&a.docs[k])
-				}
-			}
-		})
+	// Each worker keeps its analyzer, with its own dictionary, and its
+	// buffers from one document to the next.
+	type worker struct {
+		toks   []Token
+		counts []int32
+		spare  []termCount
+		an     analyzer
 	}
-	wg.Wait()
+	workers := make([]worker, len(a.dicts))
+	for w := range workers {
+		workers[w].an = analyzer{terms: map[string]int32{}}
+	}
+	parallel.For(c.ctx, len(a.docs), len(workers), func(w, k int) error {
+		wk := &workers[w]
+		if k < len(made) && made[k] {
+			a.docs[k] = c.entryDoc(lang, k)
+			if !c.lazySnippets {
+				a.docs[k].snippets() // here, on every core, for the files written
+			}
+		} else if prev != nil && k < len(same) && same[k] {
+			a.fields[k] = prev.fields[k]
+			return nil
+		}
+		if p := a.docs[k].Regex; p != nil {
+			p.literalSets() // here, on every core, rather than on one at the first search
+		}
+		fs := make([]fieldTerms, len(fields))
+		for f := range fields {
+			wk.toks = wk.an.appendTokens(wk.toks[:0], a.docs[k].field(fields[f].Name))
+			if n := len(wk.an.dict); len(wk.counts) < n {
+				wk.counts = append(wk.counts, make([]int32, n-len(wk.counts))...)
+			}
+			fs[f] = countTerms(wk.toks, wk.counts, &wk.spare)
+		}
+		a.fields[k] = fs
+		a.dictOf[k] = int32(w + 1)
+		if c.source != nil {
+			// The terms are interned: the text can go now.
+			blankText(&a.docs[k])
+		}
+		return nil
+	})
+	for w := range workers {
+		a.dicts[w] = workers[w].an.dict
+	}
 	if err := c.ctx.Err(); err != nil {
 		return nil, err
 	}

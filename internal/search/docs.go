@@ -1,14 +1,14 @@
 package search
 
 import (
+	"context"
 	"regexp"
 	"regexp/syntax"
-	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/parallel"
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
@@ -119,20 +119,10 @@ func entryPatterns(s *site.Site) []*Pattern {
 func langDocs(s *site.Site, lang string, patterns []*Pattern) []Doc {
 	l, _ := site.LangByCode(lang)
 	out := make([]Doc, len(s.KB.Entries))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(out) {
-					return
-				}
-				out[i] = entryDoc(s, l.Code, s.KB.Entries[i], patterns[i])
-			}
-		})
-	}
-	wg.Wait()
+	parallel.For(context.Background(), len(out), parallel.Workers(), func(_, i int) error {
+		out[i] = entryDoc(s, l.Code, s.KB.Entries[i], patterns[i])
+		return nil
+	})
 	return append(out, articleDocs(s, l.Code)...)
 }
 

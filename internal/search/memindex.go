@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/p2pkb/p2pkb/internal/parallel"
 )
 
 // memIndex is one language's postings in memory, made straight from the
@@ -114,21 +113,11 @@ func newMemIndex(a *analyzed) *memIndex {
 		order[f] = f
 	}
 	sort.SliceStable(order, func(i, j int) bool { return size[order[i]] > size[order[j]] })
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(m.fields)) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(order) {
-					return
-				}
-				f := order[i]
-				m.fields[f] = m.makeField(a, f, terms, number)
-			}
-		})
-	}
-	wg.Wait()
+	parallel.For(context.Background(), len(order), parallel.Workers(), func(_, i int) error {
+		f := order[i]
+		m.fields[f] = m.makeField(a, f, terms, number)
+		return nil
+	})
 	return m
 }
 

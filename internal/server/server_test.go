@@ -28,7 +28,7 @@ func builtSite(t testing.TB) string {
 		t.Fatal(err)
 	}
 	dir := func(d string) build.Source { return build.Source{FS: os.DirFS(filepath.Join("../..", d)), Name: d} }
-	src := build.Sources{KB: dir("kb"), Content: dir("content"), Templates: dir("templates"), Assets: dir("assets"), Schema: schema}
+	src := build.Sources{KB: dir("kb"), Content: dir("content"), I18n: dir("templates"), Assets: dir("assets"), Schema: schema}
 	out := filepath.Join(t.TempDir(), "public")
 	if err := build.Build(src, out, "", io.Discard); err != nil {
 		t.Fatal(err)

@@ -71,7 +71,7 @@ func TestWatchRebuildsAndReloads(t *testing.T) {
 	schema, _ := os.ReadFile(filepath.Join(work, "kb/schema.json"))
 	src := func() build.Sources {
 		s := func(d string) build.Source { return build.Source{FS: os.DirFS(filepath.Join(work, d)), Name: d} }
-		return build.Sources{KB: s("kb"), Content: s("content"), Templates: s("templates"), Assets: s("assets"), Schema: schema}
+		return build.Sources{KB: s("kb"), Content: s("content"), I18n: s("templates"), Assets: s("assets"), Schema: schema}
 	}
 	root := filepath.Join(work, "public")
 	var log syncBuilder

@@ -1,0 +1,506 @@
+// Package templates holds the site's pages as typed templ components: one
+// component per page kind (home, catalogue, domain catalogue, entry,
+// article, search, fleet, code list, redirect, 404) inside one shared frame, and
+// the View they receive. The .templ files are the source; `go tool templ
+// generate` writes the *_templ.go beside them, and a test fails when those
+// differ from what the pinned generator writes. Every value reaches a page
+// escaped by templ except the output of our own Markdown renderer.
+package templates
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/a-h/templ"
+
+	"github.com/p2pkb/p2pkb/internal/content"
+	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/markdown"
+	"github.com/p2pkb/p2pkb/internal/rules"
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+// UI is what every page of one language shares: its words (i18n.json) and
+// its Markdown renderer.
+type UI struct {
+	Code     string                       // language code
+	Strings  map[string]string            // key -> text in this language
+	All      map[string]map[string]string // every language's words, for the pages that show both
+	Markdown *markdown.Renderer
+}
+
+// View is what a page's component receives: the page, its language's UI,
+// and for an entry page the entry localized.
+type View struct {
+	*site.Page
+	UI    *UI
+	Entry *site.EntryView // KindEntry only
+}
+
+// NewView prepares page p for rendering with ui, the UI of its language
+// (English on language-neutral pages).
+func NewView(p *site.Page, ui *UI) *View {
+	v := &View{Page: p, UI: ui}
+	if p.Kind == site.KindEntry {
+		v.Entry = p.View()
+	}
+	return v
+}
+
+// Page is the component that writes p's page.
+func Page(v *View) (templ.Component, error) {
+	switch v.Kind {
+	case site.KindHome:
+		return Home(v), nil
+	case site.KindSearch:
+		return Search(v), nil
+	case site.KindFleet:
+		return Fleet(v), nil
+	case site.KindCatalog:
+		if v.Domain != nil {
+			return DomainCatalog(v), nil
+		}
+		return Catalog(v), nil
+	case site.KindEntry:
+		return Entry(v), nil
+	case site.KindArticle:
+		return Article(v), nil
+	case site.KindRedirect:
+		return Redirect(v), nil
+	case site.KindCodeList:
+		return CodeList(v), nil
+	case site.KindNotFound:
+		return NotFound(v), nil
+	}
+	return nil, fmt.Errorf("no component for %s pages", v.Kind)
+}
+
+// T is a UI string in the page's language; a key i18n.json lacks fails the page.
+func (v *View) T(key string) (string, error) { return v.UI.text(v.UI.Code, key) }
+
+// TL is a UI string in a named language.
+func (v *View) TL(lang, key string) (string, error) { return v.UI.text(lang, key) }
+
+// Tf is a UI string with printf verbs, filled with args.
+func (v *View) Tf(key string, args ...any) (string, error) {
+	s, err := v.T(key)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf(s, args...), nil
+}
+
+func (u *UI) text(lang, key string) (string, error) {
+	s, ok := u.All[lang][key]
+	if !ok {
+		return "", fmt.Errorf("i18n.json: no %q string for %q", key, lang)
+	}
+	return s, nil
+}
+
+// MD writes inline Markdown from the KB, rendered by our own renderer
+// without raw HTML: the one text that reaches a page unescaped.
+func (v *View) MD(s string) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		h, err := v.UI.Markdown.Inline(s)
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, string(h))
+		return err
+	})
+}
+
+// Doc renders the page's article.
+func (v *View) Doc() (markdown.Document, error) { return v.UI.Markdown.Document(v.Article.Body) }
+
+// Link is the href for a path from the site root: absolute when the site has
+// a base URL and the link leaves the page for a crawler (hreflang), else relative.
+func (v *View) Link(p string) string {
+	if u := v.Site.URL(p); u != "" {
+		return u
+	}
+	return v.Rel(p)
+}
+
+// LangCode is the page's language code, en on language-neutral pages.
+func (v *View) LangCode() string { return v.UI.Code }
+
+// LangTag is the page's BCP 47 tag.
+func (v *View) LangTag() string {
+	l, _ := site.LangByCode(v.UI.Code)
+	return l.Tag
+}
+
+// LangCodes lists the site's language codes, the default first.
+func (v *View) LangCodes() []string {
+	var out []string
+	for _, l := range site.Langs {
+		out = append(out, l.Code)
+	}
+	return out
+}
+
+// Home links to the home page in the page's language.
+func (v *View) Home() string { return v.Rel(v.UI.Code + "/") }
+
+// EntryLink links to an entry's page in the page's language.
+func (v *View) EntryLink(id string) string { return v.Rel(site.EntryPath(v.UI.Code, id)) }
+
+// ArticleLink links to an article's page in the page's language.
+func (v *View) ArticleLink(slug string) string { return v.Rel(site.ArticlePath(v.UI.Code, slug)) }
+
+// CatalogLink links to a domain's first catalogue page in the page's
+// language, or to the catalogue's first page when domain is "".
+func (v *View) CatalogLink(domain string) string {
+	return v.Rel(site.CatalogPath(v.UI.Code, domain, 1))
+}
+
+// VersionsJSON lists an entry's versions as JSON, for the rules in the browser.
+func VersionsJSON(e *kb.Entry) string {
+	out := []string{}
+	for _, ver := range e.Versions {
+		out = append(out, ver.Version)
+	}
+	b, _ := json.Marshal(out) // strings always marshal
+	return string(b)
+}
+
+// Label is a KB value that names one of a set (a category, a root cause
+// type, a version's status) in the page's language: i18n.json's kind_value,
+// or the value itself where it has none.
+func (v *View) Label(kind, value string) string {
+	if s, ok := v.UI.Strings[kind+"_"+value]; ok {
+		return s
+	}
+	return value
+}
+
+// CauseGist is the first sentence of an entry page's root cause as plain
+// text, and whether that is all of it: a long cause is summed up at the top
+// of the page, before what works, and given whole further down.
+func (v *View) CauseGist() (string, bool, error) {
+	p, err := v.UI.Plain(v.Entry.RootCause.Text)
+	if err != nil {
+		return "", false, err
+	}
+	s := summary(p)
+	return s, s == p, nil
+}
+
+// Gist is the start of an entry's root cause in the page's language, as
+// plain text: what tells apart entries that share a message.
+func (v *View) Gist(e *kb.Entry) (string, error) {
+	cause := e.RootCause
+	if v.UI.Code == "zh" && e.RootCauseZH != "" {
+		cause = e.RootCauseZH
+	}
+	return v.Summary(cause)
+}
+
+// Sig is an entry's signature in the page's language.
+func (v *View) Sig(e *kb.Entry) string { return site.Signature(e, v.UI.Code) }
+
+// Tier is the label of an entry's verification tier.
+func (v *View) Tier(e *kb.Entry) (string, error) { return v.T("tier_" + e.VerificationTier) }
+
+// Articles lists the articles in the page's language, English where untranslated.
+func (v *View) Articles() []*content.Article {
+	var out []*content.Article
+	for _, slug := range v.Site.Articles.Slugs {
+		a := v.Site.Articles.Articles[slug][v.UI.Code]
+		if a == nil {
+			a = v.Site.Articles.Articles[slug][site.Langs[0].Code]
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// homeArticles is how many articles the home page shows; the catalogue's
+// first page lists them all.
+const homeArticles = 8
+
+// HomeArticles are the newest articles, at most homeArticles of them; the
+// rest are on the catalogue's first page.
+func (v *View) HomeArticles() []*content.Article {
+	as := v.Articles()
+	sort.SliceStable(as, func(i, j int) bool { return as[i].Date.After(as[j].Date) })
+	return as[:min(len(as), homeArticles)]
+}
+
+// PagerLink is one page of a domain's catalogue in the pager.
+type PagerLink struct {
+	N       int    // page number, from 1; 0 for a gap of pages left out
+	Path    string // from the site root
+	Current bool   // this page
+}
+
+// pagerReach is how many pages on each side of the current one the pager
+// names, besides the first and the last: a domain of thousands of entries
+// has a hundred pages, and links to all of them would outweigh the list.
+const pagerReach = 2
+
+// Pager lists the pages of this page's domain in the catalogue: the first,
+// the last, and those near this one; nothing when the domain has one page.
+func (v *View) Pager() []PagerLink {
+	n, cur := v.PageCount, v.PageN
+	if v.Domain == nil || n < 2 {
+		return nil
+	}
+	var out []PagerLink
+	for i := 1; i <= n; i++ {
+		if i != 1 && i != n && (i < cur-pagerReach || i > cur+pagerReach) {
+			if out[len(out)-1].N != 0 {
+				out = append(out, PagerLink{})
+			}
+			continue
+		}
+		out = append(out, PagerLink{N: i, Path: site.CatalogPath(v.UI.Code, v.Domain.Name, i), Current: i == cur})
+	}
+	return out
+}
+
+// pct writes a rate as a whole percentage.
+func pct(f float64) string { return fmt.Sprintf("%.0f%%", f*100) }
+
+// sortedKeys are a map's keys in order, as a page lists them.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+var tags = regexp.MustCompile(`<[^>]*>`)
+
+// Plain is inline Markdown from the KB as plain text, for the places that
+// take no markup: meta descriptions, link previews, structured data, feeds.
+func (u *UI) Plain(s string) (string, error) {
+	h, err := u.Markdown.Inline(s)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(html.UnescapeString(tags.ReplaceAllString(string(h), ""))), nil
+}
+
+// summaryWidth bounds a summary: about what a search engine shows of a
+// description, a Chinese character counting twice.
+const summaryWidth = 200
+
+// Summary is the start of inline Markdown as plain text, for a page's
+// description, its link preview and its structured data: the first sentence
+// where it fits, else as many words as fit, followed by an ellipsis. The
+// whole text is on the page; repeating it three times in the head was most
+// of the weight of a long entry's page.
+func (v *View) Summary(s string) (string, error) {
+	p, err := v.UI.Plain(s)
+	if err != nil {
+		return "", err
+	}
+	return summary(p), nil
+}
+
+func summary(p string) string {
+	width, cut, space := 0, -1, -1 // columns so far; where to cut; the last space
+	for i, r := range p {
+		if r >= 0x2E80 { // CJK and full-width forms take two columns
+			width += 2
+		} else {
+			width++
+		}
+		if width > summaryWidth {
+			cut = i
+			break
+		}
+		switch {
+		case width < summaryWidth/4: // "e.g." is no sentence
+		case r == '。' || r == '！' || r == '？':
+			if i+len(string(r)) < len(p) {
+				return p[:i+len(string(r))]
+			}
+		case (r == '.' || r == '!' || r == '?') && i+1 < len(p) && p[i+1] == ' ' && i > 0 && p[i-1] != '.':
+			return p[:i+1]
+		case r == ' ':
+			space = i
+		}
+	}
+	if cut < 0 {
+		return p
+	}
+	if space > cut/2 {
+		cut = space
+	}
+	return strings.TrimRight(p[:cut], " ,;:，；：") + "…"
+}
+
+// OGLocale is the page's language as Open Graph writes it: language and
+// territory.
+func (v *View) OGLocale() string {
+	if v.UI.Code == "zh" {
+		return "zh_CN"
+	}
+	return "en_US"
+}
+
+// EntryLD is the schema.org description of an entry page (JSON-LD): a
+// TechArticle whose headline is the message and whose subject is the error,
+// with its dates and the sources it is based on.
+func (v *View) EntryLD() (map[string]any, error) {
+	e := v.Entry
+	k := e.Entry
+	desc, err := v.Summary(e.RootCause.Text)
+	if err != nil {
+		return nil, err
+	}
+	about := map[string]any{"@type": "Thing", "name": k.ErrorCode, "description": k.Signature}
+	if len(k.Aliases) > 0 {
+		about["alternateName"] = k.Aliases
+	}
+	ld := map[string]any{
+		"@context":    "https://schema.org",
+		"@type":       "TechArticle",
+		"headline":    e.Signature,
+		"name":        e.Signature,
+		"about":       about,
+		"description": desc,
+		"inLanguage":  v.LangTag(),
+		"publisher":   map[string]any{"@type": "Organization", "name": v.UI.Strings["site_name"]},
+	}
+	if k.FirstSeen != "" {
+		ld["datePublished"] = k.FirstSeen
+	}
+	if k.LastUpdated != "" {
+		ld["dateModified"] = k.LastUpdated
+	}
+	if len(k.Tags) > 0 {
+		ld["keywords"] = strings.Join(k.Tags, ", ")
+	}
+	if u := v.Site.URL(v.Path); u != "" {
+		ld["url"] = u
+		ld["mainEntityOfPage"] = u
+	}
+	src := ""
+	if k.SignatureSource != nil {
+		src = k.SignatureSource.URL
+	}
+	if based := entrySources(src, k.OfficialDocURL, e); len(based) > 0 {
+		ld["isBasedOn"] = based
+	}
+	return ld, nil
+}
+
+// jsonLD writes a script element of structured data. JSON's encoder
+// escapes <, > and & inside strings, so no text can end the element.
+func jsonLD(v any, err error) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		if err != nil {
+			return err
+		}
+		s, err := templ.JSONString(v)
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, `<script type="application/ld+json">`+s+`</script>`)
+		return err
+	})
+}
+
+// entrySources are the public pages an entry rests on, each once.
+func entrySources(src, doc string, e *site.EntryView) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(u string) {
+		if u != "" && !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	add(src)
+	add(doc)
+	for _, w := range e.Workarounds {
+		for _, s := range w.Sources {
+			add(s)
+		}
+	}
+	for _, d := range e.DeadEnds {
+		for _, s := range d.Sources {
+			add(s)
+		}
+	}
+	return out
+}
+
+// EditURL opens the entry's file for editing in the project's repository
+// (GitHub's layout: <repo>/edit/main/kb/<id>.json).
+func (v *View) EditURL() string {
+	return v.Site.RepoURL + "/edit/main/kb/" + v.Entry.ID + ".json"
+}
+
+// ReportEntryURL opens a new issue about the entry, its title and body
+// filled in with the entry and the page; nothing is sent until the reader
+// submits it there.
+func (v *View) ReportEntryURL() string {
+	page := v.Site.URL(v.Path)
+	if page == "" {
+		page = v.Path
+	}
+	body := "Entry: " + v.Entry.ID + "\nPage: " + page + "\n\nWhat is wrong or missing:\n"
+	return v.Site.RepoURL + "/issues/new?title=" + url.QueryEscape("Entry "+v.Entry.ID+": ") + "&body=" + url.QueryEscape(body)
+}
+
+// fail is a component that fails the page with err, for values a component
+// computes before it writes.
+func fail(err error) templ.Component {
+	return templ.ComponentFunc(func(context.Context, io.Writer) error { return err })
+}
+
+// jsonScript writes a script element of JSON data with an id, for a page's
+// script to read. JSON's encoder escapes <, > and & inside strings, so no
+// text can end the element.
+func jsonScript(id string, v any) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		s, err := templ.JSONString(v)
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, `<script type="application/json" id="`+html.EscapeString(id)+`">`+s+`</script>`)
+		return err
+	})
+}
+
+// FleetEntry is an entry as the fleet page judges it against each node.
+type FleetEntry struct {
+	ID        string   `json:"id"`
+	Signature string   `json:"signature"`
+	Versions  []string `json:"versions"`
+	When      string   `json:"when,omitempty"`
+	URL       string   `json:"url"` // relative to the fleet page
+}
+
+// FleetEntries lists the entries that have conditions, in the KB's order,
+// as `p2pkb fleet` judges them: an entry without any says nothing about a
+// machine.
+func (v *View) FleetEntries() []FleetEntry {
+	out := []FleetEntry{}
+	for _, e := range v.Site.KB.Entries {
+		versions := []string{}
+		for _, ver := range e.Versions {
+			versions = append(versions, ver.Version)
+		}
+		if x, err := rules.Compile(versions, e.AppliesWhen); err != nil || x == nil {
+			continue
+		}
+		out = append(out, FleetEntry{ID: e.ID, Signature: v.Sig(e), Versions: versions, When: e.AppliesWhen, URL: v.Rel(site.EntryPath(v.LangCode(), e.ID))})
+	}
+	return out
+}
