@@ -131,6 +131,15 @@ func (v *View) Link(p string) string {
 	return v.Rel(p)
 }
 
+// BasePath is the path of the site's base URL ("/p2pkb/"), or "/" when the
+// site has none.
+func (v *View) BasePath() string {
+	if u, err := url.Parse(v.Site.BaseURL); err == nil && u.Path != "" {
+		return u.Path
+	}
+	return "/"
+}
+
 // LangCode is the page's language code, en on language-neutral pages.
 func (v *View) LangCode() string { return v.UI.Code }
 
