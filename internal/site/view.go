@@ -22,7 +22,7 @@ type EntryView struct {
 	DeadEnds          []DeadEndView
 	Related           []Related
 	Versions          []kb.Version // behavior changes in the page's language
-	HasVersionDetails bool // a versions column besides version and status has a value
+	HasVersionDetails bool         // a versions column besides version and status has a value
 }
 
 // Text is a KB text in the page's language, or in English as a fallback.
