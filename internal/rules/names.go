@@ -23,9 +23,6 @@ func FactsIn(src string) ([]string, error) {
 	return out, nil
 }
 
-// DisplayName is how reasons name a fact: "P2P between all GPU pairs".
-func DisplayName(fact string) string { return displayName(fact) }
-
 // Known tells whether the facts hold a value for name (an NCCL_* variable
 // that a probe report or an NCCL_DEBUG=INFO log does not list counts as
 // known and unset).
@@ -74,20 +71,12 @@ var displayNamesZh = map[string]string{
 	"p2p.link_gbs": "链路允许的带宽（GB/s）", "p2p.bw_below_link": "远低于链路带宽的 GPU 对",
 }
 
-// DisplayNameIn is DisplayName in a language: en or zh. An env.NAME or
-// python.NAME fact is named by its NAME.
-func DisplayNameIn(fact, lang string) string {
-	if lang == "zh" {
-		if d, ok := displayNamesZh[fact]; ok {
-			return d
-		}
-		for _, p := range []string{"env.", "python."} {
-			if n, ok := strings.CutPrefix(fact, p); ok && n != "" {
-				return n
-			}
-		}
+// DisplayIn is Display in a language: en or zh.
+func DisplayIn(fact, lang string) string {
+	if d, ok := displayNamesZh[fact]; ok && lang == "zh" {
+		return d
 	}
-	return displayName(fact)
+	return Display(fact)
 }
 
 // reasonPhrasesZh are the whole reasons facts give of themselves (their

@@ -4,7 +4,8 @@
 // bounded, searches at once are limited, slow clients time out, and a panic
 // in a handler becomes a 500. Text is gzipped for clients that accept it,
 // and every file has a validator (ETag, Last-Modified) for conditional
-// requests.
+// requests. Run is `p2pkb serve`: it builds the site when given none,
+// rebuilds it on changes and makes its search index in the background.
 package server
 
 import (
