@@ -152,4 +152,10 @@ func TestBrowserZhSearchResultKinds(t *testing.T) {
 			t.Errorf("%s: %q should find entries and articles: %q", c.lang, c.q, kinds)
 		}
 	}
+	// The box keeps a pasted log's lines, so that searching again sends them.
+	log := "NCCL INFO NCCL version 2.28.9+cuda13.0\ninit.cc:904 NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 60"
+	runQuery(t, b, root, "zh", log)
+	if got := browsertest.Eval[string](b, `document.getElementById("search-page-q").value`); got != log {
+		t.Errorf("the search box holds %q, want the log with its lines %q", got, log)
+	}
 }
