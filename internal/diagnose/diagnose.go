@@ -304,39 +304,12 @@ func tellApart(s *site.Site, causes []Cause, f rules.Facts) *TellApart {
 		if strings.HasPrefix(n, "p2p.test.") {
 			t.Run = "p2p-probe --test"
 		}
-		if p := pasteFor(n); p != "" && !seen[p] {
+		if p := rules.PasteFor(n); p != "" && !seen[p] {
 			seen[p] = true
 			t.Paste = append(t.Paste, p)
 		}
 	}
 	return t
-}
-
-// pasteFor is the output that shows a fact when pasted with the log.
-func pasteFor(fact string) string {
-	switch {
-	case fact == "p2p.all_pairs_ok" || fact == "p2p.blocked_pairs":
-		return "nvidia-smi topo -p2p r"
-	case fact == "nvlink.present" || fact == "nvswitch.present" || fact == "topo.sys_pairs":
-		return "nvidia-smi topo -m"
-	case fact == "gpu.count" || fact == "mig.enabled" || fact == "gpu.consumer" || fact == "gpu.arch":
-		return "nvidia-smi -L"
-	case fact == "driver.version" || fact == "cuda.driver":
-		return "nvidia-smi"
-	case fact == "cuda.version":
-		return "nvcc --version"
-	case strings.HasPrefix(fact, "nccl.") || strings.HasPrefix(fact, "env.NCCL_"):
-		return "NCCL_DEBUG=INFO"
-	case strings.HasPrefix(fact, "iommu.") || strings.HasPrefix(fact, "xid."):
-		return "sudo dmesg"
-	case fact == "acs.redirect":
-		return "sudo lspci -vvv"
-	case strings.HasPrefix(fact, "p2p.test."):
-		return "p2pBandwidthLatencyTest"
-	case strings.HasPrefix(fact, "python."):
-		return "pip list"
-	}
-	return ""
 }
 
 // collectNext says what to gather when every known cause is ruled out.
