@@ -178,13 +178,7 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 			return err
 		}
 		c.Via = via
-		tier := 1
-		switch {
-		case c.Verdict == rules.True.String() && conditional:
-			tier = 0
-		case c.Verdict == rules.False.String():
-			tier = 2
-		}
+		tier := tierOf(c, conditional)
 		if !e.IsNote() {
 			msg.Severity = "error"
 		}
@@ -210,27 +204,46 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 		}
 		sort.SliceStable(rs, func(i, j int) bool { return search.Before(rs[i].rank, rs[j].rank) })
 	}
-	msg.Causes = []Cause{}
-	msg.Verdict = "unknown"
+	msg.conclude(s, rs, f, o)
+	return msg, nil
+}
+
+// tierOf places a judged cause: 0 when conditions hold (conditional: it
+// has any), 2 when ruled out, else 1.
+func tierOf(c Cause, conditional bool) int {
+	switch {
+	case c.Verdict == rules.True.String() && conditional:
+		return 0
+	case c.Verdict == rules.False.String():
+		return 2
+	}
+	return 1
+}
+
+// conclude gives m the causes rs, in their order, and its verdict: applies
+// when the first holds; ruled out, with what to collect next, when every
+// one is (or none is known); else what would tell them apart.
+func (m *Message) conclude(s *site.Site, rs []ranked, f rules.Facts, o Options) {
+	m.Causes = []Cause{}
+	m.Verdict = "unknown"
 	if len(rs) == 0 {
-		msg.Collect = collectNext(f, o.Lang)
-		return msg, nil
+		m.Collect = collectNext(f, o.Lang)
+		return
 	}
 	allOut := true
 	for _, r := range rs {
-		msg.Causes = append(msg.Causes, r.c)
+		m.Causes = append(m.Causes, r.c)
 		allOut = allOut && r.tier == 2
 	}
 	switch {
 	case rs[0].tier == 0:
-		msg.Verdict = "applies"
+		m.Verdict = "applies"
 	case allOut:
-		msg.Verdict = "ruled_out"
-		msg.Collect = collectNext(f, o.Lang)
+		m.Verdict = "ruled_out"
+		m.Collect = collectNext(f, o.Lang)
 	default:
-		msg.TellApart = tellApart(s, msg.Causes, f)
+		m.TellApart = tellApart(s, m.Causes, f)
 	}
-	return msg, nil
 }
 
 // cause judges entry e against the facts; conditional says whether it has
