@@ -123,8 +123,8 @@ func TestBrowserMachineOnDemand(t *testing.T) {
 			}
 			b.Do(chromedp.Click(chromedp.CSS("#machine summary")))
 			waitFor(t, b, `window.p2pkbMachine`)
-			if n := browsertest.Eval[int](b, loaded); n != 6 {
-				t.Errorf("%s %s: %d of the panel's 5 scripts and its rules loaded when it opened", root, lang, n)
+			if n := browsertest.Eval[int](b, loaded); n != 7 {
+				t.Errorf("%s %s: %d of the panel's 6 scripts and its rules loaded when it opened", root, lang, n)
 			}
 			browsertest.Eval[any](b, `(() => { document.querySelector(".machine-input").value = `+jsQuote(string(h200))+`; return null; })()`)
 			b.Do(chromedp.Click(chromedp.CSS(".machine-use")))

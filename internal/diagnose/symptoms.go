@@ -33,10 +33,6 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Me
 				without[k] = v
 			}
 		}
-		type ranked struct {
-			c    Cause
-			tier int
-		}
 		var rs []ranked
 		for _, e := range s.KB.Entries {
 			names, err := rules.FactsIn(e.AppliesWhen)
@@ -47,14 +43,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Me
 			if err != nil {
 				return nil, err
 			}
-			tier := 1
-			switch c.Verdict {
-			case rules.True.String():
-				tier = 0
-			case rules.False.String():
-				tier = 2
-			}
-			rs = append(rs, ranked{c, tier})
+			rs = append(rs, ranked{c: c, tier: tierOf(c, true)})
 		}
 		if len(rs) == 0 {
 			continue
@@ -66,21 +55,8 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Me
 			return rs[i].c.Confidence > rs[j].c.Confidence
 		})
 		text := strings.TrimSpace(p.Text)
-		m := Message{Line: p.Line, LineText: text, Match: strings.TrimSuffix(text, "…"), Severity: "error", Verdict: "unknown", judged: len(f) > 0}
-		allOut := true
-		for _, r := range rs {
-			m.Causes = append(m.Causes, r.c)
-			allOut = allOut && r.tier == 2
-		}
-		switch {
-		case rs[0].tier == 0:
-			m.Verdict = "applies"
-		case allOut:
-			m.Verdict = "ruled_out"
-			m.Collect = collectNext(f, o.Lang)
-		default:
-			m.TellApart = tellApart(s, m.Causes, f)
-		}
+		m := Message{Line: p.Line, LineText: text, Match: strings.TrimSuffix(text, "…"), Severity: "error", judged: len(f) > 0}
+		m.conclude(s, rs, f, o)
 		out = append(out, m)
 	}
 	return out, nil
