@@ -166,14 +166,14 @@
   // only the error inside it, a longer match first, then more reports, then
   // more confidence.
   function patternScore(m, r) {
-    return 1000 + Array.from(m).length + (r.generic ? 0 : 131072) + 0.5 * r.reports / (r.reports + 1) + r.confidence / 1e6;
+    return 1000 + Array.from(m).length + (r.generic ? 0 : 131072) + (isResult(m) ? 0 : 262144) + 0.5 * r.reports / (r.reports + 1) + r.confidence / 1e6;
   }
 
   // causeOrder mirrors search.Before, the one order of the causes of a line:
-  // by the facts, then the most specific explanation (not generic, the
+  // by the facts, then the most specific explanation (not a wrapper, not generic, the
   // longer match), then the reports the entries cite, then confidence, then id.
   function causeOrder(a, b) {
-    return a.tier - b.tier || (a.generic ? 1 : 0) - (b.generic ? 1 : 0) || b.len - a.len || b.reports - a.reports ||
+    return a.tier - b.tier || (a.wrapper ? 1 : 0) - (b.wrapper ? 1 : 0) || (a.generic ? 1 : 0) - (b.generic ? 1 : 0) || b.len - a.len || b.reports - a.reports ||
       b.confidence - a.confidence || (a.result.id < b.result.id ? -1 : a.result.id > b.result.id ? 1 : 0);
   }
 
@@ -401,7 +401,7 @@
       var conditional = !!(r.applies_when || "").trim() || (r.versions || []).some(function (x) { return /[<>=]/.test(x); });
       var len = Array.from(r.match).length;
       byLine[n].causes.push({ result: r, truth: v.truth, reasons: v.reasons || [], condition: r.applies_when || "", len: len,
-        generic: !!r.generic, reports: r.reports || 0, confidence: r.confidence || 0,
+        generic: !!r.generic, wrapper: isResult(r.match), reports: r.reports || 0, confidence: r.confidence || 0,
         tier: v.truth === "does_not_apply" ? 2 : v.truth === "applies" && conditional ? 0 : 1 });
     });
     groups.forEach(function (g) {
@@ -515,6 +515,15 @@
     vocab = v;
     return v;
   }
+  // isResult mirrors errvocab.Result: text is an NCCL result's name or
+  // message alone, what a wrapper prints of an error it does not name.
+  function isResult(text) {
+    var v = errVocab(), own = Object.prototype.hasOwnProperty, t = text.trim(), e = null;
+    if (!v) { return false; }
+    if (own.call(v.byName, t)) { e = v.byName[t]; return e.family === "nccl" && e.code !== 0; }
+    e = own.call(v.byText.nccl || {}, t) ? v.byText.nccl[t] : null;
+    return !!e && e.code !== 0 && !own.call(v.byText.cuda_runtime || {}, t) && !own.call(v.byText.cuda_driver || {}, t);
+  }
   // byText mirrors errvocab.ByText.
   function byText(v, text, families) {
     text = text.trim();
@@ -582,8 +591,9 @@
   // composedLines mirrors report's composed messages: each line of q that
   // no result's pattern names (report.namesOnlyInner) but whose layer and inner error are known,
   // once per layer and error, with the causes of its parts: the layer's
-  // entries of the error (or of the one the layer returns for it), then the
-  // error's own, then the same error met in other layers (report.partCauses).
+  // entries of the error, then the error's own, then the same error met in
+  // other layers, then the layer's entries of the error it returns for it
+  // (report.partCauses).
   function composedLines(results, q, lang) {
     var seen = {}, out = [];
     q.split("\n").forEach(function (line, i) {
@@ -607,7 +617,7 @@
           if (r.kind !== "entry" || byId[r.id]) { return; }
           byId[r.id] = true;
           causes.push({ result: r, truth: "unknown", reasons: [], condition: r.applies_when || "", len: Array.from(r.match || "").length,
-            generic: !!r.generic, reports: r.reports || 0, confidence: r.confidence || 0, tier: 1, group: group, via: via });
+            generic: !!r.generic, wrapper: isResult(r.match || ""), reports: r.reports || 0, confidence: r.confidence || 0, tier: 1, group: group, via: via });
         };
         var dom = c.reading.layer.domain + "/";
         rs[0].forEach(function (r) {
@@ -615,7 +625,7 @@
           if (!named && !matched) { return; }
           if (r.id.indexOf(dom) === 0) { put(r, 0, "layer"); }
         });
-        rs[1].forEach(function (r) { if (r.match) { put(r, 0, "layer"); } });
+        rs[1].forEach(function (r) { if (r.match) { put(r, 3, "layer"); } });
         rs[0].forEach(function (r) {
           var named = names.indexOf(r.code) >= 0, matched = !!r.match;
           if ((named || matched) && r.generic) { put(r, 1, "inner_error"); }

@@ -131,6 +131,8 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 		strings.Join(layeredLines[3:5], "\n") + "\n",
 		"Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly.\n",
 		"tensor([0., 0.], device='cuda:1')\n",
+		// A wrapper above the line that names the failure: https://github.com/NVIDIA/nccl/issues/1410
+		"[rank7]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n[rank7]: Last error:\n[rank7]: Cuda failure 1 'invalid argument'\n",
 	}
 	for _, l := range layeredLines {
 		pastes = append(pastes, l+"\n")

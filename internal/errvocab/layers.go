@@ -23,9 +23,10 @@ func (l Layer) Plain() bool { return l.ID == "pytorch" || l.ID == "cuda_check" }
 // Returns names the error a layer returns to its caller when a call below
 // it fails with an error of a family: NCCL turns a CUDA failure into
 // ncclUnhandledCudaError and a system call's into ncclSystemError. "" when
-// the layer passes the error on as it is.
+// the layer passes the error on as it is: nccl-tests' own CUDA check prints
+// the CUDA error and exits, without NCCL between.
 func (l Layer) Returns(family string) string {
-	if l.ID != "nccl" && l.ID != "nccl_tests" {
+	if l.ID != "nccl" {
 		return ""
 	}
 	switch family {

@@ -194,6 +194,27 @@ func All(family string) []Error {
 	return out
 }
 
+// Result tells whether text is nothing but an NCCL result: its name
+// (ncclUnhandledCudaError) or its message, with or without the advice NCCL
+// appends ("unhandled cuda error"), and not a CUDA error's too. A line that says only that wraps an
+// error it does not name: the line that names it (NCCL's WARN line, the
+// "Last error:" below PyTorch's) is the one that explains it.
+func Result(text string) bool {
+	t := strings.TrimSpace(text)
+	if e, ok := ByName(t); ok {
+		return e.Family == NCCL && e.Code != 0
+	}
+	i, ok := v.byText[NCCL][t]
+	if !ok || v.all[i].Code == 0 {
+		return false
+	}
+	// "invalid argument" is CUDA's cudaErrorInvalidValue too: a line that
+	// says it may name the failure itself.
+	_, rt := v.byText[CUDARuntime][t]
+	_, dr := v.byText[CUDADriver][t]
+	return !rt && !dr
+}
+
 // bareWrap are the words a CUDA check prints around an error whatever
 // program it is in: "CUDA error: ", "cudaErrorX: ".
 var bareWrap = []string{"RuntimeError: ", "CUDA error: ", "CUDA error ", "Cuda error: ", "error: "}

@@ -169,3 +169,23 @@ func TestBare(t *testing.T) {
 		}
 	}
 }
+
+// A result's name or message alone is a wrapper's text; anything more, or
+// another family's error, is not.
+func TestResult(t *testing.T) {
+	for text, want := range map[string]bool{
+		"unhandled cuda error": true,
+		"unhandled system error (run with NCCL_DEBUG=INFO for details)": true,
+		"ncclSystemError": true,
+		" internal error - please report this issue to the NCCL developers": true,
+		"no error":              false,
+		"ncclSuccess":           false,
+		"invalid argument":      false, // CUDA's too, and NCCL's own is longer
+		"cudaErrorInvalidValue": false,
+		"Error while creating shared memory segment": false,
+	} {
+		if got := Result(text); got != want {
+			t.Errorf("Result(%q) = %v", text, got)
+		}
+	}
+}

@@ -39,7 +39,8 @@ type Message struct {
 	Composed bool   `json:"composed,omitempty"`
 	Note     string `json:"note,omitempty"` // what a composed message is made of, in words
 
-	judged bool // there were facts to judge the causes by
+	judged  bool // there were facts to judge the causes by
+	wrapper bool // every cause is a wrapper (search.Candidate.Wrapper): the message names no failure of its own
 }
 
 // Cause is one entry as a cause of a message, judged against the facts.
@@ -215,9 +216,11 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 		return msg, nil
 	}
 	allOut := true
+	msg.wrapper = true
 	for _, r := range rs {
 		msg.Causes = append(msg.Causes, r.c)
 		allOut = allOut && r.tier == 2
+		msg.wrapper = msg.wrapper && r.rank.Wrapper
 	}
 	switch {
 	case rs[0].tier == 0:
@@ -428,6 +431,11 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 			errs = append(errs, msg)
 		}
 	}
+	// A wrapper's message (PyTorch's "NCCL error in: ..., unhandled cuda
+	// error") comes before the line that names the failure ("Last error:",
+	// NCCL's WARN line) in a log, but says less: the messages that name a
+	// failure come first.
+	sort.SliceStable(errs, func(i, j int) bool { return !errs[i].wrapper && errs[j].wrapper })
 	if len(errs) == 0 && o.Paste != nil {
 		// No error line: what the input shows (symptoms.go), known once it
 		// has ended.

@@ -46,13 +46,14 @@ type partCause struct {
 	e     *kb.Entry
 	match string // what its pattern matched of the inner error's message or name; "" when found by its error code
 	via   string // layer: an entry of the layer about this error or the one it returns; inner_error: an entry of the error
-	group int    // 0 the layer's, 1 the error's own (generic), 2 the same error met in another layer
+	group int    // 0 the layer's, 1 the error's own (generic), 2 the same error met in another layer, 3 the layer's wrapper of it
 }
 
 // partCauses lists the causes of a line that no entry names, from its
-// parts: the entries of its layer about its inner error (or about the error
-// the layer returns for it), then those of the inner error in general, then
-// those of the same error met in other layers.
+// parts: the entries of its layer about its inner error, then those of the
+// inner error in general, then those of the same error met in other layers,
+// and last those about the error the layer returns for it (NCCL's unhandled
+// cuda error), which say only that some call failed.
 func partCauses(s *site.Site, lang string, rd *errvocab.Reading) []partCause {
 	if rd == nil || rd.Error == nil {
 		return nil
@@ -92,7 +93,7 @@ func partCauses(s *site.Site, lang string, rd *errvocab.Reading) []partCause {
 		case ownLayer && (named || matched):
 			out = append(out, partCause{e, match, "layer", 0})
 		case wraps[e.ID] != "":
-			out = append(out, partCause{e, wraps[e.ID], "layer", 0})
+			out = append(out, partCause{e, wraps[e.ID], "layer", 3})
 		case matched && search.Generic(e) || named && search.Generic(e):
 			out = append(out, partCause{e, match, "inner_error", 1})
 		case matched || named:

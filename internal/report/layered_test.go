@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -97,7 +98,8 @@ func TestLayeredMessages(t *testing.T) {
 
 // A composed message is reported once per layer and inner error, however
 // often the log repeats it, and a known message repeated is never taken for
-// a composed one.
+// a composed one. The composed one, answered only by NCCL's wrapper entry,
+// comes after the message an entry names.
 func TestLayeredOncePerError(t *testing.T) {
 	s := repoSite(t)
 	var in strings.Builder
@@ -113,7 +115,7 @@ func TestLayeredOncePerError(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Messages) != 2 || !d.Messages[0].Composed || d.Messages[1].Composed || d.Messages[1].Causes[0].ID != "nccl/ipc-handle-peer-access-unsupported" {
+	if len(d.Messages) != 2 || d.Messages[0].Composed || !d.Messages[1].Composed || d.Messages[0].Causes[0].ID != "nccl/ipc-handle-peer-access-unsupported" {
 		t.Errorf("messages: %d", len(d.Messages))
 		for _, m := range d.Messages {
 			t.Errorf("  line %d composed %v", m.Line, m.Composed)
@@ -157,6 +159,54 @@ func TestUnknownLines(t *testing.T) {
 	for _, w := range []string{text("en", "no_match"), text("en", "collect"), "NCCL_DEBUG=INFO", "p2p-probe --test"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("the answer lacks %q:\n%s", w, out.String())
+		}
+	}
+}
+
+// A wrapper's line (PyTorch's "NCCL error in: ..., unhandled system error",
+// nccl-tests' "Test NCCL failure ... 'unhandled system error'") comes first
+// in a log, but the line that names the failure ("Last error:", NCCL's WARN
+// line) is the answer: its entry is the first cause, the wrapper's after.
+func TestWrapperBelowTheFailure(t *testing.T) {
+	s := repoSite(t)
+	for _, c := range []struct {
+		src, paste string
+		first      string // the failure line's entry, first or second behind another of that line
+		wrapper    string // the wrapper's entry, still among the causes, after the failure's
+	}{
+		{"https://github.com/hiyouga/LlamaFactory/issues/7233", `[rank1]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5
+[rank1]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. 
+[rank1]: Last error:
+[rank1]: Error while creating shared memory segment /dev/shm/nccl-LeXlEJ (size 9637888)
+`, "nccl/shm-segment-create-failed", "nccl/unhandled-system-error"},
+		{"https://github.com/NVIDIA/nccl/issues/1410", `[rank7]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5
+[rank7]: ncclUnhandledCudaError: Call to CUDA function failed.
+[rank7]: Last error:
+[rank7]: Cuda failure 1 'invalid argument'
+`, "nccl/cuda-failure-invalid-argument", "nccl/unhandled-cuda-error"},
+		{"https://github.com/NVIDIA/nccl-tests/issues/166", `ubuntu: Test NCCL failure common.cu:958 'unhandled system error (run with NCCL_DEBUG=INFO for details) / '
+ubuntu:9621:9685 [0] misc/shmutils.cc:112 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-zTYolS (size 5967872)
+`, "nccl/shm-segment-create-failed", "nccl/unhandled-system-error"},
+	} {
+		var out bytes.Buffer
+		if _, err := Explain(&out, s, strings.NewReader(c.paste), nil, Options{Lang: "en", JSON: true}); err != nil {
+			t.Fatal(err)
+		}
+		var d Diagnosis
+		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, m := range d.Messages {
+			for _, x := range m.Causes {
+				ids = append(ids, x.ID)
+			}
+		}
+		if len(d.Messages) < 2 || !slices.Contains(ids[:min(2, len(ids))], c.first) || d.Messages[0].Line == 1 {
+			t.Errorf("%s: causes %v, want %s first, from the failure's line", c.src, ids, c.first)
+		}
+		if i := slices.Index(ids, c.wrapper); i < 0 || i < slices.Index(ids, c.first) {
+			t.Errorf("%s: causes %v: the wrapper %s missing or before the failure", c.src, ids, c.wrapper)
 		}
 	}
 }
