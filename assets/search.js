@@ -496,6 +496,11 @@
   // The error vocabulary and the layers' line shapes (assets/errvocab.js,
   // made from internal/errvocab): readLine mirrors errvocab.Read.
   var vocab = null;
+  // normText mirrors errvocab's norm: a message as people quote it (any
+  // case, spaces collapsed, no final full stop or plural s).
+  function normText(t) {
+    return t.toLowerCase().split(/\s+/).filter(Boolean).join(" ").replace(/[. ]+$/, "").replace(/s$/, "");
+  }
   function shortText(t) {
     var i = t.indexOf(" (run with");
     if (i < 0) { i = t.indexOf(" - please"); }
@@ -503,13 +508,16 @@
   }
   function errVocab() {
     if (vocab || !window.p2pkbErrors) { return vocab; }
-    var d = window.p2pkbErrors, v = { byName: {}, byCode: {}, byText: {}, returns: d.returns || {}, plain: d.plain || [] };
+    var d = window.p2pkbErrors, v = { byName: {}, byCode: {}, byText: {}, byNorm: {}, returns: d.returns || {}, plain: d.plain || [] };
     d.errors.forEach(function (r) {
       var e = { family: r[0], code: r[1], name: r[2], text: r[3] };
       if (!Object.prototype.hasOwnProperty.call(v.byName, e.name)) { v.byName[e.name] = e; }
       (v.byCode[e.family] = v.byCode[e.family] || {})[e.code] = e;
-      var t = v.byText[e.family] = v.byText[e.family] || {};
-      [e.text, shortText(e.text)].forEach(function (x) { if (!Object.prototype.hasOwnProperty.call(t, x)) { t[x] = e; } });
+      var t = v.byText[e.family] = v.byText[e.family] || {}, n = v.byNorm[e.family] = v.byNorm[e.family] || {};
+      [e.text, shortText(e.text)].forEach(function (x) {
+        if (!Object.prototype.hasOwnProperty.call(t, x)) { t[x] = e; }
+        if (!Object.prototype.hasOwnProperty.call(n, normText(x))) { n[normText(x)] = e; }
+      });
     });
     v.shapes = d.shapes.map(function (s) { return { layer: s.layer, triggers: s.triggers, re: new RegExp(s.re), families: s.families || [], byFile: s.by_file || null }; });
     vocab = v;
@@ -533,9 +541,15 @@
       var best = null, bestLen = 0;
       f = v.byText[families[i]] || {};
       Object.keys(f).forEach(function (t) {
-        if (t.length > bestLen && t.length >= 8 && text.indexOf(t) === 0 && !/[A-Za-z]/.test(text.charAt(t.length))) { best = f[t]; bestLen = t.length; }
+        if (t.length > bestLen && t.length >= 8 && t.length <= text.length && text.slice(0, t.length).toLowerCase() === t.toLowerCase() &&
+          !/[A-Za-z]/.test(text.charAt(t.length))) { best = f[t]; bestLen = t.length; }
       });
       if (best) { return best; }
+    }
+    var n = normText(text);
+    for (i = 0; i < families.length; i++) {
+      f = v.byNorm[families[i]] || {};
+      if (n.length >= 8 && own.call(f, n)) { return f[n]; }
     }
     return null;
   }
@@ -572,7 +586,7 @@
       if (!m) { continue; }
       var g = m.groups || {}, r = { layer: s.layer, where: g.where || g.where2 || "", error: null, shape: m[0] };
       if (s.byFile) { Object.keys(s.byFile).forEach(function (k) { if (r.where.indexOf(k) >= 0) { r.layer = s.byFile[k]; } }); }
-      r.error = inner(v, s, g.name || "", g.code || "", g.text || "", g.rest || g.rest2 || "");
+      r.error = inner(v, s, g.name || "", g.code || g.code2 || "", g.text || "", g.rest || g.rest2 || "");
       var rest = g.rest || "";
       if (!r.error && r.layer.id === "nccl" && rest && rest.indexOf("failed") < 0 && rest.indexOf("rror") < 0) { continue; }
       return r;
@@ -582,6 +596,7 @@
   // same mirrors errvocab.Same: the error's names in the runtime and the driver.
   function same(e) {
     var v = errVocab(), out = [e.name], other = { cuda_runtime: "cuda_driver", cuda_driver: "cuda_runtime" }[e.family];
+    if (e.family === "xid") { out.push("Xid " + e.code); return out; }
     if (!other) { return out; }
     var o = (v.byCode[other] || {})[e.code];
     if (o && o.text === e.text) { out.push(o.name); } else if ((o = (v.byText[other] || {})[e.text])) { out.push(o.name); }

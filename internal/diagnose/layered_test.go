@@ -45,6 +45,18 @@ func TestLayeredMessages(t *testing.T) {
 		// (ucc/tl-cuda-ipc-cache-open-failed), which carries the layer and the error.
 		{"https://github.com/openucx/ucc/issues/1041", "[1730117228.178968] [dgx1v-loki-23:3000 :0]   tl_cuda_cache.c:231  UCC  ERROR ipc-cache: failed to open ipc mem handle. addr:0x7f65a8000000 len:16777216 err:201",
 			false, "ucc", "CUDA_ERROR_INVALID_CONTEXT", "ucc/tl-cuda-ipc-cache-open-failed", ""},
+		// Libraries no shape names, that print a CUDA error by name or quote its message:
+		// composed from the error's entries, here those of IPC.
+		{"https://github.com/NVIDIA/DALI/issues/4817", "RuntimeError: CUDA runtime API error cudaErrorDeviceUninitialized (201):",
+			true, "cuda_call", "cudaErrorDeviceUninitialized", "cuda/ipc-open-in-own-process", "inner_error"},
+		{"https://github.com/openucx/ucx/pull/10618", "cuda_ipc_cache.c:132  UCX  WARN  cuIpcCloseMemHandle( (CUdeviceptr)region->mapped_addr) failed: invalid device context",
+			true, "ucx", "CUDA_ERROR_INVALID_CONTEXT", "cuda/ipc-open-in-own-process", "inner_error"},
+		{"https://github.com/efeslab/Nanoflow/issues/22", "I tried run llama3-70B, raise the error `peer access is not supported between these two device`",
+			true, "cuda_text", "cudaErrorPeerAccessUnsupported", "cuda/peer-access-unsupported-by-hardware", "inner_error"},
+		// An Xid no entry names: composed, its meaning from NVIDIA's catalog in the note.
+		{"https://github.com/leptonai/gpud/blob/main/components/accelerator/nvidia/xid/testdata/dmesg-with-xid-119.log",
+			"[Sun Feb 23 16:24:18 2025] NVRM: Xid (PCI:0000:9b:00): 119, pid=2024380, name=nvidia-smi, Timeout after 6s of waiting for RPC response from GPU4 GSP! Expected function 103 (GSP_RM_ALLOC) (0x2081 0x4).",
+			true, "nvrm", "GSP_RPC_TIMEOUT", "", ""},
 		// A framework's wrapper around an error no entry knows: composed, no cause, what to collect next.
 		{"https://github.com/jaxleyverse/jaxley/issues/53", "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.func.launch' failed: Failed to launch CUDA kernel: fusion_1560 with block dimensions: 160x1x1 and grid dimensions: 1x1x1: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered.",
 			true, "xla", "CUDA_ERROR_ILLEGAL_ADDRESS", "", ""},
