@@ -253,7 +253,7 @@
           return ranked.map(function (d, i) {
             var row = chunks[i][d % meta.chunk], r = { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], gist: row[5] || "", best: row[6] || "",
               versions: row[7] || [], applies_when: row[8] || "", score: scores[d], match: matches[d] || "" };
-            if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] === 1; r.confidence = row[11] || 0; }
+            if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] === 1; r.confidence = row[11] || 0; r.apis = (row[12] || "").split(" ").filter(Boolean); }
             if (r.match && multiline) { r.line = lineOf(q, r.match); }
             return r;
           });
@@ -532,6 +532,14 @@
     e = own.call(v.byText.nccl || {}, t) ? v.byText.nccl[t] : null;
     return !!e && e.code !== 0 && !own.call(v.byText.cuda_runtime || {}, t) && !own.call(v.byText.cuda_driver || {}, t);
   }
+  // apiKind mirrors errvocab.APIKind: the kind of a CUDA call (ipc, vmm, peer) or "".
+  function apiKind(name) {
+    if (name === "CUDA IPC" || /^cu(da)?Ipc/.test(name)) { return "ipc"; }
+    if (/PeerAccess|P2PAttribute/.test(name) || /^cu(da)?MemcpyPeer/.test(name)) { return "peer"; }
+    if (/^cuMulticast/.test(name)) { return "vmm"; }
+    if (/^cuMem/.test(name) && !/^cuMem(cpy|set|Alloc|Free|GetInfo)/.test(name)) { return "vmm"; }
+    return "";
+  }
   // byText mirrors errvocab.ByText.
   function byText(v, text, families) {
     text = text.trim();
@@ -608,7 +616,8 @@
   // once per layer and error, with the causes of its parts: the layer's
   // entries of the error, then the error's own, then the same error met in
   // other layers, then the layer's entries of the error it returns for it
-  // (report.partCauses).
+  // (report.partCauses); in each, those that name the kind of call that
+  // failed first (report.sortParts).
   function composedLines(results, q, lang) {
     var seen = {}, out = [];
     q.split("\n").forEach(function (line, i) {
@@ -627,12 +636,13 @@
       var e = c.reading.error, names = same(e), ret = (errVocab().returns[c.reading.layer.id] || {})[e.family];
       var wrapped = ret && errVocab().byName[ret];
       return Promise.all([search([e.text].concat(names).join("\n"), lang, 50), wrapped ? search(wrapped.name + "\n" + wrapped.text, lang, 50) : Promise.resolve([])]).then(function (rs) {
-        var byId = {}, causes = [];
+        var byId = {}, causes = [], kind = apiKind(c.reading.where);
         var put = function (r, group, via) {
           if (r.kind !== "entry" || byId[r.id]) { return; }
           byId[r.id] = true;
           causes.push({ result: r, truth: "unknown", reasons: [], condition: r.applies_when || "", len: Array.from(r.match || "").length,
-            generic: !!r.generic, wrapper: isResult(r.match || ""), reports: r.reports || 0, confidence: r.confidence || 0, tier: 1, group: group, via: via });
+            generic: !!r.generic, wrapper: isResult(r.match || ""), reports: r.reports || 0, confidence: r.confidence || 0, tier: 1, group: group, via: via,
+            api: !!kind && (r.apis || []).indexOf(kind) >= 0 });
         };
         var dom = c.reading.layer.domain + "/";
         rs[0].forEach(function (r) {
@@ -646,7 +656,7 @@
           if ((named || matched) && r.generic) { put(r, 1, "inner_error"); }
         });
         rs[0].forEach(function (r) { if (names.indexOf(r.code) >= 0 || r.match) { put(r, 2, "inner_error"); } });
-        causes.sort(function (a, b) { return a.group - b.group || causeOrder(a, b); });
+        causes.sort(function (a, b) { return a.group - b.group || (b.api ? 1 : 0) - (a.api ? 1 : 0) || causeOrder(a, b); });
         c.causes = causes;
         return c;
       });

@@ -159,8 +159,9 @@ func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, 
 type ranked struct {
 	c     Cause
 	rank  search.Candidate
-	tier  int // 0: its conditions hold; 1: unknown, or no condition; 2: ruled out
-	group int // composed messages: partCause.group
+	tier  int  // 0: its conditions hold; 1: unknown, or no condition; 2: ruled out
+	group int  // composed messages: partCause.group
+	api   bool // composed messages: partCause.api
 }
 
 // message judges the entries matched on one line as causes of its message;
@@ -173,7 +174,7 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 	}
 	msg := Message{Line: n, LineText: strings.TrimSpace(text), Severity: "note", judged: len(f) > 0, Layered: layered(rd)}
 	var rs []ranked
-	add := func(e *kb.Entry, match, via string, group int) error {
+	add := func(e *kb.Entry, match, via string, group int, api bool) error {
 		c, conditional, err := cause(s, e, f, o)
 		if err != nil {
 			return err
@@ -189,14 +190,14 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 		if !e.IsNote() {
 			msg.Severity = "error"
 		}
-		rs = append(rs, ranked{c, search.NewCandidate(e, match, tier), tier, group})
+		rs = append(rs, ranked{c, search.NewCandidate(e, match, tier), tier, group, api})
 		return nil
 	}
 	if len(ms) == 0 {
 		msg.Composed, msg.Severity, msg.Match = true, "error", rd.Shape
 		msg.Note = composedNote(o.Lang, msg.Layered)
 		for _, p := range partCauses(s, o.Lang, rd) {
-			if err := add(p.e, p.match, p.via, p.group); err != nil {
+			if err := add(p.e, p.match, p.via, p.group, p.api); err != nil {
 				return msg, err
 			}
 		}
@@ -205,7 +206,7 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 	} else {
 		msg.Match = ms[0].Text
 		for _, x := range ms {
-			if err := add(s.KB.ByID[x.Doc.ID], x.Text, "", 0); err != nil {
+			if err := add(s.KB.ByID[x.Doc.ID], x.Text, "", 0, false); err != nil {
 				return msg, err
 			}
 		}

@@ -53,10 +53,18 @@ func TestLayeredMessages(t *testing.T) {
 			true, "ucx", "CUDA_ERROR_INVALID_CONTEXT", "cuda/ipc-open-in-own-process", "inner_error"},
 		{"https://github.com/efeslab/Nanoflow/issues/22", "I tried run llama3-70B, raise the error `peer access is not supported between these two device`",
 			true, "cuda_text", "cudaErrorPeerAccessUnsupported", "cuda/peer-access-unsupported-by-hardware", "inner_error"},
+		// The call that failed says which of the error's entries come first: those
+		// that name IPC calls for an invalid argument from cuIpcOpenMemHandle.
+		{"https://github.com/numba/numba/issues/9293", "thread/process ids, cid = 0, i = 0, [1] Call to call_cuIpcOpenMemHandle results in CUDA_ERROR_INVALID_VALUE",
+			true, "cuda_call", "CUDA_ERROR_INVALID_VALUE", "psm2/cuipcgetmemhandle-managed-memory", "inner_error"},
 		// An Xid no entry names: composed, its meaning from NVIDIA's catalog in the note.
+		{"https://github.com/stas00/ml-engineering/blob/master/compute/accelerator/nvidia/debug.md",
+			"NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row marked for remapping, reset gpu to activate.",
+			true, "nvrm", "INFOROM_DRAM_RETIREMENT_EVENT", "", ""},
+		// One an entry names: the entry, with the layer and the catalog's name.
 		{"https://github.com/leptonai/gpud/blob/main/components/accelerator/nvidia/xid/testdata/dmesg-with-xid-119.log",
 			"[Sun Feb 23 16:24:18 2025] NVRM: Xid (PCI:0000:9b:00): 119, pid=2024380, name=nvidia-smi, Timeout after 6s of waiting for RPC response from GPU4 GSP! Expected function 103 (GSP_RM_ALLOC) (0x2081 0x4).",
-			true, "nvrm", "GSP_RPC_TIMEOUT", "", ""},
+			false, "nvrm", "GSP_RPC_TIMEOUT", "linux/xid-119-gsp-rpc-timeout", ""},
 		// A framework's wrapper around an error no entry knows: composed, no cause, what to collect next.
 		{"https://github.com/jaxleyverse/jaxley/issues/53", "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.func.launch' failed: Failed to launch CUDA kernel: fusion_1560 with block dimensions: 160x1x1 and grid dimensions: 1x1x1: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered.",
 			true, "xla", "CUDA_ERROR_ILLEGAL_ADDRESS", "", ""},

@@ -251,3 +251,21 @@ func TestXidTable(t *testing.T) {
 		}
 	}
 }
+
+// A call's kind, as the lines of real logs name the call.
+func TestAPIKind(t *testing.T) {
+	for name, want := range map[string]string{
+		"cuIpcOpenMemHandle": APIIPC, "cudaIpcGetMemHandle": APIIPC, "CUDA IPC": APIIPC,
+		"cudaDeviceEnablePeerAccess": APIPeer, "cuCtxEnablePeerAccess": APIPeer, "cudaMemcpyPeerAsync": APIPeer, "cuDeviceGetP2PAttribute": APIPeer,
+		"cuMemCreate": APIVMM, "cuMemImportFromShareableHandle": APIVMM, "cuMulticastBindMem": APIVMM,
+		"cuMemcpyAsync": "", "cuMemAlloc_v2": "", "cudaMalloc": "", "cuInit": "", "": "",
+	} {
+		if got := APIKind(name); got != want {
+			t.Errorf("APIKind(%q) = %q, want %q", name, got, want)
+		}
+	}
+	// An entry's text, its pattern's escapes included, names each kind once.
+	if got := APIKinds(`cuda_ipc_cache.c:\d+ +UCX +ERROR cuIpcOpenMemHandle\(\) failed|cudaIpcOpenMemHandle|cuMemCreate`); len(got) != 2 || got[0] != APIIPC || got[1] != APIVMM {
+		t.Errorf("APIKinds: %v", got)
+	}
+}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/p2pkb/p2pkb/internal/errvocab"
@@ -51,6 +52,13 @@ func Before(a, b Candidate) bool {
 // NewCandidate is e as a cause of a line its pattern matched with match, at tier.
 func NewCandidate(e *kb.Entry, match string, tier int) Candidate {
 	return Candidate{ID: e.ID, Tier: tier, Wrapper: errvocab.Result(match), Generic: Generic(e), Match: utf8.RuneCountInString(match), Reports: len(e.Reports()), Confidence: e.Confidence}
+}
+
+// APIs lists the kinds of CUDA calls an entry names in its signature,
+// pattern or aliases (errvocab.APIKinds): a line no entry names is answered
+// first by the entries of its error that name the same kind of call.
+func APIs(e *kb.Entry) []string {
+	return errvocab.APIKinds(e.Signature + "\n" + e.Regex + "\n" + strings.Join(e.Aliases, "\n"))
 }
 
 // Generic tells whether an entry's signature is an inner error alone.
