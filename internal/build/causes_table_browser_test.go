@@ -155,8 +155,8 @@ func TestBrowserCausesTable(t *testing.T) {
 							}
 						}
 					}
-					if want.TellApart != "" && !strings.Contains(box.Tell, rules.DisplayName(want.TellApart)) {
-						t.Errorf("%s (%s): tell apart %q lacks %s", c.Name, lang, box.Tell, rules.DisplayName(want.TellApart))
+					if want.TellApart != "" && !strings.Contains(box.Tell, rules.Display(want.TellApart)) {
+						t.Errorf("%s (%s): tell apart %q lacks %s", c.Name, lang, box.Tell, rules.Display(want.TellApart))
 					}
 					break
 				}

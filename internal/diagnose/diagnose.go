@@ -304,7 +304,7 @@ func tellApart(s *site.Site, causes []Cause, f rules.Facts) *TellApart {
 	t := &TellApart{Facts: order, Run: "p2p-probe", Paste: []string{}}
 	seen := map[string]bool{}
 	for _, n := range order {
-		t.Names = append(t.Names, rules.DisplayName(n))
+		t.Names = append(t.Names, rules.Display(n))
 		if strings.HasPrefix(n, "p2p.test.") {
 			t.Run = "p2p-probe --test"
 		}

@@ -153,7 +153,7 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 	if m.Verdict == "ruled_out" {
 		fmt.Fprintf(w, "\n  %s\n", fmt.Sprintf(text(o.Lang, "ruled_out"), len(m.Causes)))
 		for _, c := range m.Causes {
-			fmt.Fprintf(w, "    %s %s — %s%s\n      %s\n", o.paint(red, "✗"), c.ID, o.verdict(c.Verdict), because(c.Reasons), o.href(c.URL))
+			fmt.Fprintf(w, "    %s %s — %s%s\n      %s\n", o.paint(red, "✗"), c.ID, o.verdict(c.Verdict), because(o.Lang, c.Reasons), o.href(c.URL))
 		}
 		fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "collect"))
 		for i, c := range m.Collect {
@@ -176,7 +176,7 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 			}
 		}
 		if m.judged && (c.Verdict != rules.True.String() || c.Condition != "" || len(c.Reasons) > 0) {
-			fmt.Fprintf(w, " — %s%s", o.verdict(c.Verdict), because(c.Reasons))
+			fmt.Fprintf(w, " — %s%s", o.verdict(c.Verdict), because(o.Lang, c.Reasons))
 		}
 		fmt.Fprintln(w)
 		if c.Verdict == rules.False.String() && len(m.Causes) > 1 {
@@ -207,7 +207,7 @@ func writeMarked(w io.Writer, ind string, c Cause, o Options, judge bool) {
 		if !judge {
 			return ""
 		}
-		return fmt.Sprintf("\n%s     %s%s", ind, o.verdict(m.Verdict), because(m.Reasons))
+		return fmt.Sprintf("\n%s     %s%s", ind, o.verdict(m.Verdict), because(o.Lang, m.Reasons))
 	}
 	if len(c.Workarounds) > 0 {
 		fmt.Fprintf(w, "\n%s%s\n", ind, o.paint(bold, text(o.Lang, "works")))

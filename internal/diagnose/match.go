@@ -86,18 +86,18 @@ func MatchAll(w io.Writer, s *site.Site, f rules.Facts, o Options) (int, error) 
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s %s\n  %s%s\n", o.paint(red, "●"), o.paint(bold, a.Signature), o.verdict(a.Verdict), because(a.Reasons))
+		fmt.Fprintf(w, "%s %s\n  %s%s\n", o.paint(red, "●"), o.paint(bold, a.Signature), o.verdict(a.Verdict), because(o.Lang, a.Reasons))
 		if len(a.Workarounds) > 0 {
 			fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "works"))
 			for j, m := range a.Workarounds {
-				fmt.Fprintf(w, "%s\n       %s%s\n", o.after(fmt.Sprintf("    %d. [%3.0f%%] ", j+1, m.Rate*100), m.Text, 7), o.verdict(m.Verdict), because(m.Reasons))
+				fmt.Fprintf(w, "%s\n       %s%s\n", o.after(fmt.Sprintf("    %d. [%3.0f%%] ", j+1, m.Rate*100), m.Text, 7), o.verdict(m.Verdict), because(o.Lang, m.Reasons))
 			}
 		}
 		if len(a.DeadEnds) > 0 {
 			fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "avoid"))
 			for _, m := range a.DeadEnds {
 				line := o.after(fmt.Sprintf("    ✗ [%3.0f%% %s] ", m.Rate*100, text(o.Lang, "fail")), m.Text, 7)
-				fmt.Fprintf(w, "%s\n       %s%s\n", strings.Replace(line, "✗", o.paint(red, "✗"), 1), o.verdict(m.Verdict), because(m.Reasons))
+				fmt.Fprintf(w, "%s\n       %s%s\n", strings.Replace(line, "✗", o.paint(red, "✗"), 1), o.verdict(m.Verdict), because(o.Lang, m.Reasons))
 			}
 		}
 		fmt.Fprintf(w, "\n  %s %s\n", text(o.Lang, "more"), o.href(a.URL))
@@ -121,11 +121,16 @@ func rank(verdict string) int {
 	return map[string]int{"applies": 0, "unknown": 1, "does_not_apply": 2}[verdict]
 }
 
-func because(reasons []string) string {
+// because lists a verdict's reasons in lang.
+func because(lang string, reasons []string) string {
 	if len(reasons) == 0 {
 		return ""
 	}
-	return ": " + strings.Join(reasons, "; ")
+	out := make([]string, len(reasons))
+	for i, r := range reasons {
+		out[i] = rules.ReasonIn(r, lang)
+	}
+	return ": " + strings.Join(out, "; ")
 }
 
 func verdictWord(lang, v string) string { return text(lang, "v_"+v) }
