@@ -594,7 +594,7 @@
       if (!m) { continue; }
       var g = m.groups || {}, r = { layer: s.layer, where: g.where || g.where2 || "", error: null, shape: m[0] };
       if (s.byFile) { Object.keys(s.byFile).forEach(function (k) { if (r.where.indexOf(k) >= 0) { r.layer = s.byFile[k]; } }); }
-      r.error = inner(v, s, g.name || "", g.code || g.code2 || "", g.text || "", g.rest || g.rest2 || "");
+      r.error = inner(v, s, g.name || "", g.code || g.code2 || "", g.text || g.text2 || "", g.rest || g.rest2 || "");
       var rest = g.rest || "";
       if (!r.error && r.layer.id === "nccl" && rest && rest.indexOf("failed") < 0 && rest.indexOf("rror") < 0) { continue; }
       return r;

@@ -43,6 +43,7 @@ var layeredLines = []string{
 	"I tried run llama3-70B, raise the error `peer access is not supported between these two device`",                                                                                                          // https://github.com/efeslab/Nanoflow/issues/22
 	"[Sun Feb 23 16:24:18 2025] NVRM: Xid (PCI:0000:9b:00): 119, pid=2024380, name=nvidia-smi, Timeout after 6s of waiting for RPC response from GPU4 GSP! Expected function 103 (GSP_RM_ALLOC) (0x2081 0x4).", // https://github.com/leptonai/gpud (dmesg-with-xid-119.log)
 	"NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row marked for remapping, reset gpu to activate.",                                                                                             // https://github.com/stas00/ml-engineering (compute/accelerator/nvidia/debug.md)
+	"Exception: Capture cuda graph failed: Runtime check failed at /sgl-workspace/sglang/python/sglang/jit_kernel/include/sgl_kernel/distributed/custom_all_reduce.cuh:37: CUDA error: invalid argument",       // https://github.com/sgl-project/sglang/pull/27948
 	"training step 12 loss 0.5",
 }
 

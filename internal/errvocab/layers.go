@@ -82,8 +82,10 @@ var customAllReduce = map[string]Layer{
 var shapes = []shape{
 	// vLLM's CUDACHECK: "Failed: Cuda error %s:%d '%s'" (older: "Failed: %s:%d '%s'").
 	// https://github.com/vllm-project/vllm/issues/5613
+	// SGLang's JIT kernels' RuntimeCheck: "Runtime check failed at .../custom_all_reduce.cuh:37: CUDA error: invalid argument".
+	// https://github.com/sgl-project/sglang/pull/27948
 	{triggers: []string{"custom_all_reduce", "custom_allreduce", "customAllReduce", "allReduceFusion", "deep_ep."},
-		re:       regexp.MustCompile(`(?P<where>[\w./-]*(?:custom_all_reduce|custom_allreduce|customAllReduce|allReduceFusion|deep_ep)\w*\.(?:cuh|cu|cpp|h|hpp):\d+)['"]?\s*'(?P<text>[^']+)'`),
+		re:       regexp.MustCompile(`(?P<where>[\w./-]*(?:custom_all_reduce|custom_allreduce|customAllReduce|allReduceFusion|deep_ep)\w*\.(?:cuh|cu|cpp|h|hpp):\d+)(?:['"]?\s*'(?P<text>[^']+)'|: CUDA error: (?P<text2>.+))`),
 		families: cudaFamilies, byFile: customAllReduce},
 	// TensorRT-LLM's check_cuda_error: "[TensorRT-LLM][ERROR] CUDA runtime error in cudaIpcOpenMemHandle(...): <text> (<file>:<line>)".
 	{layer: Layer{"trtllm", "TensorRT-LLM", "tensorrt-llm"}, triggers: []string{"[TensorRT-LLM][ERROR]"},
@@ -311,7 +313,7 @@ func Read(line string) (r Reading, ok bool) {
 				}
 			}
 		}
-		if e, ok := inner(s, group("name"), group("code", "code2"), group("text"), group("rest", "rest2")); ok {
+		if e, ok := inner(s, group("name"), group("code", "code2"), group("text", "text2"), group("rest", "rest2")); ok {
 			r.Error = &e
 		}
 		if r.Error == nil && r.Layer.ID == "nccl" && group("rest") != "" && !strings.Contains(group("rest"), "failed") && !strings.Contains(group("rest"), "rror") {

@@ -128,6 +128,9 @@ func TestRead(t *testing.T) {
 		{"https://github.com/meta-pytorch/torchcomms/pull/2399", `torch.AcceleratorError: CUDA error: peer access is already enabled`,
 			"pytorch", "", "cudaErrorPeerAccessAlreadyEnabled"},
 		{"https://github.com/ggml-org/llama.cpp/issues/10152", "CUDA error: peer access has not been enabled", "cuda_check", "", "cudaErrorPeerAccessNotEnabled"},
+		// SGLang's runtime check names the custom all-reduce kernel's file before the CUDA error (seen in many training configs that disable it).
+		{"https://github.com/sgl-project/sglang/pull/27948", "Exception: Capture cuda graph failed: Runtime check failed at /sgl-workspace/sglang/python/sglang/jit_kernel/include/sgl_kernel/distributed/custom_all_reduce.cuh:37: CUDA error: invalid argument",
+			"custom_allreduce", "/sgl-workspace/sglang/python/sglang/jit_kernel/include/sgl_kernel/distributed/custom_all_reduce.cuh:37", "cudaErrorInvalidValue"},
 		// UCX printing the call with its arguments.
 		{"https://github.com/openucx/ucx/pull/10618", "cuda_ipc_cache.c:132  UCX  WARN  cuIpcCloseMemHandle( (CUdeviceptr)region->mapped_addr) failed: invalid device context",
 			"ucx", "cuIpcCloseMemHandle", "CUDA_ERROR_INVALID_CONTEXT"},
