@@ -230,3 +230,30 @@ ubuntu:9621:9685 [0] misc/shmutils.cc:112 NCCL WARN Error while creating shared 
 		}
 	}
 }
+
+// Lines as the software prints them, case and line breaks included, find
+// their entries.
+func TestPrintedAsIs(t *testing.T) {
+	s := repoSite(t)
+	for _, c := range []struct{ src, paste, want string }{
+		// The open kernel module's nv_printf breaks the message over three lines.
+		{"https://github.com/NVIDIA/open-gpu-kernel-modules (rm_init_adapter: \"NVRM: fallen off the bus and is not responding to commands.\\n\")",
+			"NVRM: The NVIDIA GPU 0000:02:00.0\nNVRM: (PCI ID: 10de:2bb5) installed in this system has\nNVRM: fallen off the bus and is not responding to commands.\n",
+			"linux/xid-79-fallen-off-bus"},
+		// nvidia-smi nvlink -s on a GPU whose links are all down, as GPUd's NVLink check quotes it.
+		{"https://github.com/leptonai/gpud (components/accelerator/nvidia/nvlink)", "NVML: Unable to retrieve NVLink information as all links are inActive\n",
+			"nvml/nvlink-link-down"},
+	} {
+		var out bytes.Buffer
+		if _, err := Explain(&out, s, strings.NewReader(c.paste), nil, Options{Lang: "en", JSON: true}); err != nil {
+			t.Fatal(err)
+		}
+		var d Diagnosis
+		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Messages) == 0 || len(d.Messages[0].Causes) == 0 || d.Messages[0].Causes[0].ID != c.want {
+			t.Errorf("%s: %+v, want %s first", c.src, d.Messages, c.want)
+		}
+	}
+}
