@@ -233,11 +233,11 @@ func (m *Message) conclude(s *site.Site, rs []ranked, f rules.Facts, o Options) 
 		return
 	}
 	allOut := true
-	msg.wrapper = true
+	m.wrapper = true
 	for _, r := range rs {
 		m.Causes = append(m.Causes, r.c)
 		allOut = allOut && r.tier == 2
-		msg.wrapper = msg.wrapper && r.rank.Wrapper
+		m.wrapper = m.wrapper && r.rank.Wrapper
 	}
 	switch {
 	case rs[0].tier == 0:
