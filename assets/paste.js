@@ -119,6 +119,7 @@
       tensors: { nonzero: new Array(MAX_GPUS).fill(0), zeros: ev() },
       setpci: { next: false, any: ev(), redirect: ev() }
     };
+    this.prose = { hang: ev(), ctrlC: ev(), dist: false };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
@@ -160,7 +161,7 @@
     this.gpuLine(s, n, raw);
     if ((m = RE.p2pMode.exec(s))) { this.p2pMode = m[1]; }
     if (RE.bwStart.test(s)) {
-      this.bw = { cur: -1, conn: false, mats: [null, null, null, null], ran: ev(), onFirst: ev(), devices: 0, devLine: ev() };
+      this.bw = { cur: -1, conn: false, mats: [null, null, null, null], ran: ev(), onFirst: ev(), devices: 0, devLine: ev(), open: ev(), figures: false };
       this.bwLine(s, n, raw);
       return;
     }
@@ -182,6 +183,7 @@
     this.kernelLine(s, n, raw);
     this.versionLine(s, n, raw);
     this.symptomScan(s, n, raw);
+    this.proseLine(s, n, raw);
     this.linkScan(s);
   };
 
@@ -253,7 +255,7 @@
   };
 
   // The symptom readers mirror symptoms.go.
-  var INIT_DONE = ["Init COMPLETE", "Connected all rings", "Connected all trees"];
+  var SET_UP = T.words.setUp, TEARDOWN = T.words.teardown;
   var TEST_TYPES = ["float", "half", "double", "int8", "int32", "int64", "f8e"];
   function containsAny(s, words) { for (var i = 0; i < words.length; i++) { if (s.indexOf(words[i]) >= 0) { return true; } } return false; }
   function blank(s) {
@@ -262,7 +264,8 @@
   }
   X.watchHang = function (raw) {
     var h = this.sym.hang;
-    if (h.watch && !blank(raw) && raw.indexOf("NCCL INFO") < 0) { h.watch = false; }
+    if (!h.watch || blank(raw)) { return; }
+    if ((raw.indexOf("NCCL INFO") < 0 && raw.indexOf(": opCount ") < 0) || containsAny(raw, TEARDOWN)) { h.watch = false; }
   };
   X.symptomLine = function (s, n, raw) {
     var y = this.sym, m;
@@ -292,7 +295,7 @@
   X.symptomScan = function (s, n, raw) {
     var y = this.sym;
     if (s === "FB Memory Usage" || s === "BAR1 Memory Usage") { y.smi.next = s; }
-    if (s.indexOf("NCCL INFO") >= 0 && containsAny(s, INIT_DONE)) { y.hang.watch = true; y.hang.init = { set: true, line: n, text: raw }; }
+    if (s.indexOf("NCCL INFO") >= 0 && containsAny(s, SET_UP)) { y.hang.watch = true; y.hang.init = { set: true, line: n, text: raw }; }
     if ((s.indexOf("waiving test") >= 0 || s.indexOf("Waiving device_to_device") === 0) && RE.waived.test(s)) { mark(y.waived, n, raw); }
     if (s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
     if ((s.indexOf("ECAP_ACS") >= 0 || s.indexOf("ecap_acs") >= 0) && RE.setpciACS.test(s)) { y.setpci.next = true; }
@@ -352,6 +355,20 @@
     if (y.hang.watch) { this.setEvent("nccl.stopped_after_init", "bool", "true", 1, y.hang.init, "NCCL"); }
     this.setEvent("p2p.copy_zeros", "bool", "true", 1, y.tensors.zeros, "PyTorch");
     this.setEvent("acs.redirect", "bool", String(y.setpci.redirect.set), 2, y.setpci.redirect.set ? y.setpci.redirect : y.setpci.any, "setpci");
+  };
+
+  // The prose readers mirror prose.go.
+  var HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist;
+  X.proseLine = function (s, n, raw) {
+    var p = this.prose;
+    if (!p.hang.set && containsAny(s, HANG_WORDS) && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
+    if (s.indexOf("^C") === 0 || s.indexOf("@^C") === 0 || s.indexOf("KeyboardInterrupt") >= 0) { mark(p.ctrlC, n, raw); }
+    if (!p.dist && containsAny(s, DIST_WORDS) && RE.distCall.test(s)) { p.dist = true; }
+  };
+  X.proseFacts = function () {
+    var p = this.prose;
+    this.setEvent("hang.seen", "bool", "true", 2, p.hang, "description");
+    if (p.dist) { this.setEvent("hang.seen", "bool", "true", 1, p.ctrlC, "interrupted run"); }
   };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
@@ -543,11 +560,11 @@
       this.versionLine(s, n, raw);
       return true;
     }
-    if (s.indexOf("P2P Connectivity Matrix") === 0) { t.cur = -1; t.conn = true; return true; }
-    if (s.indexOf("P2P=") === 0 && s.indexOf("Latency") >= 0) { t.cur = -1; t.conn = false; return true; }
+    if (s.indexOf("P2P Connectivity Matrix") === 0) { t.cur = -1; t.conn = true; t.open = { set: true, line: n, text: raw }; return true; }
+    if (s.indexOf("P2P=") === 0 && s.indexOf("Latency") >= 0) { t.cur = -1; t.conn = false; t.open = { set: true, line: n, text: raw }; return true; }
     if ((m = RE.bwTitle.exec(s))) {
       var k = (m[1] === "Bidirectional" ? 2 : 0) + (m[2] === "Enabled" ? 1 : 0);
-      t.cur = k; t.conn = false;
+      t.cur = k; t.conn = false; t.open = { set: true, line: n, text: raw };
       if (!t.mats[k]) { t.mats[k] = { v: grid(0), has: grid(false), line: [] }; for (var q = 0; q < MAX_GPUS; q++) { t.mats[k].line.push(ev()); } }
       mark(t.ran, n, raw);
       return true;
@@ -558,6 +575,7 @@
       return true;
     }
     if (bwRow(f) && (t.cur >= 0 || t.conn)) {
+      t.open = ev();
       var i = parseInt(f[0], 10);
       if (i >= MAX_GPUS) { return true; }
       var cells = f.slice(1);
@@ -568,6 +586,7 @@
         }
         if (!isDecimal(cells[j]) && cells[j] !== "inf") { continue; }
         var v = cells[j] === "inf" ? Infinity : parseFloat(cells[j]), bm = t.mats[t.cur];
+        t.figures = true;
         if (t.cur === 1) { this.linkFigure(i, j, v, n, raw); }
         if (!bm.has[i][j] || v < bm.v[i][j]) { bm.v[i][j] = v; bm.has[i][j] = true; }
         mark(bm.line[i], n, raw);
@@ -576,13 +595,14 @@
       return true;
     }
     if (s === "" || s.indexOf("***NOTE") === 0 || s.indexOf("So you can see") === 0) { return true; }
-    t.cur = -1; t.conn = false;
+    t.cur = -1; t.conn = false; t.open = ev();
     return false;
   };
 
   X.bwEnd = function () {
     var t = this.bw, src = "p2pBandwidthLatencyTest", slow = 0, compared = false, first = ev();
     this.setEvent("p2p.test.ran", "bool", "true", 2, t.ran, src);
+    if (t.ran.set && !t.figures) { this.setEvent("hang.seen", "bool", "true", 1, t.open, src); }
     if (t.devices > 0) { this.setEvent("gpu.count", "num", String(t.devices), 2, t.devLine, src); }
     for (var i = 0; i < MAX_GPUS; i++) {
       for (var j = 0; j < MAX_GPUS; j++) {
@@ -637,6 +657,7 @@
     this.pairFacts();
     this.ncclFacts();
     this.symptomFacts();
+    this.proseFacts();
     this.linkFacts();
     var s = this.simple;
     if (s.ran.set) { this.setEvent("p2p.test.ran", "bool", "true", 1, s.ran, "simpleP2P"); }

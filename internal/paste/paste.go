@@ -91,9 +91,10 @@ type Extractor struct {
 		ran      event
 	}
 
-	n    int      // the line being read
-	sym  symptoms // symptoms.go
-	link link     // link.go
+	n     int      // the line being read
+	sym   symptoms // symptoms.go
+	prose prose    // prose.go
+	link  link     // link.go
 
 	woken      uint32         // the readers whose words a line holds (see quiet)
 	wake       func(word int) // Found, bound once
@@ -364,6 +365,7 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	x.kernelLine(s, n, raw)
 	x.versionLine(s, n, raw)
 	x.symptomScan(s, n, raw)
+	x.proseLine(s, n, raw)
 	x.linkScan(s)
 }
 
@@ -636,6 +638,7 @@ func (x *Extractor) finish() []Fact {
 	x.pairs.facts(x)
 	x.ncclFacts()
 	x.symptomFacts()
+	x.proseFacts()
 	x.linkFacts()
 	if x.simple.ran.set {
 		x.setEvent("p2p.test.ran", "bool", "true", 1, x.simple.ran, "simpleP2P")

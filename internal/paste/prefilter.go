@@ -42,6 +42,8 @@ const (
 	ncclTestRow                 // a row of nccl-tests' table
 	ncclSetUp                   // NCCL's set-up ended (the hang reader)
 	tensorPrint                 // a CUDA tensor as PyTorch prints it
+	proseHang                   // a line that says a run hangs
+	distCall                    // a torch.distributed call, for an interrupted run
 )
 
 // trigger is a word and the reader it sets off.
@@ -50,7 +52,7 @@ type trigger struct {
 	r    reader
 }
 
-var triggers = []trigger{
+var triggers = append(append([]trigger{
 	{"\x1b", anyTime}, // Strip removes colour codes, which may hide any word
 
 	// Line: the header of a GPU matrix.
@@ -92,15 +94,27 @@ var triggers = []trigger{
 	{"Tesla ", dataCentreGPU}, {"NVIDIA ", dataCentreGPU},
 	// symptomScan
 	{"Memory Usage", anyTime},
-	{"Init COMPLETE", ncclSetUp}, {"Connected all rings", ncclSetUp}, {"Connected all trees", ncclSetUp}, // ncclInitDone
+	{"Init COMPLETE", ncclSetUp}, {"Connected all rings", ncclSetUp}, {"Connected all trees", ncclSetUp}, // ncclSetUpWords
+	{": opCount ", ncclSetUp}, {"Channel ", ncclSetUp}, {"Trees [", ncclSetUp}, {"Pattern ", ncclSetUp},
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
 	{"device='cuda:", tensorPrint},
 	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime},
+	// proseLine
+	{"^C", anyTime}, {"KeyboardInterrupt", anyTime},
 	// linkScan
 	{"PCIe Generation", anyTime}, {"Link Width", anyTime}, {"memcpy ", anyTime},
 	{"#wrong", anyTime}, {"Out of bounds values", anyTime}, {"Avg bus bandwidth", anyTime},
 	{"float", ncclTestRow}, {"half", ncclTestRow}, {"double", ncclTestRow}, {"int8", ncclTestRow}, // ncclTestTypes
 	{"int32", ncclTestRow}, {"int64", ncclTestRow}, {"f8e", ncclTestRow},
+}, wordTriggers(hangWords, proseHang)...), wordTriggers(distWords, distCall)...)
+
+// wordTriggers are words, each setting off r.
+func wordTriggers(words []string, r reader) []trigger {
+	out := make([]trigger, len(words))
+	for i, w := range words {
+		out[i] = trigger{w, r}
+	}
+	return out
 }
 
 var (
@@ -229,7 +243,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case ncclSetUp:
 		// All such a line tells is that a communicator is set up, which the
 		// hang reader notes here (as symptomScan would) without reading it.
-		if hasNCCLInfo(raw) {
+		if armsHang(raw) {
 			x.sym.hang.watch, x.sym.hang.init = true, event{line: x.n, text: string(raw), set: true}
 		}
 		return true
@@ -237,6 +251,10 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return len(x.sym.ncclTests.wrongCols) == 0
 	case tensorPrint:
 		return x.sym.tensors.zeros.set
+	case proseHang:
+		return x.prose.hang.set
+	case distCall:
+		return x.prose.dist
 	}
 	return false
 }

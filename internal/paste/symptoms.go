@@ -61,30 +61,66 @@ var (
 	reHexWord   = pattern("hexWord", `^[0-9a-fA-F]{4}$`)
 )
 
-// ncclInitDone are the words of NCCL's lines that end a communicator's
-// set-up; a log that stops after them, with nothing but NCCL INFO lines,
-// is the hang pattern.
-var ncclInitDone = []string{"Init COMPLETE", "Connected all rings", "Connected all trees"}
+// ncclSetUpWords are the words of NCCL's INFO lines that show a
+// communicator being set up or running collectives: its rings and trees
+// (`Channel 00/02 :`, `Trees [0]`, `Pattern 4, crossNic 0`), the
+// connections (`Channel 00 : 0[1000] -> 1[2000] via P2P/IPC`), the end of
+// set-up (`Init COMPLETE`, `Connected all rings`) and the trace of each
+// collective (`AllReduce: opCount 3e sendbuff ...`, NCCL_DEBUG_SUBSYS=COLL).
+// A log that stops after them, with nothing but NCCL INFO lines, is the hang
+// pattern: a healthy run goes on printing its own output.
+var ncclSetUpWords = []string{"Init COMPLETE", "Connected all rings", "Connected all trees", ": opCount ", "Channel ", "Trees [", "Pattern "}
+
+// ncclTeardownWords end a communicator in order: a log that ends with them
+// finished.
+var ncclTeardownWords = []string{"Destroy COMPLETE", "Abort COMPLETE", "Connection closed by"}
 
 // ncclTestTypes are the data types nccl-tests print in every row.
 var ncclTestTypes = []string{"float", "half", "double", "int8", "int32", "int64", "f8e"}
 
 // watchHang sees every line, read or skipped by the prefilter: after
-// NCCL's init lines, the first line that is neither blank nor NCCL INFO
-// shows that the program went on.
+// NCCL's set-up lines, the first line that is neither blank nor NCCL INFO
+// shows that the program went on, and a communicator's teardown that it
+// ended. A collective's trace cut from its prefix, as ranks writing at once
+// leave it (NVIDIA/nccl#147), is still NCCL's.
 func watchHang[T string | []byte](x *Extractor, raw T) {
-	if !x.sym.hang.watch || blank(raw) || hasNCCLInfo(raw) {
+	if !x.sym.hang.watch || blank(raw) {
 		return
 	}
-	x.sym.hang.watch = false
+	if !hasNCCLInfo(raw) && !has(raw, ": opCount ") {
+		x.sym.hang.watch = false
+		return
+	}
+	for _, w := range ncclTeardownWords {
+		if has(raw, w) {
+			x.sym.hang.watch = false
+			return
+		}
+	}
+}
+
+// armsHang says whether stripped line s is one of NCCL's set-up or
+// collective lines (ncclSetUpWords).
+func armsHang[T string | []byte](s T) bool {
+	if !hasNCCLInfo(s) {
+		return false
+	}
+	for _, w := range ncclSetUpWords {
+		if has(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasNCCLInfo is strings.Contains(raw, "NCCL INFO") without copying a
 // []byte: the hang reader asks it of every line after NCCL's set-up.
-func hasNCCLInfo[T string | []byte](raw T) bool {
-	const w = "NCCL INFO"
+func hasNCCLInfo[T string | []byte](raw T) bool { return has(raw, "NCCL INFO") }
+
+// has is strings.Contains for a string or a []byte, without a copy.
+func has[T string | []byte](raw T, w string) bool {
 	for i := 0; i+len(w) <= len(raw); i++ {
-		if raw[i] == 'N' && string(raw[i:i+len(w)]) == w {
+		if raw[i] == w[0] && string(raw[i:i+len(w)]) == w {
 			return true
 		}
 	}
@@ -155,7 +191,7 @@ func (x *Extractor) symptomScan(s string, n int, raw string) {
 	if s == "FB Memory Usage" || s == "BAR1 Memory Usage" {
 		y.smi.next = s
 	}
-	if strings.Contains(s, "NCCL INFO") && containsAny(s, ncclInitDone...) {
+	if armsHang(s) {
 		y.hang.watch = true
 		y.hang.init = event{line: n, text: raw, set: true}
 	}
@@ -297,6 +333,8 @@ var symptomConditions = map[string]string{
 	"iommu.faults":            "iommu.faults > 0",
 	"xid.nvlink":              "xid.nvlink",
 	"p2p.bw_below_link":       "p2p.bw_below_link > 0",
+	"hang.seen":               "hang.seen",
+	"output.wrong":            "output.wrong",
 }
 
 // Symptom gives the condition under which fact name shows something wrong
