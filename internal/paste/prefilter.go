@@ -58,7 +58,7 @@ var triggers = append(append([]trigger{
 	// Line: the header of a GPU matrix.
 	{"GPU0", anyTime},
 	// gpuLine
-	{"MIG ", anyTime}, {"Virtualization Mode", anyTime},
+	{"MIG ", anyTime}, {"MIG-", anyTime}, {"Virtualization Mode", anyTime},
 	// scan
 	{"-p2p", anyTime},
 	{"Peer-to-Peer", anyTime}, {"P2P Connectivity", anyTime}, {"P2P=", anyTime},
@@ -90,7 +90,7 @@ var triggers = append(append([]trigger{
 	{"jax", anyTime},
 	{"LLM", vllmVersion}, {"vllm", vllmVersion},
 	{"nvidia-nccl-cu", pipNCCL},
-	{"GeForce", consumerGPU}, {"TITAN", consumerGPU},
+	{"GeForce", consumerGPU}, {"TITAN", consumerGPU}, {"RTX", consumerGPU}, {"GTX", consumerGPU}, {"090", consumerGPU}, // consumerWords
 	{"Tesla ", dataCentreGPU}, {"NVIDIA ", dataCentreGPU},
 	// symptomScan
 	{"Memory Usage", anyTime},

@@ -318,29 +318,58 @@ func (x *Extractor) symptomFacts() {
 }
 
 // symptomConditions are, for each fact that can show a problem without an
-// error line, the condition that holds when it does.
-var symptomConditions = map[string]string{
-	"nccl.tests.wrong":        "nccl.tests.wrong > 0",
-	"p2p.waived":              "p2p.waived",
-	"gpu.bar1_small":          "gpu.bar1_small",
-	"nccl.stopped_after_init": "nccl.stopped_after_init",
-	"p2p.copy_zeros":          "p2p.copy_zeros",
-	"acs.redirect":            "acs.redirect",
-	"nccl.p2p_refused":        "nccl.p2p_refused",
-	"p2p.all_pairs_ok":        "!p2p.all_pairs_ok",
-	"p2p.test.data_ok":        "!p2p.test.data_ok",
-	"p2p.test.slow_pairs":     "p2p.test.slow_pairs > 0",
-	"iommu.faults":            "iommu.faults > 0",
-	"xid.nvlink":              "xid.nvlink",
-	"p2p.bw_below_link":       "p2p.bw_below_link > 0",
-	"hang.seen":               "hang.seen",
-	"output.wrong":            "output.wrong",
+// error line, the condition that holds when it does, in the order a paste's
+// symptoms are answered: first what went wrong (a hang, wrong values, a
+// failed or slow test), then where P2P cannot work at all (WSL, MIG), then
+// what limits it (a small BAR1, ACS, IOMMU faults),
+// and last the GPUs themselves (GeForce cards, which have no P2P), the
+// likeliest reason when nothing else is shown.
+var symptomConditions = []struct{ fact, cond string }{
+	{"hang.seen", "hang.seen"},
+	{"nccl.stopped_after_init", "nccl.stopped_after_init"},
+	{"nccl.tests.wrong", "nccl.tests.wrong > 0"},
+	{"p2p.test.data_ok", "!p2p.test.data_ok"},
+	{"p2p.copy_zeros", "p2p.copy_zeros"},
+	{"output.wrong", "output.wrong"},
+	{"p2p.waived", "p2p.waived"},
+	{"p2p.all_pairs_ok", "!p2p.all_pairs_ok"},
+	{"nccl.p2p_refused", "nccl.p2p_refused"},
+	{"p2p.test.slow_pairs", "p2p.test.slow_pairs > 0"},
+	{"p2p.bw_below_link", "p2p.bw_below_link > 0"},
+	{"wsl", "wsl"},
+	{"mig.enabled", "mig.enabled"},
+	{"gpu.bar1_small", "gpu.bar1_small"},
+	{"acs.redirect", "acs.redirect"},
+	{"iommu.faults", "iommu.faults > 0"},
+	{"xid.nvlink", "xid.nvlink"},
+	{"gpu.consumer", "gpu.consumer"},
 }
 
 // Symptom gives the condition under which fact name shows something wrong
 // by itself ("nccl.tests.wrong > 0"), and whether it can: what explain
 // answers from when a paste holds no known message.
 func Symptom(name string) (string, bool) {
-	c, ok := symptomConditions[name]
-	return c, ok
+	c, r := symptom(name)
+	return c, r >= 0
+}
+
+// Weak says whether symptom name is one nearly every paste shows (the
+// GPUs' names): it answers a paste only when nothing in it is known, not
+// even a note, for a known message says more.
+func Weak(name string) bool { return name == "gpu.consumer" }
+
+// SymptomRank is the place of fact name among the symptoms, the most
+// telling first; -1 when it is none.
+func SymptomRank(name string) int {
+	_, r := symptom(name)
+	return r
+}
+
+func symptom(name string) (string, int) {
+	for i, s := range symptomConditions {
+		if s.fact == name {
+			return s.cond, i
+		}
+	}
+	return "", -1
 }
