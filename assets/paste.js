@@ -119,7 +119,7 @@
       tensors: { nonzero: new Array(MAX_GPUS).fill(0), zeros: ev() },
       setpci: { next: false, any: ev(), redirect: ev() }
     };
-    this.prose = { hang: ev(), ctrlC: ev(), dist: false };
+    this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
@@ -358,16 +358,18 @@
   };
 
   // The prose readers mirror prose.go.
-  var HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist;
+  var HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist, WRONG_WORDS = T.words.wrong;
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
     if (!p.hang.set && containsAny(s, HANG_WORDS) && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
+    if (!p.wrong.set && containsAny(s, WRONG_WORDS) && RE.wrongOut.test(s)) { mark(p.wrong, n, raw); }
     if (s.indexOf("^C") === 0 || s.indexOf("@^C") === 0 || s.indexOf("KeyboardInterrupt") >= 0) { mark(p.ctrlC, n, raw); }
     if (!p.dist && containsAny(s, DIST_WORDS) && RE.distCall.test(s)) { p.dist = true; }
   };
   X.proseFacts = function () {
     var p = this.prose;
     this.setEvent("hang.seen", "bool", "true", 2, p.hang, "description");
+    this.setEvent("output.wrong", "bool", "true", 1, p.wrong, "description");
     if (p.dist) { this.setEvent("hang.seen", "bool", "true", 1, p.ctrlC, "interrupted run"); }
   };
 
@@ -664,6 +666,8 @@
     if (s.ran.set) { this.setEvent("p2p.test.ran", "bool", "true", 1, s.ran, "simpleP2P"); }
     if (s.verifyKO.set) { this.setEvent("p2p.test.data_ok", "bool", "false", 2, s.verifyKO, "simpleP2P"); }
     else { this.setEvent("p2p.test.data_ok", "bool", "true", 1, s.passed, "simpleP2P"); }
+    this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.sym.tensors.zeros, "PyTorch");
+    this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.prose.wrong, "description");
     if (this.iommuFaults.n > 0) {
       this.setEvent("iommu.faults", "num", String(this.iommuFaults.n), 1, this.iommuFaults.first, "dmesg");
       this.setEvent("iommu.enabled", "bool", "true", 2, this.iommuFaults.first, "dmesg");

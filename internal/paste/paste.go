@@ -657,6 +657,10 @@ func (x *Extractor) finish() []Fact {
 	} else {
 		x.setEvent("p2p.test.data_ok", "bool", "true", 1, x.simple.passed, "simpleP2P")
 	}
+	// Zeros printed after a copy between GPUs, or results said to be wrong,
+	// are a data check that failed, when no test of P2P says otherwise.
+	x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.sym.tensors.zeros, "PyTorch")
+	x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.prose.wrong, "description")
 	if x.iommuFaults.n > 0 {
 		x.setEvent("iommu.faults", "num", strconv.Itoa(x.iommuFaults.n), 1, x.iommuFaults.first, "dmesg")
 		x.setEvent("iommu.enabled", "bool", "true", 2, x.iommuFaults.first, "dmesg")

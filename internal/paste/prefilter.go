@@ -44,6 +44,7 @@ const (
 	tensorPrint                 // a CUDA tensor as PyTorch prints it
 	proseHang                   // a line that says a run hangs
 	distCall                    // a torch.distributed call, for an interrupted run
+	proseWrong                  // a line that says results are wrong
 )
 
 // trigger is a word and the reader it sets off.
@@ -52,7 +53,7 @@ type trigger struct {
 	r    reader
 }
 
-var triggers = append(append([]trigger{
+var triggers = append(append(append([]trigger{
 	{"\x1b", anyTime}, // Strip removes colour codes, which may hide any word
 
 	// Line: the header of a GPU matrix.
@@ -106,7 +107,7 @@ var triggers = append(append([]trigger{
 	{"#wrong", anyTime}, {"Out of bounds values", anyTime}, {"Avg bus bandwidth", anyTime},
 	{"float", ncclTestRow}, {"half", ncclTestRow}, {"double", ncclTestRow}, {"int8", ncclTestRow}, // ncclTestTypes
 	{"int32", ncclTestRow}, {"int64", ncclTestRow}, {"f8e", ncclTestRow},
-}, wordTriggers(hangWords, proseHang)...), wordTriggers(distWords, distCall)...)
+}, wordTriggers(hangWords, proseHang)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...)
 
 // wordTriggers are words, each setting off r.
 func wordTriggers(words []string, r reader) []trigger {
@@ -255,6 +256,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.hang.set
 	case distCall:
 		return x.prose.dist
+	case proseWrong:
+		return x.prose.wrong.set
 	}
 	return false
 }

@@ -329,8 +329,6 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"nccl.stopped_after_init", "nccl.stopped_after_init"},
 	{"nccl.tests.wrong", "nccl.tests.wrong > 0"},
 	{"p2p.test.data_ok", "!p2p.test.data_ok"},
-	{"p2p.copy_zeros", "p2p.copy_zeros"},
-	{"output.wrong", "output.wrong"},
 	{"p2p.waived", "p2p.waived"},
 	{"p2p.all_pairs_ok", "!p2p.all_pairs_ok"},
 	{"nccl.p2p_refused", "nccl.p2p_refused"},

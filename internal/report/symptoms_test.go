@@ -41,6 +41,7 @@ func TestSymptoms(t *testing.T) {
 		{"two GeForce cards and nothing wrong shown: GeForce has no P2P, the platform's entry first", "GPU models and configuration:\nGPU 0: NVIDIA GeForce RTX 3090\nGPU 1: NVIDIA GeForce RTX 3090\n", 2, "cuda/geforce-peer-access-no"},
 		{"GeForce cards under WSL2: WSL first", read("collect-env-wsl.txt"), 0, "nccl/wsl-pci-path-not-found"},
 		{"a hang said in words beside GeForce cards: the hang first (NVIDIA/nccl#257)", "#   Rank  0 Pid  15833 on jupyter-vmarkovtsev device  0 [0x02] GeForce GTX 1080 Ti\nI launch `all_reduce_perf` and it hangs with 100% volatile GPU usage reported.\n", 2, "pytorch/nccl-watchdog-timeout"},
+		{"wrong output said in words: the silent corruption of P2P (vllm-project/vllm#19022)", "LLMs give gibberish outputs when ```--tensor-parallel-size 2```\n", 1, "cuda/p2p-silent-corruption-iommu"},
 		{"a known note beside a TITAN card: the card answers nothing (horovod/horovod#82)", "name: TITAN Xp major: 6 minor: 1 memoryClockRate(GHz): 1.582\nThe call to cuIpcCloseMemHandle failed. This is a warning and the program will continue to run.\n", 0, ""},
 	} {
 		var out bytes.Buffer
