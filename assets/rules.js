@@ -30,6 +30,8 @@
     "hang.seen": "the run hangs",
     "output.wrong": "wrong values or output"
   };
+  // display mirrors rules.Display: how reasons and answers name a fact.
+  function display(n) { return NAMES[n] || n.replace(/^(?:env|python)\.(?=.)/, ""); }
   function knownFact(n) {
     return Object.prototype.hasOwnProperty.call(NAMES, n) || (/^env\..+/.test(n)) || (/^python\..+/.test(n));
   }
@@ -229,7 +231,7 @@
     // The NCCL a job prints is the one it loaded; else the one a Python package ships (rules.Facts.get).
     var py = f["python.nccl"];
     if (name === "nccl.version" && py && py.known) { return { known: true, kind: py.kind, s: py.s, n: py.n, b: py.b, display: NAMES[name] }; }
-    return { known: false, display: NAMES[name] || name };
+    return { known: false, display: display(name) };
   }
 
   function versionParts(v) {
@@ -421,13 +423,13 @@
   }
 
   window.p2pkbRules = { fromReport: fromReport, parse: parse, applies: applies, compareVersions: compareVersions, gbps: gbps, size: size,
-    displayName: function (n) { return NAMES[n] || n; }, listNCCLEnv: listNCCLEnv,
+    displayName: display, listNCCLEnv: listNCCLEnv,
     known: function (f, n) { return !!f && get(f, n).known === true; } };
 
   // fact mirrors rules.Facts.Set: one fact from another source than a probe
   // report (a pasted log), its value given as text.
   window.p2pkbRules.fact = function (name, kind, text) {
-    var v = { known: true, kind: kind, s: text, display: NAMES[name] || name.replace(/^(?:env|python)\./, "") };
+    var v = { known: true, kind: kind, s: text, display: display(name) };
     if (kind === "bool") { v.b = text === "true"; v.s = ""; }
     if (kind === "num") { v.n = parseFloat(text); }
     return v;

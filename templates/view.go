@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/a-h/templ"
 
@@ -130,6 +131,15 @@ func (v *View) Link(p string) string {
 	return v.Rel(p)
 }
 
+// BasePath is the path of the site's base URL ("/p2pkb/"), or "/" when the
+// site has none.
+func (v *View) BasePath() string {
+	if u, err := url.Parse(v.Site.BaseURL); err == nil && u.Path != "" {
+		return u.Path
+	}
+	return "/"
+}
+
 // LangCode is the page's language code, en on language-neutral pages.
 func (v *View) LangCode() string { return v.UI.Code }
 
@@ -183,26 +193,87 @@ func (v *View) Label(kind, value string) string {
 	return value
 }
 
-// CauseGist is the first sentence of an entry page's root cause as plain
-// text, and whether that is all of it: a long cause is summed up at the top
-// of the page, before what works, and given whole further down.
-func (v *View) CauseGist() (string, bool, error) {
-	p, err := v.UI.Plain(v.Entry.RootCause.Text)
-	if err != nil {
-		return "", false, err
-	}
-	s := summary(p)
-	return s, s == p, nil
+// CauseGist is the first sentence of an entry page's root cause as inline
+// Markdown, and whether that is all of it: a long cause is summed up at the
+// top of the page, before what works, and given whole further down. It stays
+// Markdown so that a function or a variable keeps its code span.
+func (v *View) CauseGist() (string, bool) {
+	s := gist(v.Entry.RootCause.Text)
+	return s, s == v.Entry.RootCause.Text
 }
 
 // Gist is the start of an entry's root cause in the page's language, as
-// plain text: what tells apart entries that share a message.
-func (v *View) Gist(e *kb.Entry) (string, error) {
+// inline Markdown: what tells apart entries that share a message.
+func (v *View) Gist(e *kb.Entry) string {
 	cause := e.RootCause
 	if v.UI.Code == "zh" && e.RootCauseZH != "" {
 		cause = e.RootCauseZH
 	}
-	return v.Summary(cause)
+	return gist(cause)
+}
+
+// gist is summary applied to Markdown source: where the cut falls inside a
+// code span or a link, it moves before it, so that no backtick or bracket
+// is left open.
+func gist(md string) string {
+	s := summary(md)
+	if s == md {
+		return s
+	}
+	cut := strings.TrimSuffix(s, "…")
+	open := len(cut) // where the first construct left open starts
+	if strings.Count(cut, "`")%2 == 1 {
+		open = strings.LastIndex(cut, "`")
+	}
+	if strings.Count(cut, "[") > strings.Count(cut, "]") || strings.LastIndex(cut, "](") > strings.LastIndex(cut, ")") {
+		open = min(open, strings.LastIndex(cut, "["))
+	}
+	if open == len(cut) {
+		return s
+	}
+	return strings.TrimRight(cut[:open], " ,;:，；：（(") + "…"
+}
+
+// TextPart is a piece of a plain text: words, or the software's own words
+// (Code) to be shown as code.
+type TextPart struct {
+	Text string
+	Code bool
+}
+
+// literal finds the software's own words in a plain text: what stands in
+// straight or curly quotes when it is all ASCII, a run of a path's or an
+// identifier's characters holding an underscore or a slash (a file, a path,
+// a function, a variable), and a file's name with a line number.
+var literal = regexp.MustCompile(`“([ -~]+?)”|"([ -~]+?)"|([A-Za-z0-9_./:+=~-]*[_/][A-Za-z0-9_./:+=~-]*|[A-Za-z0-9_-]+\.[A-Za-z]{1,4}:[0-9]+)`)
+
+// LiteralParts splits a plain text into words and the literals in it.
+func LiteralParts(s string) []TextPart {
+	var out []TextPart
+	last := 0
+	for _, m := range literal.FindAllStringSubmatchIndex(s, -1) {
+		var a, b int
+		for g := 1; g <= 3; g++ {
+			if m[2*g] >= 0 {
+				a, b = m[2*g], m[2*g+1]
+			}
+		}
+		for b > a && strings.ContainsRune(".:", rune(s[b-1])) && m[6] >= 0 { // the sentence's stop, not the path's
+			b--
+		}
+		if !strings.ContainsFunc(s[a:b], func(r rune) bool { return r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) }) {
+			continue
+		}
+		if a > last {
+			out = append(out, TextPart{Text: s[last:a]})
+		}
+		out = append(out, TextPart{Text: s[a:b], Code: true})
+		last = b
+	}
+	if last < len(s) {
+		out = append(out, TextPart{Text: s[last:]})
+	}
+	return out
 }
 
 // Sig is an entry's signature in the page's language.

@@ -6,25 +6,22 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/p2pkb/p2pkb"
 	"github.com/p2pkb/p2pkb/internal/build"
+	"github.com/p2pkb/p2pkb/internal/diagnose"
 	"github.com/p2pkb/p2pkb/internal/fleet"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/paste"
-	"github.com/p2pkb/p2pkb/internal/report"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/server"
@@ -47,7 +44,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "build":
 		err = buildCmd(args, stdout, stderr)
 	case "lint":
-		err = lintCmd(args, stdout, stderr)
+		err = checkCmd("lint", build.Lint, args, stdout, stderr)
 	case "search":
 		err = searchCmd(args, stdout, stderr)
 	case "explain":
@@ -69,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	case "audit":
-		err = auditCmd(args, stdout, stderr)
+		err = checkCmd("audit", build.Audit, args, stdout, stderr)
 	case "help", "-h", "--help", "-help":
 		err = helpCmd(args, stdout)
 	case "version", "--version", "-version":
@@ -166,8 +163,10 @@ func buildCmd(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func lintCmd(args []string, stdout, stderr io.Writer) error {
-	fl := newFlags("lint", stderr)
+// checkCmd runs a command that reads the sources and writes what it found:
+// lint, audit.
+func checkCmd(name string, check func(build.Sources, io.Writer) error, args []string, stdout, stderr io.Writer) error {
+	fl := newFlags(name, stderr)
 	src := addSourceFlags(fl, false)
 	if err := parse(fl, args); err != nil {
 		return err
@@ -176,20 +175,7 @@ func lintCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return build.Lint(sources, stdout)
-}
-
-func auditCmd(args []string, stdout, stderr io.Writer) error {
-	fl := newFlags("audit", stderr)
-	src := addSourceFlags(fl, false)
-	if err := parse(fl, args); err != nil {
-		return err
-	}
-	sources, err := src.sources()
-	if err != nil {
-		return err
-	}
-	return build.Audit(sources, stdout)
+	return check(sources, stdout)
 }
 
 func reportFlags(fl *flag.FlagSet) (lang *string, asJSON *bool, baseURL *string) {
@@ -232,7 +218,7 @@ func searchCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	loaded()
 	defer ix.Close()
-	_, err = report.Search(stdout, ix, q, report.Options{Lang: l, JSON: *asJSON, Limit: *limit, BaseURL: *baseURL, Term: terminal(stdout)})
+	_, err = diagnose.Search(stdout, ix, q, diagnose.Options{Lang: l, JSON: *asJSON, Limit: *limit, BaseURL: *baseURL, Term: terminal(stdout)})
 	return err
 }
 
@@ -260,12 +246,12 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 0, err
 	}
 	loaded()
-	w, o := stdout, report.Options{Lang: l, JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Paste: paste.New(), RepoURL: *repoURL}
+	w, o := stdout, diagnose.Options{Lang: l, JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Paste: paste.New(), RepoURL: *repoURL}
 	if *follow {
 		in, w = io.TeeReader(in, stdout), stderr
 	}
 	o.Term = terminal(w)
-	sum, err := report.Explain(w, s, in, nil, o)
+	sum, err := diagnose.Explain(w, s, in, nil, o)
 	return sum.Errors, err
 }
 
@@ -359,121 +345,23 @@ func serveCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *watch {
-		if *dir != "" {
-			return errors.New("serve: --watch rebuilds from sources and cannot be used with --dir")
-		}
 		// Watching needs folders: default to the repository's own.
 		for _, p := range []struct {
-			flag      *string
-			name, dir string // the flag's name; the folder watched without it
-		}{{src.kb, "kb", "kb"}, {src.content, "content", "content"}, {src.i18n, "i18n", "templates"}, {src.assets, "assets", "assets"}} {
+			flag *string
+			dir  string
+		}{{src.kb, "kb"}, {src.content, "content"}, {src.i18n, "templates"}, {src.assets, "assets"}} {
 			if *p.flag == "" {
 				*p.flag = p.dir
 			}
-			if st, err := os.Stat(*p.flag); err != nil || !st.IsDir() {
-				return fmt.Errorf("serve --watch: no folder %s to watch (run it in the repository, or give --%s)", *p.flag, p.name)
-			}
 		}
 	}
-	root := *dir
-	var sess *build.Session
-	if root == "" {
-		tmp, err := os.MkdirTemp("", "p2pkb-serve-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		sources, err := src.sources()
-		if err != nil {
-			return err
-		}
-		root = filepath.Join(tmp, "public")
-		sess = build.NewSession(sources, root, "", stderr)
-		if err := sess.Build(); err != nil {
-			return err
-		}
-	}
-	ix, err := build.OpenSearch(root)
+	sources, err := src.sources()
 	if err != nil {
-		return fmt.Errorf("%w (build the site first: p2pkb build --out %s)", err, root)
+		return err
 	}
-	defer ix.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	h := server.New(os.DirFS(root), ix)
-	if *dir != "" && ix.InMemory() {
-		// The build wrote the postings: searches are answered from them while
-		// bleve's index is made, and kept beside them for the next start.
-		made := make(chan struct{})
-		defer func() { stop(); <-made }()
-		go func() {
-			defer close(made)
-			start := time.Now()
-			bix, err := build.IndexBleve(ctx, root, ix)
-			if err != nil {
-				if ctx.Err() == nil {
-					fmt.Fprintf(stderr, "search: bleve index not made (%v); searches are answered from the postings in memory\n", err)
-				}
-				return
-			}
-			h.SetIndex(bix) // the postings' index closes with nothing to release
-			fmt.Fprintf(stderr, "search: bleve index made in %v and kept in %s\n", time.Since(start).Round(time.Millisecond), filepath.Join(root, filepath.FromSlash(build.SearchIndexDir)))
-		}()
-	}
-	if *watch {
-		sess.IndexReady = func(ix *search.Index) {
-			if old := h.SetIndex(ix); old != nil {
-				old.Close()
-			}
-		}
-		rebuild := func(changed []string) (*search.Index, error) {
-			if inPlace, err := sess.Update(entriesOnly(changed, *src.kb)); err != nil || inPlace {
-				return nil, err
-			}
-			return build.OpenSearch(root)
-		}
-		watching, err := h.Watch(ctx, []string{*src.kb, *src.content, *src.i18n, *src.assets}, rebuild, stderr)
-		if err != nil {
-			return err
-		}
-		// Nothing may write to the output once it is removed on return.
-		defer func() {
-			stop() // serving may have ended on its own
-			<-watching
-			sess.Close()
-		}()
-	}
-	return server.Serve(ctx, *addr, h, stdout, nil)
-}
-
-// entriesOnly tells whether every changed path is an entry of the KB in
-// kbDir: not its schema, not a reproducer, nothing outside it. Files gone
-// again that are not JSON are an editor's temporary files (sed -i, vim's
-// 4913), and do not count.
-func entriesOnly(changed []string, kbDir string) bool {
-	kbAbs, err := filepath.Abs(kbDir)
-	if err != nil {
-		return false
-	}
-	n := 0
-	for _, p := range changed {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return false
-		}
-		rel, err := filepath.Rel(kbAbs, abs)
-		if err != nil || !filepath.IsLocal(rel) || rel == kb.SchemaFile || strings.HasPrefix(filepath.ToSlash(rel), kb.ReproDir+"/") {
-			return false
-		}
-		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) && filepath.Ext(p) != ".json" {
-			continue
-		}
-		n++
-		if filepath.Ext(rel) != ".json" {
-			return false
-		}
-	}
-	return n > 0
+	return server.Run(ctx, server.Options{Addr: *addr, Dir: *dir, Sources: sources, Watch: *watch}, stdout, stderr)
 }
 
 func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -529,10 +417,10 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := report.Options{Lang: l, JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Test: test, Paste: paste.New()}
+	o := diagnose.Options{Lang: l, JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Test: test, Paste: paste.New()}
 	if in == nil {
 		o.Term = terminal(stdout)
-		_, err = report.MatchAll(stdout, s, f, o)
+		_, err = diagnose.MatchAll(stdout, s, f, o)
 		return err
 	}
 	w := stdout
@@ -540,7 +428,7 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		in, w = io.TeeReader(in, stdout), stderr
 	}
 	o.Term = terminal(w)
-	_, err = report.Match(w, s, f, in, o)
+	_, err = diagnose.Match(w, s, f, in, o)
 	return err
 }
 

@@ -101,35 +101,6 @@ func TestMatchRefusesWhatIsNotAProbeReport(t *testing.T) {
 	}
 }
 
-// Only edits of entries take serve --watch's fast path.
-func TestEntriesOnly(t *testing.T) {
-	dir := t.TempDir()
-	kbDir := filepath.Join(dir, "kb")
-	os.MkdirAll(filepath.Join(kbDir, "cuda"), 0o755)
-	entry := filepath.Join(kbDir, "cuda", "x.json")
-	os.WriteFile(entry, []byte("{}"), 0o644)
-	gone := filepath.Join(kbDir, "cuda", "sedAb12Cd") // an editor's temporary file, renamed away
-	for _, c := range []struct {
-		changed []string
-		want    bool
-	}{
-		{[]string{entry}, true},
-		{[]string{entry, gone}, true},
-		{[]string{entry, filepath.Join(kbDir, "repro", "gone.txt")}, false},
-		{[]string{gone}, false},
-		{[]string{filepath.Join(kbDir, "schema.json")}, false},
-		{[]string{filepath.Join(kbDir, "repro", "a.txt")}, false},
-		{[]string{filepath.Join(kbDir, "repro", "out.json")}, false},
-		{[]string{filepath.Join(dir, "templates", "i18n.json")}, false},
-		{[]string{entry, filepath.Join(dir, "content", "a.md")}, false},
-		{nil, false},
-	} {
-		if got := entriesOnly(c.changed, kbDir); got != c.want {
-			t.Errorf("entriesOnly(%v) = %v, want %v", c.changed, got, c.want)
-		}
-	}
-}
-
 // build --cpuprofile and --memprofile write profiles: gzipped protocol
 // buffers, as pprof reads them.
 func TestBuildProfiles(t *testing.T) {

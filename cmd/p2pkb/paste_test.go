@@ -112,3 +112,21 @@ func TestMatchReportsConflicts(t *testing.T) {
 		t.Errorf("conflicts %+v (%v)", res.Conflicts, err)
 	}
 }
+
+// explain --lang zh names facts in Chinese in its reasons as in its facts.
+func TestExplainZhNamesFactsInChinese(t *testing.T) {
+	log := readFile(t, "../../kb/repro/nccl_p2p_disable.h200x2.txt")
+	_, en, _ := call(log, "explain")
+	if !strings.Contains(en, "P2P between all GPU pairs unknown") {
+		t.Fatalf("the English explanation gives no reason naming a fact:\n%s", en)
+	}
+	_, zh, _ := call(log, "explain", "--lang", "zh")
+	for _, bad := range []string{"P2P between all GPU pairs", " unknown", "nvlink.present"} {
+		if strings.Contains(zh, bad) {
+			t.Errorf("explain --lang zh prints %q:\n%s", bad, zh)
+		}
+	}
+	if !strings.Contains(zh, "所有 GPU 对之间的 P2P 未知") {
+		t.Errorf("explain --lang zh gives no reason in Chinese:\n%s", zh)
+	}
+}

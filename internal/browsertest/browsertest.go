@@ -7,8 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -194,5 +196,39 @@ func (b *Browser) Screenshot(name string) {
 	}
 	if err := os.WriteFile(dir+"/"+name+".png", png, 0o644); err != nil {
 		b.t.Error(err)
+	}
+}
+
+// OpenScripts opens, from file://, an empty page that loads the given
+// script files in order (paths as the test names them, relative to its
+// package): the least a test of a package's JavaScript needs.
+func (b *Browser) OpenScripts(scripts ...string) {
+	b.t.Helper()
+	html := `<!doctype html><meta charset="utf-8"><body>`
+	for _, js := range scripts {
+		abs, err := filepath.Abs(js)
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		html += `<script src="` + (&url.URL{Scheme: "file", Path: abs}).String() + `"></script>`
+	}
+	page := filepath.Join(b.t.TempDir(), "index.html")
+	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+	b.Do(chromedp.Navigate((&url.URL{Scheme: "file", Path: page}).String()), chromedp.WaitReady(chromedp.CSS("body")))
+}
+
+// CheckQuiet fails t for every console error or exception seen so far, and
+// every request that left the site at root.
+func (b *Browser) CheckQuiet(t testing.TB, root string) {
+	t.Helper()
+	for _, e := range b.Errors() {
+		t.Errorf("browser: %s", e)
+	}
+	for _, u := range b.Requests() {
+		if !strings.HasPrefix(u, root) {
+			t.Errorf("request left the site: %s", u)
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
+	"github.com/p2pkb/p2pkb/internal/search/searchtest"
 )
 
 // TestBrowser opens entry and article pages in both languages, from file://
@@ -150,16 +151,11 @@ func checkSwitch(t *testing.T, b *browsertest.Browser, want, lang string) {
 }
 
 // checkQuiet fails on console errors and on requests that leave the site.
-func checkQuiet(t *testing.T, b *browsertest.Browser, root string) {
-	t.Helper()
-	for _, e := range b.Errors() {
-		t.Errorf("browser: %s", e)
-	}
-	for _, u := range b.Requests() {
-		if !strings.HasPrefix(u, root) {
-			t.Errorf("request left the site: %s", u)
-		}
-	}
+func checkQuiet(t *testing.T, b *browsertest.Browser, root string) { b.CheckQuiet(t, root) }
+
+// runQuery opens the search page for q and returns the first result's id.
+func runQuery(t *testing.T, b *browsertest.Browser, root, lang, q string) string {
+	return searchtest.Query(t, b, root, lang, q)
 }
 
 // entriesWithCode lists, as the code page links them, the entries of the

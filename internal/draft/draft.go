@@ -179,7 +179,7 @@ func New(text, today string) (*Draft, error) {
 		"id":                id,
 		"signature":         msg,
 		"regex":             expr,
-		"signature_source":  map[string]any{"kind": "report", "url": "https://example.invalid/TODO", "note": todo("the report, source line or reproduction the signature is copied from")},
+		"signature_source":  map[string]any{"kind": "report", "url": "https://example.invalid/TODO", "note": todo("the report, source line or reproduction the signature is copied from"), "excerpt": line},
 		"domain":            domain,
 		"category":          "runtime_error",
 		"root_cause":        todo("why it happens; say so if it is a guess"),

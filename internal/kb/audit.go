@@ -100,7 +100,7 @@ func (a *AuditReport) Write(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\n%d entries: signature checked against its source in %d, unchecked in %d (no source line or excerpt stored yet); "+
+	_, err := fmt.Fprintf(w, "\n%d entries: signature checked against its source in %d, unchecked in %d; "+
 		"%d printed codes, %d plain ids, %d invented codes; rates: %d counted, %d marked as estimates, %d without basis\n",
 		len(a.Rows), a.Checked, a.Unchecked, a.Printed, a.IDs, a.Invented(), a.Total.Counted, a.Total.Estimate, a.Total.Bare)
 	return err

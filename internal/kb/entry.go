@@ -116,8 +116,10 @@ type Version struct {
 	Introduced     string `json:"introduced"`
 	Deprecated     string `json:"deprecated"`
 	Removed        string `json:"removed"`
-	BehaviorChange string `json:"behavior_change"`
-	Status         string `json:"status"` // active, deprecated, removed, fixed
+	BehaviorChange string `json:"behavior_change"` // inline Markdown
+	// BehaviorChangeZH is BehaviorChange in Chinese.
+	BehaviorChangeZH string `json:"behavior_change_zh"`
+	Status           string `json:"status"` // active, deprecated, removed, fixed
 }
 
 // DeadEnd is something people try that does not fix the error.

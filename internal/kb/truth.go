@@ -99,13 +99,6 @@ func (e *Entry) rates() []rateCheck {
 	return out
 }
 
-// warnField records a warning about a field the tokens do not reach (a
-// missing one), placed at its parent.
-func (l *loader) warnField(p string, data []byte, tokens []string, field, msg string) {
-	l.warn(p, data, tokens, msg)
-	l.warnings[len(l.warnings)-1].Field = field
-}
-
 // checkTruth applies the editorial rules to one entry.
 func (l *loader) checkTruth(p string, data []byte, e *Entry) {
 	fail := func(tokens []string, field, msg string) {
@@ -172,13 +165,13 @@ func (l *loader) checkTruth(p string, data []byte, e *Entry) {
 
 	// The signature is copied from what its source stores.
 	s := e.SignatureSource
-	if s == nil {
-		return
+	if s == nil || s.Kind != "reproduction" && s.URL == "" {
+		return // reported where the kind is checked: a line or excerpt is copied from the url
 	}
 	switch s.Kind {
 	case "source":
 		if s.Line == "" {
-			l.warnField(p, data, []string{"signature_source"}, "signature_source.line", "missing: copy the statement that prints the message from the source at url, format string included, so that lint can check the signature against it")
+			fail([]string{"signature_source"}, "signature_source.line", "missing: copy the statement that prints the message from the source at url, format string included, so that lint can check the signature against it")
 		} else if msg := InstanceOf(e.Signature, s.Line); msg != "" {
 			fail([]string{"signature"}, "", "is not an instance of signature_source.line: "+msg)
 		}
@@ -187,7 +180,7 @@ func (l *loader) checkTruth(p string, data []byte, e *Entry) {
 			break // checked against CUDA's own table of names and strings
 		}
 		if s.Excerpt == "" {
-			l.warnField(p, data, []string{"signature_source"}, "signature_source.excerpt", "missing: copy the text at url the signature was copied from, as it stands there, so that lint can check the signature against it")
+			fail([]string{"signature_source"}, "signature_source.excerpt", "missing: copy the text at url the signature was copied from, as it stands there, so that lint can check the signature against it")
 		} else if msg := VerbatimIn(e.Signature, s.Excerpt); msg != "" {
 			fail([]string{"signature"}, "", "does not appear in signature_source.excerpt: "+msg)
 		}

@@ -156,6 +156,10 @@ func TestTruthRules(t *testing.T) {
 			"signature", `character 66: the signature has "ese two devices" where the text has "ose two devices"`},
 		{"signature_source", `{"kind": "source", "url": "https://example.com/a", "line": "TORCH_CHECK(false, \"CUDA error: peer access is not supported\")"}`,
 			"signature", "goes on with"},
+		// Every entry stores what its signature is checked against.
+		{"signature_source", `{"kind": "report", "url": "https://example.com/a"}`, "signature_source.excerpt", "missing: copy the text at url"},
+		{"signature_source", `{"kind": "documentation", "url": "https://example.com/a"}`, "signature_source.excerpt", "missing: copy the text at url"},
+		{"signature_source", `{"kind": "source", "url": "https://example.com/a"}`, "signature_source.line", "missing: copy the statement"},
 	}
 	for _, c := range cases {
 		t.Run(c.field+"="+c.value, func(t *testing.T) {
@@ -195,6 +199,9 @@ func TestAuditOfRepositoryKB(t *testing.T) {
 		if r.Tier == "reproduced" && r.Verbatim != "output" {
 			t.Errorf("%s is reproduced but its signature was not checked against the output (%s)", r.ID, r.Verbatim)
 		}
+	}
+	if a.Unchecked != 0 {
+		t.Errorf("%d entries have a signature checked against nothing", a.Unchecked)
 	}
 	if a.Checked+a.Unchecked != len(k.Entries) || a.Printed+a.IDs != len(k.Entries) {
 		t.Errorf("counts do not add up: %+v", a)

@@ -73,7 +73,7 @@ func TestLineDecoration(t *testing.T) {
 const testEntry = `{"id": "x/peer", "signature": "peer access is not supported between dev 0", "regex": "peer access is not supported between dev \\d+",
  "domain": "x", "category": "c", "root_cause": "r", "versions": [], "dead_ends": [], "workarounds": [],
  "error_code": "x-peer", "verification_tier": "community", "confidence": 0.5,
- "signature_source": {"kind": "source", "url": "https://example.org/a#L1"}}`
+ "signature_source": {"kind": "source", "url": "https://example.org/a#L1", "line": "WARN(\"peer access is not supported between dev %d\", dev);"}}`
 
 // load reads a KB and a manifest, failing the test on an error.
 func load(t *testing.T, kbFS, manifestFS fs.FS) (*kb.KB, []*Source) {

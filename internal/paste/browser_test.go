@@ -2,13 +2,10 @@ package paste
 
 import (
 	"encoding/json"
-	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
-
-	"github.com/chromedp/chromedp"
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
 )
@@ -18,23 +15,11 @@ import (
 func TestTableInBrowser(t *testing.T) {
 	cases, inputs := loadCases(t)
 	b := browsertest.New(t)
-	dir := t.TempDir()
-	page, table := filepath.Join(dir, "index.html"), filepath.Join(dir, "paste.table.js")
+	table := filepath.Join(t.TempDir(), "paste.table.js")
 	if err := os.WriteFile(table, Table(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	html := `<!doctype html><meta charset="utf-8">`
-	for _, js := range []string{"../../assets/rules.js", table, "../../assets/paste.js"} {
-		abs, err := filepath.Abs(js)
-		if err != nil {
-			t.Fatal(err)
-		}
-		html += `<script src="` + (&url.URL{Scheme: "file", Path: abs}).String() + `"></script>`
-	}
-	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b.Do(chromedp.Navigate((&url.URL{Scheme: "file", Path: page}).String()), chromedp.WaitReady(chromedp.CSS("body")))
+	b.OpenScripts("../../assets/rules.js", table, "../../assets/paste.js")
 
 	for i, c := range cases {
 		in, _ := json.Marshal(inputs[i])

@@ -2,14 +2,11 @@ package rules
 
 import (
 	"encoding/json"
-	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/chromedp/chromedp"
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
 )
@@ -19,16 +16,7 @@ import (
 func TestTableInBrowser(t *testing.T) {
 	tb, machines := loadTable(t)
 	b := browsertest.New(t)
-	js, err := filepath.Abs("../../assets/rules.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := filepath.Join(t.TempDir(), "index.html")
-	html := `<!doctype html><meta charset="utf-8"><script src="` + (&url.URL{Scheme: "file", Path: js}).String() + `"></script>`
-	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b.Do(chromedp.Navigate((&url.URL{Scheme: "file", Path: page}).String()), chromedp.WaitReady(chromedp.CSS("body")))
+	b.OpenScripts("../../assets/rules.js")
 
 	reports := map[string]string{}
 	for name, path := range tb.Facts {

@@ -179,10 +179,10 @@ func (f Facts) get(name string) value {
 	// The NCCL a job loads is the one it prints (NCCL version 2.7.8); without
 	// that line, the one a Python package ships is the one it would load.
 	if v, ok := f["python.nccl"]; ok && name == "nccl.version" && v.known {
-		v.display = displayName(name)
+		v.display = Display(name)
 		return v
 	}
-	return value{display: displayName(name)}
+	return value{display: Display(name)}
 }
 
 // displayNames name facts in reasons.
@@ -211,9 +211,16 @@ var displayNames = map[string]string{
 	"output.wrong":            "wrong values or output",
 }
 
-func displayName(name string) string {
-	if d, ok := displayNames[name]; ok {
+// Display is how reasons and answers name a fact: "P2P between all GPU
+// pairs" for p2p.all_pairs_ok; an env.NAME or python.NAME fact by its NAME.
+func Display(fact string) string {
+	if d, ok := displayNames[fact]; ok {
 		return d
 	}
-	return name
+	for _, p := range []string{"env.", "python."} {
+		if n, ok := strings.CutPrefix(fact, p); ok && n != "" {
+			return n
+		}
+	}
+	return fact
 }

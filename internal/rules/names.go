@@ -23,9 +23,6 @@ func FactsIn(src string) ([]string, error) {
 	return out, nil
 }
 
-// DisplayName is how reasons name a fact: "P2P between all GPU pairs".
-func DisplayName(fact string) string { return displayName(fact) }
-
 // Known tells whether the facts hold a value for name (an NCCL_* variable
 // that a probe report or an NCCL_DEBUG=INFO log does not list counts as
 // known and unset).
@@ -75,18 +72,67 @@ var displayNamesZh = map[string]string{
 	"hang.seen": "运行挂起", "output.wrong": "结果或输出错误",
 }
 
-// DisplayNameIn is DisplayName in a language: en or zh. An env.NAME or
-// python.NAME fact is named by its NAME.
-func DisplayNameIn(fact, lang string) string {
-	if lang == "zh" {
-		if d, ok := displayNamesZh[fact]; ok {
-			return d
+// DisplayIn is Display in a language: en or zh.
+func DisplayIn(fact, lang string) string {
+	if d, ok := displayNamesZh[fact]; ok && lang == "zh" {
+		return d
+	}
+	return Display(fact)
+}
+
+// reasonPhrasesZh are the whole reasons facts give of themselves (their
+// yes and no), in Chinese; what follows them (the pairs, an error) stays.
+var reasonPhrasesZh = [][2]string{
+	{"P2P works between all GPU pairs", "所有 GPU 对之间 P2P 可用"},
+	{"P2P blocked", "P2P 被阻断"},
+	{"P2P test did not run", "P2P 测试没有运行"},
+	{"P2P test ran", "P2P 测试已运行"},
+	{"cross-process P2P works", "跨进程 P2P 可用"},
+	{"cross-process P2P failed", "跨进程 P2P 失败"},
+	{"every copy arrived intact", "每次拷贝的数据都完好"},
+	{"data arrived wrong", "数据到达时出错"},
+	{" (the test did not run", "（测试没有运行"},
+}
+
+// ReasonIn words a verdict's reason for a reader of lang: in Chinese, the
+// fact's name and the words Eval puts around it (unknown, present, no,
+// is); the values themselves (versions, pairs, strings) stay as read.
+func ReasonIn(reason, lang string) string {
+	if lang != "zh" {
+		return reason
+	}
+	switch {
+	case strings.HasSuffix(reason, " unknown"):
+		return nameZh(strings.TrimSuffix(reason, " unknown")) + " 未知"
+	case strings.HasSuffix(reason, " present"):
+		return "有 " + nameZh(strings.TrimSuffix(reason, " present"))
+	case strings.HasPrefix(reason, "no "):
+		return "没有 " + nameZh(strings.TrimPrefix(reason, "no "))
+	}
+	return strings.Replace(nameZh(reason), " is ", " 为 ", 1)
+}
+
+// nameZh puts the Chinese name for the fact an English reason starts with.
+func nameZh(s string) string {
+	for _, p := range reasonPhrasesZh {
+		if rest, ok := strings.CutPrefix(s, p[0]); ok {
+			return p[1] + rest
 		}
-		for _, p := range []string{"env.", "python."} {
-			if n, ok := strings.CutPrefix(fact, p); ok && n != "" {
-				return n
+	}
+	best, zh := "", ""
+	for fact, en := range displayNames {
+		if len(en) > len(best) && (s == en || strings.HasPrefix(s, en+" ")) {
+			if z, ok := displayNamesZh[fact]; ok {
+				best, zh = en, z
 			}
 		}
 	}
-	return displayName(fact)
+	if best == "" {
+		return s
+	}
+	rest := s[len(best):]
+	for _, p := range reasonPhrasesZh {
+		rest = strings.Replace(rest, p[0], p[1], 1)
+	}
+	return zh + rest
 }

@@ -24,9 +24,9 @@ func TestFactsIn(t *testing.T) {
 
 // Every fact has a name in each language, and Chinese readers see no
 // dotted or snake_case name.
-func TestDisplayNameIn(t *testing.T) {
+func TestDisplayIn(t *testing.T) {
 	for _, n := range factNames {
-		zh := DisplayNameIn(n, "zh")
+		zh := DisplayIn(n, "zh")
 		if _, ok := displayNames[n]; !ok {
 			t.Errorf("%s has no English name", n)
 		}
@@ -34,7 +34,15 @@ func TestDisplayNameIn(t *testing.T) {
 			t.Errorf("%s is named %q in Chinese", n, zh)
 		}
 	}
-	if got := DisplayNameIn("env.NCCL_P2P_LEVEL", "zh"); got != "NCCL_P2P_LEVEL" {
-		t.Errorf("env.NCCL_P2P_LEVEL in Chinese: %q", got)
+	for _, c := range []struct{ fact, lang, want string }{
+		{"env.NCCL_P2P_LEVEL", "zh", "NCCL_P2P_LEVEL"},
+		{"env.NCCL_P2P_LEVEL", "en", "NCCL_P2P_LEVEL"},
+		{"python.torch", "en", "torch"},
+		{"p2p.all_pairs_ok", "en", "P2P between all GPU pairs"},
+		{"env.", "en", "env."},
+	} {
+		if got := DisplayIn(c.fact, c.lang); got != c.want {
+			t.Errorf("%s in %s: %q, want %q", c.fact, c.lang, got, c.want)
+		}
 	}
 }

@@ -2,13 +2,10 @@ package rules_test
 
 import (
 	"encoding/json"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/chromedp/chromedp"
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
 	"github.com/p2pkb/p2pkb/internal/paste"
@@ -23,20 +20,8 @@ func TestTablePastedInBrowser(t *testing.T) {
 	if err := os.WriteFile(table, paste.Table(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	html := `<!doctype html><meta charset="utf-8">`
-	for _, js := range []string{"../../assets/rules.js", table, "../../assets/paste.js"} {
-		abs, err := filepath.Abs(js)
-		if err != nil {
-			t.Fatal(err)
-		}
-		html += `<script src="` + (&url.URL{Scheme: "file", Path: abs}).String() + `"></script>`
-	}
-	page := filepath.Join(dir, "index.html")
-	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	b := browsertest.New(t)
-	b.Do(chromedp.Navigate((&url.URL{Scheme: "file", Path: page}).String()), chromedp.WaitReady(chromedp.CSS("body")))
+	b.OpenScripts("../../assets/rules.js", table, "../../assets/paste.js")
 	n := 0
 	for _, c := range tb.Cases {
 		if c.Pasted == "" {

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // Set records a fact seen by another source than a probe report, such as a
@@ -13,7 +12,7 @@ func (f Facts) Set(name, kind, text string) error {
 	if !knownFact(name) {
 		return fmt.Errorf("unknown fact %q", name)
 	}
-	v := value{known: true, kind: kind, s: text, display: factDisplay(name)}
+	v := value{known: true, kind: kind, s: text, display: Display(name)}
 	switch kind {
 	case "bool":
 		b, err := strconv.ParseBool(text)
@@ -47,15 +46,3 @@ func (f Facts) Lookup(name string) (kind, text string, ok bool) {
 	}
 	return v.kind, v.s, true
 }
-
-func factDisplay(name string) string {
-	for _, p := range []string{"env.", "python."} {
-		if strings.HasPrefix(name, p) {
-			return strings.TrimPrefix(name, p)
-		}
-	}
-	return displayName(name)
-}
-
-// Display is how reasons name a fact: "NCCL" for nccl.version.
-func Display(name string) string { return factDisplay(name) }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/p2pkb/p2pkb/internal/build"
+	"github.com/p2pkb/p2pkb/internal/build/buildtest"
 	"github.com/p2pkb/p2pkb/internal/search/searchtest"
 	"github.com/p2pkb/p2pkb/internal/server"
 )
@@ -17,7 +18,7 @@ import (
 // index is made from them; the search API answers alike before and after,
 // and the index is kept for the next start.
 func TestSearchAnswersAlikeBeforeAndAfterBleve(t *testing.T) {
-	out := builtSite(t)
+	out := buildtest.Site(t, "")
 	if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(build.SearchIndexDir))); err == nil {
 		t.Fatal("the build made bleve's index: it is off the build's critical path")
 	}

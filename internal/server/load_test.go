@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/p2pkb/p2pkb/internal/build"
+	"github.com/p2pkb/p2pkb/internal/build/buildtest"
 	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/server"
 )
@@ -27,7 +28,7 @@ var shortTimeouts = server.Timeouts{ReadHeader: 300 * time.Millisecond, Read: ti
 // timeouts, as `p2pkb serve` does with its own.
 func startServer(t *testing.T) string {
 	t.Helper()
-	out := builtSite(t)
+	out := buildtest.Site(t, "")
 	ix, err := build.OpenSearch(out)
 	if err != nil {
 		t.Fatal(err)

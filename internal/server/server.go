@@ -4,7 +4,8 @@
 // bounded, searches at once are limited, slow clients time out, and a panic
 // in a handler becomes a 500. Text is gzipped for clients that accept it,
 // and every file has a validator (ETag, Last-Modified) for conditional
-// requests.
+// requests. Run is `p2pkb serve`: it builds the site when given none,
+// rebuilds it on changes and makes its search index in the background.
 package server
 
 import (
@@ -103,7 +104,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	hdr.Set("Referrer-Policy", "no-referrer")
-	hdr.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+	// base-uri 'self': the 404 page, served at any depth, makes the site's
+	// root its base.
+	hdr.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
 	switch r.URL.Path {
 	case "/api/search":
 		h.search(w, r)

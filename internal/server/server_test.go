@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,27 +17,13 @@ import (
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
 	"github.com/p2pkb/p2pkb/internal/build"
+	"github.com/p2pkb/p2pkb/internal/build/buildtest"
 	"github.com/p2pkb/p2pkb/internal/server"
 )
 
-func builtSite(t testing.TB) string {
-	t.Helper()
-	schema, err := os.ReadFile("../../kb/schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := func(d string) build.Source { return build.Source{FS: os.DirFS(filepath.Join("../..", d)), Name: d} }
-	src := build.Sources{KB: dir("kb"), Content: dir("content"), I18n: dir("templates"), Assets: dir("assets"), Schema: schema}
-	out := filepath.Join(t.TempDir(), "public")
-	if err := build.Build(src, out, "", io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	out := builtSite(t)
+	out := buildtest.Site(t, "")
 	ix, err := build.OpenSearch(out)
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +171,7 @@ func TestConcurrentLoad(t *testing.T) {
 }
 
 func TestServeShutsDownGracefully(t *testing.T) {
-	out := builtSite(t)
+	out := buildtest.Site(t, "")
 	ix, err := build.OpenSearch(out)
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,9 @@ type broadcaster struct {
 	mu      sync.Mutex
 	clients map[chan struct{}]bool
 	gen     int // builds so far; pages carry the one they were served from
+	// stop ends the event streams when watching stops, since a server's
+	// shutdown waits for open requests and pages keep their stream open.
+	stop <-chan struct{}
 }
 
 func (b *broadcaster) generation() int {
@@ -65,6 +68,8 @@ func (b *broadcaster) serve(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-b.stop:
+			return
 		case <-ch:
 			io.WriteString(w, "event: reload\ndata: 1\n\n")
 			fl.Flush()
@@ -91,7 +96,7 @@ func (b *broadcaster) notify() {
 // being served. Watching stops when ctx is done; the channel returned is
 // closed then, after the rebuild in progress, if any.
 func (h *Handler) Watch(ctx context.Context, dirs []string, rebuild func(changed []string) (*search.Index, error), logw io.Writer) (<-chan struct{}, error) {
-	h.reload = &broadcaster{clients: map[chan struct{}]bool{}}
+	h.reload = &broadcaster{clients: map[chan struct{}]bool{}, stop: ctx.Done()}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, fmt.Errorf("watch: %w", err)

@@ -15,7 +15,6 @@ import (
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
 	"github.com/p2pkb/p2pkb/internal/build"
-	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/server"
 )
 
@@ -59,55 +58,38 @@ func (s *syncBuilder) String() string {
 	return s.b.String()
 }
 
-// An open page reloads itself with the new text after an entry changes.
+// An open page of `p2pkb serve --watch` reloads itself with the new text
+// after an entry changes.
 func TestWatchRebuildsAndReloads(t *testing.T) {
 	b := browsertest.New(t)
 	work := t.TempDir()
-	var dirs []string
 	for _, d := range []string{"kb", "content", "templates", "assets"} {
 		copyDir(t, filepath.Join("../..", d), filepath.Join(work, d))
-		dirs = append(dirs, filepath.Join(work, d))
 	}
 	schema, _ := os.ReadFile(filepath.Join(work, "kb/schema.json"))
-	src := func() build.Sources {
-		s := func(d string) build.Source { return build.Source{FS: os.DirFS(filepath.Join(work, d)), Name: d} }
-		return build.Sources{KB: s("kb"), Content: s("content"), I18n: s("templates"), Assets: s("assets"), Schema: schema}
+	s := func(d string) build.Source {
+		return build.Source{FS: os.DirFS(filepath.Join(work, d)), Name: filepath.Join(work, d)}
 	}
-	root := filepath.Join(work, "public")
+	src := build.Sources{KB: s("kb"), Content: s("content"), I18n: s("templates"), Assets: s("assets"), Schema: schema}
 	var log syncBuilder
-	sess := build.NewSession(src(), root, "", &log)
-	if err := sess.Build(); err != nil {
-		t.Fatal(err)
-	}
-	ix, err := build.OpenSearch(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := server.New(os.DirFS(root), ix)
-	sess.IndexReady = func(ix *search.Index) { h.SetIndex(ix) }
 	ctx, cancel := context.WithCancel(context.Background())
-	watching, err := h.Watch(ctx, dirs, func(changed []string) (*search.Index, error) {
-		entries := true
-		for _, p := range changed {
-			entries = entries && strings.HasPrefix(p, filepath.Join(work, "kb")) && strings.HasSuffix(p, ".json")
-		}
-		if inPlace, err := sess.Update(entries); err != nil || inPlace {
-			return nil, err
-		}
-		return build.OpenSearch(root)
-	}, &log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The temporary folder goes once nothing writes to it any more.
+	ready := make(chan string, 1)
+	served := make(chan error, 1)
+	go func() {
+		served <- server.Run(ctx, server.Options{Addr: "127.0.0.1:0", Sources: src, Watch: true, Ready: ready}, io.Discard, &log)
+	}()
 	defer func() {
 		cancel()
-		<-watching
-		sess.Close()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
 	}()
-	ready := make(chan string, 1)
-	go server.Serve(ctx, "127.0.0.1:0", h, io.Discard, ready)
-	addr := <-ready
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-served:
+		t.Fatalf("serve: %v", err)
+	}
 
 	page := "http://" + addr + "/en/kb/cuda/peer-access-unsupported-by-hardware/"
 	b.Do(chromedp.Navigate(page), chromedp.WaitReady(chromedp.CSS("main")))

@@ -21,8 +21,8 @@ type EntryView struct {
 	Workarounds       []WorkaroundView // by success rate, highest first
 	DeadEnds          []DeadEndView
 	Related           []Related
-	Versions          []kb.Version
-	HasVersionDetails bool // a versions column besides version and status has a value
+	Versions          []kb.Version // behavior changes in the page's language
+	HasVersionDetails bool         // a versions column besides version and status has a value
 }
 
 // Text is a KB text in the page's language, or in English as a fallback.
@@ -161,6 +161,15 @@ func View(e *kb.Entry, lang string, k *kb.KB) *EntryView {
 			if t := k.ByID[id]; t != nil {
 				v.Related = append(v.Related, Related{Relation: r.rel, Entry: t})
 			}
+		}
+	}
+	if zh {
+		v.Versions = make([]kb.Version, len(e.Versions))
+		for i, ver := range e.Versions {
+			if ver.BehaviorChangeZH != "" {
+				ver.BehaviorChange = ver.BehaviorChangeZH
+			}
+			v.Versions[i] = ver
 		}
 	}
 	for _, ver := range e.Versions {

@@ -117,10 +117,12 @@ func (g gen) entry(i int) map[string]any {
 	for j := 0; j < 1+g.r.IntN(3); j++ {
 		dead = append(dead, map[string]any{"action": g.sentence(8), "why_fails": g.sentence(20), "why_fails_zh": g.zh(20), "fail_rate": float64(40+g.r.IntN(60)) / 100, "fail_rate_basis": estimate, "condition": "", "sources": []string{}})
 	}
+	// Lint checks every signature against the text it was copied from; a
+	// synthetic entry's excerpt is its own signature.
 	return map[string]any{
 		"$schema": "../schema.json", "id": fmt.Sprintf("%s/synthetic-%05d", domain, i),
 		"signature": sig, "signature_zh": "运行时错误：" + g.zh(8) + " (" + code + ")", "regex": re,
-		"signature_source": map[string]any{"kind": "documentation", "url": "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html"},
+		"signature_source": map[string]any{"kind": "documentation", "url": "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html", "excerpt": sig},
 		"domain":           domain, "category": g.pick(cats), "subcategory": nil,
 		"root_cause": g.sentence(40 + g.r.IntN(30)), "root_cause_type": "generic", "root_cause_zh": g.zh(45),
 		"versions":    []map[string]any{{"version": fmt.Sprintf("cuda>=%d.%d", 11+g.r.IntN(3), g.r.IntN(9)), "status": "active"}, {"version": fmt.Sprintf("nvidia-driver>=%d", 470+g.r.IntN(120)), "status": "active"}},

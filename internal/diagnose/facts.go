@@ -1,4 +1,4 @@
-package report
+package diagnose
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ func WriteFacts(w io.Writer, f Found, lang string) {
 		// Chinese readers see each fact's name in Chinese, never its dotted name.
 		name := func(x paste.Fact) string {
 			if lang == "zh" {
-				return rules.DisplayNameIn(x.Name, lang)
+				return rules.DisplayIn(x.Name, lang)
 			}
 			return x.Name
 		}

@@ -1,4 +1,4 @@
-package build_test
+package search_test
 
 import (
 	"encoding/json"
@@ -6,23 +6,25 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
+	"github.com/p2pkb/p2pkb/internal/build/buildtest"
 	"github.com/p2pkb/p2pkb/internal/search/searchtest"
 )
 
-// TestBrowserSearch runs the shared table of internal/search/testdata in the
-// static search page, from file:// and over HTTP.
+// TestBrowserSearch runs the shared table of testdata/cases.json in the
+// static search page (assets/search.js on the client index), from file://
+// and over HTTP.
 func TestBrowserSearch(t *testing.T) {
 	cases := searchtest.Load(t)
 	b := browsertest.New(t)
-	out := buildSite(t, "")
+	out := buildtest.Site(t, "")
 	srv := httptest.NewServer(http.StripPrefix("/kb-docs/", http.FileServer(http.Dir(out))))
 	defer srv.Close()
 
@@ -41,36 +43,36 @@ func TestBrowserSearch(t *testing.T) {
 		for _, c := range cases.Queries {
 			t.Run(scheme+"/"+c.Lang+"/"+c.Top+c.In+c.Top3, func(t *testing.T) {
 				b.Requests()
-				top := runQuery(t, b, root, c.Lang, c.Q)
+				top := searchtest.Query(t, b, root, c.Lang, c.Q)
 				if c.Top != "" && top != c.Top {
 					t.Errorf("%q: top result %q, want %q", c.Q, top, c.Top)
 				}
 				if c.In != "" {
 					all := browsertest.Eval[[]string](b, `[...document.querySelectorAll("#search-results li")].map(li => li.dataset.resultId)`)
-					if !contains(all, c.In) {
+					if !slices.Contains(all, c.In) {
 						t.Errorf("%q: results %v lack %q", c.Q, all, c.In)
 					}
 				}
 				if c.Top3 != "" {
 					first := browsertest.Eval[[]string](b, `[...document.querySelectorAll("#search-results li")].slice(0, 3).map(li => li.dataset.resultId)`)
-					if !contains(first, c.Top3) {
+					if !slices.Contains(first, c.Top3) {
 						t.Errorf("%q: first three results %v lack %q", c.Q, first, c.Top3)
 					}
 				}
-				checkQuiet(t, b, root)
+				b.CheckQuiet(t, root)
 			})
 		}
 	}
 
 	t.Run("nothing found and keyboard", func(t *testing.T) {
 		root := srv.URL + "/kb-docs/"
-		if top := runQuery(t, b, root, "en", "zzzqqq xylophone"); top != "" {
+		if top := searchtest.Query(t, b, root, "en", "zzzqqq xylophone"); top != "" {
 			t.Errorf("nonsense found %q", top)
 		}
 		if hidden := browsertest.Eval[bool](b, `document.getElementById("search-hint").hidden`); hidden {
 			t.Error("no hint to paste the whole message when nothing is found")
 		}
-		runQuery(t, b, root, "en", "peer access")
+		searchtest.Query(t, b, root, "en", "peer access")
 		b.Do(chromedp.Focus(chromedp.CSS("#search-page-q")), chromedp.KeyEvent(kb.ArrowDown))
 		focused := browsertest.Eval[string](b, `document.activeElement.closest("li") ? document.activeElement.closest("li").dataset.resultId : ""`)
 		if focused == "" {
@@ -82,21 +84,4 @@ func TestBrowserSearch(t *testing.T) {
 		}
 		b.Screenshot("search_en")
 	})
-}
-
-// runQuery opens the search page for q and returns the first result's id.
-func runQuery(t *testing.T, b *browsertest.Browser, root, lang, q string) string {
-	t.Helper()
-	b.Do(chromedp.Navigate(root + lang + "/search/index.html?q=" + url.QueryEscape(q)))
-	for i := 0; i < 100; i++ {
-		if done, _ := browsertest.EvalErr[string](b, `document.body.dataset.searchDone || ""`); done != "" {
-			if done != "true" {
-				t.Fatalf("search failed: %s", browsertest.Eval[string](b, `document.getElementById("search-status").textContent`))
-			}
-			return browsertest.Eval[string](b, `(document.querySelector("#search-results li") || {dataset: {}}).dataset.resultId || ""`)
-		}
-		time.Sleep(30 * time.Millisecond)
-	}
-	t.Fatal("search did not finish")
-	return ""
 }

@@ -35,7 +35,7 @@ func testFacts(f Facts, t *facts.Test) {
 			why = " (the test did not run: " + t.Error + ")"
 		}
 		for _, n := range []string{"p2p.test.data_ok", "p2p.test.failed_pairs", "p2p.test.slow_pairs", "p2p.test.ipc_ok", "p2p.test.timeouts", "p2p.test.enable_error"} {
-			f[n] = value{display: displayName(n) + why}
+			f[n] = value{display: Display(n) + why}
 		}
 		return
 	}
@@ -99,7 +99,7 @@ func testFacts(f Facts, t *facts.Test) {
 		if len(rs) > 0 {
 			text += " (" + listed(rs) + ")"
 		}
-		f[name] = value{known: true, kind: "num", n: float64(len(pairs)), s: text, display: displayName(name)}
+		f[name] = value{known: true, kind: "num", n: float64(len(pairs)), s: text, display: Display(name)}
 	}
 	count("p2p.test.failed_pairs", s.FailedPairs, failure)
 	count("p2p.test.slow_pairs", s.SlowPairs, func(p facts.TestPair) string {
@@ -121,7 +121,7 @@ func testFacts(f Facts, t *facts.Test) {
 			break
 		}
 	}
-	f["p2p.test.enable_error"] = value{known: true, kind: "str", s: enable, display: displayName("p2p.test.enable_error")}
+	f["p2p.test.enable_error"] = value{known: true, kind: "str", s: enable, display: Display("p2p.test.enable_error")}
 }
 
 func pairName(p facts.TestPair) string { return fmt.Sprintf("GPU%d->GPU%d", p.Src, p.Dst) }

@@ -1,0 +1,60 @@
+package rules
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// Every reason the conditions' cases give reads in Chinese in zh: no fact's
+// English name and none of the words Eval puts around it are left.
+func TestReasonInZh(t *testing.T) {
+	raw, err := os.ReadFile("testdata/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Cases []struct {
+			Reason string `json:"reason"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range file.Cases {
+		for _, r := range strings.Split(c.Reason, "; ") {
+			if r == "" {
+				continue
+			}
+			n++
+			zh := ReasonIn(r, "zh")
+			if ReasonIn(r, "en") != r {
+				t.Errorf("ReasonIn(%q, en) changed it", r)
+			}
+			if strings.HasSuffix(zh, " unknown") || strings.HasSuffix(zh, " present") || strings.HasPrefix(zh, "no ") || strings.Contains(zh, " is ") {
+				t.Errorf("ReasonIn(%q, zh) = %q: English words left", r, zh)
+			}
+			for fact, en := range displayNames {
+				if z := displayNamesZh[fact]; z != en && (strings.HasPrefix(zh, en+" ") || zh == en) {
+					t.Errorf("ReasonIn(%q, zh) = %q: the English name %q left", r, zh, en)
+				}
+			}
+		}
+	}
+	if n < 50 {
+		t.Fatalf("%d reasons in the cases: the cases should hold more", n)
+	}
+	for in, want := range map[string]string{
+		"GPU count 4 >= 2":               "GPU 数量 4 >= 2",
+		"NVLink unknown":                 "NVLink 未知",
+		"no consumer GPU":                "没有 消费级 GPU",
+		"GPU architecture is \"hopper\"": "GPU 架构 为 \"hopper\"",
+		"P2P blocked: GPU0-GPU2 IOH_TOPOLOGY_NOT_SUPPORTED": "P2P 被阻断: GPU0-GPU2 IOH_TOPOLOGY_NOT_SUPPORTED",
+	} {
+		if got := ReasonIn(in, "zh"); got != want {
+			t.Errorf("ReasonIn(%q, zh) = %q, want %q", in, got, want)
+		}
+	}
+}
