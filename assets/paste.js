@@ -255,7 +255,11 @@
   };
 
   // The symptom readers mirror symptoms.go.
-  var SET_UP = T.words.setUp, TEARDOWN = T.words.teardown;
+  var SET_UP = T.words.setUp, TEARDOWN = T.words.teardown, QUIET = T.words.quiet, TF_ALL_REDUCE = T.words.tfAllReduce;
+  function armsHang(s) {
+    if (s.indexOf(TF_ALL_REDUCE[0]) >= 0 && s.indexOf(TF_ALL_REDUCE[1]) >= 0) { return true; }
+    return s.indexOf("NCCL INFO") >= 0 && containsAny(s, SET_UP);
+  }
   var TEST_TYPES = ["float", "half", "double", "int8", "int32", "int64", "f8e"];
   function containsAny(s, words) { for (var i = 0; i < words.length; i++) { if (s.indexOf(words[i]) >= 0) { return true; } } return false; }
   function blank(s) {
@@ -265,7 +269,7 @@
   X.watchHang = function (raw) {
     var h = this.sym.hang;
     if (!h.watch || blank(raw)) { return; }
-    if ((raw.indexOf("NCCL INFO") < 0 && raw.indexOf(": opCount ") < 0) || containsAny(raw, TEARDOWN)) { h.watch = false; }
+    if (!containsAny(raw, QUIET) || containsAny(raw, TEARDOWN)) { h.watch = false; }
   };
   X.symptomLine = function (s, n, raw) {
     var y = this.sym, m;
@@ -295,7 +299,7 @@
   X.symptomScan = function (s, n, raw) {
     var y = this.sym;
     if (s === "FB Memory Usage" || s === "BAR1 Memory Usage") { y.smi.next = s; }
-    if (s.indexOf("NCCL INFO") >= 0 && containsAny(s, SET_UP)) { y.hang.watch = true; y.hang.init = { set: true, line: n, text: raw }; }
+    if (armsHang(s)) { y.hang.watch = true; y.hang.init = { set: true, line: n, text: raw }; }
     if ((s.indexOf("waiving test") >= 0 || s.indexOf("Waiving device_to_device") === 0) && RE.waived.test(s)) { mark(y.waived, n, raw); }
     if (s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
     if ((s.indexOf("ECAP_ACS") >= 0 || s.indexOf("ecap_acs") >= 0) && RE.setpciACS.test(s)) { y.setpci.next = true; }

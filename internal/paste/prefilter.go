@@ -91,12 +91,12 @@ var triggers = append(append(append([]trigger{
 	{"jax", anyTime},
 	{"LLM", vllmVersion}, {"vllm", vllmVersion},
 	{"nvidia-nccl-cu", pipNCCL},
-	{"GeForce", consumerGPU}, {"TITAN", consumerGPU}, {"RTX", consumerGPU}, {"GTX", consumerGPU}, {"090", consumerGPU}, // consumerWords
+	{"GeForce", consumerGPU}, {"TITAN", consumerGPU}, {"RTX", consumerGPU}, {"GTX", consumerGPU}, {"090", consumerGPU}, {"0Ti", consumerGPU}, {"0 Ti", consumerGPU}, {"0ti", consumerGPU}, {"0 ti", consumerGPU}, {"0TI", consumerGPU}, // consumerWords
 	{"Tesla ", dataCentreGPU}, {"NVIDIA ", dataCentreGPU},
 	// symptomScan
 	{"Memory Usage", anyTime},
 	{"Init COMPLETE", ncclSetUp}, {"Connected all rings", ncclSetUp}, {"Connected all trees", ncclSetUp}, // ncclSetUpWords
-	{": opCount ", ncclSetUp}, {"Channel ", ncclSetUp}, {"Trees [", ncclSetUp}, {"Pattern ", ncclSetUp},
+	{": opCount ", ncclSetUp}, {"batch_all_reduce: ", ncclSetUp}, {"Channel ", ncclSetUp}, {"Trees [", ncclSetUp}, {"Pattern ", ncclSetUp},
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
 	{"device='cuda:", tensorPrint},
 	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime},

@@ -71,6 +71,17 @@ var (
 // pattern: a healthy run goes on printing its own output.
 var ncclSetUpWords = []string{"Init COMPLETE", "Connected all rings", "Connected all trees", ": opCount ", "Channel ", "Trees [", "Pattern "}
 
+// tfAllReduceWords are in the line TensorFlow's MirroredStrategy prints as
+// it starts its all-reduces through NCCL ("INFO:tensorflow:batch_all_reduce:
+// 4 all-reduces with algorithm = nccl, num_packs = 1"): a log that stops
+// there, with nothing but TensorFlow's INFO lines, is the same hang.
+var tfAllReduceWords = []string{"batch_all_reduce: ", "algorithm = nccl"}
+
+// ncclQuietWords are in lines that leave the watch on: a collective's trace
+// cut from its prefix, as ranks writing at once leave it (NVIDIA/nccl#147),
+// and TensorFlow's own INFO lines.
+var ncclQuietWords = []string{"NCCL INFO", ": opCount ", "INFO:tensorflow:"}
+
 // ncclTeardownWords end a communicator in order: a log that ends with them
 // finished.
 var ncclTeardownWords = []string{"Destroy COMPLETE", "Abort COMPLETE", "Connection closed by"}
@@ -81,13 +92,19 @@ var ncclTestTypes = []string{"float", "half", "double", "int8", "int32", "int64"
 // watchHang sees every line, read or skipped by the prefilter: after
 // NCCL's set-up lines, the first line that is neither blank nor NCCL INFO
 // shows that the program went on, and a communicator's teardown that it
-// ended. A collective's trace cut from its prefix, as ranks writing at once
-// leave it (NVIDIA/nccl#147), is still NCCL's.
+// ended (ncclQuietWords are NCCL's too).
 func watchHang[T string | []byte](x *Extractor, raw T) {
 	if !x.sym.hang.watch || blank(raw) {
 		return
 	}
-	if !hasNCCLInfo(raw) && !has(raw, ": opCount ") {
+	quiet := false
+	for _, w := range ncclQuietWords {
+		if has(raw, w) {
+			quiet = true
+			break
+		}
+	}
+	if !quiet {
 		x.sym.hang.watch = false
 		return
 	}
@@ -100,8 +117,12 @@ func watchHang[T string | []byte](x *Extractor, raw T) {
 }
 
 // armsHang says whether stripped line s is one of NCCL's set-up or
-// collective lines (ncclSetUpWords).
+// collective lines (ncclSetUpWords), or TensorFlow's start of its NCCL
+// all-reduces.
 func armsHang[T string | []byte](s T) bool {
+	if has(s, tfAllReduceWords[0]) && has(s, tfAllReduceWords[1]) {
+		return true
+	}
 	if !hasNCCLInfo(s) {
 		return false
 	}
