@@ -245,7 +245,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		// All such a line tells is that a communicator is set up, which the
 		// hang reader notes here (as symptomScan would) without reading it.
 		if armsHang(raw) {
-			x.sym.hang.watch, x.sym.hang.init = true, event{line: x.n, text: string(raw), set: true}
+			armHang(x, x.n, raw)
 		}
 		return true
 	case ncclTestRow:

@@ -1,6 +1,7 @@
 package paste
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -35,8 +36,9 @@ type symptoms struct {
 	}
 
 	hang struct {
-		watch bool  // since the last init line, only NCCL INFO lines came
-		init  event // that line
+		watch bool   // since the last set-up line, only NCCL INFO lines came
+		line  int    // that line
+		text  []byte // its text, in a buffer reused: a log has a set-up line for each channel
 	}
 
 	tensors struct {
@@ -116,6 +118,13 @@ func watchHang[T string | []byte](x *Extractor, raw T) {
 	}
 }
 
+// armHang starts the watch after set-up line n, raw.
+func armHang[T string | []byte](x *Extractor, n int, raw T) {
+	h := &x.sym.hang
+	h.watch, h.line = true, n
+	h.text = append(h.text[:0], raw...)
+}
+
 // armsHang says whether stripped line s is one of NCCL's set-up or
 // collective lines (ncclSetUpWords), or TensorFlow's start of its NCCL
 // all-reduces.
@@ -138,12 +147,14 @@ func armsHang[T string | []byte](s T) bool {
 // []byte: the hang reader asks it of every line after NCCL's set-up.
 func hasNCCLInfo[T string | []byte](raw T) bool { return has(raw, "NCCL INFO") }
 
-// has is strings.Contains for a string or a []byte, without a copy.
+// has is strings.Contains for a string or a []byte, without a copy: the
+// hang reader asks it of every line while a log may have stopped.
 func has[T string | []byte](raw T, w string) bool {
-	for i := 0; i+len(w) <= len(raw); i++ {
-		if raw[i] == w[0] && string(raw[i:i+len(w)]) == w {
-			return true
-		}
+	switch r := any(raw).(type) {
+	case string:
+		return strings.Contains(r, w)
+	case []byte:
+		return bytes.Contains(r, []byte(w))
 	}
 	return false
 }
@@ -213,8 +224,7 @@ func (x *Extractor) symptomScan(s string, n int, raw string) {
 		y.smi.next = s
 	}
 	if armsHang(s) {
-		y.hang.watch = true
-		y.hang.init = event{line: n, text: raw, set: true}
+		armHang(x, n, raw)
 	}
 	if strings.Contains(s, "waiving test") || strings.HasPrefix(s, "Waiving device_to_device") {
 		if reWaived.MatchString(s) {
@@ -328,7 +338,7 @@ func (x *Extractor) symptomFacts() {
 		}
 	}
 	if y.hang.watch {
-		x.setEvent("nccl.stopped_after_init", "bool", "true", 1, y.hang.init, "NCCL")
+		x.set("nccl.stopped_after_init", "bool", "true", 1, y.hang.line, string(y.hang.text), "NCCL")
 	}
 	x.setEvent("p2p.copy_zeros", "bool", "true", 1, y.tensors.zeros, "PyTorch")
 	if y.setpci.redirect.set {
