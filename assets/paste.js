@@ -117,7 +117,8 @@
       smi: { next: "", fb: 0, bar1: 0, bar1Ev: ev(), small: ev(), anyBAR1: false, matched: false },
       hang: { watch: false, init: ev() },
       tensors: { nonzero: new Array(MAX_GPUS).fill(0), zeros: ev() },
-      setpci: { next: false, any: ev(), redirect: ev() }
+      setpci: { next: false, any: ev(), redirect: ev() },
+      rebar: { mib: 0, ev: ev(), small: ev() }
     };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
@@ -302,6 +303,7 @@
     if (armsHang(s)) { y.hang.watch = true; y.hang.init = { set: true, line: n, text: raw }; }
     if ((s.indexOf("waiving test") >= 0 || s.indexOf("Waiving device_to_device") === 0) && RE.waived.test(s)) { mark(y.waived, n, raw); }
     if (s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
+    if (s.replace(/^`+/, "").indexOf("BAR 1: current size: ") === 0) { this.rebarLine(s.replace(/^`+/, ""), n, raw); }
     if ((s.indexOf("ECAP_ACS") >= 0 || s.indexOf("ecap_acs") >= 0) && RE.setpciACS.test(s)) { y.setpci.next = true; }
     this.ncclTestLine(s, n, raw);
   };
@@ -332,6 +334,24 @@
     t.wrongCols.forEach(function (c) { if (isDigits(f[c])) { var w = parseInt(f[c], 10); if (w > 0) { bad += Math.min(w, 1 << 30); } } });
     if (bad > 0) { t.wrong = Math.min(t.wrong + bad, 1 << 30); mark(t.firstBad, n, raw); }
   };
+  function mib(num, unit) {
+    if (!isDigits(num)) { return 0; }
+    var v = parseInt(num, 10);
+    if (v > (1 << 20)) { return 0; }
+    if (unit === "GB") { return v * 1024; }
+    if (unit === "TB") { return v * 1024 * 1024; }
+    return unit === "MB" ? v : 0;
+  }
+  X.rebarLine = function (s, n, raw) {
+    var m = RE.rebar.exec(s);
+    if (!m) { return; }
+    var cur = mib(m[1], m[2]);
+    if (cur <= 0) { return; }
+    var r = this.sym.rebar, most = 0;
+    if (!r.ev.set || cur < r.mib) { r.mib = cur; r.ev = { set: true, line: n, text: raw }; }
+    fields(m[3] || "").forEach(function (f) { if (f.length > 2) { most = Math.max(most, mib(f.slice(0, -2), f.slice(-2))); } });
+    if (cur < most || cur <= 256) { mark(r.small, n, raw); }
+  };
   X.tensorLine = function (s, n, raw) {
     var m = RE.tensor.exec(s);
     if (!m) { return; }
@@ -355,6 +375,10 @@
       if (y.smi.small.set || y.smi.matched) {
         this.setEvent("gpu.bar1_small", "bool", String(y.smi.small.set), 1, y.smi.small.set ? y.smi.small : y.smi.bar1Ev, "nvidia-smi -q");
       }
+    }
+    if (y.rebar.ev.set) {
+      this.setEvent("gpu.bar1_mib", "num", String(y.rebar.mib), 1, y.rebar.ev, "lspci");
+      this.setEvent("gpu.bar1_small", "bool", String(y.rebar.small.set), 1, y.rebar.small.set ? y.rebar.small : y.rebar.ev, "lspci");
     }
     if (y.hang.watch) { this.setEvent("nccl.stopped_after_init", "bool", "true", 1, y.hang.init, "NCCL"); }
     this.setEvent("p2p.copy_zeros", "bool", "true", 1, y.tensors.zeros, "PyTorch");

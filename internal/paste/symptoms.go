@@ -25,6 +25,12 @@ type symptoms struct {
 	}
 	waived event // a P2P test that waived itself
 
+	rebar struct {
+		mib   int   // the smallest BAR 1 lspci's Resizable BAR capability shows, MiB
+		ev    event // its line
+		small event // the first BAR 1 below the largest size it supports, or at 256 MiB or less
+	}
+
 	smi struct {
 		next    string // the section header the line before was (nvidia-smi -q)
 		fb      int    // FB memory of the GPU being read, MiB
@@ -61,6 +67,7 @@ var (
 	reTensor    = pattern("tensor", `tensor\((\[[-0-9.,e+ \[\]]{0,1000}\]), device='cuda:(\d{1,3})'`)
 	reSetpciACS = pattern("setpciACS", `(?i)setpci\s.{0,200}ecap_acs\+(?:0x)?6\.w\s{0,8}$`)
 	reHexWord   = pattern("hexWord", `^[0-9a-fA-F]{4}$`)
+	reReBAR     = pattern("rebar", `^BAR 1: current size: (\d{1,7})([MGT]B)(?:, supported: ([0-9MGTB ]{1,400}))?`)
 )
 
 // ncclSetUpWords are the words of NCCL's INFO lines that show a
@@ -234,10 +241,61 @@ func (x *Extractor) symptomScan(s string, n int, raw string) {
 	if strings.Contains(s, "device='cuda:") {
 		x.tensorLine(s, n, raw)
 	}
+	// The line, quoted in prose, may be in backquotes.
+	if b := strings.TrimLeft(s, "`"); strings.HasPrefix(b, "BAR 1: current size: ") {
+		x.rebarLine(b, n, raw)
+	}
 	if containsAny(s, "ECAP_ACS", "ecap_acs") && reSetpciACS.MatchString(s) {
 		y.setpci.next = true
 	}
 	x.ncclTestLine(s, n, raw)
+}
+
+// rebarLine reads the Resizable BAR capability of `lspci -vvv`, whose
+// "BAR 1" is an NVIDIA GPU's BAR1 (pciutils ls-ecaps.c, cap_rebar): a BAR1
+// smaller than the largest size the GPU supports was left small, and one
+// of 256 MiB, the legacy window, is smaller than the memory of any GPU
+// that peers with another.
+func (x *Extractor) rebarLine(s string, n int, raw string) {
+	m := reReBAR.FindStringSubmatch(s)
+	if m == nil {
+		return
+	}
+	cur := mib(m[1], m[2])
+	if cur <= 0 {
+		return
+	}
+	r := &x.sym.rebar
+	if !r.ev.set || cur < r.mib {
+		r.mib, r.ev = cur, event{line: n, text: raw, set: true}
+	}
+	most := 0
+	for _, f := range strings.Fields(m[3]) {
+		if len(f) > 2 {
+			most = max(most, mib(f[:len(f)-2], f[len(f)-2:]))
+		}
+	}
+	if cur < most || cur <= 256 {
+		r.small.mark(n, raw)
+	}
+}
+
+// mib is a size lspci prints (256, "MB") in MiB; 0 when it is not one.
+func mib(num, unit string) int {
+	v, err := strconv.Atoi(num)
+	if err != nil || !isDigits(num) || v > 1<<20 {
+		return 0
+	}
+	switch unit {
+	case "GB":
+		v <<= 10
+	case "TB":
+		v <<= 20
+	case "MB":
+	default:
+		return 0
+	}
+	return v
 }
 
 // ncclTestLine reads nccl-tests' table: the header that names the #wrong
@@ -335,6 +393,14 @@ func (x *Extractor) symptomFacts() {
 			x.setEvent("gpu.bar1_small", "bool", "true", 1, y.smi.small, "nvidia-smi -q")
 		} else if y.smi.matched {
 			x.setEvent("gpu.bar1_small", "bool", "false", 1, y.smi.bar1Ev, "nvidia-smi -q")
+		}
+	}
+	if r := &y.rebar; r.ev.set {
+		x.setEvent("gpu.bar1_mib", "num", strconv.Itoa(r.mib), 1, r.ev, "lspci")
+		if r.small.set {
+			x.setEvent("gpu.bar1_small", "bool", "true", 1, r.small, "lspci")
+		} else {
+			x.setEvent("gpu.bar1_small", "bool", "false", 1, r.ev, "lspci")
 		}
 	}
 	if y.hang.watch {
