@@ -34,6 +34,11 @@ func TestSymptoms(t *testing.T) {
 		{"setpci reads no redirect", "$ sudo setpci -s 00:01.0 ECAP_ACS+6.w\n0000\n", 0, ""},
 		{"BAR1 below memory", "    FB Memory Usage\n        Total                             : 24576 MiB\n    BAR1 Memory Usage\n        Total                             : 256 MiB\n", 4, "cuda/map-buffer-object-failed-bar1"},
 		{"BAR1 covers memory (H200)", read("h200x2-nvidia-smi-q.txt"), 0, ""},
+		// Healthy readings of a real 2xH200 node: none is a fault.
+		{"a healthy NVLink topology", read("h200x2-topo-m.txt"), 0, ""},
+		{"a healthy NCCL all-reduce, P2P over NVLink, to its teardown", read("h200x2-nccl-default.log"), 0, ""},
+		{"a healthy NCCL all-reduce with P2P disabled", read("h200x2-nccl-p2p-disabled.log"), 0, ""},
+		{"a complete nccl-tests run without wrong values", read("nccl-tests-ring-busbw.txt"), 0, ""},
 		{"nccl-tests rows with wrong values", rows, 2, "nccl/nccl-tests-out-of-bounds-values"},
 		{"a log that stops after NCCL's init", read("horovod-hang-after-init.log"), 11, "pytorch/nccl-watchdog-timeout"},
 		{"NCCL init, then the program goes on", read("nccl-init-then-tensorflow.log"), 0, ""},
