@@ -300,10 +300,10 @@
   X.symptomScan = function (s, n, raw) {
     var y = this.sym;
     if (s === "FB Memory Usage" || s === "BAR1 Memory Usage") { y.smi.next = s; }
-    if (armsHang(s)) { y.hang.watch = true; y.hang.init = { set: true, line: n, text: raw }; }
+    if (armsHang(s)) { var h = y.hang; h.watch = true; h.init.set = true; h.init.line = n; h.init.text = raw; }
     if ((s.indexOf("waiving test") >= 0 || s.indexOf("Waiving device_to_device") === 0) && RE.waived.test(s)) { mark(y.waived, n, raw); }
     if (s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
-    if (s.replace(/^`+/, "").indexOf("BAR 1: current size: ") === 0) { this.rebarLine(s.replace(/^`+/, ""), n, raw); }
+    if (s.indexOf("BAR 1: current size: ") >= 0) { var b = s.replace(/^`+/, ""); if (b.indexOf("BAR 1: current size: ") === 0) { this.rebarLine(b, n, raw); } }
     if ((s.indexOf("ECAP_ACS") >= 0 || s.indexOf("ecap_acs") >= 0) && RE.setpciACS.test(s)) { y.setpci.next = true; }
     this.ncclTestLine(s, n, raw);
   };
@@ -386,7 +386,7 @@
   };
 
   // The prose readers mirror prose.go.
-  var HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist, WRONG_WORDS = T.words.wrong;
+  var CONSUMER_WORDS = T.words.consumer, HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist, WRONG_WORDS = T.words.wrong;
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
     if (!p.hang.set && containsAny(s, HANG_WORDS) && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
@@ -410,7 +410,7 @@
     }
     if (s === "MIG Mode") { this.mig.next = true; }
     if (s.indexOf("MIG ") === 0 && RE.migDevice.test(s)) { mark(this.mig.on, n, raw); }
-    if (RE.migVisible.test(s)) { mark(this.mig.on, n, raw); }
+    if (s.indexOf("MIG-") >= 0 && RE.migVisible.test(s)) { mark(this.mig.on, n, raw); }
     if (s.indexOf("Virtualization Mode") === 0 && (m = RE.virtMode.exec(s))) {
       this.set("virtualized", "bool", String(m[1] !== "None"), 1, n, raw, "nvidia-smi");
     }
@@ -505,7 +505,7 @@
     if ((m = RE.jaxlib.exec(s))) { this.set("python.jaxlib", "version", firstGroup(m), 1, n, raw, "JAX"); }
     if ((m = RE.vllm.exec(s))) { this.set("python.vllm", "version", firstGroup(m), 1, n, raw, "vLLM"); }
     if ((m = RE.pipNCCL.exec(s))) { this.set("python.nccl", "version", m[1], 1, n, raw, "pip"); }
-    if (RE.consumer.test(s)) { mark(this.consumer, n, raw); }
+    if (containsAny(s, CONSUMER_WORDS) && RE.consumer.test(s)) { mark(this.consumer, n, raw); }
     else if (RE.dataCentre.test(s)) { mark(this.dataCentre, n, raw); }
   };
 
