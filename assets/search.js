@@ -338,7 +338,7 @@
       li.appendChild(a);
       var meta = document.createElement("span");
       meta.className = "meta";
-      meta.textContent = (r.code ? r.code + " · " : "") + (document.body.dataset["kind" + (r.kind === "entry" ? "Entry" : "Article")] || r.kind);
+      meta.textContent = (r.code ? r.code + " · " : "") + (list.dataset["kind" + (r.kind === "entry" ? "Entry" : "Article")] || r.kind);
       li.appendChild(meta);
       if (r.match) { li.appendChild(matchLine(r, q)); }
       [["gist", r.gist, ""], ["best", r.best, list.dataset.best]].forEach(function (s) {

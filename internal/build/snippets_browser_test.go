@@ -64,7 +64,7 @@ func TestBrowserSearchSnippets(t *testing.T) {
 	want := map[string]struct{ q, gist, best, mark, line string }{
 		"en": {"peer access unsupported topology PCIe switches", "The two GPUs do not support direct peer-to-peer (P2P) memory access, typically due to hardware topology (e.g., different PCIe switches) or disabled…",
 			"Fix: Disable peer-to-peer access in your code by setting the environment variable NCCL_P2P_DISABLE=1 before launching the…", "topology", "Line 3 "},
-		"zh": {"硬件拓扑 不同的 PCIe 交换机", "两个 GPU 不支持直接对等 (P2P) 内存访问，通常是由于硬件拓扑（例如不同的 PCIe 交换机）或驱动程序中禁用了 P2P。",
+		"zh": {"硬件拓扑 不同的 交换机", "两个 GPU 不支持直接对等 (P2P) 内存访问，通常是由于硬件拓扑（例如不同的 PCIe 交换机）或驱动程序中禁用了 P2P。",
 			"解决：在启动脚本之前设置环境变量 NCCL_P2P_DISABLE=1，在代码中禁用点对点访问。", "拓扑", "第 3 行 "},
 	}
 	log := "step 1 loss 2.31\nstep 2 loss 2.30\n[rank1]: RuntimeError: CUDA error: peer access is not supported between these two devices\nexiting\n"

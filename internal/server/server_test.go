@@ -53,7 +53,7 @@ func TestAPI(t *testing.T) {
 		top    string
 	}{
 		{"q=" + url.QueryEscape("peer access is not supported between these two devices") + "&lang=en", 200, "cuda/peer-access-unsupported-by-hardware"},
-		{"q=" + url.QueryEscape("硬件拓扑 不同的 PCIe 交换机") + "&lang=zh&limit=3", 200, "cuda/peer-access-unsupported-by-hardware"},
+		{"q=" + url.QueryEscape("不可纠正") + "&lang=zh&limit=3", 200, "cuda/nvlink-uncorrectable"},
 		{"q=" + url.QueryEscape("xyzzy"), 200, ""},
 		{"q=x&lang=fr", 400, ""},
 		{"q=x&limit=-1", 400, ""},
