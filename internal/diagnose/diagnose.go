@@ -162,6 +162,8 @@ type ranked struct {
 	tier  int  // 0: its conditions hold; 1: unknown, or no condition; 2: ruled out
 	group int  // composed messages: partCause.group
 	api   bool // composed messages: partCause.api
+	app   bool // symptoms: an application's own message, which the paste does not show
+	note  bool // symptoms: the entry is a note
 }
 
 // message judges the entries matched on one line as causes of its message;
@@ -184,7 +186,7 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 		if !e.IsNote() {
 			msg.Severity = "error"
 		}
-		rs = append(rs, ranked{c, search.NewCandidate(e, match, tier), tier, group, api})
+		rs = append(rs, ranked{c: c, rank: search.NewCandidate(e, match, tier), tier: tier, group: group, api: api})
 		return nil
 	}
 	if len(ms) == 0 {
@@ -428,7 +430,7 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 	if len(errs) == 0 && o.Paste != nil {
 		// No error line: what the input shows (symptoms.go), known once it
 		// has ended.
-		if errs, err = symptoms(s, o.Paste.Facts(), facts, o); err != nil {
+		if errs, err = symptoms(s, o.Paste.Facts(), facts, o, len(notes) > 0); err != nil {
 			return nil, sum, err
 		}
 		for _, m := range errs {
