@@ -359,7 +359,7 @@
   }
 
   // pasteFor mirrors report.pasteFor: the output that shows a fact when
-  // pasted with the message (internal/report/pastefor_browser_test.go holds
+  // pasted with the message (internal/diagnose/pastefor_browser_test.go holds
   // the two to the same answer for every fact).
   function pasteFor(f) {
     if (f === "p2p.all_pairs_ok" || f === "p2p.blocked_pairs") { return "nvidia-smi topo -p2p r"; }

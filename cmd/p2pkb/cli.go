@@ -9,7 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/p2pkb/p2pkb/internal/report"
+	"github.com/p2pkb/p2pkb/internal/diagnose"
 )
 
 // command is one subcommand as help shows it.
@@ -151,7 +151,7 @@ func exitCode(cmd string, err error, stderr io.Writer) int {
 	code := 1
 	var ee *exitError
 	var pe *fs.PathError
-	var notText *report.NotTextError
+	var notText *diagnose.NotTextError
 	switch {
 	case errors.As(err, &ee):
 		code = ee.code
@@ -200,7 +200,7 @@ var langs = map[string]string{"en": "en", "zh": "zh", "zh-cn": "zh", "zh-hans": 
 // zh_CN.UTF-8, EN); empty picks from LANG.
 func language(flagValue string) (string, error) {
 	if flagValue == "" {
-		return report.Lang(""), nil
+		return diagnose.Lang(""), nil
 	}
 	key := strings.ToLower(strings.ReplaceAll(flagValue, "_", "-"))
 	key, _, _ = strings.Cut(key, ".") // zh_CN.UTF-8

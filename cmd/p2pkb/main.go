@@ -21,10 +21,10 @@ import (
 
 	"github.com/p2pkb/p2pkb"
 	"github.com/p2pkb/p2pkb/internal/build"
+	"github.com/p2pkb/p2pkb/internal/diagnose"
 	"github.com/p2pkb/p2pkb/internal/fleet"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/paste"
-	"github.com/p2pkb/p2pkb/internal/report"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/server"
@@ -232,7 +232,7 @@ func searchCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	loaded()
 	defer ix.Close()
-	_, err = report.Search(stdout, ix, q, report.Options{Lang: l, JSON: *asJSON, Limit: *limit, BaseURL: *baseURL, Term: terminal(stdout)})
+	_, err = diagnose.Search(stdout, ix, q, diagnose.Options{Lang: l, JSON: *asJSON, Limit: *limit, BaseURL: *baseURL, Term: terminal(stdout)})
 	return err
 }
 
@@ -260,12 +260,12 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 0, err
 	}
 	loaded()
-	w, o := stdout, report.Options{Lang: l, JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Paste: paste.New(), RepoURL: *repoURL}
+	w, o := stdout, diagnose.Options{Lang: l, JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Paste: paste.New(), RepoURL: *repoURL}
 	if *follow {
 		in, w = io.TeeReader(in, stdout), stderr
 	}
 	o.Term = terminal(w)
-	sum, err := report.Explain(w, s, in, nil, o)
+	sum, err := diagnose.Explain(w, s, in, nil, o)
 	return sum.Errors, err
 }
 
@@ -529,10 +529,10 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := report.Options{Lang: l, JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Test: test, Paste: paste.New()}
+	o := diagnose.Options{Lang: l, JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Test: test, Paste: paste.New()}
 	if in == nil {
 		o.Term = terminal(stdout)
-		_, err = report.MatchAll(stdout, s, f, o)
+		_, err = diagnose.MatchAll(stdout, s, f, o)
 		return err
 	}
 	w := stdout
@@ -540,7 +540,7 @@ func matchCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		in, w = io.TeeReader(in, stdout), stderr
 	}
 	o.Term = terminal(w)
-	_, err = report.Match(w, s, f, in, o)
+	_, err = diagnose.Match(w, s, f, in, o)
 	return err
 }
 

@@ -15,8 +15,8 @@ import (
 	"github.com/p2pkb/p2pkb/internal/rules"
 )
 
-// causesCase is a row of internal/report/testdata/causes.json, which
-// internal/report runs through explain and match.
+// causesCase is a row of internal/diagnose/testdata/causes.json, which
+// internal/diagnose runs through explain and match.
 type causesCase struct {
 	Name     string            `json:"name"`
 	Files    []string          `json:"files"`
@@ -66,7 +66,7 @@ const readCauses = `(() => ({
 // same facts and the same cause first as explain and match, in both
 // languages.
 func TestBrowserCausesTable(t *testing.T) {
-	data, err := os.ReadFile("../report/testdata/causes.json")
+	data, err := os.ReadFile("../diagnose/testdata/causes.json")
 	if err != nil {
 		t.Fatal(err)
 	}

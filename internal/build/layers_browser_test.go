@@ -13,10 +13,10 @@ import (
 	"github.com/p2pkb/p2pkb/internal/browsertest"
 	"github.com/p2pkb/p2pkb/internal/build"
 	"github.com/p2pkb/p2pkb/internal/content"
+	"github.com/p2pkb/p2pkb/internal/diagnose"
 	"github.com/p2pkb/p2pkb/internal/errvocab"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	pastefacts "github.com/p2pkb/p2pkb/internal/paste"
-	"github.com/p2pkb/p2pkb/internal/report"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/server"
 	"github.com/p2pkb/p2pkb/internal/site"
@@ -63,14 +63,14 @@ func goOrder(t *testing.T, s *site.Site, q string, match, pasted bool) (order ma
 		x = pastefacts.New()
 	}
 	if match {
-		_, err = report.Match(&out, s, rules.Facts{}, strings.NewReader(q), report.Options{Lang: "en", JSON: true, Paste: x})
+		_, err = diagnose.Match(&out, s, rules.Facts{}, strings.NewReader(q), diagnose.Options{Lang: "en", JSON: true, Paste: x})
 	} else {
-		_, err = report.Explain(&out, s, strings.NewReader(q), nil, report.Options{Lang: "en", JSON: true, Paste: x})
+		_, err = diagnose.Explain(&out, s, strings.NewReader(q), nil, diagnose.Options{Lang: "en", JSON: true, Paste: x})
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d report.Diagnosis
+	var d diagnose.Diagnosis
 	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
 		t.Fatal(err)
 	}

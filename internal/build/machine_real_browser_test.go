@@ -12,9 +12,9 @@ import (
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
 	"github.com/p2pkb/p2pkb/internal/content"
+	"github.com/p2pkb/p2pkb/internal/diagnose"
 	"github.com/p2pkb/p2pkb/internal/kb"
 	pastefacts "github.com/p2pkb/p2pkb/internal/paste"
-	"github.com/p2pkb/p2pkb/internal/report"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/site"
 	"github.com/p2pkb/p2pkb/probe/facts"
@@ -83,15 +83,15 @@ func TestBrowserRealTestReportOnTheIOMMUEntry(t *testing.T) {
 		for _, lang := range []string{"en", "zh"} {
 			// p2pkb match --probe doc, given the entry's message.
 			var js bytes.Buffer
-			o := report.Options{Lang: lang, JSON: true, Test: r.Test, Paste: pastefacts.New()}
-			if _, err := report.Match(&js, model, f, strings.NewReader(e.Signature+"\n"), o); err != nil {
+			o := diagnose.Options{Lang: lang, JSON: true, Test: r.Test, Paste: pastefacts.New()}
+			if _, err := diagnose.Match(&js, model, f, strings.NewReader(e.Signature+"\n"), o); err != nil {
 				t.Fatal(err)
 			}
-			var d report.Diagnosis
+			var d diagnose.Diagnosis
 			if err := json.Unmarshal(js.Bytes(), &d); err != nil {
 				t.Fatal(err)
 			}
-			var cause *report.Cause
+			var cause *diagnose.Cause
 			for i := range d.Messages {
 				for j := range d.Messages[i].Causes {
 					if d.Messages[i].Causes[j].ID == id {

@@ -15,8 +15,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/p2pkb/p2pkb/internal/diagnose"
 	"github.com/p2pkb/p2pkb/internal/paste"
-	"github.com/p2pkb/p2pkb/internal/report"
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
@@ -170,8 +170,8 @@ type diagnosis struct {
 // reads a pasted log, and scores the causes.
 func Explain(s *site.Site, f *Families, r Report) (Outcome, error) {
 	var out bytes.Buffer
-	o := report.Options{Lang: "en", JSON: true, Paste: paste.New(), Warn: io.Discard}
-	if _, err := report.Explain(&out, s, strings.NewReader(r.Paste), nil, o); err != nil {
+	o := diagnose.Options{Lang: "en", JSON: true, Paste: paste.New(), Warn: io.Discard}
+	if _, err := diagnose.Explain(&out, s, strings.NewReader(r.Paste), nil, o); err != nil {
 		return Outcome{}, fmt.Errorf("%s: explain: %w", r.URL, err)
 	}
 	var d diagnosis
