@@ -116,10 +116,12 @@ func TestSetsAreDisjoint(t *testing.T) {
 
 func setFiles(t *testing.T) []string {
 	names := []string{"reports/dev.json"}
-	if _, err := fs.Stat(repo, "reports/validation.json"); err == nil {
-		names = append(names, "reports/validation.json")
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		t.Fatal(err)
+	for _, n := range []string{"reports/validation.json", "reports/validation2.json"} {
+		if _, err := fs.Stat(repo, n); err == nil {
+			names = append(names, n)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
 	}
 	return names
 }
