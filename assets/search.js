@@ -166,14 +166,14 @@
   // only the error inside it, a longer match first, then more reports, then
   // more confidence.
   function patternScore(m, r) {
-    return 1000 + Array.from(m).length + (r.generic ? 0 : 131072) + 0.5 * r.reports / (r.reports + 1) + r.confidence / 1e6;
+    return 1000 + Array.from(m).length + (r.generic ? 0 : 131072) + (isResult(m) ? 0 : 262144) + 0.5 * r.reports / (r.reports + 1) + r.confidence / 1e6;
   }
 
   // causeOrder mirrors search.Before, the one order of the causes of a line:
-  // by the facts, then the most specific explanation (not generic, the
+  // by the facts, then the most specific explanation (not a wrapper, not generic, the
   // longer match), then the reports the entries cite, then confidence, then id.
   function causeOrder(a, b) {
-    return a.tier - b.tier || (a.generic ? 1 : 0) - (b.generic ? 1 : 0) || b.len - a.len || b.reports - a.reports ||
+    return a.tier - b.tier || (a.wrapper ? 1 : 0) - (b.wrapper ? 1 : 0) || (a.generic ? 1 : 0) - (b.generic ? 1 : 0) || b.len - a.len || b.reports - a.reports ||
       b.confidence - a.confidence || (a.result.id < b.result.id ? -1 : a.result.id > b.result.id ? 1 : 0);
   }
 
@@ -253,7 +253,7 @@
           return ranked.map(function (d, i) {
             var row = chunks[i][d % meta.chunk], r = { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], gist: row[5] || "", best: row[6] || "",
               versions: row[7] || [], applies_when: row[8] || "", score: scores[d], match: matches[d] || "" };
-            if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] === 1; r.confidence = row[11] || 0; }
+            if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] === 1; r.confidence = row[11] || 0; r.apis = (row[12] || "").split(" ").filter(Boolean); }
             if (r.match && multiline) { r.line = lineOf(q, r.match); }
             return r;
           });
@@ -401,7 +401,7 @@
       var conditional = !!(r.applies_when || "").trim() || (r.versions || []).some(function (x) { return /[<>=]/.test(x); });
       var len = Array.from(r.match).length;
       byLine[n].causes.push({ result: r, truth: v.truth, reasons: v.reasons || [], condition: r.applies_when || "", len: len,
-        generic: !!r.generic, reports: r.reports || 0, confidence: r.confidence || 0,
+        generic: !!r.generic, wrapper: isResult(r.match), reports: r.reports || 0, confidence: r.confidence || 0,
         tier: v.truth === "does_not_apply" ? 2 : v.truth === "applies" && conditional ? 0 : 1 });
     });
     groups.forEach(function (g) {
@@ -496,6 +496,11 @@
   // The error vocabulary and the layers' line shapes (assets/errvocab.js,
   // made from internal/errvocab): readLine mirrors errvocab.Read.
   var vocab = null;
+  // normText mirrors errvocab's norm: a message as people quote it (any
+  // case, spaces collapsed, no final full stop or plural s).
+  function normText(t) {
+    return t.toLowerCase().split(/\s+/).filter(Boolean).join(" ").replace(/[. ]+$/, "").replace(/s$/, "");
+  }
   function shortText(t) {
     var i = t.indexOf(" (run with");
     if (i < 0) { i = t.indexOf(" - please"); }
@@ -503,17 +508,37 @@
   }
   function errVocab() {
     if (vocab || !window.p2pkbErrors) { return vocab; }
-    var d = window.p2pkbErrors, v = { byName: {}, byCode: {}, byText: {}, returns: d.returns || {}, plain: d.plain || [] };
+    var d = window.p2pkbErrors, v = { byName: {}, byCode: {}, byText: {}, byNorm: {}, returns: d.returns || {}, plain: d.plain || [] };
     d.errors.forEach(function (r) {
       var e = { family: r[0], code: r[1], name: r[2], text: r[3] };
       if (!Object.prototype.hasOwnProperty.call(v.byName, e.name)) { v.byName[e.name] = e; }
       (v.byCode[e.family] = v.byCode[e.family] || {})[e.code] = e;
-      var t = v.byText[e.family] = v.byText[e.family] || {};
-      [e.text, shortText(e.text)].forEach(function (x) { if (!Object.prototype.hasOwnProperty.call(t, x)) { t[x] = e; } });
+      var t = v.byText[e.family] = v.byText[e.family] || {}, n = v.byNorm[e.family] = v.byNorm[e.family] || {};
+      [e.text, shortText(e.text)].forEach(function (x) {
+        if (!Object.prototype.hasOwnProperty.call(t, x)) { t[x] = e; }
+        if (!Object.prototype.hasOwnProperty.call(n, normText(x))) { n[normText(x)] = e; }
+      });
     });
     v.shapes = d.shapes.map(function (s) { return { layer: s.layer, triggers: s.triggers, re: new RegExp(s.re), families: s.families || [], byFile: s.by_file || null }; });
     vocab = v;
     return v;
+  }
+  // isResult mirrors errvocab.Result: text is an NCCL result's name or
+  // message alone, what a wrapper prints of an error it does not name.
+  function isResult(text) {
+    var v = errVocab(), own = Object.prototype.hasOwnProperty, t = text.trim(), e = null;
+    if (!v) { return false; }
+    if (own.call(v.byName, t)) { e = v.byName[t]; return e.family === "nccl" && e.code !== 0; }
+    e = own.call(v.byText.nccl || {}, t) ? v.byText.nccl[t] : null;
+    return !!e && e.code !== 0 && !own.call(v.byText.cuda_runtime || {}, t) && !own.call(v.byText.cuda_driver || {}, t);
+  }
+  // apiKind mirrors errvocab.APIKind: the kind of a CUDA call (ipc, vmm, peer) or "".
+  function apiKind(name) {
+    if (name === "CUDA IPC" || /^cu(da)?Ipc/.test(name)) { return "ipc"; }
+    if (/PeerAccess|P2PAttribute/.test(name) || /^cu(da)?MemcpyPeer/.test(name)) { return "peer"; }
+    if (/^cuMulticast/.test(name)) { return "vmm"; }
+    if (/^cuMem/.test(name) && !/^cuMem(cpy|set|Alloc|Free|GetInfo)/.test(name)) { return "vmm"; }
+    return "";
   }
   // byText mirrors errvocab.ByText.
   function byText(v, text, families) {
@@ -524,9 +549,15 @@
       var best = null, bestLen = 0;
       f = v.byText[families[i]] || {};
       Object.keys(f).forEach(function (t) {
-        if (t.length > bestLen && t.length >= 8 && text.indexOf(t) === 0 && !/[A-Za-z]/.test(text.charAt(t.length))) { best = f[t]; bestLen = t.length; }
+        if (t.length > bestLen && t.length >= 8 && t.length <= text.length && text.slice(0, t.length).toLowerCase() === t.toLowerCase() &&
+          !/[A-Za-z]/.test(text.charAt(t.length))) { best = f[t]; bestLen = t.length; }
       });
       if (best) { return best; }
+    }
+    var n = normText(text);
+    for (i = 0; i < families.length; i++) {
+      f = v.byNorm[families[i]] || {};
+      if (n.length >= 8 && own.call(f, n)) { return f[n]; }
     }
     return null;
   }
@@ -563,7 +594,7 @@
       if (!m) { continue; }
       var g = m.groups || {}, r = { layer: s.layer, where: g.where || g.where2 || "", error: null, shape: m[0] };
       if (s.byFile) { Object.keys(s.byFile).forEach(function (k) { if (r.where.indexOf(k) >= 0) { r.layer = s.byFile[k]; } }); }
-      r.error = inner(v, s, g.name || "", g.code || "", g.text || "", g.rest || g.rest2 || "");
+      r.error = inner(v, s, g.name || "", g.code || g.code2 || "", g.text || g.text2 || "", g.rest || g.rest2 || "");
       var rest = g.rest || "";
       if (!r.error && r.layer.id === "nccl" && rest && rest.indexOf("failed") < 0 && rest.indexOf("rror") < 0) { continue; }
       return r;
@@ -573,6 +604,7 @@
   // same mirrors errvocab.Same: the error's names in the runtime and the driver.
   function same(e) {
     var v = errVocab(), out = [e.name], other = { cuda_runtime: "cuda_driver", cuda_driver: "cuda_runtime" }[e.family];
+    if (e.family === "xid") { out.push("Xid " + e.code); return out; }
     if (!other) { return out; }
     var o = (v.byCode[other] || {})[e.code];
     if (o && o.text === e.text) { out.push(o.name); } else if ((o = (v.byText[other] || {})[e.text])) { out.push(o.name); }
@@ -582,8 +614,10 @@
   // composedLines mirrors report's composed messages: each line of q that
   // no result's pattern names (report.namesOnlyInner) but whose layer and inner error are known,
   // once per layer and error, with the causes of its parts: the layer's
-  // entries of the error (or of the one the layer returns for it), then the
-  // error's own, then the same error met in other layers (report.partCauses).
+  // entries of the error, then the error's own, then the same error met in
+  // other layers, then the layer's entries of the error it returns for it
+  // (report.partCauses); in each, those that name the kind of call that
+  // failed first (report.sortParts).
   function composedLines(results, q, lang) {
     var seen = {}, out = [];
     q.split("\n").forEach(function (line, i) {
@@ -602,12 +636,13 @@
       var e = c.reading.error, names = same(e), ret = (errVocab().returns[c.reading.layer.id] || {})[e.family];
       var wrapped = ret && errVocab().byName[ret];
       return Promise.all([search([e.text].concat(names).join("\n"), lang, 50), wrapped ? search(wrapped.name + "\n" + wrapped.text, lang, 50) : Promise.resolve([])]).then(function (rs) {
-        var byId = {}, causes = [];
+        var byId = {}, causes = [], kind = apiKind(c.reading.where);
         var put = function (r, group, via) {
           if (r.kind !== "entry" || byId[r.id]) { return; }
           byId[r.id] = true;
           causes.push({ result: r, truth: "unknown", reasons: [], condition: r.applies_when || "", len: Array.from(r.match || "").length,
-            generic: !!r.generic, reports: r.reports || 0, confidence: r.confidence || 0, tier: 1, group: group, via: via });
+            generic: !!r.generic, wrapper: isResult(r.match || ""), reports: r.reports || 0, confidence: r.confidence || 0, tier: 1, group: group, via: via,
+            api: !!kind && (r.apis || []).indexOf(kind) >= 0 });
         };
         var dom = c.reading.layer.domain + "/";
         rs[0].forEach(function (r) {
@@ -615,13 +650,13 @@
           if (!named && !matched) { return; }
           if (r.id.indexOf(dom) === 0) { put(r, 0, "layer"); }
         });
-        rs[1].forEach(function (r) { if (r.match) { put(r, 0, "layer"); } });
+        rs[1].forEach(function (r) { if (r.match) { put(r, 3, "layer"); } });
         rs[0].forEach(function (r) {
           var named = names.indexOf(r.code) >= 0, matched = !!r.match;
           if ((named || matched) && r.generic) { put(r, 1, "inner_error"); }
         });
         rs[0].forEach(function (r) { if (names.indexOf(r.code) >= 0 || r.match) { put(r, 2, "inner_error"); } });
-        causes.sort(function (a, b) { return a.group - b.group || causeOrder(a, b); });
+        causes.sort(function (a, b) { return a.group - b.group || (b.api ? 1 : 0) - (a.api ? 1 : 0) || causeOrder(a, b); });
         c.causes = causes;
         return c;
       });

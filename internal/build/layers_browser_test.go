@@ -26,16 +26,24 @@ import (
 var layeredLines = []string{
 	"gpu-1:1:2 [1] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer access is not supported between these two devices", // https://github.com/ray-project/ray_lightning/issues/24
 	"node1:2001:2101 [0] transport/p2p.cc:275 NCCL WARN Cuda failure 217 'peer access is not supported between these two devices'",
-	"Failed: /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:310 'invalid argument'",                                                                                                          // https://github.com/vllm-project/vllm/issues/5613
-	"A03-R28-I49-2-6000166:104934:104934 [1] init.cc:204 NCCL WARN Cuda failure 'an illegal memory access was encountered'",                                                                          // https://github.com/NVIDIA/nccl/issues/629
-	"A03-R28-I49-3-9000018:46841:46987 [0] include/socket.h:428 NCCL WARN Net : Call to recv from 11.127.49.2<36048> failed : Connection reset by peer",                                              // same
-	"[rank5]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5", // https://github.com/NVIDIA/nccl/issues/1410
-	"[CUDA_ERROR_INVALID_VALUE] invalid argument in expression cuMemSetAccess(",                                                                                                                      // https://github.com/NVIDIA/nvbandwidth/issues/44
-	"cuda_ipc_cache.c:284  UCX  ERROR cuIpcOpenMemHandle() failed: invalid device context",                                                                                                           // https://github.com/openucx/ucx/pull/11603
-	"INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:275: NCCL operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled cuda error",                                                // https://github.com/jax-ml/jax/issues/17399
-	"CUDA error 217 at ggml-cuda.cu:6292: peer access is not supported between these two devices",                                                                                                    // https://github.com/ggml-org/llama.cpp/issues/3230
-	"RuntimeError: CUDA error: peer access is not supported between these two devices",                                                                                                               // https://github.com/ai-dynamo/dynamo/issues/1229
-	`CUDA error at p2pBandwidthLatencyTest.cu:138 code=205(cudaErrorMapBufferObjectFailed) "cudaDeviceEnablePeerAccess(gpuid[1], 0)"`,                                                                // https://github.com/tinygrad/open-gpu-kernel-modules/issues/44
+	"Failed: /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:310 'invalid argument'",                                                                                                                    // https://github.com/vllm-project/vllm/issues/5613
+	"A03-R28-I49-2-6000166:104934:104934 [1] init.cc:204 NCCL WARN Cuda failure 'an illegal memory access was encountered'",                                                                                    // https://github.com/NVIDIA/nccl/issues/629
+	"A03-R28-I49-3-9000018:46841:46987 [0] include/socket.h:428 NCCL WARN Net : Call to recv from 11.127.49.2<36048> failed : Connection reset by peer",                                                        // same
+	"[rank5]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5",           // https://github.com/NVIDIA/nccl/issues/1410
+	"[CUDA_ERROR_INVALID_VALUE] invalid argument in expression cuMemSetAccess(",                                                                                                                                // https://github.com/NVIDIA/nvbandwidth/issues/44
+	"cuda_ipc_cache.c:284  UCX  ERROR cuIpcOpenMemHandle() failed: invalid device context",                                                                                                                     // https://github.com/openucx/ucx/pull/11603
+	"INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:275: NCCL operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled cuda error",                                                          // https://github.com/jax-ml/jax/issues/17399
+	"CUDA error 217 at ggml-cuda.cu:6292: peer access is not supported between these two devices",                                                                                                              // https://github.com/ggml-org/llama.cpp/issues/3230
+	"RuntimeError: CUDA error: peer access is not supported between these two devices",                                                                                                                         // https://github.com/ai-dynamo/dynamo/issues/1229
+	`CUDA error at p2pBandwidthLatencyTest.cu:138 code=205(cudaErrorMapBufferObjectFailed) "cudaDeviceEnablePeerAccess(gpuid[1], 0)"`,                                                                          // https://github.com/tinygrad/open-gpu-kernel-modules/issues/44
+	"cuda_ipc_cache.c:132  UCX  WARN  cuIpcCloseMemHandle( (CUdeviceptr)region->mapped_addr) failed: invalid device context",                                                                                   // https://github.com/openucx/ucx/pull/10618
+	"thread/process ids, cid = 0, i = 0, [1] Call to call_cuIpcOpenMemHandle results in CUDA_ERROR_INVALID_VALUE",                                                                                              // https://github.com/numba/numba/issues/9293
+	"RuntimeError: CUDA runtime API error cudaErrorDeviceUninitialized (201):",                                                                                                                                 // https://github.com/NVIDIA/DALI/issues/4817
+	"[2025-11-03 15:02:47][error][2617448] Unable to map CUDA IPC memory for shared array map, error=201",                                                                                                      // https://github.com/eunomia-bpf/bpftime/issues/488
+	"I tried run llama3-70B, raise the error `peer access is not supported between these two device`",                                                                                                          // https://github.com/efeslab/Nanoflow/issues/22
+	"[Sun Feb 23 16:24:18 2025] NVRM: Xid (PCI:0000:9b:00): 119, pid=2024380, name=nvidia-smi, Timeout after 6s of waiting for RPC response from GPU4 GSP! Expected function 103 (GSP_RM_ALLOC) (0x2081 0x4).", // https://github.com/leptonai/gpud (dmesg-with-xid-119.log)
+	"NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row marked for remapping, reset gpu to activate.",                                                                                             // https://github.com/stas00/ml-engineering (compute/accelerator/nvidia/debug.md)
+	"Exception: Capture cuda graph failed: Runtime check failed at /sgl-workspace/sglang/python/sglang/jit_kernel/include/sgl_kernel/distributed/custom_all_reduce.cuh:37: CUDA error: invalid argument",       // https://github.com/sgl-project/sglang/pull/27948
 	"training step 12 loss 0.5",
 }
 
@@ -131,6 +139,8 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 		strings.Join(layeredLines[3:5], "\n") + "\n",
 		"Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly.\n",
 		"tensor([0., 0.], device='cuda:1')\n",
+		// A wrapper above the line that names the failure: https://github.com/NVIDIA/nccl/issues/1410
+		"[rank7]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n[rank7]: Last error:\n[rank7]: Cuda failure 1 'invalid argument'\n",
 	}
 	for _, l := range layeredLines {
 		pastes = append(pastes, l+"\n")

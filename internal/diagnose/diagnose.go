@@ -41,7 +41,8 @@ type Message struct {
 	Composed bool   `json:"composed,omitempty"`
 	Note     string `json:"note,omitempty"` // what a composed message is made of, in words
 
-	judged bool // there were facts to judge the causes by
+	judged  bool // there were facts to judge the causes by
+	wrapper bool // every cause is a wrapper (search.Candidate.Wrapper): the message names no failure of its own
 }
 
 // Cause is one entry as a cause of a message, judged against the facts.
@@ -158,8 +159,9 @@ func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, 
 type ranked struct {
 	c     Cause
 	rank  search.Candidate
-	tier  int // 0: its conditions hold; 1: unknown, or no condition; 2: ruled out
-	group int // composed messages: partCause.group
+	tier  int  // 0: its conditions hold; 1: unknown, or no condition; 2: ruled out
+	group int  // composed messages: partCause.group
+	api   bool // composed messages: partCause.api
 }
 
 // message judges the entries matched on one line as causes of its message;
@@ -172,7 +174,7 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 	}
 	msg := Message{Line: n, LineText: strings.TrimSpace(text), Severity: "note", judged: len(f) > 0, Layered: layered(rd)}
 	var rs []ranked
-	add := func(e *kb.Entry, match, via string, group int) error {
+	add := func(e *kb.Entry, match, via string, group int, api bool) error {
 		c, conditional, err := cause(s, e, f, o)
 		if err != nil {
 			return err
@@ -188,14 +190,14 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 		if !e.IsNote() {
 			msg.Severity = "error"
 		}
-		rs = append(rs, ranked{c, search.NewCandidate(e, match, tier), tier, group})
+		rs = append(rs, ranked{c, search.NewCandidate(e, match, tier), tier, group, api})
 		return nil
 	}
 	if len(ms) == 0 {
 		msg.Composed, msg.Severity, msg.Match = true, "error", rd.Shape
 		msg.Note = composedNote(o.Lang, msg.Layered)
 		for _, p := range partCauses(s, o.Lang, rd) {
-			if err := add(p.e, p.match, p.via, p.group); err != nil {
+			if err := add(p.e, p.match, p.via, p.group, p.api); err != nil {
 				return msg, err
 			}
 		}
@@ -204,7 +206,7 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 	} else {
 		msg.Match = ms[0].Text
 		for _, x := range ms {
-			if err := add(s.KB.ByID[x.Doc.ID], x.Text, "", 0); err != nil {
+			if err := add(s.KB.ByID[x.Doc.ID], x.Text, "", 0, false); err != nil {
 				return msg, err
 			}
 		}
@@ -217,9 +219,11 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 		return msg, nil
 	}
 	allOut := true
+	msg.wrapper = true
 	for _, r := range rs {
 		msg.Causes = append(msg.Causes, r.c)
 		allOut = allOut && r.tier == 2
+		msg.wrapper = msg.wrapper && r.rank.Wrapper
 	}
 	switch {
 	case rs[0].tier == 0:
@@ -430,6 +434,11 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 			errs = append(errs, msg)
 		}
 	}
+	// A wrapper's message (PyTorch's "NCCL error in: ..., unhandled cuda
+	// error") comes before the line that names the failure ("Last error:",
+	// NCCL's WARN line) in a log, but says less: the messages that name a
+	// failure come first.
+	sort.SliceStable(errs, func(i, j int) bool { return !errs[i].wrapper && errs[j].wrapper })
 	if len(errs) == 0 && o.Paste != nil {
 		// No error line: what the input shows (symptoms.go), known once it
 		// has ended.

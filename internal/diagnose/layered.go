@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,13 +47,15 @@ type partCause struct {
 	e     *kb.Entry
 	match string // what its pattern matched of the inner error's message or name; "" when found by its error code
 	via   string // layer: an entry of the layer about this error or the one it returns; inner_error: an entry of the error
-	group int    // 0 the layer's, 1 the error's own (generic), 2 the same error met in another layer
+	group int    // 0 the layer's, 1 the error's own (generic), 2 the same error met in another layer, 3 the layer's wrapper of it
+	api   bool   // the entry names the kind of call that failed on the line (errvocab.APIKind of its where)
 }
 
 // partCauses lists the causes of a line that no entry names, from its
-// parts: the entries of its layer about its inner error (or about the error
-// the layer returns for it), then those of the inner error in general, then
-// those of the same error met in other layers.
+// parts: the entries of its layer about its inner error, then those of the
+// inner error in general, then those of the same error met in other layers,
+// and last those about the error the layer returns for it (NCCL's unhandled
+// cuda error), which say only that some call failed.
 func partCauses(s *site.Site, lang string, rd *errvocab.Reading) []partCause {
 	if rd == nil || rd.Error == nil {
 		return nil
@@ -80,6 +83,7 @@ func partCauses(s *site.Site, lang string, rd *errvocab.Reading) []partCause {
 	if r, ok := errvocab.ByName(rd.Layer.Returns(rd.Error.Family)); ok {
 		wraps = find([]string{r.Name, r.Text})
 	}
+	kind := errvocab.APIKind(rd.Where)
 	var out []partCause
 	for _, e := range s.KB.Entries {
 		named := names[e.ErrorCode]
@@ -88,15 +92,16 @@ func partCauses(s *site.Site, lang string, rd *errvocab.Reading) []partCause {
 		}
 		match, matched := matches[e.ID]
 		ownLayer := e.Domain == rd.Layer.Domain || strings.HasPrefix(e.ID, rd.Layer.Domain+"/")
+		api := kind != "" && slices.Contains(search.APIs(e), kind)
 		switch {
 		case ownLayer && (named || matched):
-			out = append(out, partCause{e, match, "layer", 0})
+			out = append(out, partCause{e, match, "layer", 0, api})
 		case wraps[e.ID] != "":
-			out = append(out, partCause{e, wraps[e.ID], "layer", 0})
+			out = append(out, partCause{e, wraps[e.ID], "layer", 3, api})
 		case matched && search.Generic(e) || named && search.Generic(e):
-			out = append(out, partCause{e, match, "inner_error", 1})
+			out = append(out, partCause{e, match, "inner_error", 1, api})
 		case matched || named:
-			out = append(out, partCause{e, match, "inner_error", 2})
+			out = append(out, partCause{e, match, "inner_error", 2, api})
 		}
 	}
 	return out
@@ -116,11 +121,19 @@ func innerName(e *errvocab.Error) string {
 	return fmt.Sprintf("%s (%d, '%s')", e.Name, e.Code, e.Text)
 }
 
-// sortParts orders composed causes: by group, then as search.Before.
+// sortParts orders composed causes: by group, then by the facts, then those
+// that name the kind of call that failed first (the IPC entries of an invalid
+// argument from cuIpcOpenMemHandle), then as search.Before.
 func sortParts(rs []ranked) {
 	sort.SliceStable(rs, func(i, j int) bool {
 		if rs[i].group != rs[j].group {
 			return rs[i].group < rs[j].group
+		}
+		if rs[i].tier != rs[j].tier {
+			return rs[i].tier < rs[j].tier
+		}
+		if rs[i].api != rs[j].api {
+			return rs[i].api
 		}
 		return search.Before(rs[i].rank, rs[j].rank)
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,26 @@ func TestLayeredMessages(t *testing.T) {
 		// (ucc/tl-cuda-ipc-cache-open-failed), which carries the layer and the error.
 		{"https://github.com/openucx/ucc/issues/1041", "[1730117228.178968] [dgx1v-loki-23:3000 :0]   tl_cuda_cache.c:231  UCC  ERROR ipc-cache: failed to open ipc mem handle. addr:0x7f65a8000000 len:16777216 err:201",
 			false, "ucc", "CUDA_ERROR_INVALID_CONTEXT", "ucc/tl-cuda-ipc-cache-open-failed", ""},
+		// Libraries no shape names, that print a CUDA error by name or quote its message:
+		// composed from the error's entries, here those of IPC.
+		{"https://github.com/NVIDIA/DALI/issues/4817", "RuntimeError: CUDA runtime API error cudaErrorDeviceUninitialized (201):",
+			true, "cuda_call", "cudaErrorDeviceUninitialized", "cuda/ipc-open-in-own-process", "inner_error"},
+		{"https://github.com/openucx/ucx/pull/10618", "cuda_ipc_cache.c:132  UCX  WARN  cuIpcCloseMemHandle( (CUdeviceptr)region->mapped_addr) failed: invalid device context",
+			true, "ucx", "CUDA_ERROR_INVALID_CONTEXT", "cuda/ipc-open-in-own-process", "inner_error"},
+		{"https://github.com/efeslab/Nanoflow/issues/22", "I tried run llama3-70B, raise the error `peer access is not supported between these two device`",
+			true, "cuda_text", "cudaErrorPeerAccessUnsupported", "cuda/peer-access-unsupported-by-hardware", "inner_error"},
+		// The call that failed says which of the error's entries come first: those
+		// that name IPC calls for an invalid argument from cuIpcOpenMemHandle.
+		{"https://github.com/numba/numba/issues/9293", "thread/process ids, cid = 0, i = 0, [1] Call to call_cuIpcOpenMemHandle results in CUDA_ERROR_INVALID_VALUE",
+			true, "cuda_call", "CUDA_ERROR_INVALID_VALUE", "psm2/cuipcgetmemhandle-managed-memory", "inner_error"},
+		// An Xid no entry names: composed, its meaning from NVIDIA's catalog in the note.
+		{"https://github.com/stas00/ml-engineering/blob/master/compute/accelerator/nvidia/debug.md",
+			"NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row marked for remapping, reset gpu to activate.",
+			true, "nvrm", "INFOROM_DRAM_RETIREMENT_EVENT", "", ""},
+		// One an entry names: the entry, with the layer and the catalog's name.
+		{"https://github.com/leptonai/gpud/blob/main/components/accelerator/nvidia/xid/testdata/dmesg-with-xid-119.log",
+			"[Sun Feb 23 16:24:18 2025] NVRM: Xid (PCI:0000:9b:00): 119, pid=2024380, name=nvidia-smi, Timeout after 6s of waiting for RPC response from GPU4 GSP! Expected function 103 (GSP_RM_ALLOC) (0x2081 0x4).",
+			false, "nvrm", "GSP_RPC_TIMEOUT", "linux/xid-119-gsp-rpc-timeout", ""},
 		// A framework's wrapper around an error no entry knows: composed, no cause, what to collect next.
 		{"https://github.com/jaxleyverse/jaxley/issues/53", "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.func.launch' failed: Failed to launch CUDA kernel: fusion_1560 with block dimensions: 160x1x1 and grid dimensions: 1x1x1: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered.",
 			true, "xla", "CUDA_ERROR_ILLEGAL_ADDRESS", "", ""},
@@ -97,7 +118,8 @@ func TestLayeredMessages(t *testing.T) {
 
 // A composed message is reported once per layer and inner error, however
 // often the log repeats it, and a known message repeated is never taken for
-// a composed one.
+// a composed one. The composed one, answered only by NCCL's wrapper entry,
+// comes after the message an entry names.
 func TestLayeredOncePerError(t *testing.T) {
 	s := repoSite(t)
 	var in strings.Builder
@@ -113,7 +135,7 @@ func TestLayeredOncePerError(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Messages) != 2 || !d.Messages[0].Composed || d.Messages[1].Composed || d.Messages[1].Causes[0].ID != "nccl/ipc-handle-peer-access-unsupported" {
+	if len(d.Messages) != 2 || d.Messages[0].Composed || !d.Messages[1].Composed || d.Messages[0].Causes[0].ID != "nccl/ipc-handle-peer-access-unsupported" {
 		t.Errorf("messages: %d", len(d.Messages))
 		for _, m := range d.Messages {
 			t.Errorf("  line %d composed %v", m.Line, m.Composed)
@@ -157,6 +179,81 @@ func TestUnknownLines(t *testing.T) {
 	for _, w := range []string{text("en", "no_match"), text("en", "collect"), "NCCL_DEBUG=INFO", "p2p-probe --test"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("the answer lacks %q:\n%s", w, out.String())
+		}
+	}
+}
+
+// A wrapper's line (PyTorch's "NCCL error in: ..., unhandled system error",
+// nccl-tests' "Test NCCL failure ... 'unhandled system error'") comes first
+// in a log, but the line that names the failure ("Last error:", NCCL's WARN
+// line) is the answer: its entry is the first cause, the wrapper's after.
+func TestWrapperBelowTheFailure(t *testing.T) {
+	s := repoSite(t)
+	for _, c := range []struct {
+		src, paste string
+		first      string // the failure line's entry, first or second behind another of that line
+		wrapper    string // the wrapper's entry, still among the causes, after the failure's
+	}{
+		{"https://github.com/hiyouga/LlamaFactory/issues/7233", `[rank1]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5
+[rank1]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. 
+[rank1]: Last error:
+[rank1]: Error while creating shared memory segment /dev/shm/nccl-LeXlEJ (size 9637888)
+`, "nccl/shm-segment-create-failed", "nccl/unhandled-system-error"},
+		{"https://github.com/NVIDIA/nccl/issues/1410", `[rank7]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5
+[rank7]: ncclUnhandledCudaError: Call to CUDA function failed.
+[rank7]: Last error:
+[rank7]: Cuda failure 1 'invalid argument'
+`, "nccl/cuda-failure-invalid-argument", "nccl/unhandled-cuda-error"},
+		{"https://github.com/NVIDIA/nccl-tests/issues/166", `ubuntu: Test NCCL failure common.cu:958 'unhandled system error (run with NCCL_DEBUG=INFO for details) / '
+ubuntu:9621:9685 [0] misc/shmutils.cc:112 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-zTYolS (size 5967872)
+`, "nccl/shm-segment-create-failed", "nccl/unhandled-system-error"},
+	} {
+		var out bytes.Buffer
+		if _, err := Explain(&out, s, strings.NewReader(c.paste), nil, Options{Lang: "en", JSON: true}); err != nil {
+			t.Fatal(err)
+		}
+		var d Diagnosis
+		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, m := range d.Messages {
+			for _, x := range m.Causes {
+				ids = append(ids, x.ID)
+			}
+		}
+		if len(d.Messages) < 2 || !slices.Contains(ids[:min(2, len(ids))], c.first) || d.Messages[0].Line == 1 {
+			t.Errorf("%s: causes %v, want %s first, from the failure's line", c.src, ids, c.first)
+		}
+		if i := slices.Index(ids, c.wrapper); i < 0 || i < slices.Index(ids, c.first) {
+			t.Errorf("%s: causes %v: the wrapper %s missing or before the failure", c.src, ids, c.wrapper)
+		}
+	}
+}
+
+// Lines as the software prints them, case and line breaks included, find
+// their entries.
+func TestPrintedAsIs(t *testing.T) {
+	s := repoSite(t)
+	for _, c := range []struct{ src, paste, want string }{
+		// The open kernel module's nv_printf breaks the message over three lines.
+		{"https://github.com/NVIDIA/open-gpu-kernel-modules (rm_init_adapter: \"NVRM: fallen off the bus and is not responding to commands.\\n\")",
+			"NVRM: The NVIDIA GPU 0000:02:00.0\nNVRM: (PCI ID: 10de:2bb5) installed in this system has\nNVRM: fallen off the bus and is not responding to commands.\n",
+			"linux/xid-79-fallen-off-bus"},
+		// nvidia-smi nvlink -s on a GPU whose links are all down, as GPUd's NVLink check quotes it.
+		{"https://github.com/leptonai/gpud (components/accelerator/nvidia/nvlink)", "NVML: Unable to retrieve NVLink information as all links are inActive\n",
+			"nvml/nvlink-link-down"},
+	} {
+		var out bytes.Buffer
+		if _, err := Explain(&out, s, strings.NewReader(c.paste), nil, Options{Lang: "en", JSON: true}); err != nil {
+			t.Fatal(err)
+		}
+		var d Diagnosis
+		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Messages) == 0 || len(d.Messages[0].Causes) == 0 || d.Messages[0].Causes[0].ID != c.want {
+			t.Errorf("%s: %+v, want %s first", c.src, d.Messages, c.want)
 		}
 	}
 }

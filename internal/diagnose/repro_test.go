@@ -74,7 +74,8 @@ func TestExplainReproductionLogs(t *testing.T) {
 				t.Errorf("%s: no known message", name)
 			}
 			for _, m := range d.Messages {
-				if len(m.Causes) == 0 || m.Line < 1 || m.Line > len(lines) || strings.TrimSpace(lines[m.Line-1]) != m.LineText {
+				// A message no entry names is answered from its parts, which may have no entry yet: then it says what to collect.
+				if len(m.Causes) == 0 && !(m.Composed && len(m.Collect) > 0) || m.Line < 1 || m.Line > len(lines) || strings.TrimSpace(lines[m.Line-1]) != m.LineText {
 					t.Errorf("%s: message at line %d %q with %d causes", name, m.Line, m.LineText, len(m.Causes))
 				}
 			}
@@ -92,7 +93,7 @@ func TestExplainReproductionLogs(t *testing.T) {
 				t.Errorf("%s (%s): the text lists no facts", name, lang)
 			}
 			for _, m := range d.Messages {
-				if !strings.Contains(text, m.Causes[0].ID) {
+				if len(m.Causes) > 0 && !strings.Contains(text, m.Causes[0].ID) {
 					t.Errorf("%s (%s): the text lacks %s", name, lang, m.Causes[0].ID)
 				}
 			}

@@ -2,6 +2,7 @@ package errvocab
 
 import (
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -18,14 +19,15 @@ type Layer struct {
 // check prints ("RuntimeError: CUDA error: ..."): an entry whose signature
 // is the bare error (Bare) names such a line, while for another layer it
 // names only the error inside.
-func (l Layer) Plain() bool { return l.ID == "pytorch" || l.ID == "cuda_check" }
+func (l Layer) Plain() bool { return l.ID == "pytorch" || l.ID == "cuda_check" || l.ID == "cuda_text" }
 
 // Returns names the error a layer returns to its caller when a call below
 // it fails with an error of a family: NCCL turns a CUDA failure into
 // ncclUnhandledCudaError and a system call's into ncclSystemError. "" when
-// the layer passes the error on as it is.
+// the layer passes the error on as it is: nccl-tests' own CUDA check prints
+// the CUDA error and exits, without NCCL between.
 func (l Layer) Returns(family string) string {
-	if l.ID != "nccl" && l.ID != "nccl_tests" {
+	if l.ID != "nccl" {
 		return ""
 	}
 	switch family {
@@ -80,8 +82,10 @@ var customAllReduce = map[string]Layer{
 var shapes = []shape{
 	// vLLM's CUDACHECK: "Failed: Cuda error %s:%d '%s'" (older: "Failed: %s:%d '%s'").
 	// https://github.com/vllm-project/vllm/issues/5613
+	// SGLang's JIT kernels' RuntimeCheck: "Runtime check failed at .../custom_all_reduce.cuh:37: CUDA error: invalid argument".
+	// https://github.com/sgl-project/sglang/pull/27948
 	{triggers: []string{"custom_all_reduce", "custom_allreduce", "customAllReduce", "allReduceFusion", "deep_ep."},
-		re:       regexp.MustCompile(`(?P<where>[\w./-]*(?:custom_all_reduce|custom_allreduce|customAllReduce|allReduceFusion|deep_ep)\w*\.(?:cuh|cu|cpp|h|hpp):\d+)['"]?\s*'(?P<text>[^']+)'`),
+		re:       regexp.MustCompile(`(?P<where>[\w./-]*(?:custom_all_reduce|custom_allreduce|customAllReduce|allReduceFusion|deep_ep)\w*\.(?:cuh|cu|cpp|h|hpp):\d+)(?:['"]?\s*'(?P<text>[^']+)'|: CUDA error: (?P<text2>.+))`),
 		families: cudaFamilies, byFile: customAllReduce},
 	// TensorRT-LLM's check_cuda_error: "[TensorRT-LLM][ERROR] CUDA runtime error in cudaIpcOpenMemHandle(...): <text> (<file>:<line>)".
 	{layer: Layer{"trtllm", "TensorRT-LLM", "tensorrt-llm"}, triggers: []string{"[TensorRT-LLM][ERROR]"},
@@ -95,7 +99,9 @@ var shapes = []shape{
 	// UCX's CUDA-IPC transport: "cuda_ipc_cache.c:284  UCX  ERROR cuIpcOpenMemHandle() failed: invalid device context".
 	// https://github.com/openucx/ucx/pull/11603
 	{layer: Layer{"ucx", "UCX (CUDA IPC)", "ucx"}, triggers: []string{"UCX"},
-		re:       regexp.MustCompile(`(?:(?P<file>\w+\.c):\d+\s+)?UCX\s+(?:ERROR|WARN|DIAG|Fatal:?)\s+(?:[\w ]*: )?(?P<where>cu\w+)\(\) failed: (?P<text>.+)`),
+		// The call may be printed with its arguments: "cuIpcCloseMemHandle( (CUdeviceptr)region->mapped_addr) failed".
+		// https://github.com/openucx/ucx/pull/10618
+		re:       regexp.MustCompile(`(?:(?P<file>\w+\.c):\d+\s+)?UCX\s+(?:ERROR|WARN|DIAG|Fatal:?)\s+(?:[\w ]*: )?(?P<where>cu\w+)\((?:[^()]|\([^()]*\))*\) failed: (?P<text>.+)`),
 		families: driverFirst},
 	// UCC's CUDA transport: "tl_cuda_cache.c:231  UCC  ERROR ipc-cache: failed to open ipc mem handle. addr:... len:... err:201".
 	// https://github.com/openucx/ucc/issues/1041
@@ -173,6 +179,92 @@ var shapes = []shape{
 	{layer: Layer{"cuda_check", "a CUDA error check", "cuda"}, triggers: []string{"CUDA error: "},
 		re:       regexp.MustCompile(`CUDA error: (?P<text>.+)`),
 		families: cudaFamilies},
+	// The kernel driver's Xid events: "NVRM: Xid (PCI:0001:6c:00): 119, pid=10200, name=NvmlTaskRunner, Timeout after 45s ...",
+	// before R470 without "PCI:". Read against NVIDIA's Xid catalog (xid.tsv).
+	// https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1045
+	{layer: Layer{"nvrm", "the NVIDIA kernel driver (NVRM)", "linux"}, triggers: []string{"NVRM: Xid"},
+		re:       regexp.MustCompile(`NVRM: Xid \((?P<where>[^)]*)\):? (?P<code>\d+)\b`),
+		families: []string{Xid}},
+	// A library no shape names that prints the error's name, often with the call that failed:
+	// numba's "Call to call_cuIpcOpenMemHandle results in CUDA_ERROR_ALREADY_MAPPED" (https://github.com/numba/numba/issues/6157),
+	// DALI's "CUDA runtime API error cudaErrorDeviceUninitialized (201):" (https://github.com/NVIDIA/DALI/issues/4817).
+	{layer: unnamed, triggers: []string{"cudaError", "CUDA_ERROR_"},
+		re:       regexp.MustCompile(`(?:(?P<where>` + apiRE + `)\b.*?)?(?P<name>cudaError[A-Z]\w*|CUDA_ERROR_[A-Z_]+)`),
+		families: driverFirst},
+	// Or its number after a runtime call, or after a driver call or CUDA IPC: "cudaIpcOpenMemHandle failed with error 201",
+	// "Unable to map CUDA IPC memory for shared array map, error=201" (https://github.com/eunomia-bpf/bpftime/issues/488).
+	{layer: unnamed, triggers: runtimeAPIs,
+		re:       regexp.MustCompile(`(?P<where>cuda` + apiKinds + `\w*)\b[^0-9\n]*?\b(?:error|err|returned|returns|code|result)\s*[=:]?\s*\(?(?P<code>[1-9][0-9]{0,3})\b`),
+		families: cudaFamilies},
+	{layer: unnamed, triggers: append([]string{"CUDA IPC", "CUresult"}, driverAPIs...),
+		re:       regexp.MustCompile(`(?P<where>cu` + apiKinds + `\w*|CUDA IPC)\b[^0-9\n]*?\b(?:error|err|returned|returns|code|result|CUresult)\s*[=:]?\s*\(?(?P<code>[1-9][0-9]{0,3})\b|\bCUresult\s*[=:]?\s*(?P<code2>[1-9][0-9]{0,3})\b`),
+		families: driverFirst},
+	// A CUDA error's message alone, as people quote it in prose, an exception's repr or a
+	// program of their own: in another case or without its plural s ("raise the error
+	// `peer access is not supported between these two device`"). Only the messages of five
+	// words or more, which say what failed by themselves.
+	{layer: Layer{"cuda_text", "a CUDA error message", ""}, triggers: messageTriggers,
+		re: messageRE, families: cudaFamilies},
+}
+
+// unnamed is a library no shape knows, which names a CUDA call or error.
+var unnamed = Layer{"cuda_call", "a CUDA call", ""}
+
+// apiKinds are the kinds of CUDA calls around peer-to-peer work, in the
+// runtime (cuda...) and driver (cu...) spelling: IPC, memory and its
+// virtual-memory calls, multicast, contexts and devices (peer access).
+const apiKinds = `(?:Ipc|Mem|Malloc|Multicast|Ctx|Device|Init|Launch|Stream)`
+
+var (
+	apiRE       = `cu(?:da)?` + apiKinds + `\w*`
+	runtimeAPIs = []string{"cudaIpc", "cudaMem", "cudaMalloc", "cudaDevice", "cudaStream", "cudaLaunch"}
+	driverAPIs  = []string{"cuIpc", "cuMem", "cuMulticast", "cuCtx", "cuDevice", "cuInit", "cuLaunch", "cuStream"}
+)
+
+// messageTriggers and messageRE find the CUDA messages of five words or
+// more in a line, in either case of their first letter, with any spacing,
+// the final s optional.
+var messageTriggers, messageRE = messageShape()
+
+func messageShape() ([]string, *regexp.Regexp) {
+	seen := map[string]bool{}
+	var trig, alts []string
+	for _, e := range v.all {
+		if e.Family != CUDARuntime && e.Family != CUDADriver || seen[e.Text] {
+			continue
+		}
+		seen[e.Text] = true
+		w := strings.Fields(e.Text)
+		if len(w) < 5 {
+			continue
+		}
+		first := w[0] + " " + w[1]
+		for _, t := range []string{first, strings.ToUpper(first[:1]) + first[1:], strings.ToLower(first[:1]) + first[1:]} {
+			if !seen["\x00"+t] {
+				seen["\x00"+t] = true
+				trig = append(trig, t)
+			}
+		}
+		var b strings.Builder
+		for i, x := range w {
+			if i > 0 {
+				b.WriteString(` +`)
+			}
+			if i == 0 {
+				b.WriteString("[" + strings.ToLower(x[:1]) + strings.ToUpper(x[:1]) + "]")
+				x = x[1:]
+			}
+			if i == len(w)-1 && strings.HasSuffix(x, "s") {
+				b.WriteString(regexp.QuoteMeta(x[:len(x)-1]) + "s?")
+				continue
+			}
+			b.WriteString(regexp.QuoteMeta(x))
+		}
+		alts = append(alts, b.String())
+	}
+	// The longest first, so that a message is not cut at a shorter one it starts with.
+	sort.SliceStable(alts, func(i, j int) bool { return len(alts[i]) > len(alts[j]) })
+	return trig, regexp.MustCompile(`(?P<text>` + strings.Join(alts, "|") + `)`)
 }
 
 // Triggers are the literals of every shape: a line that holds none of them
@@ -221,7 +313,7 @@ func Read(line string) (r Reading, ok bool) {
 				}
 			}
 		}
-		if e, ok := inner(s, group("name"), group("code"), group("text"), group("rest", "rest2")); ok {
+		if e, ok := inner(s, group("name"), group("code", "code2"), group("text", "text2"), group("rest", "rest2")); ok {
 			r.Error = &e
 		}
 		if r.Error == nil && r.Layer.ID == "nccl" && group("rest") != "" && !strings.Contains(group("rest"), "failed") && !strings.Contains(group("rest"), "rror") {

@@ -17,9 +17,9 @@ import (
 
 // Error is one error of the vocabulary.
 type Error struct {
-	Family string `json:"family"` // cuda_runtime, cuda_driver, nccl or errno
-	Code   int    `json:"code"`   // its number: 217, 1, 22
-	Name   string `json:"name"`   // cudaErrorPeerAccessUnsupported, ncclUnhandledCudaError, EINVAL
+	Family string `json:"family"` // cuda_runtime, cuda_driver, nccl, errno or xid
+	Code   int    `json:"code"`   // its number: 217, 1, 22, 79
+	Name   string `json:"name"`   // cudaErrorPeerAccessUnsupported, ncclUnhandledCudaError, EINVAL, ROBUST_CHANNEL_GPU_HAS_FALLEN_OFF_THE_BUS
 	Text   string `json:"text"`   // what the library's error-string call returns for it
 }
 
@@ -29,6 +29,7 @@ const (
 	CUDADriver  = "cuda_driver"
 	NCCL        = "nccl"
 	Errno       = "errno"
+	Xid         = "xid" // the NVIDIA kernel driver's Xid events, by NVIDIA's Xid catalog
 )
 
 var (
@@ -38,6 +39,8 @@ var (
 	ncclTSV string
 	//go:embed errno.tsv
 	errnoTSV string
+	//go:embed xid.tsv
+	xidTSV string
 )
 
 // vocab is every error, with the indexes Read looks them up by.
@@ -46,12 +49,13 @@ type vocab struct {
 	byName map[string]int            // name -> index in all
 	byCode map[string]map[int]int    // family -> code -> index
 	byText map[string]map[string]int // family -> message (and its short form) -> index
+	byNorm map[string]map[string]int // family -> message as norm writes it -> index
 }
 
 var v = load()
 
 func load() *vocab {
-	x := &vocab{byName: map[string]int{}, byCode: map[string]map[int]int{}, byText: map[string]map[string]int{}}
+	x := &vocab{byName: map[string]int{}, byCode: map[string]map[int]int{}, byText: map[string]map[string]int{}, byNorm: map[string]map[string]int{}}
 	read := func(file, data string, cols int, family func([]string) string) {
 		sc := bufio.NewScanner(strings.NewReader(data))
 		n := 0
@@ -82,6 +86,7 @@ func load() *vocab {
 	})
 	read("nccl.tsv", ncclTSV, 3, func([]string) string { return NCCL })
 	read("errno.tsv", errnoTSV, 3, func([]string) string { return Errno })
+	read("xid.tsv", xidTSV, 3, func([]string) string { return Xid })
 	return x
 }
 
@@ -92,14 +97,26 @@ func (x *vocab) add(e Error) {
 		x.byName[e.Name] = i
 	}
 	if x.byCode[e.Family] == nil {
-		x.byCode[e.Family], x.byText[e.Family] = map[int]int{}, map[string]int{}
+		x.byCode[e.Family], x.byText[e.Family], x.byNorm[e.Family] = map[int]int{}, map[string]int{}, map[string]int{}
 	}
 	x.byCode[e.Family][e.Code] = i
 	for _, t := range []string{e.Text, shortText(e.Text)} {
 		if _, ok := x.byText[e.Family][t]; !ok {
 			x.byText[e.Family][t] = i
 		}
+		if _, ok := x.byNorm[e.Family][norm(t)]; !ok {
+			x.byNorm[e.Family][norm(t)] = i
+		}
 	}
+}
+
+// norm is a message as people quote it, whatever they changed of it: in
+// lower case, spaces collapsed, without a final full stop or plural s
+// ("Peer access is not supported between these two device").
+func norm(t string) string {
+	t = strings.ToLower(strings.Join(strings.Fields(t), " "))
+	t = strings.TrimRight(t, ". ")
+	return strings.TrimSuffix(t, "s")
 }
 
 // shortText is a message without the advice NCCL appends to it: NCCL before
@@ -134,7 +151,9 @@ func ByCode(family string, code int) (Error, bool) {
 
 // ByText returns the error of one of families whose message text is, or
 // starts text followed by something that is not a letter (a message is often
-// followed by where it happened); the first family that knows it wins.
+// followed by where it happened), in any case; else whose message text is as
+// people quote it (norm: another case, no plural s); the first family that
+// knows it wins.
 func ByText(text string, families ...string) (Error, bool) {
 	text = strings.TrimSpace(text)
 	for _, fam := range families {
@@ -146,12 +165,18 @@ func ByText(text string, families ...string) (Error, bool) {
 	best, bestLen := -1, 0
 	for _, fam := range families {
 		for t, i := range v.byText[fam] {
-			if len(t) > bestLen && len(t) >= 8 && strings.HasPrefix(text, t) && !letter(text, len(t)) {
+			if len(t) > bestLen && len(t) >= 8 && len(t) <= len(text) && strings.EqualFold(text[:len(t)], t) && !letter(text, len(t)) {
 				best, bestLen = i, len(t)
 			}
 		}
 		if best >= 0 {
 			return v.all[best], true
+		}
+	}
+	n := norm(text)
+	for _, fam := range families {
+		if i, ok := v.byNorm[fam][n]; ok && len(n) >= 8 {
+			return v.all[i], true
 		}
 	}
 	return Error{}, false
@@ -170,6 +195,9 @@ func letter(s string, i int) bool {
 // is the driver's CUDA_ERROR_PEER_ACCESS_UNSUPPORTED.
 func Same(e Error) []string {
 	out := []string{e.Name}
+	if e.Family == Xid {
+		return append(out, "Xid "+strconv.Itoa(e.Code)) // as entries and people name it
+	}
 	other := map[string]string{CUDARuntime: CUDADriver, CUDADriver: CUDARuntime}[e.Family]
 	if other == "" {
 		return out
@@ -192,6 +220,27 @@ func All(family string) []Error {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Code < out[j].Code })
 	return out
+}
+
+// Result tells whether text is nothing but an NCCL result: its name
+// (ncclUnhandledCudaError) or its message, with or without the advice NCCL
+// appends ("unhandled cuda error"), and not a CUDA error's too. A line that says only that wraps an
+// error it does not name: the line that names it (NCCL's WARN line, the
+// "Last error:" below PyTorch's) is the one that explains it.
+func Result(text string) bool {
+	t := strings.TrimSpace(text)
+	if e, ok := ByName(t); ok {
+		return e.Family == NCCL && e.Code != 0
+	}
+	i, ok := v.byText[NCCL][t]
+	if !ok || v.all[i].Code == 0 {
+		return false
+	}
+	// "invalid argument" is CUDA's cudaErrorInvalidValue too: a line that
+	// says it may name the failure itself.
+	_, rt := v.byText[CUDARuntime][t]
+	_, dr := v.byText[CUDADriver][t]
+	return !rt && !dr
 }
 
 // bareWrap are the words a CUDA check prints around an error whatever

@@ -300,6 +300,9 @@ func clientFiles(a *analyzed) ([]clientData, int, error) {
 					generic = 1
 				}
 				row = append(row, d.Versions, d.AppliesWhen, d.Reports, generic, d.Confidence)
+				if len(d.APIs) > 0 {
+					row = append(row, strings.Join(d.APIs, " "))
+				}
 			}
 			rows = append(rows, row)
 		}

@@ -278,9 +278,10 @@ type Result struct {
 	AppliesWhen string   `json:"applies_when,omitempty"` //
 	// Entries: what ranks the causes of one line (see Before) where the
 	// page ranks them again with a machine's facts.
-	Reports    int     `json:"reports,omitempty"`
-	Generic    bool    `json:"generic,omitempty"`
-	Confidence float64 `json:"confidence,omitempty"`
+	Reports    int      `json:"reports,omitempty"`
+	Generic    bool     `json:"generic,omitempty"`
+	Confidence float64  `json:"confidence,omitempty"`
+	APIs       []string `json:"apis,omitempty"` // the kinds of CUDA calls the entry names (APIs)
 }
 
 // Limits that keep a query cheap whatever it is sent.
@@ -412,7 +413,7 @@ func isNumber(t string) bool {
 func result(d Doc, score float64, match string) Result {
 	d.snippets()
 	return Result{ID: d.ID, Kind: d.Kind, Title: d.Title, Code: d.Code, Path: d.Path, Score: math.Round(score*1000) / 1000, Match: match,
-		Gist: d.Gist, Best: d.Best, Versions: d.Versions, AppliesWhen: d.AppliesWhen, Reports: d.Reports, Generic: d.Generic, Confidence: d.Confidence}
+		Gist: d.Gist, Best: d.Best, Versions: d.Versions, AppliesWhen: d.AppliesWhen, Reports: d.Reports, Generic: d.Generic, Confidence: d.Confidence, APIs: d.APIs}
 }
 
 // lineOf is the number, from 1, of the first line of q that holds match; 0

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/p2pkb/p2pkb/internal/errvocab"
@@ -14,6 +15,7 @@ import (
 type Candidate struct {
 	ID         string
 	Tier       int     // by the facts: 0 its conditions hold, 1 unknown or none, 2 ruled out
+	Wrapper    bool    // its pattern matched only an NCCL result (errvocab.Result): the line wraps an error it does not name
 	Generic    bool    // its signature is an inner error alone (errvocab.Bare): it explains the error, not who met it
 	Match      int     // characters its pattern matched: a longer match is a more specific explanation
 	Reports    int     // reports the entry cites (kb.Entry.Reports)
@@ -22,8 +24,10 @@ type Candidate struct {
 
 // Before tells whether a ranks above b: the facts first (a cause that holds,
 // then one not known, then one ruled out); then the most specific
-// explanation, an entry that names the line's layer above one that names
-// only the error inside it, and a longer match above a shorter one; then
+// explanation: an entry that names what failed above a wrapper that names
+// only the result code it was turned into, an entry that names the line's
+// layer above one that names only the error inside it, and a longer match
+// above a shorter one; then
 // the evidence, the reports each entry cites; and only when those are
 // equal the entry's confidence, then its id, so that the order is the same
 // everywhere.
@@ -31,6 +35,8 @@ func Before(a, b Candidate) bool {
 	switch {
 	case a.Tier != b.Tier:
 		return a.Tier < b.Tier
+	case a.Wrapper != b.Wrapper:
+		return !a.Wrapper
 	case a.Generic != b.Generic:
 		return !a.Generic
 	case a.Match != b.Match:
@@ -45,7 +51,14 @@ func Before(a, b Candidate) bool {
 
 // NewCandidate is e as a cause of a line its pattern matched with match, at tier.
 func NewCandidate(e *kb.Entry, match string, tier int) Candidate {
-	return Candidate{ID: e.ID, Tier: tier, Generic: Generic(e), Match: utf8.RuneCountInString(match), Reports: len(e.Reports()), Confidence: e.Confidence}
+	return Candidate{ID: e.ID, Tier: tier, Wrapper: errvocab.Result(match), Generic: Generic(e), Match: utf8.RuneCountInString(match), Reports: len(e.Reports()), Confidence: e.Confidence}
+}
+
+// APIs lists the kinds of CUDA calls an entry names in its signature,
+// pattern or aliases (errvocab.APIKinds): a line no entry names is answered
+// first by the entries of its error that name the same kind of call.
+func APIs(e *kb.Entry) []string {
+	return errvocab.APIKinds(e.Signature + "\n" + e.Regex + "\n" + strings.Join(e.Aliases, "\n"))
 }
 
 // Generic tells whether an entry's signature is an inner error alone.
@@ -53,7 +66,8 @@ func Generic(e *kb.Entry) bool { return errvocab.Bare(e.Signature) }
 
 // patternScore ranks a pattern match above every word match, and pattern
 // matches among themselves as Before does without facts: an entry that
-// names the layer above a generic one, a longer match above a shorter one,
+// names what failed above a wrapper (a match that is an NCCL result alone),
+// one that names the layer above a generic one, a longer match above a shorter one,
 // more reports, then more confidence. The parts stay apart: a match is at
 // most MaxQueryBytes characters, reports count below one, confidence below
 // the smallest step of reports. assets/search.js computes the same.
@@ -62,12 +76,19 @@ func patternScore(match string, generic bool, reports int, confidence float64) f
 	if !generic {
 		s += specificBonus
 	}
+	if !errvocab.Result(match) {
+		s += namedBonus
+	}
 	return s + reportsScore(reports) + confidence/1e6
 }
 
 // specificBonus puts an entry that names more than the inner error above
 // every generic one, whatever their lengths.
 const specificBonus = 1 << 17
+
+// namedBonus puts an entry whose match names more than an NCCL result above
+// every wrapper, generic or not.
+const namedBonus = 1 << 18
 
 // reportsScore maps a count of reports into [0, 0.5), increasing.
 func reportsScore(n int) float64 { return 0.5 * float64(n) / float64(n+1) }
