@@ -117,8 +117,10 @@
       smi: { next: "", fb: 0, bar1: 0, bar1Ev: ev(), small: ev(), anyBAR1: false, matched: false },
       hang: { watch: false, init: ev() },
       tensors: { nonzero: new Array(MAX_GPUS).fill(0), zeros: ev() },
-      setpci: { next: false, any: ev(), redirect: ev() }
+      setpci: { next: false, any: ev(), redirect: ev() },
+      rebar: { mib: 0, ev: ev(), small: ev() }
     };
+    this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
@@ -160,7 +162,7 @@
     this.gpuLine(s, n, raw);
     if ((m = RE.p2pMode.exec(s))) { this.p2pMode = m[1]; }
     if (RE.bwStart.test(s)) {
-      this.bw = { cur: -1, conn: false, mats: [null, null, null, null], ran: ev(), onFirst: ev(), devices: 0, devLine: ev() };
+      this.bw = { cur: -1, conn: false, mats: [null, null, null, null], ran: ev(), onFirst: ev(), devices: 0, devLine: ev(), open: ev(), figures: false };
       this.bwLine(s, n, raw);
       return;
     }
@@ -182,6 +184,7 @@
     this.kernelLine(s, n, raw);
     this.versionLine(s, n, raw);
     this.symptomScan(s, n, raw);
+    this.proseLine(s, n, raw);
     this.linkScan(s);
   };
 
@@ -253,7 +256,11 @@
   };
 
   // The symptom readers mirror symptoms.go.
-  var INIT_DONE = ["Init COMPLETE", "Connected all rings", "Connected all trees"];
+  var SET_UP = T.words.setUp, TEARDOWN = T.words.teardown, QUIET = T.words.quiet, TF_ALL_REDUCE = T.words.tfAllReduce;
+  function armsHang(s) {
+    if (s.indexOf(TF_ALL_REDUCE[0]) >= 0 && s.indexOf(TF_ALL_REDUCE[1]) >= 0) { return true; }
+    return s.indexOf("NCCL INFO") >= 0 && containsAny(s, SET_UP);
+  }
   var TEST_TYPES = ["float", "half", "double", "int8", "int32", "int64", "f8e"];
   function containsAny(s, words) { for (var i = 0; i < words.length; i++) { if (s.indexOf(words[i]) >= 0) { return true; } } return false; }
   function blank(s) {
@@ -262,7 +269,8 @@
   }
   X.watchHang = function (raw) {
     var h = this.sym.hang;
-    if (h.watch && !blank(raw) && raw.indexOf("NCCL INFO") < 0) { h.watch = false; }
+    if (!h.watch || blank(raw)) { return; }
+    if (!containsAny(raw, QUIET) || containsAny(raw, TEARDOWN)) { h.watch = false; }
   };
   X.symptomLine = function (s, n, raw) {
     var y = this.sym, m;
@@ -292,9 +300,10 @@
   X.symptomScan = function (s, n, raw) {
     var y = this.sym;
     if (s === "FB Memory Usage" || s === "BAR1 Memory Usage") { y.smi.next = s; }
-    if (s.indexOf("NCCL INFO") >= 0 && containsAny(s, INIT_DONE)) { y.hang.watch = true; y.hang.init = { set: true, line: n, text: raw }; }
+    if (armsHang(s)) { y.hang.watch = true; y.hang.init = { set: true, line: n, text: raw }; }
     if ((s.indexOf("waiving test") >= 0 || s.indexOf("Waiving device_to_device") === 0) && RE.waived.test(s)) { mark(y.waived, n, raw); }
     if (s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
+    if (s.replace(/^`+/, "").indexOf("BAR 1: current size: ") === 0) { this.rebarLine(s.replace(/^`+/, ""), n, raw); }
     if ((s.indexOf("ECAP_ACS") >= 0 || s.indexOf("ecap_acs") >= 0) && RE.setpciACS.test(s)) { y.setpci.next = true; }
     this.ncclTestLine(s, n, raw);
   };
@@ -325,6 +334,24 @@
     t.wrongCols.forEach(function (c) { if (isDigits(f[c])) { var w = parseInt(f[c], 10); if (w > 0) { bad += Math.min(w, 1 << 30); } } });
     if (bad > 0) { t.wrong = Math.min(t.wrong + bad, 1 << 30); mark(t.firstBad, n, raw); }
   };
+  function mib(num, unit) {
+    if (!isDigits(num)) { return 0; }
+    var v = parseInt(num, 10);
+    if (v > (1 << 20)) { return 0; }
+    if (unit === "GB") { return v * 1024; }
+    if (unit === "TB") { return v * 1024 * 1024; }
+    return unit === "MB" ? v : 0;
+  }
+  X.rebarLine = function (s, n, raw) {
+    var m = RE.rebar.exec(s);
+    if (!m) { return; }
+    var cur = mib(m[1], m[2]);
+    if (cur <= 0) { return; }
+    var r = this.sym.rebar, most = 0;
+    if (!r.ev.set || cur < r.mib) { r.mib = cur; r.ev = { set: true, line: n, text: raw }; }
+    fields(m[3] || "").forEach(function (f) { if (f.length > 2) { most = Math.max(most, mib(f.slice(0, -2), f.slice(-2))); } });
+    if (cur < most || cur <= 256) { mark(r.small, n, raw); }
+  };
   X.tensorLine = function (s, n, raw) {
     var m = RE.tensor.exec(s);
     if (!m) { return; }
@@ -349,9 +376,29 @@
         this.setEvent("gpu.bar1_small", "bool", String(y.smi.small.set), 1, y.smi.small.set ? y.smi.small : y.smi.bar1Ev, "nvidia-smi -q");
       }
     }
+    if (y.rebar.ev.set) {
+      this.setEvent("gpu.bar1_mib", "num", String(y.rebar.mib), 1, y.rebar.ev, "lspci");
+      this.setEvent("gpu.bar1_small", "bool", String(y.rebar.small.set), 1, y.rebar.small.set ? y.rebar.small : y.rebar.ev, "lspci");
+    }
     if (y.hang.watch) { this.setEvent("nccl.stopped_after_init", "bool", "true", 1, y.hang.init, "NCCL"); }
     this.setEvent("p2p.copy_zeros", "bool", "true", 1, y.tensors.zeros, "PyTorch");
     this.setEvent("acs.redirect", "bool", String(y.setpci.redirect.set), 2, y.setpci.redirect.set ? y.setpci.redirect : y.setpci.any, "setpci");
+  };
+
+  // The prose readers mirror prose.go.
+  var HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist, WRONG_WORDS = T.words.wrong;
+  X.proseLine = function (s, n, raw) {
+    var p = this.prose;
+    if (!p.hang.set && containsAny(s, HANG_WORDS) && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
+    if (!p.wrong.set && containsAny(s, WRONG_WORDS) && RE.wrongOut.test(s)) { mark(p.wrong, n, raw); }
+    if (s.indexOf("^C") === 0 || s.indexOf("@^C") === 0 || s.indexOf("KeyboardInterrupt") >= 0) { mark(p.ctrlC, n, raw); }
+    if (!p.dist && containsAny(s, DIST_WORDS) && RE.distCall.test(s)) { p.dist = true; }
+  };
+  X.proseFacts = function () {
+    var p = this.prose;
+    this.setEvent("hang.seen", "bool", "true", 2, p.hang, "description");
+    this.setEvent("output.wrong", "bool", "true", 1, p.wrong, "description");
+    if (p.dist) { this.setEvent("hang.seen", "bool", "true", 1, p.ctrlC, "interrupted run"); }
   };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
@@ -363,6 +410,7 @@
     }
     if (s === "MIG Mode") { this.mig.next = true; }
     if (s.indexOf("MIG ") === 0 && RE.migDevice.test(s)) { mark(this.mig.on, n, raw); }
+    if (RE.migVisible.test(s)) { mark(this.mig.on, n, raw); }
     if (s.indexOf("Virtualization Mode") === 0 && (m = RE.virtMode.exec(s))) {
       this.set("virtualized", "bool", String(m[1] !== "None"), 1, n, raw, "nvidia-smi");
     }
@@ -543,11 +591,11 @@
       this.versionLine(s, n, raw);
       return true;
     }
-    if (s.indexOf("P2P Connectivity Matrix") === 0) { t.cur = -1; t.conn = true; return true; }
-    if (s.indexOf("P2P=") === 0 && s.indexOf("Latency") >= 0) { t.cur = -1; t.conn = false; return true; }
+    if (s.indexOf("P2P Connectivity Matrix") === 0) { t.cur = -1; t.conn = true; t.open = { set: true, line: n, text: raw }; return true; }
+    if (s.indexOf("P2P=") === 0 && s.indexOf("Latency") >= 0) { t.cur = -1; t.conn = false; t.open = { set: true, line: n, text: raw }; return true; }
     if ((m = RE.bwTitle.exec(s))) {
       var k = (m[1] === "Bidirectional" ? 2 : 0) + (m[2] === "Enabled" ? 1 : 0);
-      t.cur = k; t.conn = false;
+      t.cur = k; t.conn = false; t.open = { set: true, line: n, text: raw };
       if (!t.mats[k]) { t.mats[k] = { v: grid(0), has: grid(false), line: [] }; for (var q = 0; q < MAX_GPUS; q++) { t.mats[k].line.push(ev()); } }
       mark(t.ran, n, raw);
       return true;
@@ -558,6 +606,7 @@
       return true;
     }
     if (bwRow(f) && (t.cur >= 0 || t.conn)) {
+      t.open = ev();
       var i = parseInt(f[0], 10);
       if (i >= MAX_GPUS) { return true; }
       var cells = f.slice(1);
@@ -568,6 +617,7 @@
         }
         if (!isDecimal(cells[j]) && cells[j] !== "inf") { continue; }
         var v = cells[j] === "inf" ? Infinity : parseFloat(cells[j]), bm = t.mats[t.cur];
+        t.figures = true;
         if (t.cur === 1) { this.linkFigure(i, j, v, n, raw); }
         if (!bm.has[i][j] || v < bm.v[i][j]) { bm.v[i][j] = v; bm.has[i][j] = true; }
         mark(bm.line[i], n, raw);
@@ -576,13 +626,14 @@
       return true;
     }
     if (s === "" || s.indexOf("***NOTE") === 0 || s.indexOf("So you can see") === 0) { return true; }
-    t.cur = -1; t.conn = false;
+    t.cur = -1; t.conn = false; t.open = ev();
     return false;
   };
 
   X.bwEnd = function () {
     var t = this.bw, src = "p2pBandwidthLatencyTest", slow = 0, compared = false, first = ev();
     this.setEvent("p2p.test.ran", "bool", "true", 2, t.ran, src);
+    if (t.ran.set && !t.figures) { this.setEvent("hang.seen", "bool", "true", 1, t.open, src); }
     if (t.devices > 0) { this.setEvent("gpu.count", "num", String(t.devices), 2, t.devLine, src); }
     for (var i = 0; i < MAX_GPUS; i++) {
       for (var j = 0; j < MAX_GPUS; j++) {
@@ -637,11 +688,14 @@
     this.pairFacts();
     this.ncclFacts();
     this.symptomFacts();
+    this.proseFacts();
     this.linkFacts();
     var s = this.simple;
     if (s.ran.set) { this.setEvent("p2p.test.ran", "bool", "true", 1, s.ran, "simpleP2P"); }
     if (s.verifyKO.set) { this.setEvent("p2p.test.data_ok", "bool", "false", 2, s.verifyKO, "simpleP2P"); }
     else { this.setEvent("p2p.test.data_ok", "bool", "true", 1, s.passed, "simpleP2P"); }
+    this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.sym.tensors.zeros, "PyTorch");
+    this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.prose.wrong, "description");
     if (this.iommuFaults.n > 0) {
       this.setEvent("iommu.faults", "num", String(this.iommuFaults.n), 1, this.iommuFaults.first, "dmesg");
       this.setEvent("iommu.enabled", "bool", "true", 2, this.iommuFaults.first, "dmesg");

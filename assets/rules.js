@@ -26,7 +26,9 @@
     "nccl.stopped_after_init": "log stops after NCCL set-up",
     "p2p.copy_zeros": "GPU-to-GPU copy came back as zeros",
     "p2p.link_gbs": "what the link allows (GB/s)",
-    "p2p.bw_below_link": "pairs far below their link"
+    "p2p.bw_below_link": "pairs far below their link",
+    "hang.seen": "the run hangs",
+    "output.wrong": "wrong values or output"
   };
   // display mirrors rules.Display: how reasons and answers name a fact.
   function display(n) { return NAMES[n] || n.replace(/^(?:env|python)\.(?=.)/, ""); }

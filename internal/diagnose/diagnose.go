@@ -442,7 +442,7 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 	if len(errs) == 0 && o.Paste != nil {
 		// No error line: what the input shows (symptoms.go), known once it
 		// has ended.
-		if errs, err = symptoms(s, o.Paste.Facts(), facts, o); err != nil {
+		if errs, err = symptoms(s, o.Paste.Facts(), facts, o, len(notes) > 0); err != nil {
 			return nil, sum, err
 		}
 		for _, m := range errs {

@@ -19,12 +19,19 @@ import (
 // The entries' conditions are the map from symptom to cause, so that a new
 // entry is found without code; the messages depend on the paste alone, as
 // those of error lines do.
-func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Message, error) {
+//
+// With known set (the input held a known note), only symptoms of something
+// seen going wrong or how the machine is set up answer (see paste.Weak).
+func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known bool) ([]Message, error) {
 	own := paste.Facts(pasted)
+	// The most telling symptom first (paste.SymptomRank), each kind in the
+	// order of the input.
+	pasted = slices.Clone(pasted)
+	sort.SliceStable(pasted, func(i, j int) bool { return paste.SymptomRank(pasted[i].Name) < paste.SymptomRank(pasted[j].Name) })
 	var out []Message
 	for _, p := range pasted {
 		cond, ok := paste.Symptom(p.Name)
-		if !ok || !holds(cond, own) {
+		if !ok || known && paste.Weak(p.Name) || !holds(cond, own) {
 			continue
 		}
 		without := rules.Facts{}
@@ -36,6 +43,8 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Me
 		type ranked struct {
 			c    Cause
 			tier int
+			app  bool // an application's own message, which the paste does not show
+			note bool
 		}
 		var rs []ranked
 		for _, e := range s.KB.Entries {
@@ -54,7 +63,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Me
 			case rules.False.String():
 				tier = 2
 			}
-			rs = append(rs, ranked{c, tier})
+			rs = append(rs, ranked{c: c, tier: tier, app: !platformDomains[e.Domain], note: e.IsNote()})
 		}
 		if len(rs) == 0 {
 			continue
@@ -62,6 +71,12 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Me
 		sort.SliceStable(rs, func(i, j int) bool {
 			if rs[i].tier != rs[j].tier {
 				return rs[i].tier < rs[j].tier
+			}
+			if rs[i].app != rs[j].app {
+				return !rs[i].app
+			}
+			if rs[i].note != rs[j].note {
+				return !rs[i].note
 			}
 			return rs[i].c.Confidence > rs[j].c.Confidence
 		})
@@ -85,6 +100,13 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Me
 	}
 	return out, nil
 }
+
+// platformDomains are the layers every program runs on. A paste without an
+// error line shows no program's own message, so among the causes of a
+// symptom their entries come before an application's (Accelerate's check
+// of RTX 40 cards, vLLM's custom all-reduce): theirs explain the symptom
+// wherever it shows.
+var platformDomains = map[string]bool{"cuda": true, "linux": true, "nvml": true, "nccl": true, "fabricmanager": true}
 
 // holds says whether condition cond holds for facts f.
 func holds(cond string, f rules.Facts) bool {

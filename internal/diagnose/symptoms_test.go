@@ -11,8 +11,9 @@ import (
 )
 
 // A paste with no error line is answered from what it shows: each symptom
-// at its line, with the entries whose conditions hold because of it; a paste
-// that shows none gets no message.
+// at its line, with the entries whose conditions hold because of it, the
+// most telling symptom first; a paste that shows none gets no message, and
+// one with a known note is not answered from how the machine is set up.
 func TestSymptoms(t *testing.T) {
 	s := repoSite(t)
 	read := func(name string) string {
@@ -33,10 +34,20 @@ func TestSymptoms(t *testing.T) {
 		{"setpci reads no redirect", "$ sudo setpci -s 00:01.0 ECAP_ACS+6.w\n0000\n", 0, ""},
 		{"BAR1 below memory", "    FB Memory Usage\n        Total                             : 24576 MiB\n    BAR1 Memory Usage\n        Total                             : 256 MiB\n", 4, "cuda/map-buffer-object-failed-bar1"},
 		{"BAR1 covers memory (H200)", read("h200x2-nvidia-smi-q.txt"), 0, ""},
+		// Healthy readings of a real 2xH200 node: none is a fault.
+		{"a healthy NVLink topology", read("h200x2-topo-m.txt"), 0, ""},
+		{"a healthy NCCL all-reduce, P2P over NVLink, to its teardown", read("h200x2-nccl-default.log"), 0, ""},
+		{"a healthy NCCL all-reduce with P2P disabled", read("h200x2-nccl-p2p-disabled.log"), 0, ""},
+		{"a complete nccl-tests run without wrong values", read("nccl-tests-ring-busbw.txt"), 0, ""},
 		{"nccl-tests rows with wrong values", rows, 2, "nccl/nccl-tests-out-of-bounds-values"},
 		{"a log that stops after NCCL's init", read("horovod-hang-after-init.log"), 11, "pytorch/nccl-watchdog-timeout"},
 		{"NCCL init, then the program goes on", read("nccl-init-then-tensorflow.log"), 0, ""},
 		{"P2P-enabled figures below the staged copy", read("p2pbandwidth-slow.txt"), 12, "cuda/p2p-bandwidth-below-link"},
+		{"two GeForce cards and nothing wrong shown: GeForce has no P2P, the platform's entry first", "GPU models and configuration:\nGPU 0: NVIDIA GeForce RTX 3090\nGPU 1: NVIDIA GeForce RTX 3090\n", 2, "cuda/geforce-peer-access-no"},
+		{"GeForce cards under WSL2: WSL first", read("collect-env-wsl.txt"), 0, "nccl/wsl-pci-path-not-found"},
+		{"a hang said in words beside GeForce cards: the hang first (NVIDIA/nccl#257)", "#   Rank  0 Pid  15833 on jupyter-vmarkovtsev device  0 [0x02] GeForce GTX 1080 Ti\nI launch `all_reduce_perf` and it hangs with 100% volatile GPU usage reported.\n", 2, "pytorch/nccl-watchdog-timeout"},
+		{"wrong output said in words: the silent corruption of P2P (vllm-project/vllm#19022)", "LLMs give gibberish outputs when ```--tensor-parallel-size 2```\n", 1, "cuda/p2p-silent-corruption-iommu"},
+		{"a known note beside a TITAN card: the card answers nothing (horovod/horovod#82)", "name: TITAN Xp major: 6 minor: 1 memoryClockRate(GHz): 1.582\nThe call to cuIpcCloseMemHandle failed. This is a warning and the program will continue to run.\n", 0, ""},
 	} {
 		var out bytes.Buffer
 		if _, err := Explain(&out, s, strings.NewReader(c.in), nil, Options{Lang: "en", JSON: true, Paste: paste.New()}); err != nil {
@@ -56,9 +67,9 @@ func TestSymptoms(t *testing.T) {
 		case c.first == "" && len(errs) > 0:
 			t.Errorf("%s: %d error messages, want none (first %s at line %d)", c.name, len(errs), errs[0].Causes[0].ID, errs[0].Line)
 		case c.first == "":
-		case len(errs) != 1:
-			t.Errorf("%s: %d error messages, want 1", c.name, len(errs))
-		case errs[0].Line != c.line || errs[0].Causes[0].ID != c.first || errs[0].Causes[0].Verdict != "applies":
+		case len(errs) == 0:
+			t.Errorf("%s: no error message, want %s first", c.name, c.first)
+		case c.line > 0 && errs[0].Line != c.line || errs[0].Causes[0].ID != c.first || errs[0].Causes[0].Verdict != "applies":
 			t.Errorf("%s: line %d, first cause %s (%s); want line %d, %s (applies)", c.name, errs[0].Line, errs[0].Causes[0].ID, errs[0].Causes[0].Verdict, c.line, c.first)
 		}
 	}

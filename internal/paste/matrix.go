@@ -156,6 +156,8 @@ type bwTest struct {
 	onFirst event // the first row of a P2P-enabled one
 	devices int   // GPUs the Device: lines list
 	devLine event
+	open    event // a matrix title no row has followed yet: the test stopped there, if the input ends
+	figures bool  // some bandwidth or latency figure was read
 }
 
 // bandwidth matrices: unidirectional off/on, bidirectional off/on.
@@ -194,9 +196,11 @@ func (t *bwTest) line(x *Extractor, s string, n int, raw string) bool {
 		}
 	case strings.HasPrefix(s, "P2P Connectivity Matrix"):
 		t.cur, t.conn = -1, true
+		t.open = event{line: n, text: raw, set: true}
 		return true
 	case strings.HasPrefix(s, "P2P=") && strings.Contains(s, "Latency"):
 		t.cur, t.conn = -1, false
+		t.open = event{line: n, text: raw, set: true}
 		return true
 	}
 	if m := reBWTitle.FindStringSubmatch(s); m != nil {
@@ -210,6 +214,7 @@ func (t *bwTest) line(x *Extractor, s string, n int, raw string) bool {
 		// Newer versions print an enabled matrix for P2P writes and one for
 		// P2P reads: both fill the same slot, and the lower figure stays.
 		t.cur, t.conn = k, false
+		t.open = event{line: n, text: raw, set: true}
 		if t.mats[k] == nil {
 			t.mats[k] = &bwMatrix{}
 		}
@@ -224,6 +229,7 @@ func (t *bwTest) line(x *Extractor, s string, n int, raw string) bool {
 		return true
 	}
 	if bwRow(f) && (t.cur >= 0 || t.conn) {
+		t.open = event{}
 		i, _ := strconv.Atoi(f[0])
 		if i >= maxGPUs {
 			return true
@@ -242,6 +248,7 @@ func (t *bwTest) line(x *Extractor, s string, n int, raw string) bool {
 			if err != nil || math.IsNaN(v) {
 				continue
 			}
+			t.figures = true
 			bm := t.mats[t.cur]
 			if t.cur == uniOn {
 				x.link.figure(i, j, v, n, raw)
@@ -260,7 +267,7 @@ func (t *bwTest) line(x *Extractor, s string, n int, raw string) bool {
 	if s == "" || strings.HasPrefix(s, "***NOTE") || strings.HasPrefix(s, "So you can see") {
 		return true
 	}
-	t.cur, t.conn = -1, false
+	t.cur, t.conn, t.open = -1, false, event{}
 	return false
 }
 
@@ -269,6 +276,13 @@ func (t *bwTest) line(x *Extractor, s string, n int, raw string) bool {
 func (t *bwTest) end(x *Extractor) {
 	const src = "p2pBandwidthLatencyTest"
 	x.setEvent("p2p.test.ran", "bool", "true", 2, t.ran, src)
+	// The input ends under the title of the first bandwidth matrix, with no
+	// figure printed: the test stopped at its first copy between GPUs
+	// (pytorch/pytorch#1637, NVIDIA/nccl#199: it hung there). A paste cut
+	// by hand keeps the figures it was pasted for.
+	if t.ran.set && !t.figures {
+		x.setEvent("hang.seen", "bool", "true", 1, t.open, src)
+	}
 	if t.devices > 0 {
 		x.setEvent("gpu.count", "num", strconv.Itoa(t.devices), 2, t.devLine, src)
 	}

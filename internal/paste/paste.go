@@ -91,9 +91,10 @@ type Extractor struct {
 		ran      event
 	}
 
-	n    int      // the line being read
-	sym  symptoms // symptoms.go
-	link link     // link.go
+	n     int      // the line being read
+	sym   symptoms // symptoms.go
+	prose prose    // prose.go
+	link  link     // link.go
 
 	woken      uint32         // the readers whose words a line holds (see quiet)
 	wake       func(word int) // Found, bound once
@@ -303,7 +304,7 @@ var (
 	reJAXLib     = pattern("jaxlib", `^jaxlib:\s+(\d\S*)|\bjaxlib==(\d\S*)`)
 	reVLLM       = pattern("vllm", `vLLM Version\s*: v?(\d\S*)|\bvllm==(\d\S*)|vLLM API server version v?(\d\S*)|LLM engine \(v(\d[^)\s]*)\)`)
 	rePipNCCL    = pattern("pipNCCL", `\bnvidia-nccl-cu\d+==(\d\S*)`)
-	reConsumer   = pattern("consumer", `\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b`)
+	reConsumer   = pattern("consumer", `\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b|\b[RG]TX ?(?:[2345]0[5-9]0|1[06][5-8]0|9[5-8]0)\b|\b\d{1,2} ?[x*] ?[345]090\b|\b[345]090 ?[x*] ?\d{1,2}\b|\b[345]090'?s\b|\b(?:NVIDIA|[Nn]vidia) [345]090\b|\b(?:10[5-8]|20[5-8]|30[5-9]|40[5-9]|50[5-9])0 ?[Tt][Ii]s?\b`)
 	reDataCentre = pattern("dataCentre", `\bTesla [A-Z]?\d+|\bNVIDIA (?:[ABHLV]\d+[A-Za-z]?\b|G[HB]200\b|RTX (?:A\d+|PRO|\d+ Ada)\b|Quadro\b)`)
 	reWSL        = pattern("wsl", `microsoft-standard-WSL2|/usr/lib/wsl/lib|\bWSL2\b`)
 	reContainer  = pattern("container", `/\.dockerenv|\bdocker run\b|nvidia-container-cli|\bpodman run\b|\b[Aa]pptainer\b|\b[Ss]ingularity>|\benroot\b|\bpyxis\b`)
@@ -364,6 +365,7 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	x.kernelLine(s, n, raw)
 	x.versionLine(s, n, raw)
 	x.symptomScan(s, n, raw)
+	x.proseLine(s, n, raw)
 	x.linkScan(s)
 }
 
@@ -389,7 +391,11 @@ var (
 	reMIGCurrent = pattern("migCurrent", `^Current\s*:\s*(Enabled|Disabled)`)
 	reMIGDevice  = pattern("migDevice", `^MIG \d+g\.\d+gb\s+Device\s+\d+:`)
 	reVirtMode   = pattern("virtMode", `^Virtualization Mode\s*:\s*(Pass-Through|VGPU|None)\b`)
+	reMIGVisible = pattern("migVisible", `\bCUDA_VISIBLE_DEVICES=["']?MIG-`)
 )
+
+// consumerWords are the words one of which every match of reConsumer holds.
+var consumerWords = []string{"GeForce", "TITAN", "RTX", "GTX", "090", "0Ti", "0 Ti", "0ti", "0 ti", "0TI"}
 
 // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
 func (x *Extractor) gpuLine(s string, n int, raw string) {
@@ -406,6 +412,10 @@ func (x *Extractor) gpuLine(s string, n int, raw string) {
 		x.mig.next = true
 	}
 	if strings.HasPrefix(s, "MIG ") && reMIGDevice.MatchString(s) {
+		x.mig.on.mark(n, raw)
+	}
+	// A MIG instance chosen by its UUID (pytorch/pytorch#95784).
+	if strings.Contains(s, "MIG-") && reMIGVisible.MatchString(s) {
 		x.mig.on.mark(n, raw)
 	}
 	if strings.HasPrefix(s, "Virtualization Mode") {
@@ -588,7 +598,8 @@ func (x *Extractor) versionLine(s string, n int, raw string) {
 	if m := find(s, rePipNCCL, "nvidia-nccl-cu"); m != nil {
 		x.set("python.nccl", "version", m[1], 1, n, raw, "pip")
 	}
-	if containsAny(s, "GeForce", "TITAN") && reConsumer.MatchString(s) {
+	// GeForce names, also as people write them: RTX 3090, 2x 4090, 3090s.
+	if containsAny(s, consumerWords...) && reConsumer.MatchString(s) {
 		x.consumer.mark(n, raw)
 	} else if containsAny(s, "Tesla ", "NVIDIA ") && reDataCentre.MatchString(s) {
 		x.dataCentre.mark(n, raw)
@@ -636,6 +647,7 @@ func (x *Extractor) finish() []Fact {
 	x.pairs.facts(x)
 	x.ncclFacts()
 	x.symptomFacts()
+	x.proseFacts()
 	x.linkFacts()
 	if x.simple.ran.set {
 		x.setEvent("p2p.test.ran", "bool", "true", 1, x.simple.ran, "simpleP2P")
@@ -645,6 +657,10 @@ func (x *Extractor) finish() []Fact {
 	} else {
 		x.setEvent("p2p.test.data_ok", "bool", "true", 1, x.simple.passed, "simpleP2P")
 	}
+	// Zeros printed after a copy between GPUs, or results said to be wrong,
+	// are a data check that failed, when no test of P2P says otherwise.
+	x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.sym.tensors.zeros, "PyTorch")
+	x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.prose.wrong, "description")
 	if x.iommuFaults.n > 0 {
 		x.setEvent("iommu.faults", "num", strconv.Itoa(x.iommuFaults.n), 1, x.iommuFaults.first, "dmesg")
 		x.setEvent("iommu.enabled", "bool", "true", 2, x.iommuFaults.first, "dmesg")

@@ -42,6 +42,9 @@ const (
 	ncclTestRow                 // a row of nccl-tests' table
 	ncclSetUp                   // NCCL's set-up ended (the hang reader)
 	tensorPrint                 // a CUDA tensor as PyTorch prints it
+	proseHang                   // a line that says a run hangs
+	distCall                    // a torch.distributed call, for an interrupted run
+	proseWrong                  // a line that says results are wrong
 )
 
 // trigger is a word and the reader it sets off.
@@ -50,13 +53,13 @@ type trigger struct {
 	r    reader
 }
 
-var triggers = []trigger{
+var triggers = append(append(append([]trigger{
 	{"\x1b", anyTime}, // Strip removes colour codes, which may hide any word
 
 	// Line: the header of a GPU matrix.
 	{"GPU0", anyTime},
 	// gpuLine
-	{"MIG ", anyTime}, {"Virtualization Mode", anyTime},
+	{"MIG ", anyTime}, {"MIG-", anyTime}, {"Virtualization Mode", anyTime},
 	// scan
 	{"-p2p", anyTime},
 	{"Peer-to-Peer", anyTime}, {"P2P Connectivity", anyTime}, {"P2P=", anyTime},
@@ -88,19 +91,31 @@ var triggers = []trigger{
 	{"jax", anyTime},
 	{"LLM", vllmVersion}, {"vllm", vllmVersion},
 	{"nvidia-nccl-cu", pipNCCL},
-	{"GeForce", consumerGPU}, {"TITAN", consumerGPU},
+	{"GeForce", consumerGPU}, {"TITAN", consumerGPU}, {"RTX", consumerGPU}, {"GTX", consumerGPU}, {"090", consumerGPU}, {"0Ti", consumerGPU}, {"0 Ti", consumerGPU}, {"0ti", consumerGPU}, {"0 ti", consumerGPU}, {"0TI", consumerGPU}, // consumerWords
 	{"Tesla ", dataCentreGPU}, {"NVIDIA ", dataCentreGPU},
 	// symptomScan
 	{"Memory Usage", anyTime},
-	{"Init COMPLETE", ncclSetUp}, {"Connected all rings", ncclSetUp}, {"Connected all trees", ncclSetUp}, // ncclInitDone
+	{"Init COMPLETE", ncclSetUp}, {"Connected all rings", ncclSetUp}, {"Connected all trees", ncclSetUp}, // ncclSetUpWords
+	{": opCount ", ncclSetUp}, {"batch_all_reduce: ", ncclSetUp}, {"Channel ", ncclSetUp}, {"Trees [", ncclSetUp}, {"Pattern ", ncclSetUp},
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
 	{"device='cuda:", tensorPrint},
-	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime},
+	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime}, {"BAR 1: current size: ", anyTime},
+	// proseLine
+	{"^C", anyTime}, {"KeyboardInterrupt", anyTime},
 	// linkScan
 	{"PCIe Generation", anyTime}, {"Link Width", anyTime}, {"memcpy ", anyTime},
 	{"#wrong", anyTime}, {"Out of bounds values", anyTime}, {"Avg bus bandwidth", anyTime},
 	{"float", ncclTestRow}, {"half", ncclTestRow}, {"double", ncclTestRow}, {"int8", ncclTestRow}, // ncclTestTypes
 	{"int32", ncclTestRow}, {"int64", ncclTestRow}, {"f8e", ncclTestRow},
+}, wordTriggers(hangWords, proseHang)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...)
+
+// wordTriggers are words, each setting off r.
+func wordTriggers(words []string, r reader) []trigger {
+	out := make([]trigger, len(words))
+	for i, w := range words {
+		out[i] = trigger{w, r}
+	}
+	return out
 }
 
 var (
@@ -229,14 +244,20 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case ncclSetUp:
 		// All such a line tells is that a communicator is set up, which the
 		// hang reader notes here (as symptomScan would) without reading it.
-		if hasNCCLInfo(raw) {
-			x.sym.hang.watch, x.sym.hang.init = true, event{line: x.n, text: string(raw), set: true}
+		if armsHang(raw) {
+			armHang(x, x.n, raw)
 		}
 		return true
 	case ncclTestRow:
 		return len(x.sym.ncclTests.wrongCols) == 0
 	case tensorPrint:
 		return x.sym.tensors.zeros.set
+	case proseHang:
+		return x.prose.hang.set
+	case distCall:
+		return x.prose.dist
+	case proseWrong:
+		return x.prose.wrong.set
 	}
 	return false
 }

@@ -1,6 +1,7 @@
 package paste
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -24,6 +25,12 @@ type symptoms struct {
 	}
 	waived event // a P2P test that waived itself
 
+	rebar struct {
+		mib   int   // the smallest BAR 1 lspci's Resizable BAR capability shows, MiB
+		ev    event // its line
+		small event // the first BAR 1 below the largest size it supports, or at 256 MiB or less
+	}
+
 	smi struct {
 		next    string // the section header the line before was (nvidia-smi -q)
 		fb      int    // FB memory of the GPU being read, MiB
@@ -35,8 +42,9 @@ type symptoms struct {
 	}
 
 	hang struct {
-		watch bool  // since the last init line, only NCCL INFO lines came
-		init  event // that line
+		watch bool   // since the last set-up line, only NCCL INFO lines came
+		line  int    // that line
+		text  []byte // its text, in a buffer reused: a log has a set-up line for each channel
 	}
 
 	tensors struct {
@@ -59,34 +67,101 @@ var (
 	reTensor    = pattern("tensor", `tensor\((\[[-0-9.,e+ \[\]]{0,1000}\]), device='cuda:(\d{1,3})'`)
 	reSetpciACS = pattern("setpciACS", `(?i)setpci\s.{0,200}ecap_acs\+(?:0x)?6\.w\s{0,8}$`)
 	reHexWord   = pattern("hexWord", `^[0-9a-fA-F]{4}$`)
+	reReBAR     = pattern("rebar", `^BAR 1: current size: (\d{1,7})([MGT]B)(?:, supported: ([0-9MGTB ]{1,400}))?`)
 )
 
-// ncclInitDone are the words of NCCL's lines that end a communicator's
-// set-up; a log that stops after them, with nothing but NCCL INFO lines,
-// is the hang pattern.
-var ncclInitDone = []string{"Init COMPLETE", "Connected all rings", "Connected all trees"}
+// ncclSetUpWords are the words of NCCL's INFO lines that show a
+// communicator being set up or running collectives: its rings and trees
+// (`Channel 00/02 :`, `Trees [0]`, `Pattern 4, crossNic 0`), the
+// connections (`Channel 00 : 0[1000] -> 1[2000] via P2P/IPC`), the end of
+// set-up (`Init COMPLETE`, `Connected all rings`) and the trace of each
+// collective (`AllReduce: opCount 3e sendbuff ...`, NCCL_DEBUG_SUBSYS=COLL).
+// A log that stops after them, with nothing but NCCL INFO lines, is the hang
+// pattern: a healthy run goes on printing its own output.
+var ncclSetUpWords = []string{"Init COMPLETE", "Connected all rings", "Connected all trees", ": opCount ", "Channel ", "Trees [", "Pattern "}
+
+// tfAllReduceWords are in the line TensorFlow's MirroredStrategy prints as
+// it starts its all-reduces through NCCL ("INFO:tensorflow:batch_all_reduce:
+// 4 all-reduces with algorithm = nccl, num_packs = 1"): a log that stops
+// there, with nothing but TensorFlow's INFO lines, is the same hang.
+var tfAllReduceWords = []string{"batch_all_reduce: ", "algorithm = nccl"}
+
+// ncclQuietWords are in lines that leave the watch on: a collective's trace
+// cut from its prefix, as ranks writing at once leave it (NVIDIA/nccl#147),
+// and TensorFlow's own INFO lines.
+var ncclQuietWords = []string{"NCCL INFO", ": opCount ", "INFO:tensorflow:"}
+
+// ncclTeardownWords end a communicator in order: a log that ends with them
+// finished.
+var ncclTeardownWords = []string{"Destroy COMPLETE", "Abort COMPLETE", "Connection closed by"}
 
 // ncclTestTypes are the data types nccl-tests print in every row.
 var ncclTestTypes = []string{"float", "half", "double", "int8", "int32", "int64", "f8e"}
 
 // watchHang sees every line, read or skipped by the prefilter: after
-// NCCL's init lines, the first line that is neither blank nor NCCL INFO
-// shows that the program went on.
+// NCCL's set-up lines, the first line that is neither blank nor NCCL INFO
+// shows that the program went on, and a communicator's teardown that it
+// ended (ncclQuietWords are NCCL's too).
 func watchHang[T string | []byte](x *Extractor, raw T) {
-	if !x.sym.hang.watch || blank(raw) || hasNCCLInfo(raw) {
+	if !x.sym.hang.watch || blank(raw) {
 		return
 	}
-	x.sym.hang.watch = false
+	quiet := false
+	for _, w := range ncclQuietWords {
+		if has(raw, w) {
+			quiet = true
+			break
+		}
+	}
+	if !quiet {
+		x.sym.hang.watch = false
+		return
+	}
+	for _, w := range ncclTeardownWords {
+		if has(raw, w) {
+			x.sym.hang.watch = false
+			return
+		}
+	}
+}
+
+// armHang starts the watch after set-up line n, raw.
+func armHang[T string | []byte](x *Extractor, n int, raw T) {
+	h := &x.sym.hang
+	h.watch, h.line = true, n
+	h.text = append(h.text[:0], raw...)
+}
+
+// armsHang says whether stripped line s is one of NCCL's set-up or
+// collective lines (ncclSetUpWords), or TensorFlow's start of its NCCL
+// all-reduces.
+func armsHang[T string | []byte](s T) bool {
+	if has(s, tfAllReduceWords[0]) && has(s, tfAllReduceWords[1]) {
+		return true
+	}
+	if !hasNCCLInfo(s) {
+		return false
+	}
+	for _, w := range ncclSetUpWords {
+		if has(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasNCCLInfo is strings.Contains(raw, "NCCL INFO") without copying a
 // []byte: the hang reader asks it of every line after NCCL's set-up.
-func hasNCCLInfo[T string | []byte](raw T) bool {
-	const w = "NCCL INFO"
-	for i := 0; i+len(w) <= len(raw); i++ {
-		if raw[i] == 'N' && string(raw[i:i+len(w)]) == w {
-			return true
-		}
+func hasNCCLInfo[T string | []byte](raw T) bool { return has(raw, "NCCL INFO") }
+
+// has is strings.Contains for a string or a []byte, without a copy: the
+// hang reader asks it of every line while a log may have stopped.
+func has[T string | []byte](raw T, w string) bool {
+	switch r := any(raw).(type) {
+	case string:
+		return strings.Contains(r, w)
+	case []byte:
+		return bytes.Contains(r, []byte(w))
 	}
 	return false
 }
@@ -155,9 +230,8 @@ func (x *Extractor) symptomScan(s string, n int, raw string) {
 	if s == "FB Memory Usage" || s == "BAR1 Memory Usage" {
 		y.smi.next = s
 	}
-	if strings.Contains(s, "NCCL INFO") && containsAny(s, ncclInitDone...) {
-		y.hang.watch = true
-		y.hang.init = event{line: n, text: raw, set: true}
+	if armsHang(s) {
+		armHang(x, n, raw)
 	}
 	if strings.Contains(s, "waiving test") || strings.HasPrefix(s, "Waiving device_to_device") {
 		if reWaived.MatchString(s) {
@@ -167,10 +241,61 @@ func (x *Extractor) symptomScan(s string, n int, raw string) {
 	if strings.Contains(s, "device='cuda:") {
 		x.tensorLine(s, n, raw)
 	}
+	// The line, quoted in prose, may be in backquotes.
+	if b := strings.TrimLeft(s, "`"); strings.HasPrefix(b, "BAR 1: current size: ") {
+		x.rebarLine(b, n, raw)
+	}
 	if containsAny(s, "ECAP_ACS", "ecap_acs") && reSetpciACS.MatchString(s) {
 		y.setpci.next = true
 	}
 	x.ncclTestLine(s, n, raw)
+}
+
+// rebarLine reads the Resizable BAR capability of `lspci -vvv`, whose
+// "BAR 1" is an NVIDIA GPU's BAR1 (pciutils ls-ecaps.c, cap_rebar): a BAR1
+// smaller than the largest size the GPU supports was left small, and one
+// of 256 MiB, the legacy window, is smaller than the memory of any GPU
+// that peers with another.
+func (x *Extractor) rebarLine(s string, n int, raw string) {
+	m := reReBAR.FindStringSubmatch(s)
+	if m == nil {
+		return
+	}
+	cur := mib(m[1], m[2])
+	if cur <= 0 {
+		return
+	}
+	r := &x.sym.rebar
+	if !r.ev.set || cur < r.mib {
+		r.mib, r.ev = cur, event{line: n, text: raw, set: true}
+	}
+	most := 0
+	for _, f := range strings.Fields(m[3]) {
+		if len(f) > 2 {
+			most = max(most, mib(f[:len(f)-2], f[len(f)-2:]))
+		}
+	}
+	if cur < most || cur <= 256 {
+		r.small.mark(n, raw)
+	}
+}
+
+// mib is a size lspci prints (256, "MB") in MiB; 0 when it is not one.
+func mib(num, unit string) int {
+	v, err := strconv.Atoi(num)
+	if err != nil || !isDigits(num) || v > 1<<20 {
+		return 0
+	}
+	switch unit {
+	case "GB":
+		v <<= 10
+	case "TB":
+		v <<= 20
+	case "MB":
+	default:
+		return 0
+	}
+	return v
 }
 
 // ncclTestLine reads nccl-tests' table: the header that names the #wrong
@@ -270,8 +395,16 @@ func (x *Extractor) symptomFacts() {
 			x.setEvent("gpu.bar1_small", "bool", "false", 1, y.smi.bar1Ev, "nvidia-smi -q")
 		}
 	}
+	if r := &y.rebar; r.ev.set {
+		x.setEvent("gpu.bar1_mib", "num", strconv.Itoa(r.mib), 1, r.ev, "lspci")
+		if r.small.set {
+			x.setEvent("gpu.bar1_small", "bool", "true", 1, r.small, "lspci")
+		} else {
+			x.setEvent("gpu.bar1_small", "bool", "false", 1, r.ev, "lspci")
+		}
+	}
 	if y.hang.watch {
-		x.setEvent("nccl.stopped_after_init", "bool", "true", 1, y.hang.init, "NCCL")
+		x.set("nccl.stopped_after_init", "bool", "true", 1, y.hang.line, string(y.hang.text), "NCCL")
 	}
 	x.setEvent("p2p.copy_zeros", "bool", "true", 1, y.tensors.zeros, "PyTorch")
 	if y.setpci.redirect.set {
@@ -282,27 +415,56 @@ func (x *Extractor) symptomFacts() {
 }
 
 // symptomConditions are, for each fact that can show a problem without an
-// error line, the condition that holds when it does.
-var symptomConditions = map[string]string{
-	"nccl.tests.wrong":        "nccl.tests.wrong > 0",
-	"p2p.waived":              "p2p.waived",
-	"gpu.bar1_small":          "gpu.bar1_small",
-	"nccl.stopped_after_init": "nccl.stopped_after_init",
-	"p2p.copy_zeros":          "p2p.copy_zeros",
-	"acs.redirect":            "acs.redirect",
-	"nccl.p2p_refused":        "nccl.p2p_refused",
-	"p2p.all_pairs_ok":        "!p2p.all_pairs_ok",
-	"p2p.test.data_ok":        "!p2p.test.data_ok",
-	"p2p.test.slow_pairs":     "p2p.test.slow_pairs > 0",
-	"iommu.faults":            "iommu.faults > 0",
-	"xid.nvlink":              "xid.nvlink",
-	"p2p.bw_below_link":       "p2p.bw_below_link > 0",
+// error line, the condition that holds when it does, in the order a paste's
+// symptoms are answered: first what went wrong (a hang, wrong values, a
+// failed or slow test), then where P2P cannot work at all (WSL, MIG), then
+// what limits it (a small BAR1, ACS, IOMMU faults),
+// and last the GPUs themselves (GeForce cards, which have no P2P), the
+// likeliest reason when nothing else is shown.
+var symptomConditions = []struct{ fact, cond string }{
+	{"hang.seen", "hang.seen"},
+	{"nccl.stopped_after_init", "nccl.stopped_after_init"},
+	{"nccl.tests.wrong", "nccl.tests.wrong > 0"},
+	{"p2p.test.data_ok", "!p2p.test.data_ok"},
+	{"p2p.waived", "p2p.waived"},
+	{"p2p.all_pairs_ok", "!p2p.all_pairs_ok"},
+	{"nccl.p2p_refused", "nccl.p2p_refused"},
+	{"p2p.test.slow_pairs", "p2p.test.slow_pairs > 0"},
+	{"p2p.bw_below_link", "p2p.bw_below_link > 0"},
+	{"wsl", "wsl"},
+	{"mig.enabled", "mig.enabled"},
+	{"gpu.bar1_small", "gpu.bar1_small"},
+	{"acs.redirect", "acs.redirect"},
+	{"iommu.faults", "iommu.faults > 0"},
+	{"xid.nvlink", "xid.nvlink"},
+	{"gpu.consumer", "gpu.consumer"},
 }
 
 // Symptom gives the condition under which fact name shows something wrong
 // by itself ("nccl.tests.wrong > 0"), and whether it can: what explain
 // answers from when a paste holds no known message.
 func Symptom(name string) (string, bool) {
-	c, ok := symptomConditions[name]
-	return c, ok
+	c, r := symptom(name)
+	return c, r >= 0
+}
+
+// Weak says whether symptom name is one nearly every paste shows (the
+// GPUs' names): it answers a paste only when nothing in it is known, not
+// even a note, for a known message says more.
+func Weak(name string) bool { return name == "gpu.consumer" }
+
+// SymptomRank is the place of fact name among the symptoms, the most
+// telling first; -1 when it is none.
+func SymptomRank(name string) int {
+	_, r := symptom(name)
+	return r
+}
+
+func symptom(name string) (string, int) {
+	for i, s := range symptomConditions {
+		if s.fact == name {
+			return s.cond, i
+		}
+	}
+	return "", -1
 }

@@ -53,13 +53,15 @@ func Table() []byte {
 	}
 	sort.Strings(names)
 	t := struct {
-		Patterns map[string]jsRE `json:"patterns"`
-		Triggers [][2]any        `json:"triggers"` // word, reader (prefilter.go)
-		MaxText  int             `json:"maxText"`
-		MaxGPUs  int             `json:"maxGPUs"`
-		MaxEnv   int             `json:"maxEnv"`
-		MaxLine  int             `json:"maxLine"`
-	}{Patterns: map[string]jsRE{}, MaxText: MaxText, MaxGPUs: maxGPUs, MaxEnv: maxEnv, MaxLine: MaxLine}
+		Patterns map[string]jsRE     `json:"patterns"`
+		Triggers [][2]any            `json:"triggers"` // word, reader (prefilter.go)
+		Words    map[string][]string `json:"words"`    // the readers' lists of words
+		MaxText  int                 `json:"maxText"`
+		MaxGPUs  int                 `json:"maxGPUs"`
+		MaxEnv   int                 `json:"maxEnv"`
+		MaxLine  int                 `json:"maxLine"`
+	}{Patterns: map[string]jsRE{}, MaxText: MaxText, MaxGPUs: maxGPUs, MaxEnv: maxEnv, MaxLine: MaxLine,
+		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords}}
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}

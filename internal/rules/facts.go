@@ -26,7 +26,8 @@ var factNames = []string{"gpu.count", "gpu.arch", "p2p.all_pairs_ok", "p2p.block
 	"gpu.consumer", "topo.sys_pairs", "wsl", "slurm", "iommu.passthrough", "iommu.faults", "xid.count", "xid.nvlink",
 	"nccl.version", "nccl.p2p_used", "nccl.transport", "nccl.p2p_refused",
 	"p2p.test.ran", "p2p.test.data_ok", "p2p.test.failed_pairs", "p2p.test.slow_pairs", "p2p.test.ipc_ok", "p2p.test.timeouts", "p2p.test.enable_error",
-	"nccl.tests.wrong", "nccl.tests.busbw", "p2p.waived", "gpu.bar1_mib", "gpu.bar1_small", "nccl.stopped_after_init", "p2p.copy_zeros", "p2p.link_gbs", "p2p.bw_below_link"}
+	"nccl.tests.wrong", "nccl.tests.busbw", "p2p.waived", "gpu.bar1_mib", "gpu.bar1_small", "nccl.stopped_after_init", "p2p.copy_zeros", "p2p.link_gbs", "p2p.bw_below_link",
+	"hang.seen", "output.wrong"}
 
 func knownFact(name string) bool {
 	if strings.HasPrefix(name, "env.") && len(name) > 4 || strings.HasPrefix(name, "python.") && len(name) > 7 {
@@ -206,6 +207,8 @@ var displayNames = map[string]string{
 	"p2p.copy_zeros":          "GPU-to-GPU copy came back as zeros",
 	"p2p.link_gbs":            "what the link allows (GB/s)",
 	"p2p.bw_below_link":       "pairs far below their link",
+	"hang.seen":               "the run hangs",
+	"output.wrong":            "wrong values or output",
 }
 
 // Display is how reasons and answers name a fact: "P2P between all GPU

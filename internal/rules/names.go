@@ -69,6 +69,7 @@ var displayNamesZh = map[string]string{
 	"p2p.waived": "P2P 测试被跳过", "gpu.bar1_mib": "BAR1 大小（MiB）", "gpu.bar1_small": "BAR1 小于显存",
 	"nccl.stopped_after_init": "日志停在 NCCL 初始化之后", "p2p.copy_zeros": "GPU 间拷贝得到全零",
 	"p2p.link_gbs": "链路允许的带宽（GB/s）", "p2p.bw_below_link": "远低于链路带宽的 GPU 对",
+	"hang.seen": "运行挂起", "output.wrong": "结果或输出错误",
 }
 
 // DisplayIn is Display in a language: en or zh.

@@ -70,6 +70,8 @@
 //	p2p.copy_zeros     a tensor copied to another GPU printed as zeros where the source was not
 //	p2p.link_gbs       what the link between two GPUs allows each way, GB/s: NVLinks x 25, or PCIe generation x width (the smallest pair)
 //	p2p.bw_below_link  number of ordered GPU pairs whose P2P bandwidth is under half of what their link allows
+//	hang.seen          the input says a run on GPUs hangs, or a P2P test stopped before its first figure
+//	output.wrong       the input says results came back wrong (NaN, garbage, values other than expected)
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
 // from a pasted log (nvidia-smi topo, NCCL_DEBUG=INFO, dmesg, lspci, the CUDA
