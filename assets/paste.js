@@ -280,8 +280,11 @@
       if ((m = RE.smiTotal.exec(s))) { this.smiTotal(next, parseInt(m[1], 10), n, raw); return true; }
     }
     if (y.setpci.next && s !== "") {
+      // A loop prints one word per port, after sudo's prompt.
+      if (s.indexOf("[sudo] password") === 0) { return true; }
       y.setpci.next = false;
       if (RE.hexWord.test(s)) {
+        y.setpci.next = true;
         mark(y.setpci.any, n, raw);
         if (parseInt(s, 16) & 0x000c) { mark(y.setpci.redirect, n, raw); }
         return true;
@@ -304,7 +307,7 @@
     if ((s.indexOf("waiving test") >= 0 || s.indexOf("Waiving device_to_device") === 0) && RE.waived.test(s)) { mark(y.waived, n, raw); }
     if (s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
     if (s.replace(/^`+/, "").indexOf("BAR 1: current size: ") === 0) { this.rebarLine(s.replace(/^`+/, ""), n, raw); }
-    if ((s.indexOf("ECAP_ACS") >= 0 || s.indexOf("ecap_acs") >= 0) && RE.setpciACS.test(s)) { y.setpci.next = true; }
+    if ((s.indexOf("ECAP_ACS") >= 0 || s.indexOf("ecap_acs") >= 0 || /f2a\.w/i.test(s)) && RE.setpciACS.test(s)) { y.setpci.next = true; }
     this.ncclTestLine(s, n, raw);
   };
   X.ncclTestLine = function (s, n, raw) {

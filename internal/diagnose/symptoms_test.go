@@ -32,6 +32,12 @@ func TestSymptoms(t *testing.T) {
 	}{
 		{"setpci reads ACS redirect", "$ sudo setpci -s 00:01.0 ECAP_ACS+6.w\n001d\n", 2, "linux/acs-request-redirect-enabled"},
 		{"setpci reads no redirect", "$ sudo setpci -s 00:01.0 ECAP_ACS+6.w\n0000\n", 0, ""},
+		// PLX switches hold the ACS control word at 0xf2a (NVIDIA/caffe#10's
+		// script writes f2a.w=0000); read in a loop over the ports, one word
+		// each after sudo's prompt, the redirect shows on a later port
+		// (pytorch/pytorch#24081).
+		{"setpci loop over PLX ports reads ACS redirect", "$ for plx in $(lspci | grep -i plx | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n[sudo] password for u:\n0000\n001d\n0000\n", 4, "linux/acs-request-redirect-enabled"},
+		{"setpci loop over PLX ports reads no redirect", "$ for plx in $(lspci -d 10b5: | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n0000\n0000\n0000\n", 0, ""},
 		{"BAR1 below memory", "    FB Memory Usage\n        Total                             : 24576 MiB\n    BAR1 Memory Usage\n        Total                             : 256 MiB\n", 4, "cuda/map-buffer-object-failed-bar1"},
 		{"BAR1 covers memory (H200)", read("h200x2-nvidia-smi-q.txt"), 0, ""},
 		// Healthy readings of a real 2xH200 node: none is a fault.

@@ -99,7 +99,7 @@ var triggers = append(append(append([]trigger{
 	{": opCount ", ncclSetUp}, {"batch_all_reduce: ", ncclSetUp}, {"Channel ", ncclSetUp}, {"Trees [", ncclSetUp}, {"Pattern ", ncclSetUp},
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
 	{"device='cuda:", tensorPrint},
-	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime}, {"BAR 1: current size: ", anyTime},
+	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime}, {"f2a.w", anyTime}, {"F2A.w", anyTime}, {"f2a.W", anyTime}, {"F2A.W", anyTime}, {"BAR 1: current size: ", anyTime},
 	// proseLine
 	{"^C", anyTime}, {"KeyboardInterrupt", anyTime},
 	// linkScan
