@@ -80,3 +80,34 @@ func TestSymptoms(t *testing.T) {
 		}
 	}
 }
+
+// NCCL's line that a setting was taken from the environment is often
+// quoted alone, without the host and "NCCL INFO" prefix it is printed with
+// (NVIDIA/nccl-tests#228: "NCCL_P2P_LEVEL set by environment to LOC", the
+// cause of its slow all-reduce): it is the same note, as it is with the
+// prefix; a level that is not such a line is none.
+func TestEnvironmentNoteWithoutPrefix(t *testing.T) {
+	s := repoSite(t)
+	for _, c := range []struct{ in, want string }{
+		{"has nvswitch, but uses 0 nvls channels\nNCCL_P2P_LEVEL set by environment to LOC\n", "nccl/p2p-level-set-by-environment"},
+		{"host:1:1 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to LOC\n", "nccl/p2p-level-set-by-environment"},
+		{"`NCCL_P2P_DISABLE set by environment to 1`\n", "nccl/p2p-disabled-by-environment"},
+		{"export NCCL_P2P_LEVEL=LOC\n", ""},
+	} {
+		var out bytes.Buffer
+		if _, err := Explain(&out, s, strings.NewReader(c.in), nil, Options{Lang: "en", JSON: true, Paste: paste.New()}); err != nil {
+			t.Fatal(err)
+		}
+		var d Diagnosis
+		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if len(d.Messages) > 0 && len(d.Messages[0].Causes) > 0 {
+			got = d.Messages[0].Causes[0].ID
+		}
+		if got != c.want {
+			t.Errorf("%q: first cause %q, want %q", c.in, got, c.want)
+		}
+	}
+}
