@@ -37,6 +37,12 @@ func TestSymptoms(t *testing.T) {
 		// each after sudo's prompt, the redirect shows on a later port
 		// (pytorch/pytorch#24081).
 		{"setpci loop over PLX ports reads ACS redirect", "$ for plx in $(lspci | grep -i plx | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n[sudo] password for u:\n0000\n001d\n0000\n", 4, "linux/acs-request-redirect-enabled"},
+		// Where the GPUs are, said in words: P2P cannot exist there.
+		{"MIG slices said in words (NVIDIA/k8s-device-plugin#446)", "I tried giving 4 MIG instances (`1g.10gb`) to the container but couldn't start the distributed training.\n", 1, "cuda/peer-access-under-mig"},
+		// A VM is no fault by itself: the reference H200 node passes its
+		// GPUs through and P2P works; said in words it feeds conditions only.
+		{"GPUs passed through to a VM, said in words (NVIDIA/nccl#1674)", "I'm trying to do virtualized pcie passthrough on an A800 server; the topo of my VM is very different from that of the host\n", 0, ""},
+		{"bare metal said in words", "This is bare metal, not a VM, and MIG is disabled.\n", 0, ""},
 		{"setpci loop over PLX ports reads no redirect", "$ for plx in $(lspci -d 10b5: | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n0000\n0000\n0000\n", 0, ""},
 		{"BAR1 below memory", "    FB Memory Usage\n        Total                             : 24576 MiB\n    BAR1 Memory Usage\n        Total                             : 256 MiB\n", 4, "cuda/map-buffer-object-failed-bar1"},
 		{"BAR1 covers memory (H200)", read("h200x2-nvidia-smi-q.txt"), 0, ""},
