@@ -60,11 +60,11 @@ type symptoms struct {
 }
 
 var (
-	reOOB       = pattern("oob", `Out of bounds values : (\d{1,18}) (OK|FAILED)`)
-	reBusBW     = pattern("busbw", `Avg bus bandwidth\s{0,16}: (\d{1,9}(?:\.\d{1,9})?)`)
-	reSMITotal  = pattern("smiTotal", `^Total\s{0,64}: (\d{1,9}) MiB$`)
-	reWaived    = pattern("waived", `^Peer to Peer access is not available (?:amongst GPUs in the system|between GPU\d{1,3} <-> GPU\d{1,3}), waiving test\.|^Waiving device_to_device_\w{1,64}\.`)
-	reTensor    = pattern("tensor", `tensor\((\[[-0-9.,e+ \[\]]{0,1000}\]), device='cuda:(\d{1,3})'`)
+	reOOB      = pattern("oob", `Out of bounds values : (\d{1,18}) (OK|FAILED)`)
+	reBusBW    = pattern("busbw", `Avg bus bandwidth\s{0,16}: (\d{1,9}(?:\.\d{1,9})?)`)
+	reSMITotal = pattern("smiTotal", `^Total\s{0,64}: (\d{1,9}) MiB$`)
+	reWaived   = pattern("waived", `^Peer to Peer access is not available (?:amongst GPUs in the system|between GPU\d{1,3} <-> GPU\d{1,3}), waiving test\.|^Waiving device_to_device_\w{1,64}\.`)
+	reTensor   = pattern("tensor", `tensor\((\[[-0-9.,e+ \[\]]{0,1000}\]), device='cuda:(\d{1,3})'`)
 	// The ACS control word by capability name, or at 0xf2a, where PLX (PEX)
 	// switches hold it and where NVIDIA's own script reads it; the command
 	// may close a loop over the switch ports ("...; done").
