@@ -43,6 +43,7 @@ func TestSymptoms(t *testing.T) {
 		// GPUs through and P2P works; said in words it feeds conditions only.
 		{"GPUs passed through to a VM, said in words (NVIDIA/nccl#1674)", "I'm trying to do virtualized pcie passthrough on an A800 server; the topo of my VM is very different from that of the host\n", 0, ""},
 		{"bare metal said in words", "This is bare metal, not a VM, and MIG is disabled.\n", 0, ""},
+		{"a copy between GPUs zeroed, said in words (pytorch/pytorch#87363)", "Moving a tensor across CUDA devices gets zero tensor, CUDA 11.0\n", 1, "cuda/p2p-silent-corruption-iommu"},
 		{"setpci loop over PLX ports reads no redirect", "$ for plx in $(lspci -d 10b5: | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n0000\n0000\n0000\n", 0, ""},
 		{"BAR1 below memory", "    FB Memory Usage\n        Total                             : 24576 MiB\n    BAR1 Memory Usage\n        Total                             : 256 MiB\n", 4, "cuda/map-buffer-object-failed-bar1"},
 		{"BAR1 covers memory (H200)", read("h200x2-nvidia-smi-q.txt"), 0, ""},

@@ -13,7 +13,7 @@ var (
 	reHangWord  = pattern("hangWord", `(?i)\b(?:hangs?|hanging|hung|stuck|freez(?:es|ing|e)|froze|frozen|deadlock(?:s|ed)?)\b|卡住|卡死|卡在|挂起|死锁`)
 	reHangNot   = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock)`)
 	reHangWhere = pattern("hangWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|broadcast|barrier|init_process_group|\bnccl|collective|\bgpus?\b|multi-?gpu|p2pBandwidthLatencyTest|simpleP2P|_perf\b|\bddp\b|distributed|deepspeed|torchrun|tensor.parallel|\bcuda\b|\.generate\(|vllm|分布式|多卡|显卡`)
-	reWrongOut  = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|returns?|prints?|gives?|generates?|produces?|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\bsilent(?:ly)? corrupt`)
+	reWrongOut  = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|returns?|prints?|gives?|generates?|produces?|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b`)
 	reDistCall  = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
 	// Where the GPUs are, said in words: MIG slices by name or profile
 	// ("4 MIG instances (1g.10gb)"), a virtual machine or GPU passthrough.
@@ -39,7 +39,7 @@ var hangWords = []string{"hang", "Hang", "HANG", "hung", "Hung", "stuck", "Stuck
 // wrongWords are the words, as written, one of which every match of
 // reWrongOut holds.
 var wrongWords = []string{"wrong", "Wrong", "WRONG", "incorrect", "Incorrect", "corrupt", "Corrupt", "garbage", "Garbage", "garbled", "Garbled",
-	"gibberish", "Gibberish", "nonsense", "Nonsense", "bogus", "Bogus", "zeros", "Zeros", "ZEROS", "instead of", "Instead of", "ilent"}
+	"gibberish", "Gibberish", "nonsense", "Nonsense", "bogus", "Bogus", "zeros", "Zeros", "ZEROS", "instead of", "Instead of", "ilent", "zeroed out", "zero tensor"}
 
 // distWords are the words one of which every match of reDistCall holds.
 var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barrier(", "torch/distributed", "torch.distributed", "dist.", "deepspeed"}
