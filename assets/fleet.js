@@ -393,13 +393,17 @@
   function loadRules() {
     if (window.p2pkbRules) { return Promise.resolve(); }
     if (!rulesLoaded) {
-      rulesLoaded = new Promise(function (resolve, reject) {
-        var s = document.createElement("script");
-        s.src = root.getAttribute("data-rules");
-        s.onload = resolve;
-        s.onerror = function () { reject(new Error("could not load " + s.src)); };
-        document.head.appendChild(s);
-      });
+      // rules.js reads the table the build writes beside it: load both, in order.
+      var load = function (src) {
+        return new Promise(function (resolve, reject) {
+          var s = document.createElement("script");
+          s.src = src;
+          s.onload = resolve;
+          s.onerror = function () { reject(new Error("could not load " + src)); };
+          document.head.appendChild(s);
+        });
+      };
+      rulesLoaded = load(root.getAttribute("data-rules-table")).then(function () { return load(root.getAttribute("data-rules")); });
     }
     return rulesLoaded;
   }

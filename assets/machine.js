@@ -123,7 +123,7 @@
     var out = $(".machine-facts");
     out.textContent = "";
     drawn = null;
-    if (!r && pasted.length) { $(".machine-state").textContent = t("pastedFacts").replace("%d", pasted.length); return; }
+    if (!r && pasted.length) { $(".machine-state").textContent = t(pasted.length === 1 ? "pastedFact" : "pastedFacts").replace("%d", pasted.length); return; }
     if (!r) { $(".machine-state").textContent = t("none"); return; }
     var d = r.driver || {};
     $(".machine-state").textContent = r.gpus.length + " GPU · driver " + str(d.version) + " · CUDA " + str(d.cuda);

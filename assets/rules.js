@@ -6,32 +6,22 @@
   "use strict";
   var UNKNOWN = "unknown", TRUE = "applies", FALSE = "does_not_apply";
 
-  var NAMES = {
-    "gpu.count": "GPU count", "gpu.arch": "GPU architecture", "p2p.all_pairs_ok": "P2P between all GPU pairs",
-    "p2p.blocked_pairs": "pairs without P2P", "nvlink.present": "NVLink", "nvswitch.present": "NVSwitch",
-    "mig.enabled": "MIG", "virtualized": "virtual machine", "container": "container", "iommu.enabled": "IOMMU",
-    "acs.redirect": "ACS redirect", "nvml.available": "NVML", "driver.version": "driver", "cuda.version": "CUDA",
-    "cuda.driver": "CUDA (driver)",
-    "gpu.consumer": "consumer GPU", "topo.sys_pairs": "pairs across CPU sockets (SYS)", "wsl": "WSL2", "slurm": "Slurm job",
-    "iommu.passthrough": "IOMMU passthrough", "iommu.faults": "IOMMU faults", "xid.count": "Xid errors", "xid.nvlink": "NVLink Xid",
-    "nccl.version": "NCCL", "nccl.p2p_used": "NCCL P2P transport", "nccl.transport": "NCCL transport", "nccl.p2p_refused": "NCCL P2P refused",
-    "p2p.test.ran": "P2P test", "p2p.test.data_ok": "P2P data check", "p2p.test.failed_pairs": "pairs failing the P2P test",
-    "p2p.test.slow_pairs": "pairs where P2P is not faster", "p2p.test.ipc_ok": "cross-process P2P", "p2p.test.timeouts": "pairs timed out",
-    "p2p.test.enable_error": "peer access error",
-    "nccl.tests.wrong": "values nccl-tests found wrong",
-    "nccl.tests.busbw": "nccl-tests bus bandwidth (GB/s)",
-    "p2p.waived": "P2P test waived",
-    "gpu.bar1_mib": "BAR1 size (MiB)",
-    "gpu.bar1_small": "BAR1 smaller than GPU memory",
-    "nccl.stopped_after_init": "log stops after NCCL set-up",
-    "p2p.copy_zeros": "GPU-to-GPU copy came back as zeros",
-    "p2p.link_gbs": "what the link allows (GB/s)",
-    "p2p.bw_below_link": "pairs far below their link",
-    "hang.seen": "the run hangs",
-    "output.wrong": "wrong values or output"
-  };
+  // The facts' names and what shows them come from internal/rules, which
+  // the build writes to rules.table.js: each is written once, in Go.
+  var T = window.p2pkbRulesTable;
+  if (!T) { throw new Error("rules.js needs assets/rules.table.js, loaded before it"); }
+  var NAMES = T.names;
   // display mirrors rules.Display: how reasons and answers name a fact.
   function display(n) { return NAMES[n] || n.replace(/^(?:env|python)\.(?=.)/, ""); }
+  // pasteFor mirrors rules.PasteFor: the output that shows a fact when
+  // pasted with a log.
+  function pasteFor(n) {
+    for (var i = 0; i < T.paste.length; i++) {
+      var p = T.paste[i];
+      if ((p.facts || []).indexOf(n) >= 0 || (p.prefixes || []).some(function (x) { return n.indexOf(x) === 0; })) { return p.paste; }
+    }
+    return "";
+  }
   function knownFact(n) {
     return Object.prototype.hasOwnProperty.call(NAMES, n) || (/^env\..+/.test(n)) || (/^python\..+/.test(n));
   }
@@ -423,7 +413,7 @@
   }
 
   window.p2pkbRules = { fromReport: fromReport, parse: parse, applies: applies, compareVersions: compareVersions, gbps: gbps, size: size,
-    displayName: display, listNCCLEnv: listNCCLEnv,
+    displayName: display, pasteFor: pasteFor, listNCCLEnv: listNCCLEnv,
     known: function (f, n) { return !!f && get(f, n).known === true; } };
 
   // fact mirrors rules.Facts.Set: one fact from another source than a probe

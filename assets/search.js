@@ -5,8 +5,12 @@
 (function () {
   "use strict";
 
+  // The stop words and the new-issue link's rules come from Go, which the
+  // build writes to search.table.js: each is written once.
+  var T = window.p2pkbSearchTable;
+  if (!T) { throw new Error("search.js needs assets/search.table.js, loaded before it"); }
   var STOP = {};
-  "a an and are as at be by for from has have in is it its of on or that the this to was were will with".split(" ").forEach(function (w) { STOP[w] = true; });
+  T.stopWords.forEach(function (w) { STOP[w] = true; });
   var HAN = /^\p{Script=Han}/u, WORD = /^[\p{L}\p{N}_.]/u;
   var isHan = function (c) { return HAN.test(c); };
   var isWord = function (c) { return WORD.test(c) && !HAN.test(c); };
@@ -338,7 +342,7 @@
       li.appendChild(a);
       var meta = document.createElement("span");
       meta.className = "meta";
-      meta.textContent = (r.code ? r.code + " · " : "") + (document.body.dataset["kind" + (r.kind === "entry" ? "Entry" : "Article")] || r.kind);
+      meta.textContent = (r.code ? r.code + " · " : "") + (list.dataset["kind" + (r.kind === "entry" ? "Entry" : "Article")] || r.kind);
       li.appendChild(meta);
       if (r.match) { li.appendChild(matchLine(r, q)); }
       [["gist", r.gist, ""], ["best", r.best, list.dataset.best]].forEach(function (s) {
@@ -356,23 +360,6 @@
       });
       list.appendChild(li);
     });
-  }
-
-  // pasteFor mirrors report.pasteFor: the output that shows a fact when
-  // pasted with the message (internal/diagnose/pastefor_browser_test.go holds
-  // the two to the same answer for every fact).
-  function pasteFor(f) {
-    if (f === "p2p.all_pairs_ok" || f === "p2p.blocked_pairs") { return "nvidia-smi topo -p2p r"; }
-    if (["nvlink.present", "nvswitch.present", "topo.sys_pairs"].indexOf(f) >= 0) { return "nvidia-smi topo -m"; }
-    if (["gpu.count", "mig.enabled", "gpu.consumer", "gpu.arch"].indexOf(f) >= 0) { return "nvidia-smi -L"; }
-    if (f === "driver.version" || f === "cuda.driver") { return "nvidia-smi"; }
-    if (f === "cuda.version") { return "nvcc --version"; }
-    if (/^nccl\./.test(f) || /^env\.NCCL_/.test(f)) { return "NCCL_DEBUG=INFO"; }
-    if (/^(iommu|xid)\./.test(f)) { return "sudo dmesg"; }
-    if (f === "acs.redirect") { return "sudo lspci -vvv"; }
-    if (/^p2p\.test\./.test(f)) { return "p2pBandwidthLatencyTest"; }
-    if (/^python\./.test(f)) { return "pip list"; }
-    return "";
   }
 
   // factsIn lists the facts a parsed condition reads, in order of first use.
@@ -424,7 +411,7 @@
       order = order.map(function (n, i) { return { n: n, i: i }; }).sort(function (a, b) { return uses[b.n] - uses[a.n] || a.i - b.i; }).map(function (x) { return x.n; });
       if (!order.length) { return; }
       var paste = [];
-      order.forEach(function (n) { var p = pasteFor(n); if (p && paste.indexOf(p) < 0) { paste.push(p); } });
+      order.forEach(function (n) { var p = rules.pasteFor(n); if (p && paste.indexOf(p) < 0) { paste.push(p); } });
       g.tellApart = { facts: order, names: order.map(function (n) { return rules.displayName(n); }),
         run: order.some(function (n) { return /^p2p\.test\./.test(n); }) ? "p2p-probe --test" : "p2p-probe", paste: paste };
     });
@@ -718,31 +705,31 @@
   // The "Report this error" link, as internal/issue makes it: the pasted
   // text trimmed to the lines that look like errors, within a URL length the
   // tracker accepts, and the facts only when the person has agreed.
-  var ERRORISH = /error|fail|fatal|exception|abort|assert|panic|segmentation fault|core dumped|traceback|warn|denied|refused|invalid|unsupported|not supported|cannot|can't|unable|timeout|timed out|mismatch|illegal|unhandled|killed|\b(err|xid)\b|错误|失败|异常/i;
+  var ISSUE = T.issue, ERRORISH = new RegExp(ISSUE.errorish, "i");
   var clip = function (s, n) { var cps = Array.from(s); return cps.length <= n ? s : cps.slice(0, n - 1).join("") + "…"; };
   function issueLines(text) {
     var all = [], errs = [], seen = {};
     text.split("\n").forEach(function (l) {
       var full = l.replace(/\r$/, "").trim();
-      l = clip(full, 300);
+      l = clip(full, ISSUE.lineRunes);
       if (!l || seen["~" + l]) { return; }
       seen["~" + l] = true;
       all.push(l);
       if (ERRORISH.test(full)) { errs.push(l); }
     });
     if (!errs.length) { errs = all; }
-    return { lines: errs.slice(0, 40), more: Math.max(0, errs.length - 40) };
+    return { lines: errs.slice(0, ISSUE.maxLines), more: Math.max(0, errs.length - ISSUE.maxLines) };
   }
   function issueURL(repo, text, facts) {
     var t = issueLines(text), lines = t.lines, more = t.more;
-    var title = "Unknown error" + (lines.length ? ": " + clip(lines[0], 100) : "");
+    var title = "Unknown error" + (lines.length ? ": " + clip(lines[0], ISSUE.titleRunes) : "");
     for (;;) {
       var body = "The knowledge base has no entry for this message.\n\nError lines:\n```text\n" +
         lines.map(function (l) { return l.split("```").join("'''") + "\n"; }).join("") + "```\n" +
         (more > 0 ? "(" + more + " more lines left out)\n" : "") +
         (facts && facts.length ? "\nFacts of my p2p-probe report:\n" + facts.map(function (f) { return "- " + f + "\n"; }).join("") : "");
       var u = repo.replace(/\/+$/, "") + "/issues/new?title=" + encodeURIComponent(title) + "&body=" + encodeURIComponent(body);
-      if (u.length <= 8000 || lines.length <= 1) { return u; }
+      if (u.length <= ISSUE.maxURL || lines.length <= 1) { return u; }
       lines = lines.slice(0, -1);
       more++;
     }
@@ -852,6 +839,6 @@
     });
   }
 
-  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, pasteFor: pasteFor, issueLines: issueLines, readLine: readLine };
+  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, issueLines: issueLines, readLine: readLine };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", page); } else { page(); }
 })();

@@ -7,8 +7,8 @@
   // The panel's scripts and styles are most of a page's weight and most
   // visitors never open it: they are loaded when it opens, or at once where
   // something stored in this browser or a #probe= link has it judge the
-  // page. Elements with a relative src work from file:// and under any
-  // sub-path; a page that needs them at once (search) names them itself.
+  // page. Relative srcs work from file:// and under any sub-path; a page
+  // that needs them at once (search) names them itself.
   function loadMachine() {
     if (!document.querySelector('link[href$="assets/machine.css"]')) {
       var css = document.createElement("link");
@@ -16,7 +16,7 @@
       css.href = (body.dataset.root || "") + "assets/machine.css";
       document.head.appendChild(css);
     }
-    ["machine." + body.dataset.lang + ".js", "rules.js", "paste.table.js", "paste.js", "machine.js"].forEach(function (name) {
+    ["machine." + body.dataset.lang + ".js", "rules.table.js", "rules.js", "paste.table.js", "paste.js", "machine.js"].forEach(function (name) {
       if (document.querySelector('script[src$="assets/' + name + '"]')) { return; }
       var s = document.createElement("script");
       s.src = (body.dataset.root || "") + "assets/" + name;

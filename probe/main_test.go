@@ -177,3 +177,26 @@ func TestVersionHelpAndFormat(t *testing.T) {
 		t.Errorf("stderr %q does not say why the exit status is 2", errOut.String())
 	}
 }
+
+// Without a driver the summary says unknown (null), not zero GPUs and no
+// NVLink, and stderr says why the exit status is 2.
+func TestNoDriverSummaryIsUnknown(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run(nil, &out, &errOut, noLibrary()); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	var rep struct {
+		Summary map[string]any `json:"summary"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"gpu_count", "all_pairs_p2p", "nvlink", "nvswitch", "mig"} {
+		if v, ok := rep.Summary[k]; !ok || v != nil {
+			t.Errorf("summary.%s = %v, want null", k, v)
+		}
+	}
+	if !strings.Contains(errOut.String(), "exit status 2: no NVIDIA driver") {
+		t.Errorf("stderr %q does not say why the exit status is 2", errOut.String())
+	}
+}

@@ -38,6 +38,23 @@ func TestExitStatuses(t *testing.T) {
 		{[]string{"explain", "--lang", "zh-CN", known}, 0},
 		{[]string{"explain", "--lang", "EN", known}, 0},
 		{[]string{"explain", "--lang", "zh_CN.UTF-8", known}, 0},
+		{[]string{"search", "--lang", "fr", "peer"}, 2},
+		{[]string{"search", "--lang", "zh-CN", "peer"}, 0},
+		{[]string{"search", "--lang", "EN", "peer"}, 0},
+		{[]string{"match", "--lang", "fr", known}, 2},
+		{[]string{"fleet", "--lang", "fr", "../../probe/testdata/real"}, 2},
+		{[]string{"build", "--bogus"}, 2},
+		{[]string{"build", "--kb", "/no/such/kb"}, 2},
+		{[]string{"serve", "--bogus"}, 2},
+		{[]string{"serve", "--kb", "/no/such/kb"}, 2},
+		{[]string{"lint", "--bogus"}, 2},
+		{[]string{"lint", "--kb", "/no/such/kb"}, 2},
+		{[]string{"audit", "--bogus"}, 2},
+		{[]string{"audit", "--kb", "/no/such/kb"}, 2},
+		{[]string{"new", "--bogus"}, 2},
+		{[]string{"version"}, 0},
+		{[]string{"version", "--bogus"}, 2},
+		{[]string{"help", "explain"}, 0},
 	} {
 		code, _, stderr := runCLI(t, "", c.args...)
 		if code != c.code {

@@ -70,6 +70,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help", "-h", "--help", "-help":
 		err = helpCmd(args, stdout)
 	case "version", "--version", "-version":
+		if len(args) > 0 {
+			err = usageError("version takes no arguments")
+			break
+		}
 		fmt.Fprintf(stdout, "p2pkb %s\n", version())
 	default:
 		fmt.Fprintf(stderr, "p2pkb: unknown command %q\n%s", cmd, usageText())

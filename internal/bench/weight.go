@@ -97,7 +97,7 @@ func PageWeight(public, page string) (Weight, error) {
 // a language, which pages load when the panel is opened (site.js).
 func OnDemand(public, lang string) (int, error) {
 	n := 0
-	for _, p := range []string{"assets/machine." + lang + ".js", "assets/rules.js", "assets/paste.table.js", "assets/paste.js", "assets/machine.js", "assets/machine.css"} {
+	for _, p := range []string{"assets/machine." + lang + ".js", "assets/rules.table.js", "assets/rules.js", "assets/paste.table.js", "assets/paste.js", "assets/machine.js", "assets/machine.css"} {
 		fi, err := os.Stat(filepath.Join(public, filepath.FromSlash(p)))
 		if err != nil {
 			return 0, err

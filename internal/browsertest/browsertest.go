@@ -232,3 +232,14 @@ func (b *Browser) CheckQuiet(t testing.TB, root string) {
 		}
 	}
 }
+
+// TempScript writes a script the build would generate (a table written
+// from Go) into a temporary folder, for OpenScripts, and returns its path.
+func TempScript(t testing.TB, name string, js []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, js, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

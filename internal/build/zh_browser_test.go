@@ -124,3 +124,38 @@ func identifierFinder(words map[string]map[string]string) func(string) []string 
 		return found
 	}
 }
+
+// The Chinese search page labels each result's kind in Chinese: the labels
+// sit on the results list, where search.js reads them.
+func TestBrowserZhSearchResultKinds(t *testing.T) {
+	b := browsertest.New(t)
+	out := buildSite(t, "")
+	root := (&url.URL{Scheme: "file", Path: out + "/"}).String()
+	for _, c := range []struct{ lang, q, entry, article string }{
+		{"zh", "simpleP2P peer access", "错误", "文章"},
+		{"en", "simpleP2P peer access", "error", "article"},
+	} {
+		if top := runQuery(t, b, root, c.lang, c.q); top == "" {
+			t.Fatalf("%s: %q found nothing", c.lang, c.q)
+		}
+		kinds := browsertest.Eval[[]string](b, `[...document.querySelectorAll("#search-results li")].map(li => li.dataset.kind + " " + li.querySelector(".meta").textContent)`)
+		seen := map[string]bool{}
+		for _, k := range kinds {
+			kind, meta, _ := strings.Cut(k, " ")
+			want := map[string]string{"entry": c.entry, "article": c.article}[kind]
+			if !strings.HasSuffix(meta, want) {
+				t.Errorf("%s: a result of kind %s is labelled %q, want … %q", c.lang, kind, meta, want)
+			}
+			seen[kind] = true
+		}
+		if !seen["entry"] || !seen["article"] {
+			t.Errorf("%s: %q should find entries and articles: %q", c.lang, c.q, kinds)
+		}
+	}
+	// The box keeps a pasted log's lines, so that searching again sends them.
+	log := "NCCL INFO NCCL version 2.28.9+cuda13.0\ninit.cc:904 NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 60"
+	runQuery(t, b, root, "zh", log)
+	if got := browsertest.Eval[string](b, `document.getElementById("search-page-q").value`); got != log {
+		t.Errorf("the search box holds %q, want the log with its lines %q", got, log)
+	}
+}

@@ -180,13 +180,7 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 			return err
 		}
 		c.Via = via
-		tier := 1
-		switch {
-		case c.Verdict == rules.True.String() && conditional:
-			tier = 0
-		case c.Verdict == rules.False.String():
-			tier = 2
-		}
+		tier := tierOf(c, conditional)
 		if !e.IsNote() {
 			msg.Severity = "error"
 		}
@@ -212,29 +206,48 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 		}
 		sort.SliceStable(rs, func(i, j int) bool { return search.Before(rs[i].rank, rs[j].rank) })
 	}
-	msg.Causes = []Cause{}
-	msg.Verdict = "unknown"
+	msg.conclude(s, rs, f, o)
+	return msg, nil
+}
+
+// tierOf places a judged cause: 0 when conditions hold (conditional: it
+// has any), 2 when ruled out, else 1.
+func tierOf(c Cause, conditional bool) int {
+	switch {
+	case c.Verdict == rules.True.String() && conditional:
+		return 0
+	case c.Verdict == rules.False.String():
+		return 2
+	}
+	return 1
+}
+
+// conclude gives m the causes rs, in their order, and its verdict: applies
+// when the first holds; ruled out, with what to collect next, when every
+// one is (or none is known); else what would tell them apart.
+func (m *Message) conclude(s *site.Site, rs []ranked, f rules.Facts, o Options) {
+	m.Causes = []Cause{}
+	m.Verdict = "unknown"
 	if len(rs) == 0 {
-		msg.Collect = collectNext(f, o.Lang)
-		return msg, nil
+		m.Collect = collectNext(f, o.Lang)
+		return
 	}
 	allOut := true
-	msg.wrapper = true
+	m.wrapper = true
 	for _, r := range rs {
-		msg.Causes = append(msg.Causes, r.c)
+		m.Causes = append(m.Causes, r.c)
 		allOut = allOut && r.tier == 2
-		msg.wrapper = msg.wrapper && r.rank.Wrapper
+		m.wrapper = m.wrapper && r.rank.Wrapper
 	}
 	switch {
 	case rs[0].tier == 0:
-		msg.Verdict = "applies"
+		m.Verdict = "applies"
 	case allOut:
-		msg.Verdict = "ruled_out"
-		msg.Collect = collectNext(f, o.Lang)
+		m.Verdict = "ruled_out"
+		m.Collect = collectNext(f, o.Lang)
 	default:
-		msg.TellApart = tellApart(s, msg.Causes, f)
+		m.TellApart = tellApart(s, m.Causes, f)
 	}
-	return msg, nil
 }
 
 // cause judges entry e against the facts; conditional says whether it has
@@ -308,39 +321,12 @@ func tellApart(s *site.Site, causes []Cause, f rules.Facts) *TellApart {
 		if strings.HasPrefix(n, "p2p.test.") {
 			t.Run = "p2p-probe --test"
 		}
-		if p := pasteFor(n); p != "" && !seen[p] {
+		if p := rules.PasteFor(n); p != "" && !seen[p] {
 			seen[p] = true
 			t.Paste = append(t.Paste, p)
 		}
 	}
 	return t
-}
-
-// pasteFor is the output that shows a fact when pasted with the log.
-func pasteFor(fact string) string {
-	switch {
-	case fact == "p2p.all_pairs_ok" || fact == "p2p.blocked_pairs":
-		return "nvidia-smi topo -p2p r"
-	case fact == "nvlink.present" || fact == "nvswitch.present" || fact == "topo.sys_pairs":
-		return "nvidia-smi topo -m"
-	case fact == "gpu.count" || fact == "mig.enabled" || fact == "gpu.consumer" || fact == "gpu.arch":
-		return "nvidia-smi -L"
-	case fact == "driver.version" || fact == "cuda.driver":
-		return "nvidia-smi"
-	case fact == "cuda.version":
-		return "nvcc --version"
-	case strings.HasPrefix(fact, "nccl.") || strings.HasPrefix(fact, "env.NCCL_"):
-		return "NCCL_DEBUG=INFO"
-	case strings.HasPrefix(fact, "iommu.") || strings.HasPrefix(fact, "xid."):
-		return "sudo dmesg"
-	case fact == "acs.redirect":
-		return "sudo lspci -vvv"
-	case strings.HasPrefix(fact, "p2p.test."):
-		return "p2pBandwidthLatencyTest"
-	case strings.HasPrefix(fact, "python."):
-		return "pip list"
-	}
-	return ""
 }
 
 // collectNext says what to gather when every known cause is ruled out.

@@ -19,19 +19,12 @@ import (
 // The entries' conditions are the map from symptom to cause, so that a new
 // entry is found without code; the messages depend on the paste alone, as
 // those of error lines do.
-//
-// With known set (the input held a known note), only symptoms of something
-// seen going wrong or how the machine is set up answer (see paste.Weak).
-func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known bool) ([]Message, error) {
+func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Message, error) {
 	own := paste.Facts(pasted)
-	// The most telling symptom first (paste.SymptomRank), each kind in the
-	// order of the input.
-	pasted = slices.Clone(pasted)
-	sort.SliceStable(pasted, func(i, j int) bool { return paste.SymptomRank(pasted[i].Name) < paste.SymptomRank(pasted[j].Name) })
 	var out []Message
 	for _, p := range pasted {
 		cond, ok := paste.Symptom(p.Name)
-		if !ok || known && paste.Weak(p.Name) || !holds(cond, own) {
+		if !ok || !holds(cond, own) {
 			continue
 		}
 		without := rules.Facts{}
@@ -39,12 +32,6 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			if k != p.Name {
 				without[k] = v
 			}
-		}
-		type ranked struct {
-			c    Cause
-			tier int
-			app  bool // an application's own message, which the paste does not show
-			note bool
 		}
 		var rs []ranked
 		for _, e := range s.KB.Entries {
@@ -56,14 +43,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			if err != nil {
 				return nil, err
 			}
-			tier := 1
-			switch c.Verdict {
-			case rules.True.String():
-				tier = 0
-			case rules.False.String():
-				tier = 2
-			}
-			rs = append(rs, ranked{c: c, tier: tier, app: !platformDomains[e.Domain], note: e.IsNote()})
+			rs = append(rs, ranked{c: c, tier: tierOf(c, true)})
 		}
 		if len(rs) == 0 {
 			continue
@@ -72,41 +52,15 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			if rs[i].tier != rs[j].tier {
 				return rs[i].tier < rs[j].tier
 			}
-			if rs[i].app != rs[j].app {
-				return !rs[i].app
-			}
-			if rs[i].note != rs[j].note {
-				return !rs[i].note
-			}
 			return rs[i].c.Confidence > rs[j].c.Confidence
 		})
 		text := strings.TrimSpace(p.Text)
-		m := Message{Line: p.Line, LineText: text, Match: strings.TrimSuffix(text, "…"), Severity: "error", Verdict: "unknown", judged: len(f) > 0}
-		allOut := true
-		for _, r := range rs {
-			m.Causes = append(m.Causes, r.c)
-			allOut = allOut && r.tier == 2
-		}
-		switch {
-		case rs[0].tier == 0:
-			m.Verdict = "applies"
-		case allOut:
-			m.Verdict = "ruled_out"
-			m.Collect = collectNext(f, o.Lang)
-		default:
-			m.TellApart = tellApart(s, m.Causes, f)
-		}
+		m := Message{Line: p.Line, LineText: text, Match: strings.TrimSuffix(text, "…"), Severity: "error", judged: len(f) > 0}
+		m.conclude(s, rs, f, o)
 		out = append(out, m)
 	}
 	return out, nil
 }
-
-// platformDomains are the layers every program runs on. A paste without an
-// error line shows no program's own message, so among the causes of a
-// symptom their entries come before an application's (Accelerate's check
-// of RTX 40 cards, vLLM's custom all-reduce): theirs explain the symptom
-// wherever it shows.
-var platformDomains = map[string]bool{"cuda": true, "linux": true, "nvml": true, "nccl": true, "fabricmanager": true}
 
 // holds says whether condition cond holds for facts f.
 func holds(cond string, f rules.Facts) bool {

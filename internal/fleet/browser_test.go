@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
-	"github.com/p2pkb/p2pkb/internal/build"
+	"github.com/p2pkb/p2pkb/internal/build/buildtest"
 	"github.com/p2pkb/p2pkb/internal/rules"
 )
 
@@ -75,12 +75,7 @@ func TestBrowserFoldAgreesWithGo(t *testing.T) {
 	}
 
 	b := browsertest.New(t)
-	page := filepath.Join(t.TempDir(), "index.html")
-	html := `<!doctype html><meta charset="utf-8"><script src="` + fileURL(t, "../../assets/rules.js") + `"></script><script src="` + fileURL(t, "../../assets/fleet.js") + `"></script>`
-	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b.Do(chromedp.Navigate(fileURL(t, page)), chromedp.WaitReady(chromedp.CSS("body")))
+	b.OpenScripts(browsertest.TempScript(t, "rules.table.js", rules.Table()), "../../assets/rules.js", "../../assets/fleet.js")
 	in, _ := json.Marshal(reports)
 	es, _ := json.Marshal(entries)
 	raw := browsertest.Eval[json.RawMessage](b, `p2pkbFleet.fold(`+string(in)+`, `+string(es)+`, {})`)
@@ -110,15 +105,7 @@ func TestBrowserFoldAgreesWithGo(t *testing.T) {
 func TestFleetPageNamesTheFaults(t *testing.T) {
 	dir := t.TempDir()
 	fleetCase(t, dir)
-	schema, err := os.ReadFile("../../kb/schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := func(d string) build.Source { return build.Source{FS: os.DirFS(filepath.Join("../..", d)), Name: d} }
-	out := filepath.Join(t.TempDir(), "public")
-	if err := build.Build(build.Sources{KB: src("kb"), Content: src("content"), I18n: src("templates"), Assets: src("assets"), Schema: schema}, out, "", os.Stderr); err != nil {
-		t.Fatal(err)
-	}
+	out := buildtest.Site(t, "")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	b := browsertest.New(t)
 	for _, lang := range []string{"en", "zh"} {

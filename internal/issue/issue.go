@@ -2,8 +2,9 @@
 // tracker for an error the knowledge base does not know: the pasted text
 // trimmed to the lines that look like errors, within the length a tracker
 // accepts in a URL. It sends nothing; the person follows the link or not.
-// assets/search.js builds the same link on the search page, and
-// testdata/cases.json holds the cases both must pass.
+// assets/search.js builds the same link on the search page, with the
+// expression and limits of Table, and testdata/cases.json holds the cases
+// both must pass.
 package issue
 
 import (
@@ -23,10 +24,27 @@ const (
 	titleRuns = 100
 )
 
-// errorish matches a line that looks like an error or a warning, inside a
-// word too (RuntimeError, cudaErrorInvalidValue). The same expression is in
-// assets/search.js.
-var errorish = regexp.MustCompile(`(?i)error|fail|fatal|exception|abort|assert|panic|segmentation fault|core dumped|traceback|warn|denied|refused|invalid|unsupported|not supported|cannot|can't|unable|timeout|timed out|mismatch|illegal|unhandled|killed|\b(err|xid)\b|错误|失败|异常`)
+// errorishSource matches, ignoring case, a line that looks like an error or
+// a warning, inside a word too (RuntimeError, cudaErrorInvalidValue). It
+// means the same in RE2 and in JavaScript, which reads it from Table.
+const errorishSource = `error|fail|fatal|exception|abort|assert|panic|segmentation fault|core dumped|traceback|warn|denied|refused|invalid|unsupported|not supported|cannot|can't|unable|timeout|timed out|mismatch|illegal|unhandled|killed|\b(err|xid)\b|错误|失败|异常`
+
+var errorish = regexp.MustCompile("(?i)" + errorishSource)
+
+// Rules are what assets/search.js needs to make the same link: the
+// expression of error lines (matched ignoring case) and the limits.
+type Rules struct {
+	Errorish   string `json:"errorish"`
+	MaxURL     int    `json:"maxURL"`
+	MaxLines   int    `json:"maxLines"`
+	LineRunes  int    `json:"lineRunes"`
+	TitleRunes int    `json:"titleRunes"`
+}
+
+// Table is Rules as this package applies them.
+func Table() Rules {
+	return Rules{Errorish: errorishSource, MaxURL: MaxURL, MaxLines: maxLines, LineRunes: lineRunes, TitleRunes: titleRuns}
+}
 
 // Collector keeps what a report needs of a text read a line at a time, in
 // memory that does not grow with the text: the first lines that look like

@@ -3,11 +3,11 @@ package paste
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
+	"github.com/p2pkb/p2pkb/internal/rules"
 )
 
 // The shared table in the browser: assets/paste.js must find the same facts
@@ -15,11 +15,7 @@ import (
 func TestTableInBrowser(t *testing.T) {
 	cases, inputs := loadCases(t)
 	b := browsertest.New(t)
-	table := filepath.Join(t.TempDir(), "paste.table.js")
-	if err := os.WriteFile(table, Table(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b.OpenScripts("../../assets/rules.js", table, "../../assets/paste.js")
+	b.OpenScripts(browsertest.TempScript(t, "rules.table.js", rules.Table()), "../../assets/rules.js", browsertest.TempScript(t, "paste.table.js", Table()), "../../assets/paste.js")
 
 	for i, c := range cases {
 		in, _ := json.Marshal(inputs[i])

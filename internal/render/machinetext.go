@@ -50,6 +50,7 @@ var machineText = map[string]string{
 	"tHost":         "machine_test_host",
 	"pasted":        "machine_pasted",
 	"pastedFacts":   "machine_pasted_facts",
+	"pastedFact":    "machine_pasted_fact",
 	"pasteNone":     "machine_paste_none",
 	"pasteLarge":    "machine_paste_large",
 	"pasteConflict": "machine_paste_conflict",

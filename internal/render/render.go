@@ -18,6 +18,7 @@ import (
 	"github.com/p2pkb/p2pkb/internal/markdown"
 	"github.com/p2pkb/p2pkb/internal/parallel"
 	"github.com/p2pkb/p2pkb/internal/paste"
+	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/site"
 	"github.com/p2pkb/p2pkb/templates"
 )
@@ -104,12 +105,15 @@ func (r *Renderer) Site(s *site.Site, emit Emit) error {
 	if err := errorsFile(emit); err != nil {
 		return err
 	}
-	// The paste readers' patterns, for paste.js (written once, in Go).
-	if err := emit(paste.TablePath, paste.Table()); err != nil {
+	if err := searchTableFile(emit); err != nil {
 		return err
 	}
 	// The paste readers' patterns, for paste.js (written once, in Go).
 	if err := emit(paste.TablePath, paste.Table()); err != nil {
+		return err
+	}
+	// The facts' names and what shows them, for rules.js (written once, in Go).
+	if err := emit(rules.TablePath, rules.Table()); err != nil {
 		return err
 	}
 	// Reproducers are published as they are, for readers to run.

@@ -16,7 +16,7 @@ import (
 func TestTableInBrowser(t *testing.T) {
 	tb, machines := loadTable(t)
 	b := browsertest.New(t)
-	b.OpenScripts("../../assets/rules.js")
+	b.OpenScripts(browsertest.TempScript(t, "rules.table.js", Table()), "../../assets/rules.js")
 
 	reports := map[string]string{}
 	for name, path := range tb.Facts {
@@ -70,6 +70,31 @@ func TestTableInBrowser(t *testing.T) {
 		if !strings.Contains(got.Error, c.Error) {
 			t.Errorf("%q %v: browser error %q, want %q", c.When, c.Versions, got.Error, c.Error)
 		}
+	}
+	for _, e := range b.Errors() {
+		t.Error(e)
+	}
+}
+
+// What to paste to learn a fact: assets/rules.js, run on the table, gives
+// the same answer as PasteFor for every fact.
+func TestPasteForInBrowser(t *testing.T) {
+	b := browsertest.New(t)
+	b.OpenScripts(browsertest.TempScript(t, "rules.table.js", Table()), "../../assets/rules.js")
+	names := append(Names(), "env.NCCL_P2P_DISABLE", "env.CUDA_VISIBLE_DEVICES", "python.torch", "python.vllm", "no.such_fact")
+	some := 0
+	for _, n := range names {
+		arg, _ := json.Marshal(n)
+		got := browsertest.Eval[string](b, `p2pkbRules.pasteFor(`+string(arg)+`)`)
+		if want := PasteFor(n); got != want {
+			t.Errorf("%s: browser %q, Go %q", n, got, want)
+		}
+		if got != "" {
+			some++
+		}
+	}
+	if some < len(names)/2 {
+		t.Errorf("only %d of %d facts say what to paste", some, len(names))
 	}
 	for _, e := range b.Errors() {
 		t.Error(e)

@@ -45,6 +45,9 @@ func boolean(b bool, display string) value {
 	return value{known: true, kind: "bool", b: b, display: display}
 }
 
+// isTrue reads a summary's flag, which NVML's answer makes non-nil.
+func isTrue(b *bool) bool { return b != nil && *b }
+
 // FromReport turns a probe report into facts.
 func FromReport(r *facts.Report) Facts {
 	f := Facts{}
@@ -52,9 +55,9 @@ func FromReport(r *facts.Report) Facts {
 	f["nvml.available"] = boolean(nvml, "NVML")
 	if nvml {
 		f["gpu.count"] = value{known: true, kind: "num", n: float64(len(r.GPUs)), s: fmt.Sprint(len(r.GPUs)), display: "GPU count"}
-		f["nvlink.present"] = boolean(r.Summary.NVLink, "NVLink")
-		f["nvswitch.present"] = boolean(r.Summary.NVSwitch, "NVSwitch")
-		f["mig.enabled"] = boolean(r.Summary.MIG, "MIG")
+		f["nvlink.present"] = boolean(isTrue(r.Summary.NVLink), "NVLink")
+		f["nvswitch.present"] = boolean(isTrue(r.Summary.NVSwitch), "NVSwitch")
+		f["mig.enabled"] = boolean(isTrue(r.Summary.MIG), "MIG")
 		f["p2p.blocked_pairs"] = value{known: true, kind: "num", n: float64(len(r.Summary.BlockedPairs)), s: fmt.Sprint(len(r.Summary.BlockedPairs)), display: "pairs without P2P"}
 		arch := ""
 		for i, g := range r.GPUs {

@@ -46,3 +46,17 @@ func TestDisplayIn(t *testing.T) {
 		}
 	}
 }
+
+// The first output that names a fact shows it; a fact no output shows has
+// none.
+func TestPasteFor(t *testing.T) {
+	for fact, want := range map[string]string{
+		"p2p.blocked_pairs": "nvidia-smi topo -p2p r", "topo.sys_pairs": "nvidia-smi topo -m", "cuda.driver": "nvidia-smi",
+		"nccl.version": "NCCL_DEBUG=INFO", "env.NCCL_P2P_LEVEL": "NCCL_DEBUG=INFO", "env.CUDA_VISIBLE_DEVICES": "",
+		"xid.nvlink": "sudo dmesg", "p2p.test.data_ok": "p2pBandwidthLatencyTest", "python.torch": "pip list", "virtualized": "",
+	} {
+		if got := PasteFor(fact); got != want {
+			t.Errorf("PasteFor(%s) = %q, want %q", fact, got, want)
+		}
+	}
+}

@@ -2,26 +2,20 @@ package rules_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
 	"github.com/p2pkb/p2pkb/internal/paste"
+	"github.com/p2pkb/p2pkb/internal/rules"
 )
 
 // The shared table's cases on pasted text in the browser: assets/paste.js
 // reads the paste and assets/rules.js judges it, as pasted_test.go does in Go.
 func TestTablePastedInBrowser(t *testing.T) {
 	tb, texts := loadPasted(t)
-	dir := t.TempDir()
-	table := filepath.Join(dir, "paste.table.js")
-	if err := os.WriteFile(table, paste.Table(), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	b := browsertest.New(t)
-	b.OpenScripts("../../assets/rules.js", table, "../../assets/paste.js")
+	b.OpenScripts(browsertest.TempScript(t, "rules.table.js", rules.Table()), "../../assets/rules.js", browsertest.TempScript(t, "paste.table.js", paste.Table()), "../../assets/paste.js")
 	n := 0
 	for _, c := range tb.Cases {
 		if c.Pasted == "" {

@@ -6,6 +6,7 @@
 package search
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,6 +22,17 @@ import (
 // field of every document, and regexp made it most of the build's time.
 
 var stopWords = map[string]bool{}
+
+// StopWords are the words analysis drops, sorted: assets/search.js drops
+// the same.
+func StopWords() []string {
+	out := make([]string, 0, len(stopWords))
+	for w := range stopWords {
+		out = append(out, w)
+	}
+	sort.Strings(out)
+	return out
+}
 
 // maxStopWord is the length of the longest stop word: a longer term is
 // not looked up.

@@ -124,13 +124,21 @@ func (p *Page) File() string {
 }
 
 // Rel returns a relative link from this page to target, a path from the site
-// root. Directory targets get index.html so that file:// opens the page.
+// root. Directory targets get index.html so that file:// opens the page. The
+// link climbs only above the folders the two share: an entry's links to its
+// neighbours were most of the bytes of its related list.
 func (p *Page) Rel(target string) string {
 	if target == "" || strings.HasSuffix(target, "/") {
 		target += "index.html"
 	}
-	depth := strings.Count(p.File(), "/")
-	return strings.Repeat("../", depth) + target
+	from := strings.Split(p.File(), "/")
+	from = from[:len(from)-1] // the page's folders
+	to := strings.Split(target, "/")
+	i := 0
+	for i < len(from) && i < len(to)-1 && from[i] == to[i] {
+		i++
+	}
+	return strings.Repeat("../", len(from)-i) + strings.Join(to[i:], "/")
 }
 
 // Root is the relative path from this page to the site root ("" or "../../").

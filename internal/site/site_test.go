@@ -18,6 +18,11 @@ func TestRel(t *testing.T) {
 		{"en/kb/cuda/x/", "zh/kb/cuda/x/", "../../../../zh/kb/cuda/x/index.html"},
 		{"e/GPA/", "en/kb/tensorflow/y/", "../../en/kb/tensorflow/y/index.html"},
 		{"404.html", "en/", "en/index.html"},
+		{"zh/kb/cuda/x/", "zh/kb/linux/y/", "../../linux/y/index.html"},
+		{"zh/kb/cuda/x/", "zh/kb/cuda/x/", "index.html"},
+		{"zh/kb/cuda/x/", "zh/", "../../../index.html"},
+		{"zh/kb/cuda/", "zh/kb/cuda/page/2/", "page/2/index.html"},
+		{"zh/kb/cuda/x/", "zh/kb/cuda/", "../index.html"},
 	}
 	for _, c := range cases {
 		p := &Page{Path: c.page}

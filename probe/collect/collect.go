@@ -84,7 +84,7 @@ func Collect(lib nvml.Interface, sys System, opt Options) (rep facts.Report) {
 
 // summarize derives the summary from the facts.
 func summarize(rep facts.Report) facts.Summary {
-	s := facts.Summary{GPUCount: len(rep.GPUs), BlockedPairs: []facts.BlockedPair{}}
+	s := facts.Summary{BlockedPairs: []facts.BlockedPair{}}
 	all, unknown := true, false
 	for _, p := range rep.Pairs {
 		ok := p.Read.Valid && p.Read.V == "OK" && p.Write.Valid && p.Write.V == "OK"
@@ -105,16 +105,14 @@ func summarize(rep facts.Report) facts.Summary {
 	if rep.NVML.Available && !unknown {
 		s.AllPairsP2P = &all
 	}
-	for _, g := range rep.GPUs {
-		if g.NVLinksActive > 0 {
-			s.NVLink = true
+	if rep.NVML.Available {
+		n, nvlink, nvswitch, mig := len(rep.GPUs), false, false, false
+		for _, g := range rep.GPUs {
+			nvlink = nvlink || g.NVLinksActive > 0
+			nvswitch = nvswitch || switchLinks(g) > 0
+			mig = mig || g.MIGMode.Valid && g.MIGMode.V == "enabled"
 		}
-		if switchLinks(g) > 0 {
-			s.NVSwitch = true
-		}
-		if g.MIGMode.Valid && g.MIGMode.V == "enabled" {
-			s.MIG = true
-		}
+		s.GPUCount, s.NVLink, s.NVSwitch, s.MIG = &n, &nvlink, &nvswitch, &mig
 	}
 	sort.Slice(s.BlockedPairs, func(i, j int) bool {
 		a, b := s.BlockedPairs[i], s.BlockedPairs[j]

@@ -280,7 +280,7 @@ func TestOldDriverRecordsErrorsAndGoesOn(t *testing.T) {
 
 func TestMIG(t *testing.T) {
 	rep := Collect(machines["mig-enabled"].lib(), fixtureSystem(), Options{})
-	if !rep.Summary.MIG || rep.GPUs[0].MIGMode.V != "enabled" || rep.GPUs[1].MIGMode.V != "disabled" {
+	if rep.Summary.MIG == nil || !*rep.Summary.MIG || rep.GPUs[0].MIGMode.V != "enabled" || rep.GPUs[1].MIGMode.V != "disabled" {
 		t.Errorf("mig: %+v %+v", rep.Summary, rep.GPUs[0].MIGMode)
 	}
 	if rep.Pairs[0].Connection != "NV12" || !rep.Pairs[0].NVSwitch {

@@ -143,13 +143,15 @@ type Package struct {
 }
 
 // Summary is derived from the rest, for people and for rules.
+// Its counts and flags are null where NVML could not be asked: no driver
+// is not no GPU.
 type Summary struct {
-	GPUCount     int           `json:"gpu_count"`
+	GPUCount     *int          `json:"gpu_count"`
 	AllPairsP2P  *bool         `json:"all_pairs_p2p"`            // every pair can read and write; null when some status is unknown
 	BlockedPairs []BlockedPair `json:"blocked_pairs" max:"4032"` // pairs that cannot, with NVML's reason
-	NVLink       bool          `json:"nvlink"`                   // some GPU has an active NVLink
-	NVSwitch     bool          `json:"nvswitch"`                 // some NVLink goes to an NVSwitch
-	MIG          bool          `json:"mig"`                      // some GPU has MIG enabled
+	NVLink       *bool         `json:"nvlink"`                   // some GPU has an active NVLink
+	NVSwitch     *bool         `json:"nvswitch"`                 // some NVLink goes to an NVSwitch
+	MIG          *bool         `json:"mig"`                      // some GPU has MIG enabled
 }
 
 // BlockedPair is a pair of GPUs without P2P.

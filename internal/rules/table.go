@@ -1,0 +1,71 @@
+package rules
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// The browser names facts and says what shows them from the table written
+// here (assets/rules.js runs it): the site's build writes it to TablePath,
+// so that each name is written once.
+
+// TablePath is the script the build writes with the facts' table; rules.js
+// reads it as window.p2pkbRulesTable.
+const TablePath = "assets/rules.table.js"
+
+// pasteSource is an output that shows facts when pasted with a log: those
+// named, and those whose names start with a prefix.
+type pasteSource struct {
+	Paste    string   `json:"paste"`
+	Facts    []string `json:"facts,omitempty"`
+	Prefixes []string `json:"prefixes,omitempty"`
+}
+
+// pasteSources are read in order: the first that names a fact shows it.
+var pasteSources = []pasteSource{
+	{Paste: "nvidia-smi topo -p2p r", Facts: []string{"p2p.all_pairs_ok", "p2p.blocked_pairs"}},
+	{Paste: "nvidia-smi topo -m", Facts: []string{"nvlink.present", "nvswitch.present", "topo.sys_pairs"}},
+	{Paste: "nvidia-smi -L", Facts: []string{"gpu.count", "mig.enabled", "gpu.consumer", "gpu.arch"}},
+	{Paste: "nvidia-smi", Facts: []string{"driver.version", "cuda.driver"}},
+	{Paste: "nvcc --version", Facts: []string{"cuda.version"}},
+	{Paste: "NCCL_DEBUG=INFO", Prefixes: []string{"nccl.", "env.NCCL_"}},
+	{Paste: "sudo dmesg", Prefixes: []string{"iommu.", "xid."}},
+	{Paste: "sudo lspci -vvv", Facts: []string{"acs.redirect"}},
+	{Paste: "p2pBandwidthLatencyTest", Prefixes: []string{"p2p.test."}},
+	{Paste: "pip list", Prefixes: []string{"python."}},
+}
+
+// PasteFor is the output that shows a fact when pasted with a log
+// ("nvidia-smi topo -m" for nvlink.present); "" when none does.
+func PasteFor(fact string) string {
+	for _, s := range pasteSources {
+		for _, f := range s.Facts {
+			if f == fact {
+				return s.Paste
+			}
+		}
+		for _, p := range s.Prefixes {
+			if strings.HasPrefix(fact, p) {
+				return s.Paste
+			}
+		}
+	}
+	return ""
+}
+
+// Table is the JavaScript the build writes to TablePath.
+func Table() []byte {
+	t := struct {
+		Names map[string]string `json:"names"` // Display's names
+		Paste []pasteSource     `json:"paste"` // PasteFor's outputs
+	}{displayNames, pasteSources}
+	var b strings.Builder
+	b.WriteString("// The facts' names and the outputs that show them, written by the build\n// from internal/rules (table.go); rules.js runs them.\nwindow.p2pkbRulesTable = ")
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(t); err != nil {
+		panic(fmt.Sprintf("rules: table: %v", err)) // plain strings always encode
+	}
+	return []byte(strings.TrimSuffix(b.String(), "\n") + ";\n")
+}
