@@ -19,12 +19,19 @@ import (
 // The entries' conditions are the map from symptom to cause, so that a new
 // entry is found without code; the messages depend on the paste alone, as
 // those of error lines do.
-func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Message, error) {
+//
+// With known set (the input held a known note), only symptoms of something
+// seen going wrong or how the machine is set up answer (see paste.Weak).
+func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known bool) ([]Message, error) {
 	own := paste.Facts(pasted)
+	// The most telling symptom first (paste.SymptomRank), each kind in the
+	// order of the input.
+	pasted = slices.Clone(pasted)
+	sort.SliceStable(pasted, func(i, j int) bool { return paste.SymptomRank(pasted[i].Name) < paste.SymptomRank(pasted[j].Name) })
 	var out []Message
 	for _, p := range pasted {
 		cond, ok := paste.Symptom(p.Name)
-		if !ok || !holds(cond, own) {
+		if !ok || known && paste.Weak(p.Name) || !holds(cond, own) {
 			continue
 		}
 		without := rules.Facts{}
@@ -33,7 +40,14 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Me
 				without[k] = v
 			}
 		}
-		var rs []ranked
+		// The entries of the platform (cuda, linux, ...) before an
+		// application's, errors before notes, within each tier.
+		type symRanked struct {
+			ranked
+			app  bool // an application's own message, which the paste does not show
+			note bool
+		}
+		var rs []symRanked
 		for _, e := range s.KB.Entries {
 			names, err := rules.FactsIn(e.AppliesWhen)
 			if err != nil || !slices.Contains(names, p.Name) || !holds(e.AppliesWhen, own) || holds(e.AppliesWhen, without) {
@@ -43,7 +57,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Me
 			if err != nil {
 				return nil, err
 			}
-			rs = append(rs, ranked{c: c, tier: tierOf(c, true)})
+			rs = append(rs, symRanked{ranked: ranked{c: c, tier: tierOf(c, true)}, app: !platformDomains[e.Domain], note: e.IsNote()})
 		}
 		if len(rs) == 0 {
 			continue
@@ -52,15 +66,32 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options) ([]Me
 			if rs[i].tier != rs[j].tier {
 				return rs[i].tier < rs[j].tier
 			}
+			if rs[i].app != rs[j].app {
+				return !rs[i].app
+			}
+			if rs[i].note != rs[j].note {
+				return !rs[i].note
+			}
 			return rs[i].c.Confidence > rs[j].c.Confidence
 		})
+		plain := make([]ranked, len(rs))
+		for i, r := range rs {
+			plain[i] = r.ranked
+		}
 		text := strings.TrimSpace(p.Text)
 		m := Message{Line: p.Line, LineText: text, Match: strings.TrimSuffix(text, "…"), Severity: "error", judged: len(f) > 0}
-		m.conclude(s, rs, f, o)
+		m.conclude(s, plain, f, o)
 		out = append(out, m)
 	}
 	return out, nil
 }
+
+// platformDomains are the layers every program runs on. A paste without an
+// error line shows no program's own message, so among the causes of a
+// symptom their entries come before an application's (Accelerate's check
+// of RTX 40 cards, vLLM's custom all-reduce): theirs explain the symptom
+// wherever it shows.
+var platformDomains = map[string]bool{"cuda": true, "linux": true, "nvml": true, "nccl": true, "fabricmanager": true}
 
 // holds says whether condition cond holds for facts f.
 func holds(cond string, f rules.Facts) bool {
