@@ -120,7 +120,7 @@
       setpci: { next: false, any: ev(), redirect: ev() },
       rebar: { mib: 0, ev: ev(), small: ev() }
     };
-    this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false };
+    this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
@@ -280,8 +280,11 @@
       if ((m = RE.smiTotal.exec(s))) { this.smiTotal(next, parseInt(m[1], 10), n, raw); return true; }
     }
     if (y.setpci.next && s !== "") {
+      // A loop prints one word per port, after sudo's prompt.
+      if (s.indexOf("[sudo] password") === 0) { return true; }
       y.setpci.next = false;
       if (RE.hexWord.test(s)) {
+        y.setpci.next = true;
         mark(y.setpci.any, n, raw);
         if (parseInt(s, 16) & 0x000c) { mark(y.setpci.redirect, n, raw); }
         return true;
@@ -303,8 +306,8 @@
     if (armsHang(s)) { var h = y.hang; h.watch = true; h.init.set = true; h.init.line = n; h.init.text = raw; }
     if ((s.indexOf("waiving test") >= 0 || s.indexOf("Waiving device_to_device") === 0) && RE.waived.test(s)) { mark(y.waived, n, raw); }
     if (s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
-    if (s.indexOf("BAR 1: current size: ") >= 0) { var b = s.replace(/^`+/, ""); if (b.indexOf("BAR 1: current size: ") === 0) { this.rebarLine(b, n, raw); } }
-    if ((s.indexOf("ECAP_ACS") >= 0 || s.indexOf("ecap_acs") >= 0) && RE.setpciACS.test(s)) { y.setpci.next = true; }
+    if (s.indexOf("BAR 1: current size: ") >= 0) { var b = s; while (b.charAt(0) === "`") { b = b.slice(1); } if (b.indexOf("BAR 1: current size: ") === 0) { this.rebarLine(b, n, raw); } }
+    if (containsAny(s, ["ECAP_ACS", "ecap_acs", "f2a.w", "F2A.w", "f2a.W", "F2A.W"]) && RE.setpciACS.test(s)) { y.setpci.next = true; }
     this.ncclTestLine(s, n, raw);
   };
   X.ncclTestLine = function (s, n, raw) {
@@ -386,19 +389,23 @@
   };
 
   // The prose readers mirror prose.go.
-  var CONSUMER_WORDS = T.words.consumer, HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist, WRONG_WORDS = T.words.wrong;
+  var CONSUMER_WORDS = T.words.consumer, HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist, WRONG_WORDS = T.words.wrong, MIG_WORDS = T.words.mig, VM_WORDS = T.words.vm;
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
     if (!p.hang.set && containsAny(s, HANG_WORDS) && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
     if (!p.wrong.set && containsAny(s, WRONG_WORDS) && RE.wrongOut.test(s)) { mark(p.wrong, n, raw); }
     if (s.indexOf("^C") === 0 || s.indexOf("@^C") === 0 || s.indexOf("KeyboardInterrupt") >= 0) { mark(p.ctrlC, n, raw); }
     if (!p.dist && containsAny(s, DIST_WORDS) && RE.distCall.test(s)) { p.dist = true; }
+    if (!p.mig.set && containsAny(s, MIG_WORDS) && RE.migProse.test(s) && !RE.placeNot.test(s)) { mark(p.mig, n, raw); }
+    if (!p.vm.set && containsAny(s, VM_WORDS) && RE.vmProse.test(s) && !RE.placeNot.test(s)) { mark(p.vm, n, raw); }
   };
   X.proseFacts = function () {
     var p = this.prose;
     this.setEvent("hang.seen", "bool", "true", 2, p.hang, "description");
     this.setEvent("output.wrong", "bool", "true", 1, p.wrong, "description");
     if (p.dist) { this.setEvent("hang.seen", "bool", "true", 1, p.ctrlC, "interrupted run"); }
+    this.setEvent("mig.enabled", "bool", "true", 0, p.mig, "description");
+    this.setEvent("virtualized", "bool", "true", 0, p.vm, "description");
   };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.

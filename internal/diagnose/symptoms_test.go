@@ -32,6 +32,19 @@ func TestSymptoms(t *testing.T) {
 	}{
 		{"setpci reads ACS redirect", "$ sudo setpci -s 00:01.0 ECAP_ACS+6.w\n001d\n", 2, "linux/acs-request-redirect-enabled"},
 		{"setpci reads no redirect", "$ sudo setpci -s 00:01.0 ECAP_ACS+6.w\n0000\n", 0, ""},
+		// PLX switches hold the ACS control word at 0xf2a (NVIDIA/caffe#10's
+		// script writes f2a.w=0000); read in a loop over the ports, one word
+		// each after sudo's prompt, the redirect shows on a later port
+		// (pytorch/pytorch#24081).
+		{"setpci loop over PLX ports reads ACS redirect", "$ for plx in $(lspci | grep -i plx | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n[sudo] password for u:\n0000\n001d\n0000\n", 4, "linux/acs-request-redirect-enabled"},
+		// Where the GPUs are, said in words: P2P cannot exist there.
+		{"MIG slices said in words (NVIDIA/k8s-device-plugin#446)", "I tried giving 4 MIG instances (`1g.10gb`) to the container but couldn't start the distributed training.\n", 1, "cuda/peer-access-under-mig"},
+		// A VM is no fault by itself: the reference H200 node passes its
+		// GPUs through and P2P works; said in words it feeds conditions only.
+		{"GPUs passed through to a VM, said in words (NVIDIA/nccl#1674)", "I'm trying to do virtualized pcie passthrough on an A800 server; the topo of my VM is very different from that of the host\n", 0, ""},
+		{"bare metal said in words", "This is bare metal, not a VM, and MIG is disabled.\n", 0, ""},
+		{"a copy between GPUs zeroed, said in words (pytorch/pytorch#87363)", "Moving a tensor across CUDA devices gets zero tensor, CUDA 11.0\n", 1, "cuda/p2p-silent-corruption-iommu"},
+		{"setpci loop over PLX ports reads no redirect", "$ for plx in $(lspci -d 10b5: | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n0000\n0000\n0000\n", 0, ""},
 		{"BAR1 below memory", "    FB Memory Usage\n        Total                             : 24576 MiB\n    BAR1 Memory Usage\n        Total                             : 256 MiB\n", 4, "cuda/map-buffer-object-failed-bar1"},
 		{"BAR1 covers memory (H200)", read("h200x2-nvidia-smi-q.txt"), 0, ""},
 		// Healthy readings of a real 2xH200 node: none is a fault.
@@ -71,6 +84,37 @@ func TestSymptoms(t *testing.T) {
 			t.Errorf("%s: no error message, want %s first", c.name, c.first)
 		case c.line > 0 && errs[0].Line != c.line || errs[0].Causes[0].ID != c.first || errs[0].Causes[0].Verdict != "applies":
 			t.Errorf("%s: line %d, first cause %s (%s); want line %d, %s (applies)", c.name, errs[0].Line, errs[0].Causes[0].ID, errs[0].Causes[0].Verdict, c.line, c.first)
+		}
+	}
+}
+
+// NCCL's line that a setting was taken from the environment is often
+// quoted alone, without the host and "NCCL INFO" prefix it is printed with
+// (NVIDIA/nccl-tests#228: "NCCL_P2P_LEVEL set by environment to LOC", the
+// cause of its slow all-reduce): it is the same note, as it is with the
+// prefix; a level that is not such a line is none.
+func TestEnvironmentNoteWithoutPrefix(t *testing.T) {
+	s := repoSite(t)
+	for _, c := range []struct{ in, want string }{
+		{"has nvswitch, but uses 0 nvls channels\nNCCL_P2P_LEVEL set by environment to LOC\n", "nccl/p2p-level-set-by-environment"},
+		{"host:1:1 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to LOC\n", "nccl/p2p-level-set-by-environment"},
+		{"`NCCL_P2P_DISABLE set by environment to 1`\n", "nccl/p2p-disabled-by-environment"},
+		{"export NCCL_P2P_LEVEL=LOC\n", ""},
+	} {
+		var out bytes.Buffer
+		if _, err := Explain(&out, s, strings.NewReader(c.in), nil, Options{Lang: "en", JSON: true, Paste: paste.New()}); err != nil {
+			t.Fatal(err)
+		}
+		var d Diagnosis
+		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if len(d.Messages) > 0 && len(d.Messages[0].Causes) > 0 {
+			got = d.Messages[0].Causes[0].ID
+		}
+		if got != c.want {
+			t.Errorf("%q: first cause %q, want %q", c.in, got, c.want)
 		}
 	}
 }

@@ -45,6 +45,8 @@ const (
 	proseHang                   // a line that says a run hangs
 	distCall                    // a torch.distributed call, for an interrupted run
 	proseWrong                  // a line that says results are wrong
+	proseMIG                    // a line that says the GPUs are MIG slices
+	proseVM                     // a line that says the GPUs are in a VM
 )
 
 // trigger is a word and the reader it sets off.
@@ -53,7 +55,7 @@ type trigger struct {
 	r    reader
 }
 
-var triggers = append(append(append([]trigger{
+var triggers = append(append(append(append(append([]trigger{
 	{"\x1b", anyTime}, // Strip removes colour codes, which may hide any word
 
 	// Line: the header of a GPU matrix.
@@ -99,7 +101,7 @@ var triggers = append(append(append([]trigger{
 	{": opCount ", ncclSetUp}, {"batch_all_reduce: ", ncclSetUp}, {"Channel ", ncclSetUp}, {"Trees [", ncclSetUp}, {"Pattern ", ncclSetUp},
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
 	{"device='cuda:", tensorPrint},
-	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime}, {"BAR 1: current size: ", anyTime},
+	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime}, {"f2a.w", anyTime}, {"F2A.w", anyTime}, {"f2a.W", anyTime}, {"F2A.W", anyTime}, {"BAR 1: current size: ", anyTime},
 	// proseLine
 	{"^C", anyTime}, {"KeyboardInterrupt", anyTime},
 	// linkScan
@@ -107,7 +109,7 @@ var triggers = append(append(append([]trigger{
 	{"#wrong", anyTime}, {"Out of bounds values", anyTime}, {"Avg bus bandwidth", anyTime},
 	{"float", ncclTestRow}, {"half", ncclTestRow}, {"double", ncclTestRow}, {"int8", ncclTestRow}, // ncclTestTypes
 	{"int32", ncclTestRow}, {"int64", ncclTestRow}, {"f8e", ncclTestRow},
-}, wordTriggers(hangWords, proseHang)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...)
+}, wordTriggers(hangWords, proseHang)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...)
 
 // wordTriggers are words, each setting off r.
 func wordTriggers(words []string, r reader) []trigger {
@@ -258,6 +260,10 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.dist
 	case proseWrong:
 		return x.prose.wrong.set
+	case proseMIG:
+		return x.prose.mig.set
+	case proseVM:
+		return x.prose.vm.set
 	}
 	return false
 }

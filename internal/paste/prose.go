@@ -13,8 +13,22 @@ var (
 	reHangWord  = pattern("hangWord", `(?i)\b(?:hangs?|hanging|hung|stuck|freez(?:es|ing|e)|froze|frozen|deadlock(?:s|ed)?)\b|卡住|卡死|卡在|挂起|死锁`)
 	reHangNot   = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock)`)
 	reHangWhere = pattern("hangWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|broadcast|barrier|init_process_group|\bnccl|collective|\bgpus?\b|multi-?gpu|p2pBandwidthLatencyTest|simpleP2P|_perf\b|\bddp\b|distributed|deepspeed|torchrun|tensor.parallel|\bcuda\b|\.generate\(|vllm|分布式|多卡|显卡`)
-	reWrongOut  = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|returns?|prints?|gives?|generates?|produces?|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\bsilent(?:ly)? corrupt`)
+	reWrongOut  = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|returns?|prints?|gives?|generates?|produces?|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b`)
 	reDistCall  = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
+	// Where the GPUs are, said in words: MIG slices by name or profile
+	// ("4 MIG instances (1g.10gb)"), a virtual machine or GPU passthrough.
+	reMIGProse = pattern("migProse", `\bMIG[- ](?:instances?|slices?|partitions?|devices?|enabled)\b|\b[1-7]g\.\d{1,3}gb\b`)
+	reVMProse  = pattern("vmProse", `(?i)\bvirtual machines?\b|\bkvm (?:guest|virtual)|\bqemu\b|\bproxmox\b|\besxi\b|\bhypervisor\b|\b(?:gpu|pcie?|device) pass-?through|\bpass-?through(?:ed)? (?:of )?(?:the )?(?:gpus?|devices?|cards?)\b|\b(?:in|inside|into|on|each|my|the|a|every|\d{1,3}) (?:the |a |my |each )?vms?\b`)
+	// "no MIG", "MIG disabled", "not in a VM": the place denied.
+	rePlaceNot = pattern("placeNot", `(?i)\b(?:no|not|without|non|outside)\b.{0,24}(?:MIG|\bvms?\b|virtual machine|passthrough)|MIG (?:mode )?(?:is )?disabled`)
+)
+
+// migWords and vmWords are the words, as written, one of which every match
+// of reMIGProse and reVMProse holds.
+var (
+	migWords = []string{"MIG ", "MIG-", "g.1", "g.2", "g.3", "g.4", "g.5", "g.6", "g.7", "g.8", "g.9"}
+	vmWords  = []string{"virtual machine", "Virtual machine", "Virtual Machine", "VIRTUAL MACHINE", "KVM ", "kvm ", "Kvm ", "QEMU", "qemu", "Qemu", "roxmox", "ROXMOX",
+		"ESXi", "esxi", "ESXI", "ypervisor", "YPERVISOR", "ass-through", "assthrough", "ASSTHROUGH", "ASS-THROUGH", " vm", " VM", " Vm"}
 )
 
 // hangWords are the words, as written, that a line saying a run hangs
@@ -25,7 +39,7 @@ var hangWords = []string{"hang", "Hang", "HANG", "hung", "Hung", "stuck", "Stuck
 // wrongWords are the words, as written, one of which every match of
 // reWrongOut holds.
 var wrongWords = []string{"wrong", "Wrong", "WRONG", "incorrect", "Incorrect", "corrupt", "Corrupt", "garbage", "Garbage", "garbled", "Garbled",
-	"gibberish", "Gibberish", "nonsense", "Nonsense", "bogus", "Bogus", "zeros", "Zeros", "ZEROS", "instead of", "Instead of", "ilent"}
+	"gibberish", "Gibberish", "nonsense", "Nonsense", "bogus", "Bogus", "zeros", "Zeros", "ZEROS", "instead of", "Instead of", "ilent", "zeroed out", "zero tensor"}
 
 // distWords are the words one of which every match of reDistCall holds.
 var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barrier(", "torch/distributed", "torch.distributed", "dist.", "deepspeed"}
@@ -36,6 +50,8 @@ type prose struct {
 	ctrlC event // a run stopped by hand (^C, KeyboardInterrupt)
 	wrong event // a line that says results came back wrong
 	dist  bool  // the paste calls torch.distributed or DeepSpeed
+	mig   event // a line that says the GPUs are MIG slices
+	vm    event // a line that says the GPUs are in a virtual machine
 }
 
 // proseLine reads stripped line s.
@@ -54,6 +70,12 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.dist && containsAny(s, distWords...) && reDistCall.MatchString(s) {
 		p.dist = true
 	}
+	if !p.mig.set && containsAny(s, migWords...) && reMIGProse.MatchString(s) && !rePlaceNot.MatchString(s) {
+		p.mig.mark(n, raw)
+	}
+	if !p.vm.set && containsAny(s, vmWords...) && reVMProse.MatchString(s) && !rePlaceNot.MatchString(s) {
+		p.vm.mark(n, raw)
+	}
 }
 
 // proseFacts gives the facts of these readers once the input ends: a run
@@ -65,4 +87,8 @@ func (x *Extractor) proseFacts() {
 	if p.dist {
 		x.setEvent("hang.seen", "bool", "true", 1, p.ctrlC, "interrupted run")
 	}
+	// Below every tool's reading: nvidia-smi saying MIG is off or the
+	// virtualization mode is None wins over words.
+	x.setEvent("mig.enabled", "bool", "true", 0, p.mig, "description")
+	x.setEvent("virtualized", "bool", "true", 0, p.vm, "description")
 }

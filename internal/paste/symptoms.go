@@ -60,12 +60,15 @@ type symptoms struct {
 }
 
 var (
-	reOOB       = pattern("oob", `Out of bounds values : (\d{1,18}) (OK|FAILED)`)
-	reBusBW     = pattern("busbw", `Avg bus bandwidth\s{0,16}: (\d{1,9}(?:\.\d{1,9})?)`)
-	reSMITotal  = pattern("smiTotal", `^Total\s{0,64}: (\d{1,9}) MiB$`)
-	reWaived    = pattern("waived", `^Peer to Peer access is not available (?:amongst GPUs in the system|between GPU\d{1,3} <-> GPU\d{1,3}), waiving test\.|^Waiving device_to_device_\w{1,64}\.`)
-	reTensor    = pattern("tensor", `tensor\((\[[-0-9.,e+ \[\]]{0,1000}\]), device='cuda:(\d{1,3})'`)
-	reSetpciACS = pattern("setpciACS", `(?i)setpci\s.{0,200}ecap_acs\+(?:0x)?6\.w\s{0,8}$`)
+	reOOB      = pattern("oob", `Out of bounds values : (\d{1,18}) (OK|FAILED)`)
+	reBusBW    = pattern("busbw", `Avg bus bandwidth\s{0,16}: (\d{1,9}(?:\.\d{1,9})?)`)
+	reSMITotal = pattern("smiTotal", `^Total\s{0,64}: (\d{1,9}) MiB$`)
+	reWaived   = pattern("waived", `^Peer to Peer access is not available (?:amongst GPUs in the system|between GPU\d{1,3} <-> GPU\d{1,3}), waiving test\.|^Waiving device_to_device_\w{1,64}\.`)
+	reTensor   = pattern("tensor", `tensor\((\[[-0-9.,e+ \[\]]{0,1000}\]), device='cuda:(\d{1,3})'`)
+	// The ACS control word by capability name, or at 0xf2a, where PLX (PEX)
+	// switches hold it and where NVIDIA's own script reads it; the command
+	// may close a loop over the switch ports ("...; done").
+	reSetpciACS = pattern("setpciACS", `(?i)setpci\s.{0,200}(?:ecap_acs\+(?:0x)?6|\bf2a)\.w\s{0,8}(?:;\s{0,8}done\s{0,8})?$`)
 	reHexWord   = pattern("hexWord", `^[0-9a-fA-F]{4}$`)
 	reReBAR     = pattern("rebar", `^BAR 1: current size: (\d{1,7})([MGT]B)(?:, supported: ([0-9MGTB ]{1,400}))?`)
 )
@@ -189,8 +192,13 @@ func (x *Extractor) symptomLine(s string, n int, raw string) bool {
 		}
 	}
 	if y.setpci.next && s != "" {
+		// A loop prints one word per port, after sudo's prompt.
+		if strings.HasPrefix(s, "[sudo] password") {
+			return true
+		}
 		y.setpci.next = false
 		if reHexWord.MatchString(s) {
+			y.setpci.next = true
 			v, _ := strconv.ParseUint(s, 16, 16)
 			y.setpci.any.mark(n, raw)
 			// ACS control: bit 2 P2P Request Redirect, bit 3 P2P Completion
@@ -245,7 +253,7 @@ func (x *Extractor) symptomScan(s string, n int, raw string) {
 	if b := strings.TrimLeft(s, "`"); strings.HasPrefix(b, "BAR 1: current size: ") {
 		x.rebarLine(b, n, raw)
 	}
-	if containsAny(s, "ECAP_ACS", "ecap_acs") && reSetpciACS.MatchString(s) {
+	if containsAny(s, "ECAP_ACS", "ecap_acs", "f2a.w", "F2A.w", "f2a.W", "F2A.W") && reSetpciACS.MatchString(s) {
 		y.setpci.next = true
 	}
 	x.ncclTestLine(s, n, raw)
