@@ -128,6 +128,11 @@ func (b *Browser) record(ev any) {
 	}
 }
 
+// stepLimit bounds one browser step. Generous: a 10 MB paste or a page
+// of 200 causes takes seconds on an idle machine and several times that on
+// a loaded one, and a step that hangs still fails the test.
+const stepLimit = 2 * time.Minute
+
 // Do runs chromedp actions in order with a time limit, failing the test on error.
 func (b *Browser) Do(steps ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
@@ -138,14 +143,14 @@ func (b *Browser) Do(steps ...chromedp.Action[chromedp.Void]) {
 
 // EvalErr evaluates a JavaScript expression (awaiting a promise) into T.
 func EvalErr[T any](b *Browser, expr string) (T, error) {
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, stepLimit)
 	defer cancel()
 	return chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 }
 
 // Try runs actions in order with a time limit and returns their error.
 func (b *Browser) Try(steps ...chromedp.Action[chromedp.Void]) error {
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, stepLimit)
 	defer cancel()
 	return chromedp.Do(ctx, steps...)
 }
@@ -153,7 +158,7 @@ func (b *Browser) Try(steps ...chromedp.Action[chromedp.Void]) error {
 // Eval evaluates a JavaScript expression (awaiting a promise) into T.
 func Eval[T any](b *Browser, expr string) T {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, stepLimit)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
