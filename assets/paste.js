@@ -307,7 +307,7 @@
     if ((s.indexOf("waiving test") >= 0 || s.indexOf("Waiving device_to_device") === 0) && RE.waived.test(s)) { mark(y.waived, n, raw); }
     if (s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
     if (s.indexOf("BAR 1: current size: ") >= 0) { var b = s; while (b.charAt(0) === "`") { b = b.slice(1); } if (b.indexOf("BAR 1: current size: ") === 0) { this.rebarLine(b, n, raw); } }
-    if (containsAny(s, ["ECAP_ACS", "ecap_acs", "f2a.w", "F2A.w", "f2a.W", "F2A.W"]) && RE.setpciACS.test(s)) { y.setpci.next = true; }
+    if (containsAny(s, T.words.setpciACS) && RE.setpciACS.test(s)) { y.setpci.next = true; }
     this.ncclTestLine(s, n, raw);
   };
   X.ncclTestLine = function (s, n, raw) {

@@ -73,6 +73,10 @@ var (
 	reReBAR     = pattern("rebar", `^BAR 1: current size: (\d{1,7})([MGT]B)(?:, supported: ([0-9MGTB ]{1,400}))?`)
 )
 
+// setpciACSWords are the words, as written, one of which every match of
+// reSetpciACS holds: the reader's cheap trigger.
+var setpciACSWords = []string{"ECAP_ACS", "ecap_acs", "f2a.w", "F2A.w", "f2a.W", "F2A.W"}
+
 // ncclSetUpWords are the words of NCCL's INFO lines that show a
 // communicator being set up or running collectives: its rings and trees
 // (`Channel 00/02 :`, `Trees [0]`, `Pattern 4, crossNic 0`), the
@@ -253,7 +257,7 @@ func (x *Extractor) symptomScan(s string, n int, raw string) {
 	if b := strings.TrimLeft(s, "`"); strings.HasPrefix(b, "BAR 1: current size: ") {
 		x.rebarLine(b, n, raw)
 	}
-	if containsAny(s, "ECAP_ACS", "ecap_acs", "f2a.w", "F2A.w", "f2a.W", "F2A.W") && reSetpciACS.MatchString(s) {
+	if containsAny(s, setpciACSWords...) && reSetpciACS.MatchString(s) {
 		y.setpci.next = true
 	}
 	x.ncclTestLine(s, n, raw)
