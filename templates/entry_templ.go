@@ -133,7 +133,7 @@ func entryHead(v *View) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = jsonLD(v.EntryLD()).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = jsonLD(v.EntryLD(desc)).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

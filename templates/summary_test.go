@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -67,6 +68,20 @@ func TestLiteralParts(t *testing.T) {
 		}
 		if strings.Join(code, "|") != strings.Join(c.code, "|") {
 			t.Errorf("LiteralParts(%q) code %q, want %q", c.in, code, c.code)
+		}
+	}
+}
+
+// stripTags removes what the pattern <[^>]*> removes, a < that no > follows
+// included.
+func TestStripTags(t *testing.T) {
+	tags := regexp.MustCompile(`<[^>]*>`)
+	for _, s := range []string{
+		"", "plain", "<code>x</code> and <a href=\"u\">y</a>", "a < b", "a < b <code>c</code>",
+		"<code>x</code> <", "<<>>", "> a <", "x <em>y</em> z &amp; <", "<", ">",
+	} {
+		if got, want := stripTags(s), tags.ReplaceAllString(s, ""); got != want {
+			t.Errorf("stripTags(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

@@ -8,6 +8,7 @@
 package templates
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/a-h/templ"
@@ -107,17 +109,23 @@ func (u *UI) text(lang, key string) (string, error) {
 }
 
 // MD writes inline Markdown from the KB, rendered by our own renderer
-// without raw HTML: the one text that reaches a page unescaped.
+// without raw HTML: the one text that reaches a page unescaped. An entry
+// page has a few dozen, written from a pooled buffer.
 func (v *View) MD(s string) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		h, err := v.UI.Markdown.Inline(s)
+		b := mdBuffers.Get().(*[]byte)
+		defer mdBuffers.Put(b)
+		h, err := v.UI.Markdown.AppendInline((*b)[:0], s)
+		*b = h[:0]
 		if err != nil {
 			return err
 		}
-		_, err = io.WriteString(w, string(h))
+		_, err = w.Write(h)
 		return err
 	})
 }
+
+var mdBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // Doc renders the page's article.
 func (v *View) Doc() (markdown.Document, error) { return v.UI.Markdown.Document(v.Article.Body) }
@@ -352,8 +360,6 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
-var tags = regexp.MustCompile(`<[^>]*>`)
-
 // Plain is inline Markdown from the KB as plain text, for the places that
 // take no markup: meta descriptions, link previews, structured data, feeds.
 func (u *UI) Plain(s string) (string, error) {
@@ -361,7 +367,29 @@ func (u *UI) Plain(s string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return strings.TrimSpace(html.UnescapeString(tags.ReplaceAllString(string(h), ""))), nil
+	return strings.TrimSpace(html.UnescapeString(stripTags(string(h)))), nil
+}
+
+// stripTags removes what the pattern <[^>]*> matches: from each < to the
+// next >, a < without a > after it staying.
+func stripTags(s string) string {
+	i := strings.IndexByte(s, '<')
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i >= 0 {
+		j := strings.IndexByte(s[i:], '>')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		s = s[i+j+1:]
+		i = strings.IndexByte(s, '<')
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // summaryWidth bounds a summary: about what a search engine shows of a
@@ -425,66 +453,92 @@ func (v *View) OGLocale() string {
 
 // EntryLD is the schema.org description of an entry page (JSON-LD): a
 // TechArticle whose headline is the message and whose subject is the error,
-// with its dates and the sources it is based on.
-func (v *View) EntryLD() (map[string]any, error) {
+// with its dates and the sources it is based on. desc is the page's
+// description. Its fields are in the order of their names, as a map's keys
+// would be, and it costs a build less than a map to write.
+func (v *View) EntryLD(desc string) *TechArticle {
 	e := v.Entry
 	k := e.Entry
-	desc, err := v.Summary(e.RootCause.Text)
-	if err != nil {
-		return nil, err
-	}
-	about := map[string]any{"@type": "Thing", "name": k.ErrorCode, "description": k.Signature}
-	if len(k.Aliases) > 0 {
-		about["alternateName"] = k.Aliases
-	}
-	ld := map[string]any{
-		"@context":    "https://schema.org",
-		"@type":       "TechArticle",
-		"headline":    e.Signature,
-		"name":        e.Signature,
-		"about":       about,
-		"description": desc,
-		"inLanguage":  v.LangTag(),
-		"publisher":   map[string]any{"@type": "Organization", "name": v.UI.Strings["site_name"]},
-	}
-	if k.FirstSeen != "" {
-		ld["datePublished"] = k.FirstSeen
-	}
-	if k.LastUpdated != "" {
-		ld["dateModified"] = k.LastUpdated
-	}
-	if len(k.Tags) > 0 {
-		ld["keywords"] = strings.Join(k.Tags, ", ")
+	ld := &TechArticle{
+		Context:     "https://schema.org",
+		Type:        "TechArticle",
+		Headline:    e.Signature,
+		Name:        e.Signature,
+		About:       ldThing{Type: "Thing", Name: k.ErrorCode, Description: k.Signature, AlternateName: k.Aliases},
+		Description: desc,
+		InLanguage:  v.LangTag(),
+		Publisher:   ldOrganization{Type: "Organization", Name: v.UI.Strings["site_name"]},
+		Published:   k.FirstSeen,
+		Modified:    k.LastUpdated,
+		Keywords:    strings.Join(k.Tags, ", "),
 	}
 	if u := v.Site.URL(v.Path); u != "" {
-		ld["url"] = u
-		ld["mainEntityOfPage"] = u
+		ld.URL, ld.MainEntityOfPage = u, u
 	}
 	src := ""
 	if k.SignatureSource != nil {
 		src = k.SignatureSource.URL
 	}
-	if based := entrySources(src, k.OfficialDocURL, e); len(based) > 0 {
-		ld["isBasedOn"] = based
-	}
-	return ld, nil
+	ld.IsBasedOn = entrySources(src, k.OfficialDocURL, e)
+	return ld
+}
+
+// TechArticle is schema.org's TechArticle as an entry page describes itself.
+type TechArticle struct {
+	Context          string         `json:"@context"`
+	Type             string         `json:"@type"`
+	About            ldThing        `json:"about"`
+	Modified         string         `json:"dateModified,omitempty"`
+	Published        string         `json:"datePublished,omitempty"`
+	Description      string         `json:"description"`
+	Headline         string         `json:"headline"`
+	InLanguage       string         `json:"inLanguage"`
+	IsBasedOn        []string       `json:"isBasedOn,omitempty"`
+	Keywords         string         `json:"keywords,omitempty"`
+	MainEntityOfPage string         `json:"mainEntityOfPage,omitempty"`
+	Name             string         `json:"name"`
+	Publisher        ldOrganization `json:"publisher"`
+	URL              string         `json:"url,omitempty"`
+}
+
+type ldThing struct {
+	Type          string   `json:"@type"`
+	AlternateName []string `json:"alternateName,omitempty"`
+	Description   string   `json:"description"`
+	Name          string   `json:"name"`
+}
+
+type ldOrganization struct {
+	Type string `json:"@type"`
+	Name string `json:"name"`
 }
 
 // jsonLD writes a script element of structured data. JSON's encoder
 // escapes <, > and & inside strings, so no text can end the element.
-func jsonLD(v any, err error) templ.Component {
+func jsonLD(v any) templ.Component {
+	return jsonElement(`<script type="application/ld+json">`, v)
+}
+
+// jsonElement writes open, v as JSON and the script's end tag: the bytes of
+// open + templ.JSONString(v) + "</script>", encoded into a pooled buffer and
+// written from there, as every entry page has one.
+func jsonElement(open string, v any) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		if err != nil {
+		b := jsonBuffers.Get().(*bytes.Buffer)
+		defer jsonBuffers.Put(b)
+		b.Reset()
+		b.WriteString(open)
+		if err := json.NewEncoder(b).Encode(v); err != nil {
 			return err
 		}
-		s, err := templ.JSONString(v)
-		if err != nil {
-			return err
-		}
-		_, err = io.WriteString(w, `<script type="application/ld+json">`+s+`</script>`)
+		b.Truncate(b.Len() - 1) // Encode's newline, which Marshal does not write
+		b.WriteString("</script>")
+		_, err := w.Write(b.Bytes())
 		return err
 	})
 }
+
+var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // entrySources are the public pages an entry rests on, each once.
 func entrySources(src, doc string, e *site.EntryView) []string {
@@ -539,14 +593,7 @@ func fail(err error) templ.Component {
 // script to read. JSON's encoder escapes <, > and & inside strings, so no
 // text can end the element.
 func jsonScript(id string, v any) templ.Component {
-	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		s, err := templ.JSONString(v)
-		if err != nil {
-			return err
-		}
-		_, err = io.WriteString(w, `<script type="application/json" id="`+html.EscapeString(id)+`">`+s+`</script>`)
-		return err
-	})
+	return jsonElement(`<script type="application/json" id="`+html.EscapeString(id)+`">`, v)
 }
 
 // FleetEntry is an entry as the fleet page judges it against each node.

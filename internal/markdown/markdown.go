@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -101,15 +102,38 @@ func (r *Renderer) Document(src []byte) (Document, error) {
 // Inline renders a short text such as a KB field: inline Markdown (code,
 // emphasis, links) without the surrounding paragraph.
 func (r *Renderer) Inline(src string) (template.HTML, error) {
-	if !strings.ContainsAny(src, "`*_[]<>&\\!~:#|\n") {
-		// Nothing Markdown could act on: escaping is the whole rendering.
+	if !mayBeMarkdown(src) {
 		return template.HTML(template.HTMLEscapeString(src)), nil
 	}
-	if out, ok := codeSpansOnly(src); ok {
-		return template.HTML(out), nil
+	b := inlineBuffers.Get().(*[]byte)
+	defer inlineBuffers.Put(b)
+	out, err := r.AppendInline((*b)[:0], src)
+	*b = out[:0]
+	if err != nil {
+		return "", err
 	}
-	return r.parsedInline(src)
+	return template.HTML(out), nil
 }
+
+// AppendInline appends Inline's HTML for src to dst: a page that writes
+// the HTML straight on makes no string of it.
+func (r *Renderer) AppendInline(dst []byte, src string) ([]byte, error) {
+	if !mayBeMarkdown(src) {
+		// Nothing Markdown could act on: escaping is the whole rendering.
+		return append(dst, template.HTMLEscapeString(src)...), nil
+	}
+	if out, ok := appendCodeSpans(dst, src); ok {
+		return out, nil
+	}
+	h, err := r.parsedInline(src)
+	return append(dst, h...), err
+}
+
+// mayBeMarkdown says whether src holds a character inline Markdown acts on.
+func mayBeMarkdown(src string) bool { return strings.ContainsAny(src, "`*_[]<>&\\!~:#|\n") }
+
+// inlineBuffers hold Inline's HTML while it is made.
+var inlineBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // parsedInline is Inline by goldmark, for any Markdown.
 func (r *Renderer) parsedInline(src string) (template.HTML, error) {
@@ -292,75 +316,72 @@ func isPlainText(src string) bool {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
 
-// codeSpansOnly renders a one-line text of words and single-backtick code
-// spans the way goldmark does, without parsing it: most KB fields are such
-// a sentence with a variable or a call in it, and parsing them was most of
-// the time an entry page took. It refuses (ok false) anything else: a
+// appendCodeSpans appends to dst the HTML of a one-line text of words and
+// single-backtick code spans the way goldmark writes it, without parsing it:
+// most KB fields are such a sentence with a variable or a call in it, and
+// parsing them was most of the time an entry page took. It refuses (ok false) anything else: a
 // line that could open a block, an unpaired or doubled backtick, a code
 // span with a space at either end, and outside the spans any character
 // inline Markdown acts on, including what GFM turns into links (a
 // scheme's "://", www., an address's @).
-func codeSpansOnly(src string) (html string, ok bool) {
+func appendCodeSpans(dst []byte, src string) (_ []byte, ok bool) {
 	src = strings.TrimRight(src, " \t") // a paragraph's trailing spaces go
 	if src == "" || strings.Contains(src, "``") || !utf8.ValidString(src) {
-		return "", false
+		return dst, false
 	}
 	if r, _ := utf8.DecodeRuneInString(src); r != '`' && !unicode.IsLetter(r) {
-		return "", false
+		return dst, false
 	}
-	var b strings.Builder
-	b.Grow(len(src) + len(src)/4)
+	b := slices.Grow(dst, len(src)+len(src)/4)
 	code, start := false, 0
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch {
 		case c < ' ' && c != '\t' || c == 0x7f:
-			return "", false
+			return dst, false
 		case c == '`':
 			if !code && (i+1 == len(src) || isSpace(src[i+1])) || code && isSpace(src[i-1]) {
-				return "", false
+				return dst, false
 			}
 			if code {
-				b.WriteString("<code>")
-				escapeHTML(&b, src[start:i])
-				b.WriteString("</code>")
+				b = append(b, "<code>"...)
+				b = appendEscaped(b, src[start:i])
+				b = append(b, "</code>"...)
 			} else {
-				escapeHTML(&b, src[start:i])
+				b = appendEscaped(b, src[start:i])
 			}
 			code, start = !code, i+1
 		case !code && strings.IndexByte("*_[]<>&\\!~#|@", c) >= 0:
-			return "", false
+			return dst, false
 		case !code && c == ':' && i+1 < len(src) && src[i+1] == '/':
-			return "", false // a URL's scheme, which GFM links
+			return dst, false // a URL's scheme, which GFM links
 		case !code && (c == 'w' || c == 'W') && len(src)-i >= 4 && strings.EqualFold(src[i:i+4], "www."):
-			return "", false
+			return dst, false
 		}
 	}
 	if code {
-		return "", false
+		return dst, false
 	}
-	escapeHTML(&b, src[start:])
-	return b.String(), true
+	return appendEscaped(b, src[start:]), true
 }
 
-// escapeHTML writes s escaped as goldmark escapes text.
-func escapeHTML(b *strings.Builder, s string) {
+// appendEscaped appends s escaped as goldmark escapes text.
+func appendEscaped(b []byte, s string) []byte {
 	for {
 		i := strings.IndexAny(s, "<>&\"")
 		if i < 0 {
-			b.WriteString(s)
-			return
+			return append(b, s...)
 		}
-		b.WriteString(s[:i])
+		b = append(b, s[:i]...)
 		switch s[i] {
 		case '<':
-			b.WriteString("&lt;")
+			b = append(b, "&lt;"...)
 		case '>':
-			b.WriteString("&gt;")
+			b = append(b, "&gt;"...)
 		case '&':
-			b.WriteString("&amp;")
+			b = append(b, "&amp;"...)
 		case '"':
-			b.WriteString("&quot;")
+			b = append(b, "&quot;"...)
 		}
 		s = s[i+1:]
 	}

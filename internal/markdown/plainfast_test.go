@@ -157,3 +157,28 @@ func addSeeds(f *testing.F, more ...string) {
 		f.Add(s)
 	}
 }
+
+// codeSpansOnly is the fast path's HTML on its own.
+func codeSpansOnly(s string) (string, bool) {
+	b, ok := appendCodeSpans(nil, s)
+	return string(b), ok
+}
+
+// AppendInline leaves what dst holds and appends what Inline returns, on
+// every path: plain text, code spans only, and parsed Markdown.
+func TestAppendInlineIsInline(t *testing.T) {
+	r := New()
+	for _, s := range []string{"plain words", "say \"hi\" & go", "call `cudaMemcpyPeer` twice", "a *b* [c](https://x.y)", "`a"} {
+		want, err := r.Inline(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.AppendInline([]byte("before|"), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != "before|"+string(want) {
+			t.Errorf("AppendInline(%q) = %q, want %q", s, got, "before|"+string(want))
+		}
+	}
+}

@@ -126,23 +126,40 @@ func (p *Page) File() string {
 // Rel returns a relative link from this page to target, a path from the site
 // root. Directory targets get index.html so that file:// opens the page. The
 // link climbs only above the folders the two share: an entry's links to its
-// neighbours were most of the bytes of its related list.
+// neighbours were most of the bytes of its related list. Every page asks
+// for a few dozen links, so it walks the paths in place.
 func (p *Page) Rel(target string) string {
 	if target == "" || strings.HasSuffix(target, "/") {
 		target += "index.html"
 	}
-	from := strings.Split(p.File(), "/")
-	from = from[:len(from)-1] // the page's folders
-	to := strings.Split(target, "/")
-	i := 0
-	for i < len(from) && i < len(to)-1 && from[i] == to[i] {
-		i++
+	dir := p.dir()
+	shared := 0 // bytes of whole folders the two paths share
+	for {
+		i := strings.IndexByte(dir[shared:], '/')
+		if i < 0 || !strings.HasPrefix(target[shared:], dir[shared:shared+i+1]) {
+			break
+		}
+		shared += i + 1
 	}
-	return strings.Repeat("../", len(from)-i) + strings.Join(to[i:], "/")
+	up := strings.Count(dir[shared:], "/")
+	if up == 0 {
+		return target[shared:]
+	}
+	var b strings.Builder
+	b.Grow(3*up + len(target) - shared)
+	for range up {
+		b.WriteString("../")
+	}
+	b.WriteString(target[shared:])
+	return b.String()
 }
 
+// dir is the page's folder from the site root with a trailing slash, "" at
+// the root.
+func (p *Page) dir() string { return p.Path[:strings.LastIndexByte(p.Path, '/')+1] }
+
 // Root is the relative path from this page to the site root ("" or "../../").
-func (p *Page) Root() string { return strings.Repeat("../", strings.Count(p.File(), "/")) }
+func (p *Page) Root() string { return strings.Repeat("../", strings.Count(p.dir(), "/")) }
 
 // URL is the page's absolute URL, or "" when the site has no base URL.
 func (p *Page) URL() string { return p.Site.URL(p.Path) }
