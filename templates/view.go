@@ -37,6 +37,8 @@ type UI struct {
 	Strings  map[string]string            // key -> text in this language
 	All      map[string]map[string]string // every language's words, for the pages that show both
 	Markdown *markdown.Renderer
+
+	shared sync.Map // name -> the bytes of a part every page of the language has (Shared)
 }
 
 // View is what a page's component receives: the page, its language's UI,
@@ -86,7 +88,28 @@ func Page(v *View) (templ.Component, error) {
 }
 
 // T is a UI string in the page's language; a key i18n.json lacks fails the page.
-func (v *View) T(key string) (string, error) { return v.UI.text(v.UI.Code, key) }
+func (v *View) T(key string) (string, error) { return v.UI.T(key) }
+
+// T is a UI string in the UI's language.
+func (u *UI) T(key string) (string, error) { return u.text(u.Code, key) }
+
+// Shared writes c, a part of the page written from the UI alone, so the
+// same on every page of its language: rendered for the first page that
+// has it and copied on the others, as tens of thousands of pages have it.
+func (u *UI) Shared(name string, c templ.Component) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		b, ok := u.shared.Load(name)
+		if !ok {
+			var buf bytes.Buffer
+			if err := c.Render(ctx, &buf); err != nil {
+				return err
+			}
+			b, _ = u.shared.LoadOrStore(name, buf.Bytes())
+		}
+		_, err := w.Write(b.([]byte))
+		return err
+	})
+}
 
 // TL is a UI string in a named language.
 func (v *View) TL(lang, key string) (string, error) { return v.UI.text(lang, key) }

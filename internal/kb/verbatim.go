@@ -72,8 +72,11 @@ func isPathByte(c byte) bool {
 // normalize replaces numbers, addresses, paths and host names in s.
 func normalize(s string) normalized {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
+	// The result is no longer than s: sized once, the two grew by doubling
+	// for every excerpt of a large KB's load.
 	var b strings.Builder
-	n := normalized{}
+	b.Grow(len(s))
+	n := normalized{off: make([]int, 0, len(s))}
 	emit := func(c byte, at int) {
 		b.WriteByte(c)
 		n.off = append(n.off, at)
