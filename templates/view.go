@@ -548,7 +548,11 @@ func jsonLD(v any) templ.Component {
 func jsonElement(open string, v any) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
 		b := jsonBuffers.Get().(*bytes.Buffer)
-		defer jsonBuffers.Put(b)
+		defer func() {
+			if b.Cap() <= maxPooledJSON { // the fleet page's megabytes are not kept
+				jsonBuffers.Put(b)
+			}
+		}()
 		b.Reset()
 		b.WriteString(open)
 		if err := json.NewEncoder(b).Encode(v); err != nil {
@@ -562,6 +566,9 @@ func jsonElement(open string, v any) templ.Component {
 }
 
 var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledJSON is the largest buffer jsonElement keeps for the next page.
+const maxPooledJSON = 64 << 10
 
 // entrySources are the public pages an entry rests on, each once.
 func entrySources(src, doc string, e *site.EntryView) []string {
