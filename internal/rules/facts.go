@@ -145,11 +145,11 @@ func pairReasons(r *facts.Report) (yes, no string) {
 			blocked = append(blocked, fmt.Sprintf("GPU%d-GPU%d %s", b.From, b.To, b.Reason))
 		}
 	}
-	yes = "P2P works between all GPU pairs"
+	yes = reasonAllPairs.en
 	if len(ok) > 0 {
 		yes += " (" + strings.Join(ok, ", ") + ")"
 	}
-	no = "P2P blocked"
+	no = reasonBlocked.en
 	if len(blocked) > 0 {
 		no += ": " + strings.Join(blocked, ", ")
 	}
@@ -188,37 +188,11 @@ func (f Facts) get(name string) value {
 	return value{display: Display(name)}
 }
 
-// displayNames name facts in reasons.
-var displayNames = map[string]string{
-	"gpu.count": "GPU count", "gpu.arch": "GPU architecture", "p2p.all_pairs_ok": "P2P between all GPU pairs",
-	"p2p.blocked_pairs": "pairs without P2P", "nvlink.present": "NVLink", "nvswitch.present": "NVSwitch",
-	"mig.enabled": "MIG", "virtualized": "virtual machine", "container": "container", "iommu.enabled": "IOMMU",
-	"acs.redirect": "ACS redirect", "nvml.available": "NVML", "driver.version": "driver", "cuda.version": "CUDA",
-	"cuda.driver":  "CUDA (driver)",
-	"gpu.consumer": "consumer GPU", "topo.sys_pairs": "pairs across CPU sockets (SYS)", "wsl": "WSL2", "slurm": "Slurm job",
-	"iommu.passthrough": "IOMMU passthrough", "iommu.faults": "IOMMU faults", "xid.count": "Xid errors", "xid.nvlink": "NVLink Xid",
-	"nccl.version": "NCCL", "nccl.p2p_used": "NCCL P2P transport", "nccl.transport": "NCCL transport", "nccl.p2p_refused": "NCCL P2P refused",
-	"p2p.test.ran": "P2P test", "p2p.test.data_ok": "P2P data check", "p2p.test.failed_pairs": "pairs failing the P2P test",
-	"p2p.test.slow_pairs": "pairs where P2P is not faster", "p2p.test.ipc_ok": "cross-process P2P", "p2p.test.timeouts": "pairs timed out",
-	"p2p.test.enable_error":   "peer access error",
-	"nccl.tests.wrong":        "values nccl-tests found wrong",
-	"nccl.tests.busbw":        "nccl-tests bus bandwidth (GB/s)",
-	"p2p.waived":              "P2P test waived",
-	"gpu.bar1_mib":            "BAR1 size (MiB)",
-	"gpu.bar1_small":          "BAR1 smaller than GPU memory",
-	"nccl.stopped_after_init": "log stops after NCCL set-up",
-	"p2p.copy_zeros":          "GPU-to-GPU copy came back as zeros",
-	"p2p.link_gbs":            "what the link allows (GB/s)",
-	"p2p.bw_below_link":       "pairs far below their link",
-	"hang.seen":               "the run hangs",
-	"output.wrong":            "wrong values or output",
-}
-
 // Display is how reasons and answers name a fact: "P2P between all GPU
 // pairs" for p2p.all_pairs_ok; an env.NAME or python.NAME fact by its NAME.
 func Display(fact string) string {
 	if d, ok := displayNames[fact]; ok {
-		return d
+		return d.en
 	}
 	for _, p := range []string{"env.", "python."} {
 		if n, ok := strings.CutPrefix(fact, p); ok && n != "" {

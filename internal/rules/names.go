@@ -51,47 +51,83 @@ func (f Facts) Seen(name string) string {
 	return fmt.Sprintf("%s:%t:%s:%g", v.kind, v.b, v.s, v.n)
 }
 
-// displayNamesZh name facts for Chinese readers, who are shown no fact's
-// dotted name.
-var displayNamesZh = map[string]string{
-	"gpu.count": "GPU 数量", "gpu.arch": "GPU 架构", "p2p.all_pairs_ok": "所有 GPU 对之间的 P2P",
-	"p2p.blocked_pairs": "没有 P2P 的 GPU 对", "nvlink.present": "NVLink", "nvswitch.present": "NVSwitch",
-	"mig.enabled": "MIG", "virtualized": "虚拟机", "container": "容器", "iommu.enabled": "IOMMU",
-	"acs.redirect": "ACS 重定向", "nvml.available": "NVML", "driver.version": "驱动", "cuda.version": "CUDA",
-	"cuda.driver": "CUDA（驱动）", "gpu.consumer": "消费级 GPU", "topo.sys_pairs": "跨 CPU 插槽（SYS）的 GPU 对",
-	"wsl": "WSL2", "slurm": "Slurm 作业", "iommu.passthrough": "IOMMU 直通", "iommu.faults": "IOMMU 故障",
-	"xid.count": "Xid 错误", "xid.nvlink": "NVLink Xid", "nccl.version": "NCCL", "nccl.p2p_used": "NCCL P2P 传输",
-	"nccl.transport": "NCCL 传输方式", "nccl.p2p_refused": "NCCL 拒绝 P2P", "p2p.test.ran": "P2P 测试",
-	"p2p.test.data_ok": "P2P 数据校验", "p2p.test.failed_pairs": "P2P 测试失败的 GPU 对",
-	"p2p.test.slow_pairs": "P2P 不更快的 GPU 对", "p2p.test.ipc_ok": "跨进程 P2P", "p2p.test.timeouts": "超时的 GPU 对",
-	"p2p.test.enable_error": "开启对等访问的错误",
-	"nccl.tests.wrong":      "nccl-tests 发现的错误值", "nccl.tests.busbw": "nccl-tests 总线带宽（GB/s）",
-	"p2p.waived": "P2P 测试被跳过", "gpu.bar1_mib": "BAR1 大小（MiB）", "gpu.bar1_small": "BAR1 小于显存",
-	"nccl.stopped_after_init": "日志停在 NCCL 初始化之后", "p2p.copy_zeros": "GPU 间拷贝得到全零",
-	"p2p.link_gbs": "链路允许的带宽（GB/s）", "p2p.bw_below_link": "远低于链路带宽的 GPU 对",
-	"hang.seen": "运行挂起", "output.wrong": "结果或输出错误",
+// words are a name or a reason in each language of the site.
+type words struct{ en, zh string }
+
+// displayNames name facts in reasons, in English and for Chinese readers,
+// who are shown no fact's dotted name.
+var displayNames = map[string]words{
+	"gpu.count":               {"GPU count", "GPU 数量"},
+	"gpu.arch":                {"GPU architecture", "GPU 架构"},
+	"p2p.all_pairs_ok":        {"P2P between all GPU pairs", "所有 GPU 对之间的 P2P"},
+	"p2p.blocked_pairs":       {"pairs without P2P", "没有 P2P 的 GPU 对"},
+	"nvlink.present":          {"NVLink", "NVLink"},
+	"nvswitch.present":        {"NVSwitch", "NVSwitch"},
+	"mig.enabled":             {"MIG", "MIG"},
+	"virtualized":             {"virtual machine", "虚拟机"},
+	"container":               {"container", "容器"},
+	"iommu.enabled":           {"IOMMU", "IOMMU"},
+	"acs.redirect":            {"ACS redirect", "ACS 重定向"},
+	"nvml.available":          {"NVML", "NVML"},
+	"driver.version":          {"driver", "驱动"},
+	"cuda.version":            {"CUDA", "CUDA"},
+	"cuda.driver":             {"CUDA (driver)", "CUDA（驱动）"},
+	"gpu.consumer":            {"consumer GPU", "消费级 GPU"},
+	"topo.sys_pairs":          {"pairs across CPU sockets (SYS)", "跨 CPU 插槽（SYS）的 GPU 对"},
+	"wsl":                     {"WSL2", "WSL2"},
+	"slurm":                   {"Slurm job", "Slurm 作业"},
+	"iommu.passthrough":       {"IOMMU passthrough", "IOMMU 直通"},
+	"iommu.faults":            {"IOMMU faults", "IOMMU 故障"},
+	"xid.count":               {"Xid errors", "Xid 错误"},
+	"xid.nvlink":              {"NVLink Xid", "NVLink Xid"},
+	"nccl.version":            {"NCCL", "NCCL"},
+	"nccl.p2p_used":           {"NCCL P2P transport", "NCCL P2P 传输"},
+	"nccl.transport":          {"NCCL transport", "NCCL 传输方式"},
+	"nccl.p2p_refused":        {"NCCL P2P refused", "NCCL 拒绝 P2P"},
+	"p2p.test.ran":            {"P2P test", "P2P 测试"},
+	"p2p.test.data_ok":        {"P2P data check", "P2P 数据校验"},
+	"p2p.test.failed_pairs":   {"pairs failing the P2P test", "P2P 测试失败的 GPU 对"},
+	"p2p.test.slow_pairs":     {"pairs where P2P is not faster", "P2P 不更快的 GPU 对"},
+	"p2p.test.ipc_ok":         {"cross-process P2P", "跨进程 P2P"},
+	"p2p.test.timeouts":       {"pairs timed out", "超时的 GPU 对"},
+	"p2p.test.enable_error":   {"peer access error", "开启对等访问的错误"},
+	"nccl.tests.wrong":        {"values nccl-tests found wrong", "nccl-tests 发现的错误值"},
+	"nccl.tests.busbw":        {"nccl-tests bus bandwidth (GB/s)", "nccl-tests 总线带宽（GB/s）"},
+	"p2p.waived":              {"P2P test waived", "P2P 测试被跳过"},
+	"gpu.bar1_mib":            {"BAR1 size (MiB)", "BAR1 大小（MiB）"},
+	"gpu.bar1_small":          {"BAR1 smaller than GPU memory", "BAR1 小于显存"},
+	"nccl.stopped_after_init": {"log stops after NCCL set-up", "日志停在 NCCL 初始化之后"},
+	"p2p.copy_zeros":          {"GPU-to-GPU copy came back as zeros", "GPU 间拷贝得到全零"},
+	"p2p.link_gbs":            {"what the link allows (GB/s)", "链路允许的带宽（GB/s）"},
+	"p2p.bw_below_link":       {"pairs far below their link", "远低于链路带宽的 GPU 对"},
+	"hang.seen":               {"the run hangs", "运行挂起"},
+	"output.wrong":            {"wrong values or output", "结果或输出错误"},
 }
+
+// The whole reasons facts give of themselves (their yes and no) in each
+// language; what follows one in a reason (the pairs, an error) stays as
+// read. The facts write the English, ReasonIn puts the Chinese.
+var (
+	reasonAllPairs   = words{"P2P works between all GPU pairs", "所有 GPU 对之间 P2P 可用"}
+	reasonBlocked    = words{"P2P blocked", "P2P 被阻断"}
+	reasonTestNotRun = words{"P2P test did not run", "P2P 测试没有运行"}
+	reasonTestRan    = words{"P2P test ran", "P2P 测试已运行"}
+	reasonIPCWorks   = words{"cross-process P2P works", "跨进程 P2P 可用"}
+	reasonIPCFailed  = words{"cross-process P2P failed", "跨进程 P2P 失败"}
+	reasonIntact     = words{"every copy arrived intact", "每次拷贝的数据都完好"}
+	reasonWrong      = words{"data arrived wrong", "数据到达时出错"}
+	reasonNotRunWhy  = words{" (the test did not run", "（测试没有运行"} // after a fact's name
+)
+
+// reasons are the reasons above, in the order ReasonIn tries them.
+var reasons = []words{reasonAllPairs, reasonBlocked, reasonTestNotRun, reasonTestRan, reasonIPCWorks, reasonIPCFailed, reasonIntact, reasonWrong, reasonNotRunWhy}
 
 // DisplayIn is Display in a language: en or zh.
 func DisplayIn(fact, lang string) string {
-	if d, ok := displayNamesZh[fact]; ok && lang == "zh" {
-		return d
+	if d, ok := displayNames[fact]; ok && lang == "zh" {
+		return d.zh
 	}
 	return Display(fact)
-}
-
-// reasonPhrasesZh are the whole reasons facts give of themselves (their
-// yes and no), in Chinese; what follows them (the pairs, an error) stays.
-var reasonPhrasesZh = [][2]string{
-	{"P2P works between all GPU pairs", "所有 GPU 对之间 P2P 可用"},
-	{"P2P blocked", "P2P 被阻断"},
-	{"P2P test did not run", "P2P 测试没有运行"},
-	{"P2P test ran", "P2P 测试已运行"},
-	{"cross-process P2P works", "跨进程 P2P 可用"},
-	{"cross-process P2P failed", "跨进程 P2P 失败"},
-	{"every copy arrived intact", "每次拷贝的数据都完好"},
-	{"data arrived wrong", "数据到达时出错"},
-	{" (the test did not run", "（测试没有运行"},
 }
 
 // ReasonIn words a verdict's reason for a reader of lang: in Chinese, the
@@ -114,25 +150,23 @@ func ReasonIn(reason, lang string) string {
 
 // nameZh puts the Chinese name for the fact an English reason starts with.
 func nameZh(s string) string {
-	for _, p := range reasonPhrasesZh {
-		if rest, ok := strings.CutPrefix(s, p[0]); ok {
-			return p[1] + rest
+	for _, r := range reasons {
+		if rest, ok := strings.CutPrefix(s, r.en); ok {
+			return r.zh + rest
 		}
 	}
 	best, zh := "", ""
-	for fact, en := range displayNames {
-		if len(en) > len(best) && (s == en || strings.HasPrefix(s, en+" ")) {
-			if z, ok := displayNamesZh[fact]; ok {
-				best, zh = en, z
-			}
+	for _, name := range displayNames {
+		if len(name.en) > len(best) && (s == name.en || strings.HasPrefix(s, name.en+" ")) {
+			best, zh = name.en, name.zh
 		}
 	}
 	if best == "" {
 		return s
 	}
 	rest := s[len(best):]
-	for _, p := range reasonPhrasesZh {
-		rest = strings.Replace(rest, p[0], p[1], 1)
+	for _, r := range reasons {
+		rest = strings.Replace(rest, r.en, r.zh, 1)
 	}
 	return zh + rest
 }

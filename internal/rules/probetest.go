@@ -23,16 +23,16 @@ func testFacts(f Facts, t *facts.Test) {
 		return
 	}
 	ran := boolean(t.Ran, "P2P test")
-	ran.yes = fmt.Sprintf("P2P test ran (%d GPU, %d pairs, %s each)", len(t.Devices), len(t.Pairs), Size(t.SizeBytes))
-	ran.no = "P2P test did not run"
+	ran.yes = reasonTestRan.en + fmt.Sprintf(" (%d GPU, %d pairs, %s each)", len(t.Devices), len(t.Pairs), Size(t.SizeBytes))
+	ran.no = reasonTestNotRun.en
 	if t.Error != "" {
 		ran.no += ": " + t.Error
 	}
 	f["p2p.test.ran"] = ran
 	if !t.Ran {
-		why := " (the test did not run)"
+		why := reasonNotRunWhy.en + ")"
 		if t.Error != "" {
-			why = " (the test did not run: " + t.Error + ")"
+			why = reasonNotRunWhy.en + ": " + t.Error + ")"
 		}
 		for _, n := range []string{"p2p.test.data_ok", "p2p.test.failed_pairs", "p2p.test.slow_pairs", "p2p.test.ipc_ok", "p2p.test.timeouts", "p2p.test.enable_error"} {
 			f[n] = value{display: Display(n) + why}
@@ -54,14 +54,14 @@ func testFacts(f Facts, t *facts.Test) {
 				}
 			}
 		}
-		v.yes = fmt.Sprintf("every copy arrived intact (%d pairs, %d paths checked)", len(t.Pairs), paths)
+		v.yes = reasonIntact.en + fmt.Sprintf(" (%d pairs, %d paths checked)", len(t.Pairs), paths)
 		var bad []string
 		for _, p := range t.Pairs {
 			if m := mismatch(p); m != "" {
 				bad = append(bad, m)
 			}
 		}
-		v.no = "data arrived wrong"
+		v.no = reasonWrong.en
 		if len(bad) > 0 {
 			v.no += ": " + listed(bad)
 		}
@@ -69,7 +69,7 @@ func testFacts(f Facts, t *facts.Test) {
 	}
 	if s.IPCOK != nil {
 		v := boolean(*s.IPCOK, "cross-process P2P")
-		v.yes = "cross-process P2P works (CUDA IPC and cuMem handles verified)"
+		v.yes = reasonIPCWorks.en + " (CUDA IPC and cuMem handles verified)"
 		var bad []string
 		for _, p := range t.Pairs {
 			for _, x := range p.Paths {
@@ -79,7 +79,7 @@ func testFacts(f Facts, t *facts.Test) {
 				}
 			}
 		}
-		v.no = "cross-process P2P failed"
+		v.no = reasonIPCFailed.en
 		if len(bad) > 0 {
 			v.no += ": " + listed(bad)
 		}

@@ -23,12 +23,16 @@ func TestReasonInZh(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
+	used := map[words]bool{} // the reasons of the table the cases give
 	for _, c := range file.Cases {
 		for _, r := range strings.Split(c.Reason, "; ") {
 			if r == "" {
 				continue
 			}
 			n++
+			for _, w := range reasons {
+				used[w] = used[w] || strings.Contains(r, w.en)
+			}
 			zh := ReasonIn(r, "zh")
 			if ReasonIn(r, "en") != r {
 				t.Errorf("ReasonIn(%q, en) changed it", r)
@@ -36,15 +40,20 @@ func TestReasonInZh(t *testing.T) {
 			if strings.HasSuffix(zh, " unknown") || strings.HasSuffix(zh, " present") || strings.HasPrefix(zh, "no ") || strings.Contains(zh, " is ") {
 				t.Errorf("ReasonIn(%q, zh) = %q: English words left", r, zh)
 			}
-			for fact, en := range displayNames {
-				if z := displayNamesZh[fact]; z != en && (strings.HasPrefix(zh, en+" ") || zh == en) {
-					t.Errorf("ReasonIn(%q, zh) = %q: the English name %q left", r, zh, en)
+			for _, name := range displayNames {
+				if name.zh != name.en && (strings.HasPrefix(zh, name.en+" ") || zh == name.en) {
+					t.Errorf("ReasonIn(%q, zh) = %q: the English name %q left", r, zh, name.en)
 				}
 			}
 		}
 	}
 	if n < 50 {
 		t.Fatalf("%d reasons in the cases: the cases should hold more", n)
+	}
+	for _, w := range reasons {
+		if !used[w] {
+			t.Errorf("no case gives the reason %q: add one to testdata/cases.json", w.en)
+		}
 	}
 	for in, want := range map[string]string{
 		"GPU count 4 >= 2":               "GPU 数量 4 >= 2",

@@ -56,10 +56,14 @@ func PasteFor(fact string) string {
 
 // Table is the JavaScript the build writes to TablePath.
 func Table() []byte {
+	names := map[string]string{}
+	for fact, n := range displayNames {
+		names[fact] = n.en
+	}
 	t := struct {
 		Names map[string]string `json:"names"` // Display's names
 		Paste []pasteSource     `json:"paste"` // PasteFor's outputs
-	}{displayNames, pasteSources}
+	}{names, pasteSources}
 	var b strings.Builder
 	b.WriteString("// The facts' names and the outputs that show them, written by the build\n// from internal/rules (table.go); rules.js runs them.\nwindow.p2pkbRulesTable = ")
 	enc := json.NewEncoder(&b)
