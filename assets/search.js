@@ -705,7 +705,7 @@
   // The "Report this error" link, as internal/issue makes it: the pasted
   // text trimmed to the lines that look like errors, within a URL length the
   // tracker accepts, and the facts only when the person has agreed.
-  var ISSUE = T.issue, ERRORISH = new RegExp(ISSUE.errorish, "i");
+  var ISSUE = T.issue, WORDS = ISSUE.words, ERRORISH = new RegExp(ISSUE.errorish, "i");
   var clip = function (s, n) { var cps = Array.from(s); return cps.length <= n ? s : cps.slice(0, n - 1).join("") + "…"; };
   function issueLines(text) {
     var all = [], errs = [], seen = {};
@@ -722,12 +722,12 @@
   }
   function issueURL(repo, text, facts) {
     var t = issueLines(text), lines = t.lines, more = t.more;
-    var title = "Unknown error" + (lines.length ? ": " + clip(lines[0], ISSUE.titleRunes) : "");
+    var title = WORDS.title + (lines.length ? ": " + clip(lines[0], ISSUE.titleRunes) : "");
     for (;;) {
-      var body = "The knowledge base has no entry for this message.\n\nError lines:\n```text\n" +
-        lines.map(function (l) { return l.split("```").join("'''") + "\n"; }).join("") + "```\n" +
-        (more > 0 ? "(" + more + " more lines left out)\n" : "") +
-        (facts && facts.length ? "\nFacts of my p2p-probe report:\n" + facts.map(function (f) { return "- " + f + "\n"; }).join("") : "");
+      var body = WORDS.lines +
+        lines.map(function (l) { return l.split("```").join("'''") + "\n"; }).join("") + WORDS.linesEnd +
+        (more > 0 ? WORDS.more.replace("%d", more) : "") +
+        (facts && facts.length ? WORDS.facts + facts.map(function (f) { return WORDS.fact + f + "\n"; }).join("") : "");
       var u = repo.replace(/\/+$/, "") + "/issues/new?title=" + encodeURIComponent(title) + "&body=" + encodeURIComponent(body);
       if (u.length <= ISSUE.maxURL || lines.length <= 1) { return u; }
       lines = lines.slice(0, -1);

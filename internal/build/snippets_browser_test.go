@@ -15,6 +15,7 @@ import (
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
 	"github.com/p2pkb/p2pkb/internal/build"
+	"github.com/p2pkb/p2pkb/internal/issue"
 	"github.com/p2pkb/p2pkb/internal/server"
 )
 
@@ -170,6 +171,9 @@ func TestBrowserReportThisError(t *testing.T) {
 				}
 				if !strings.Contains(body, "FrobnicatorError: the zylophone") || strings.Contains(body, "loading shards") || strings.Contains(body, "Facts") {
 					t.Errorf("body is not the error line alone:\n%s", body)
+				}
+				if lines, more := issue.Lines(q); body != issue.Body(lines, more, nil) {
+					t.Errorf("body is not the one internal/issue writes:\n%s\nwant\n%s", body, issue.Body(lines, more, nil))
 				}
 				if visible := browsertest.Eval[bool](b, `!document.querySelector("#search-report .report-facts").hidden`); visible {
 					t.Error("consent box shown without a probe report")

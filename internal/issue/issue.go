@@ -3,7 +3,7 @@
 // trimmed to the lines that look like errors, within the length a tracker
 // accepts in a URL. It sends nothing; the person follows the link or not.
 // assets/search.js builds the same link on the search page, with the
-// expression and limits of Table, and testdata/cases.json holds the cases
+// expression, limits and words of Table, and testdata/cases.json holds the cases
 // both must pass.
 package issue
 
@@ -32,18 +32,40 @@ const errorishSource = `error|fail|fatal|exception|abort|assert|panic|segmentati
 var errorish = regexp.MustCompile("(?i)" + errorishSource)
 
 // Rules are what assets/search.js needs to make the same link: the
-// expression of error lines (matched ignoring case) and the limits.
+// expression of error lines (matched ignoring case), the limits and the
+// issue's words.
 type Rules struct {
 	Errorish   string `json:"errorish"`
 	MaxURL     int    `json:"maxURL"`
 	MaxLines   int    `json:"maxLines"`
 	LineRunes  int    `json:"lineRunes"`
 	TitleRunes int    `json:"titleRunes"`
+	Words      Words  `json:"words"`
+}
+
+// Words are the fixed text of the issue's title and body, in the order
+// Body writes them.
+type Words struct {
+	Title    string `json:"title"`    // the title, before ": " and the first line
+	Lines    string `json:"lines"`    // the body up to the error lines
+	LinesEnd string `json:"linesEnd"` // after them
+	More     string `json:"more"`     // how many lines were left out, %d being the count
+	Facts    string `json:"facts"`    // before the facts, each on a line of its own after Fact
+	Fact     string `json:"fact"`
+}
+
+var words = Words{
+	Title:    "Unknown error",
+	Lines:    "The knowledge base has no entry for this message.\n\nError lines:\n```text\n",
+	LinesEnd: "```\n",
+	More:     "(%d more lines left out)\n",
+	Facts:    "\nFacts of my p2p-probe report:\n",
+	Fact:     "- ",
 }
 
 // Table is Rules as this package applies them.
 func Table() Rules {
-	return Rules{Errorish: errorishSource, MaxURL: MaxURL, MaxLines: maxLines, LineRunes: lineRunes, TitleRunes: titleRuns}
+	return Rules{Errorish: errorishSource, MaxURL: MaxURL, MaxLines: maxLines, LineRunes: lineRunes, TitleRunes: titleRuns, Words: words}
 }
 
 // Collector keeps what a report needs of a text read a line at a time, in
@@ -141,7 +163,7 @@ func URL(repo, text string, facts []string) string {
 
 func linesURL(repo string, lines []string, more int, facts []string) string {
 	lines = lines[:len(lines):len(lines)]
-	title := "Unknown error"
+	title := words.Title
 	if len(lines) > 0 {
 		title += ": " + clip(lines[0], titleRuns)
 	}
@@ -157,18 +179,18 @@ func linesURL(repo string, lines []string, more int, facts []string) string {
 // Body is the issue's text: the lines, how many were left out, the facts.
 func Body(lines []string, more int, facts []string) string {
 	var b strings.Builder
-	b.WriteString("The knowledge base has no entry for this message.\n\nError lines:\n```text\n")
+	b.WriteString(words.Lines)
 	for _, l := range lines {
 		b.WriteString(strings.ReplaceAll(l, "```", "'''") + "\n")
 	}
-	b.WriteString("```\n")
+	b.WriteString(words.LinesEnd)
 	if more > 0 {
-		fmt.Fprintf(&b, "(%d more lines left out)\n", more)
+		fmt.Fprintf(&b, words.More, more)
 	}
 	if len(facts) > 0 {
-		b.WriteString("\nFacts of my p2p-probe report:\n")
+		b.WriteString(words.Facts)
 		for _, f := range facts {
-			b.WriteString("- " + f + "\n")
+			b.WriteString(words.Fact + f + "\n")
 		}
 	}
 	return b.String()
