@@ -1,8 +1,8 @@
 package site
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 
 	"github.com/p2pkb/p2pkb/internal/kb"
 )
@@ -128,6 +128,14 @@ func View(e *kb.Entry, lang string, k *kb.KB) *EntryView {
 	for _, f := range e.FormerSignatures {
 		v.FormerSignatures = append(v.FormerSignatures, FormerSignature{Signature: f.Signature, Note: pick(zh, f.Note, f.NoteZH)})
 	}
+	// Made for every entry page and search document: sized once, sorted
+	// without reflection.
+	if len(e.Workarounds) > 0 {
+		v.Workarounds = make([]WorkaroundView, 0, len(e.Workarounds))
+	}
+	if len(e.DeadEnds) > 0 {
+		v.DeadEnds = make([]DeadEndView, 0, len(e.DeadEnds))
+	}
 	for i, w := range e.Workarounds {
 		zhText := ""
 		if i < len(e.WorkaroundsZH) {
@@ -141,8 +149,8 @@ func View(e *kb.Entry, lang string, k *kb.KB) *EntryView {
 		}
 		v.Workarounds = append(v.Workarounds, wv)
 	}
-	sort.SliceStable(v.Workarounds, func(i, j int) bool {
-		return v.Workarounds[i].SuccessRate > v.Workarounds[j].SuccessRate
+	slices.SortStableFunc(v.Workarounds, func(a, b WorkaroundView) int {
+		return cmp.Compare(b.SuccessRate, a.SuccessRate)
 	})
 	for i, d := range e.DeadEnds {
 		v.DeadEnds = append(v.DeadEnds, DeadEndView{DeadEnd: d, Index: i,
