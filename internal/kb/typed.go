@@ -610,39 +610,46 @@ func (d *typedDecoder) docURL() (string, error) {
 	return d.text(0, &urlPattern) // the first alternative is the one people mean
 }
 
-func (d *typedDecoder) versions() ([]Version, error) {
-	out := []Version{}
+// objects decodes an array of objects into a list of T: member decodes the
+// member name into the element x, and says whether it knows the name;
+// required lists the members each element must have.
+func objects[T any](d *typedDecoder, required []string, member func(x *T, name string) (known bool, err error)) ([]T, error) {
+	out := []T{}
 	ok, err := d.array(func(int) error {
-		var v Version
-		_, err := d.object([]string{"version"}, func(name string) (bool, error) {
-			var err error
-			switch name {
-			case "version":
-				v.Version, err = d.text(1, nil)
-			case "introduced":
-				v.Introduced, err = d.nullableStr()
-			case "deprecated":
-				v.Deprecated, err = d.nullableStr()
-			case "removed":
-				v.Removed, err = d.nullableStr()
-			case "behavior_change":
-				v.BehaviorChange, err = d.nullableStr()
-			case "behavior_change_zh":
-				v.BehaviorChangeZH, err = d.nullableStr()
-			case "status":
-				v.Status, err = d.oneOf(statuses)
-			default:
-				return false, nil
-			}
-			return true, err
-		})
-		out = append(out, v)
+		var x T
+		_, err := d.object(required, func(name string) (bool, error) { return member(&x, name) })
+		out = append(out, x)
 		return err
 	})
 	if !ok {
 		return nil, err
 	}
 	return out, err
+}
+
+func (d *typedDecoder) versions() ([]Version, error) {
+	return objects(d, []string{"version"}, func(v *Version, name string) (bool, error) {
+		var err error
+		switch name {
+		case "version":
+			v.Version, err = d.text(1, nil)
+		case "introduced":
+			v.Introduced, err = d.nullableStr()
+		case "deprecated":
+			v.Deprecated, err = d.nullableStr()
+		case "removed":
+			v.Removed, err = d.nullableStr()
+		case "behavior_change":
+			v.BehaviorChange, err = d.nullableStr()
+		case "behavior_change_zh":
+			v.BehaviorChangeZH, err = d.nullableStr()
+		case "status":
+			v.Status, err = d.oneOf(statuses)
+		default:
+			return false, nil
+		}
+		return true, err
+	})
 }
 
 func (d *typedDecoder) osSpecific() (map[string]string, error) {
@@ -659,73 +666,53 @@ func (d *typedDecoder) osSpecific() (map[string]string, error) {
 }
 
 func (d *typedDecoder) deadEnds() ([]DeadEnd, error) {
-	out := []DeadEnd{}
-	ok, err := d.array(func(int) error {
-		var x DeadEnd
-		_, err := d.object([]string{"why_fails"}, func(name string) (bool, error) {
-			var err error
-			switch name {
-			case "action":
-				x.Action, _, err = d.str()
-			case "action_zh":
-				x.ActionZH, _, err = d.str()
-			case "why_fails":
-				x.WhyFails, err = d.text(1, nil)
-			case "why_fails_zh":
-				x.WhyFailsZH, _, err = d.str()
-			case "fail_rate":
-				x.FailRate, err = d.rate()
-			case "fail_rate_basis":
-				x.FailBasis, err = d.rateBasis()
-			case "condition":
-				x.Condition, _, err = d.str()
-			case "sources":
-				x.Sources, err = d.urls()
-			default:
-				return false, nil
-			}
-			return true, err
-		})
-		out = append(out, x)
-		return err
+	return objects(d, []string{"why_fails"}, func(x *DeadEnd, name string) (bool, error) {
+		var err error
+		switch name {
+		case "action":
+			x.Action, _, err = d.str()
+		case "action_zh":
+			x.ActionZH, _, err = d.str()
+		case "why_fails":
+			x.WhyFails, err = d.text(1, nil)
+		case "why_fails_zh":
+			x.WhyFailsZH, _, err = d.str()
+		case "fail_rate":
+			x.FailRate, err = d.rate()
+		case "fail_rate_basis":
+			x.FailBasis, err = d.rateBasis()
+		case "condition":
+			x.Condition, _, err = d.str()
+		case "sources":
+			x.Sources, err = d.urls()
+		default:
+			return false, nil
+		}
+		return true, err
 	})
-	if !ok {
-		return nil, err
-	}
-	return out, err
 }
 
 func (d *typedDecoder) workarounds() ([]Workaround, error) {
-	out := []Workaround{}
-	ok, err := d.array(func(int) error {
-		var x Workaround
-		_, err := d.object([]string{"action"}, func(name string) (bool, error) {
-			var err error
-			switch name {
-			case "action":
-				x.Action, err = d.text(1, nil)
-			case "success_rate":
-				x.SuccessRate, err = d.rate()
-			case "success_rate_basis":
-				x.SuccessBasis, err = d.rateBasis()
-			case "how":
-				x.How, _, err = d.str()
-			case "condition":
-				x.Condition, _, err = d.str()
-			case "sources":
-				x.Sources, err = d.urls()
-			default:
-				return false, nil
-			}
-			return true, err
-		})
-		out = append(out, x)
-		return err
+	return objects(d, []string{"action"}, func(x *Workaround, name string) (bool, error) {
+		var err error
+		switch name {
+		case "action":
+			x.Action, err = d.text(1, nil)
+		case "success_rate":
+			x.SuccessRate, err = d.rate()
+		case "success_rate_basis":
+			x.SuccessBasis, err = d.rateBasis()
+		case "how":
+			x.How, _, err = d.str()
+		case "condition":
+			x.Condition, _, err = d.str()
+		case "sources":
+			x.Sources, err = d.urls()
+		default:
+			return false, nil
+		}
+		return true, err
 	})
-	if !ok {
-		return nil, err
-	}
-	return out, err
 }
 
 func (d *typedDecoder) transitionGraph(g *TransitionGraph) error {
@@ -826,30 +813,20 @@ func (d *typedDecoder) rateBasis() (*RateBasis, error) {
 }
 
 func (d *typedDecoder) formerSignatures() ([]FormerSignature, error) {
-	out := []FormerSignature{}
-	ok, err := d.array(func(int) error {
-		var f FormerSignature
-		_, err := d.object([]string{"signature", "note"}, func(name string) (bool, error) {
-			var err error
-			switch name {
-			case "signature":
-				f.Signature, err = d.text(1, nil)
-			case "note":
-				f.Note, err = d.text(1, nil)
-			case "note_zh":
-				f.NoteZH, _, err = d.str()
-			default:
-				return false, nil
-			}
-			return true, err
-		})
-		out = append(out, f)
-		return err
+	return objects(d, []string{"signature", "note"}, func(f *FormerSignature, name string) (bool, error) {
+		var err error
+		switch name {
+		case "signature":
+			f.Signature, err = d.text(1, nil)
+		case "note":
+			f.Note, err = d.text(1, nil)
+		case "note_zh":
+			f.NoteZH, _, err = d.str()
+		default:
+			return false, nil
+		}
+		return true, err
 	})
-	if !ok {
-		return nil, err
-	}
-	return out, err
 }
 
 func (d *typedDecoder) reproducer() (*Reproducer, error) {
