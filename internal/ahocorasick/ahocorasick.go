@@ -26,14 +26,16 @@ type Automaton struct {
 	// (the root is no one's child), negated (minus one) where literals end.
 	trie []int32
 	n    int32
-	inv  uint64  // ceil(2^32/n): s*inv>>32 is s/n for a premultiplied state s, without a division
-	out  [][]int // state -> the literals that end there
+	inv  uint64 // ceil(2^32/n): s*inv>>32 is s/n for a premultiplied state s, without a division
+	// The literals that end at state s are lits[at[s]:at[s+1]].
+	at   []int32
+	lits []int32
 	// first3 has the bit of hash3 of the first three bytes of every
 	// literal, and of every three bytes a literal of two begins.
 	first3 [1 << hashBits / 64]uint64
-	two    map[[2]byte]bool // literals of two bytes, for the end of a text
-	one    []byte           // literals of one byte, found with IndexByte
-	any    bool             // some literal is not empty
+	two    [1 << 16 / 64]uint64 // the bits of literals of two bytes, for the end of a text
+	one    []byte               // literals of one byte, found with IndexByte
+	any    bool                 // some literal is not empty
 }
 
 const hashBits = 16
@@ -44,7 +46,7 @@ func hash3(w uint32) uint32 { return (w & 0xffffff) * 0x9e3779b1 >> (32 - hashBi
 // New builds the automaton of lits; a literal is known by its index in lits.
 // Empty literals are never found.
 func New(lits []string) *Automaton {
-	a := &Automaton{two: map[[2]byte]bool{}}
+	a := &Automaton{}
 	var used [256]bool
 	for _, l := range lits {
 		for i := 0; i < len(l); i++ {
@@ -88,7 +90,8 @@ func New(lits []string) *Automaton {
 				a.one = append(a.one, l[0])
 			}
 		case 2:
-			a.two[[2]byte{l[0], l[1]}] = true
+			p := uint16(l[0]) | uint16(l[1])<<8
+			a.two[p>>6] |= 1 << (p & 63)
 			for c := 0; c < 256; c++ {
 				a.set3(uint32(l[0]) | uint32(l[1])<<8 | uint32(c)<<16)
 			}
@@ -103,8 +106,23 @@ func New(lits []string) *Automaton {
 		}
 		trie[i] = v
 	}
-	a.trie, a.out, a.n, a.inv = trie, out, int32(n), (1<<32+uint64(n)-1)/uint64(n)
+	a.trie, a.n, a.inv = trie, int32(n), (1<<32+uint64(n)-1)/uint64(n)
+	a.at = make([]int32, len(out)+1)
+	for s, ls := range out {
+		for _, l := range ls {
+			a.lits = append(a.lits, int32(l))
+		}
+		a.at[s+1] = int32(len(a.lits))
+	}
 	return a
+}
+
+// ending calls found with the literals that end at premultiplied state s.
+func (a *Automaton) ending(s int32, found func(lit int)) {
+	k := uint64(s) * a.inv >> 32
+	for _, l := range a.lits[a.at[k]:a.at[k+1]] {
+		found(int(l))
+	}
 }
 
 func (a *Automaton) set3(w uint32) {
@@ -143,8 +161,10 @@ func scan[T string | []byte](a *Automaton, b T, found func(lit int)) {
 		}
 	}
 	// Where three bytes no longer fit: a literal of two at the end.
-	if len(b) >= 2 && len(a.two) > 0 && a.two[[2]byte{b[len(b)-2], b[len(b)-1]}] {
-		walk(a, b, len(b)-2, found)
+	if len(b) >= 2 {
+		if p := uint16(b[len(b)-2]) | uint16(b[len(b)-1])<<8; a.two[p>>6]&(1<<(p&63)) != 0 {
+			walk(a, b, len(b)-2, found)
+		}
 	}
 }
 
@@ -160,9 +180,7 @@ func walk[T string | []byte](a *Automaton, b T, i int, found func(lit int)) {
 		s = trie[s+class[b[j]]]
 		if s < 0 {
 			s = -s - 1
-			for _, l := range a.out[uint64(s)*a.inv>>32] {
-				found(l)
-			}
+			a.ending(s, found)
 		}
 	}
 }
@@ -171,16 +189,13 @@ func walk[T string | []byte](a *Automaton, b T, i int, found func(lit int)) {
 // c in the text from from, or -1.
 func (a *Automaton) ones(index func(from int, c byte) int, found func(lit int)) {
 	for _, c := range a.one {
-		s := a.trie[a.class[c]]
-		lits := a.out[uint64(-s-1)*a.inv>>32]
+		s := -a.trie[a.class[c]] - 1
 		for i := 0; ; i++ {
 			j := index(i, c)
 			if j < 0 {
 				break
 			}
-			for _, l := range lits {
-				found(l)
-			}
+			a.ending(s, found)
 			i += j
 		}
 	}
