@@ -69,7 +69,10 @@ var displayNamesZh = map[string]string{
 	"p2p.waived": "P2P 测试被跳过", "gpu.bar1_mib": "BAR1 大小（MiB）", "gpu.bar1_small": "BAR1 小于显存",
 	"nccl.stopped_after_init": "日志停在 NCCL 初始化之后", "p2p.copy_zeros": "GPU 间拷贝得到全零",
 	"p2p.link_gbs": "链路允许的带宽（GB/s）", "p2p.bw_below_link": "远低于链路带宽的 GPU 对",
-	"hang.seen": "运行挂起", "output.wrong": "结果或输出错误",
+	"nccl.tests.busbw_peak": "nccl-tests 峰值总线带宽（GB/s）", "nccl.tests.link_gbs": "GPU 链路单向允许的带宽（GB/s）",
+	"nccl.tests.busbw_pct": "nccl-tests 峰值 busbw 占链路的百分比", "nccl.tests.nvlink": "nccl-tests 经 NVLink 运行",
+	"nccl.tests.small_sizes": "nccl-tests 的数据量太小，达不到峰值带宽",
+	"hang.seen":              "运行挂起", "output.wrong": "结果或输出错误",
 }
 
 // DisplayIn is Display in a language: en or zh.
