@@ -26,18 +26,21 @@ func naive(lits []string, text string) [][2]int {
 
 func scanned(a *Automaton, text string) [][2]int {
 	var out [][2]int
-	// Scan reports in the order literals end; the end is recovered by
-	// scanning prefixes, which the property below needs only as a multiset.
+	// Scan reports in no set order; the end of each occurrence is recovered
+	// by scanning prefixes: a literal found once more in text[:end] than in
+	// text[:end-1] ends at end.
+	count := func(s string) map[int]int {
+		n := map[int]int{}
+		a.Scan([]byte(s), func(lit int) { n[lit]++ })
+		return n
+	}
 	for end := 1; end <= len(text); end++ {
-		before := 0
-		a.Scan([]byte(text[:end-1]), func(int) { before++ })
-		k := 0
-		a.Scan([]byte(text[:end]), func(lit int) {
-			k++
-			if k > before {
+		before, now := count(text[:end-1]), count(text[:end])
+		for lit, k := range now {
+			for ; k > before[lit]; k-- {
 				out = append(out, [2]int{end, lit})
 			}
-		})
+		}
 	}
 	return out
 }
@@ -76,6 +79,18 @@ func TestScanFindsWhatIndexFinds(t *testing.T) {
 			text string
 		}{lits, randText(rng, rng.IntN(40))})
 	}
+	// Many literals, so that the filter of first bytes is dense and
+	// literals share prefixes, suffixes and first bytes.
+	for i := 0; i < 20; i++ {
+		var lits []string
+		for j := 0; j < 50+rng.IntN(300); j++ {
+			lits = append(lits, randText(rng, 1+rng.IntN(8)))
+		}
+		cases = append(cases, struct {
+			lits []string
+			text string
+		}{lits, randText(rng, rng.IntN(120))})
+	}
 	for _, c := range cases {
 		a := New(c.lits)
 		want := sorted(naive(c.lits, c.text))
@@ -102,4 +117,36 @@ func randText(rng *rand.Rand, n int) string {
 		b.WriteByte("abc \xff"[rng.IntN(5)])
 	}
 	return b.String()
+}
+
+// BenchmarkScan scans the lines of an NCCL_DEBUG=INFO log for literals as
+// many and as common in their first bytes as a log's readers look for.
+func BenchmarkScan(b *testing.B) {
+	lines := []string{
+		"vm:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM",
+		"vm:1:2 [1] NCCL INFO Connected all rings, use ring PXN 0 GDR 1",
+		"vm:1:1 [0] NCCL INFO comm 0x55d0 rank 0 nRanks 2 nNodes 1 localRanks 2 localRank 0 MNNVL 0",
+		"vm:1:1 [0] NCCL INFO NCCL_NVLS_ENABLE set by environment to 0.",
+		"torch.cuda.get_device_name(0) -> ok: NVIDIA H200",
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var lits []string
+	for _, l := range lines {
+		for k := 0; k < 40; k++ { // pieces of the lines, and words like them
+			i := rng.IntN(len(l) - 3)
+			lits = append(lits, l[i:min(len(l), i+3+rng.IntN(12))]+string(rune('a'+rng.IntN(26))))
+		}
+	}
+	lits = append(lits, "NCCL INFO ", "Channel ", "via P2P/", "\x1b", "^C", " vm", "int8", "0 Ti")
+	a := New(lits)
+	n, size := 0, 0
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, l := range lines {
+			a.ScanString(l, func(int) { n++ })
+		}
+	}
 }

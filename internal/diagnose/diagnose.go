@@ -94,7 +94,15 @@ func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, 
 		}
 	}
 	var read int64
-	return eachLine(in, func(n int, line []byte) error {
+	each := r.eachLineAhead
+	if o.Follow {
+		// Each message as soon as its line arrives, not once a batch of
+		// lines has.
+		each = func(in io.Reader, fn func(int, []byte) error, long func(int, int64)) error {
+			return eachLine(in, fn, long)
+		}
+	}
+	return each(in, func(n int, line []byte) error {
 		if err := textCheck(n, line, read); err != nil {
 			return err
 		}

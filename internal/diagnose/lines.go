@@ -91,6 +91,10 @@ type lineReader struct {
 	layers int  // how many literals are the layers'
 	layer  bool // the line holds a literal of a layer's shape: errvocab.Read may find something in it
 	found  func(lit int)
+	// ahead: the line's literals were found ahead (eachLineAhead), and
+	// are pre, rather than found in the line as it is read.
+	ahead bool
+	pre   []int32
 }
 
 // prepared is what a catalogue's line readers share, kept for the last
@@ -144,7 +148,13 @@ func (r *lineReader) read(n int, line []byte, done func(*search.Doc) bool) []sea
 	if r.x != nil {
 		r.x.Begin()
 	}
-	r.ac.Scan(line, r.found)
+	if r.ahead {
+		for _, lit := range r.pre {
+			r.found(int(lit))
+		}
+	} else {
+		r.ac.Scan(line, r.found)
+	}
 	if r.x != nil {
 		r.x.End(n, line)
 	}

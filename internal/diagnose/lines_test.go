@@ -1,8 +1,14 @@
 package diagnose
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // A message across the boundary of two pieces of a long line is whole in
@@ -45,5 +51,82 @@ func TestEachLine(t *testing.T) {
 	}
 	if nums[0] != 1 || nums[1] != 2 || nums[len(nums)-1] != 4 {
 		t.Errorf("numbers %v", nums)
+	}
+}
+
+// Read ahead, the lines, their numbers, the long lines and each line's
+// literals are those of reading in order; an error of fn, or of the input,
+// ends the reading with it.
+func TestEachLineAhead(t *testing.T) {
+	s := repoSite(t)
+	r := newLineReader(s, "en", nil)
+	var in strings.Builder
+	for i := 0; in.Len() < 3*batchBytes; i++ {
+		fmt.Fprintf(&in, "vm:1:%d [0] NCCL INFO Channel %02d/0 : 0[0] -> 1[1] via P2P/CUMEM\n", i, i%32)
+		if i%1000 == 0 {
+			in.WriteString("\n[rank0]: RuntimeError: CUDA error: peer access is not supported between these two devices\r\n")
+		}
+	}
+	in.WriteString(strings.Repeat("peer access is not supported between these two devices ", 3*pieceBytes/50) + "\nlast")
+	type call struct {
+		n    int
+		line string
+		lits string
+	}
+	read := func(ahead bool) (calls []call, longs []int64) {
+		each := eachLine
+		if ahead {
+			each = r.eachLineAhead
+		}
+		err := each(strings.NewReader(in.String()), func(n int, line []byte) error {
+			var lits []string
+			if ahead {
+				if !r.ahead {
+					t.Fatalf("line %d: no literals found ahead", n)
+				}
+				for _, l := range r.pre {
+					lits = append(lits, fmt.Sprint(l))
+				}
+			} else {
+				r.ac.Scan(line, func(l int) { lits = append(lits, fmt.Sprint(l)) })
+			}
+			sort.Strings(lits)
+			calls = append(calls, call{n, string(line), strings.Join(lits, ",")})
+			return nil
+		}, func(n int, length int64) { longs = append(longs, int64(n), length) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return calls, longs
+	}
+	want, wantLong := read(false)
+	got, gotLong := read(true)
+	if len(want) < 3000 || len(wantLong) != 2 {
+		t.Fatalf("%d lines, long lines %v: the input is not what the test needs", len(want), wantLong)
+	}
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotLong, wantLong) {
+		t.Errorf("read ahead: %d lines, long %v; in order: %d lines, long %v", len(got), gotLong, len(want), wantLong)
+		for i := range min(len(got), len(want)) {
+			if got[i] != want[i] {
+				t.Fatalf("first difference: %+v, want %+v", got[i], want[i])
+			}
+		}
+	}
+
+	stop := errors.New("stop")
+	seen := 0
+	err := r.eachLineAhead(strings.NewReader(in.String()), func(n int, line []byte) error {
+		seen++
+		if n == 2000 {
+			return stop
+		}
+		return nil
+	}, func(int, int64) {})
+	if err != stop || seen != 2000 {
+		t.Errorf("fn's error at line 2000: %v after %d lines", err, seen)
+	}
+	broken := io.MultiReader(strings.NewReader(in.String()[:2*batchBytes]), iotest.ErrReader(stop))
+	if err := r.eachLineAhead(broken, func(int, []byte) error { return nil }, func(int, int64) {}); err != stop {
+		t.Errorf("the input's error: %v", err)
 	}
 }

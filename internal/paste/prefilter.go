@@ -51,6 +51,21 @@ const (
 	gpuNameLine                 // a GPU's name as nvidia-smi prints it, for nccl-tests' link
 )
 
+// mark says that a line holds one of the words the hang reader asks of
+// every line while it watches (watchHang), or of every set-up line
+// (armsHang): found in the same pass as the readers' words, they cost no
+// search of their own.
+type mark uint8
+
+const (
+	markQuiet    mark = 1 << iota // one of ncclQuietWords
+	markTeardown                  // one of ncclTeardownWords
+	markSetUp                     // one of ncclSetUpWords
+	markNCCLInfo                  // NCCL INFO
+	markTFBatch                   // tfAllReduceWords[0]
+	markTFNCCL                    // tfAllReduceWords[1]
+)
+
 // trigger is a word and the reader it sets off.
 type trigger struct {
 	word string
@@ -114,6 +129,29 @@ var triggers = append(append(append(append(append(append([]trigger{
 	{"int32", ncclTestRow}, {"int64", ncclTestRow}, {"f8e", ncclTestRow},
 }, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...)
 
+// markWord is a word of the hang reader and its mark.
+type markWord struct {
+	word string
+	m    mark
+}
+
+// markWords come after the triggers in Words.
+var markWords = func() []markWord {
+	var out []markWord
+	add := func(words []string, m mark) {
+		for _, w := range words {
+			out = append(out, markWord{w, m})
+		}
+	}
+	add(ncclQuietWords, markQuiet)
+	add(ncclTeardownWords, markTeardown)
+	add(ncclSetUpWords, markSetUp)
+	add([]string{"NCCL INFO"}, markNCCLInfo)
+	add(tfAllReduceWords[:1], markTFBatch)
+	add(tfAllReduceWords[1:], markTFNCCL)
+	return out
+}()
+
 // wordTriggers are words, each setting off r.
 func wordTriggers(words []string, r reader) []trigger {
 	out := make([]trigger, len(words))
@@ -129,9 +167,12 @@ var (
 )
 
 func wordsOf(ts []trigger) []string {
-	out := make([]string, len(ts))
+	out := make([]string, len(ts), len(ts)+len(markWords))
 	for i, t := range ts {
 		out[i] = t.word
+	}
+	for _, m := range markWords {
+		out = append(out, m.word)
 	}
 	return out
 }
@@ -142,12 +183,28 @@ func wordsOf(ts []trigger) []string {
 // holds, and End, which reads the line as LineBytes does.
 func Words() []string { return append([]string(nil), words...) }
 
+// wakes and marks are, per word of Words, the bit of the reader it sets
+// off and its marks.
+var wakes, marks = func() ([]uint32, []mark) {
+	w, m := make([]uint32, len(words)), make([]mark, len(words))
+	for i, t := range triggers {
+		w[i] = 1 << t.r
+	}
+	for i, t := range markWords {
+		m[len(triggers)+i] = t.m
+	}
+	return w, m
+}()
+
 // Begin starts a line (see Words).
-func (x *Extractor) Begin() { x.woken = 0 }
+func (x *Extractor) Begin() { x.woken, x.marks = 0, 0 }
 
 // Found says that the line holds word w of Words; a word may be said more
 // than once.
-func (x *Extractor) Found(w int) { x.woken |= 1 << triggers[w].r }
+func (x *Extractor) Found(w int) {
+	x.woken |= wakes[w]
+	x.marks |= marks[w]
+}
 
 // End reads line n, raw, whose words Found was given: as LineBytes does.
 func (x *Extractor) End(n int, raw []byte) {
@@ -163,16 +220,18 @@ func (x *Extractor) End(n int, raw []byte) {
 // state from line to line (a matrix, the bandwidth test, nvidia-smi -q's
 // MIG Mode) are idle, and every reader whose word the line holds is done.
 func quiet[T string | []byte](x *Extractor, raw T) bool {
+	x.Begin()
+	if x.sym.hang.watch || x.idle() { // the line's words are needed
+		switch raw := any(raw).(type) {
+		case string:
+			triggerWords().ScanString(raw, x.wake)
+		case []byte:
+			triggerWords().Scan(raw, x.wake)
+		}
+	}
 	watchHang(x, raw)
 	if !x.idle() {
 		return false
-	}
-	x.Begin()
-	switch raw := any(raw).(type) {
-	case string:
-		triggerWords().ScanString(raw, x.wake)
-	case []byte:
-		triggerWords().Scan(raw, x.wake)
 	}
 	return settled(x, raw)
 }
@@ -249,7 +308,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case ncclSetUp:
 		// All such a line tells is that a communicator is set up, which the
 		// hang reader notes here (as symptomScan would) without reading it.
-		if armsHang(raw) {
+		if x.armsHang() {
 			armHang(x, x.n, raw)
 		}
 		return true

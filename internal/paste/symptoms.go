@@ -115,22 +115,9 @@ func watchHang[T string | []byte](x *Extractor, raw T) {
 	if !x.sym.hang.watch || blank(raw) {
 		return
 	}
-	quiet := false
-	for _, w := range ncclQuietWords {
-		if has(raw, w) {
-			quiet = true
-			break
-		}
-	}
-	if !quiet {
+	// The words were found with the readers' (see mark).
+	if x.marks&markQuiet == 0 || x.marks&markTeardown != 0 {
 		x.sym.hang.watch = false
-		return
-	}
-	for _, w := range ncclTeardownWords {
-		if has(raw, w) {
-			x.sym.hang.watch = false
-			return
-		}
 	}
 }
 
@@ -157,6 +144,12 @@ func armsHang[T string | []byte](s T) bool {
 		}
 	}
 	return false
+}
+
+// armsHang is armsHang of the line whose words Found was given.
+func (x *Extractor) armsHang() bool {
+	m := x.marks
+	return m&markTFBatch != 0 && m&markTFNCCL != 0 || m&markNCCLInfo != 0 && m&markSetUp != 0
 }
 
 // hasNCCLInfo is strings.Contains(raw, "NCCL INFO") without copying a

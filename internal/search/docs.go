@@ -240,12 +240,12 @@ func (p *Pattern) literalSets() [][]string {
 		p.syntax = nil // the entry has it
 		if re != nil {
 			for _, b := range branches(re) {
-				set := lookFor(requiredLiterals(b))
-				if len(set) == 0 {
+				sets := branchSets(b, maxBranchDepth)
+				if sets == nil {
 					p.lits = nil
 					break
 				}
-				p.lits = append(p.lits, set)
+				p.lits = append(p.lits, sets...)
 			}
 		}
 		if len(p.lits) == 0 {
@@ -253,6 +253,45 @@ func (p *Pattern) literalSets() [][]string {
 		}
 	})
 	return p.lits
+}
+
+// maxBranchDepth bounds how deep branchSets looks into alternations inside
+// alternations: each level may multiply the sets a pattern is looked for by.
+const maxBranchDepth = 3
+
+// branchSets are the literal sets of branch b of a pattern: its own, or,
+// when it has only common bytes to look for or none (the parser factored a
+// prefix out of alternatives, as cu(?:daErrorX|IpcY) from cudaErrorX|cuIpcY),
+// one set per alternative of the alternation inside it, when each of those
+// has rarer ones. nil when no literal is known: the pattern runs on every
+// line, which a log of gigabytes must not pay for one entry.
+func branchSets(b *syntax.Regexp, depth int) [][]string {
+	set := lookFor(requiredLiterals(b))
+	if depth == 0 || len(set) > 0 && rarity(set[0][0]) >= 2 {
+		if len(set) == 0 {
+			return nil
+		}
+		return [][]string{set}
+	}
+	subs := branches(b)
+	if len(subs) < 2 {
+		if len(set) == 0 {
+			return nil
+		}
+		return [][]string{set}
+	}
+	var out [][]string
+	for _, sub := range subs {
+		s := branchSets(sub, depth-1)
+		if s == nil {
+			if len(set) == 0 {
+				return nil
+			}
+			return [][]string{set} // an alternative with nothing to look for: the branch's own set is as good as it gets
+		}
+		out = append(out, s...)
+	}
+	return out
 }
 
 // mayMatch reports whether text holds every literal of some branch of the

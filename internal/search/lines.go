@@ -11,10 +11,10 @@ import (
 )
 
 // LineMatcher finds the entries whose signature pattern matches a line, fast
-// enough for logs of gigabytes: one pass of an Aho-Corasick automaton over
-// the line finds the literals the patterns require, and only the patterns
-// whose literals are all there are run. A log line that holds none of them,
-// which is nearly every line, costs one table lookup per byte.
+// enough for logs of gigabytes: one pass over the line (internal/ahocorasick)
+// finds the literals the patterns require, and only the patterns whose
+// literals are all there are run. A log line that holds none of them,
+// which is nearly every line, costs one test of a filter per byte.
 type LineMatcher struct {
 	docs   []Doc
 	owner  []int   // per doc: the index of the first doc of the same entry (a pattern a|b is a doc per branch)

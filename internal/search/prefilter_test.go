@@ -91,3 +91,24 @@ func TestPatternSyntaxFromTheLoader(t *testing.T) {
 		}
 	}
 }
+
+// Alternatives that share a prefix are factored by the parser (cudaX|cuY
+// is cu(?:daX|Y)); each is still looked for by its own rarer literals, not
+// by the common prefix, nor, when the prefix is too short to look for, by
+// running the pattern on every line.
+func TestLiteralSetsOfFactoredAlternatives(t *testing.T) {
+	for _, c := range []struct {
+		expr string
+		want [][]string
+	}{
+		{`cudaErrorInsufficientDriver|cudaGetDeviceCount returned 35\b`, [][]string{{"ErrorInsufficientDriver"}, {"GetDeviceCount returned 35"}}},
+		{`cudaErrorDeviceUninitialized: invalid device context|(?:cudaIpcOpenMemHandle|cuIpcOpenMemHandle\(\) failed:).*(?:cudaErrorDeviceUninitialized|invalid device context)`,
+			[][]string{{"ErrorDeviceUninitialized: invali"}, {"IpcOpenMemHandle"}, {"IpcOpenMemHandle() failed:"}}},
+		// A branch with rare literals of its own is not split further.
+		{`NCCL WARN (?:Cuda|cuda) failure (?:1|2)`, [][]string{{"NCCL WARN ", "Cuda", "failure "}, {"NCCL WARN ", "failure "}}},
+	} {
+		if got := NewPattern(c.expr).literalSets(); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: literals %q, want %q", c.expr, got, c.want)
+		}
+	}
+}
