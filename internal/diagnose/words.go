@@ -1,0 +1,299 @@
+package diagnose
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/p2pkb/p2pkb/internal/rules"
+	"github.com/p2pkb/p2pkb/internal/search"
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+// An input in which no line is recognized (no entry, no layer, no symptom)
+// is often prose, or output that shows the trouble in words: "all_reduce
+// hangs on two 4090s", "Fabric Manager 530.30.02 vs driver 530.41.03". It is
+// answered as a support engineer would: with the known problems closest to
+// its words, ranked by the site's own full-text search (search.Index.Search,
+// the ranking of the search page), in one message marked ByWords, never as a
+// recognized error.
+
+// Closest is how many entries answer an input by its words.
+const Closest = 3
+
+// WordsResults is how many search results the closest entries are taken
+// from, articles included: the first Closest entries among them.
+const WordsResults = 20
+
+// MinWordsScore is the search score the first of the closest entries must
+// reach: below it the input shares too few rare words with any entry (a
+// healthy nvidia-smi table, random words), and no entry is offered. The
+// search page applies the same floor (search.js).
+const MinWordsScore = 14
+
+// MinShared is the share of the input's ranking words, weighted by rarity
+// (search.Result.Shared), that the first of the closest entries must hold:
+// random words, or an environment dump, share a word or two with some
+// entry by chance.
+const MinShared = 0.15
+
+// Words says which part of the input the closest entries were found by.
+type Words struct {
+	Query    string `json:"query"`     // the text searched: the input's distinct lines from the first, up to the budget
+	Terms    int    `json:"terms"`     // distinct words in it that rank (search.MaxQueryTerms at most; numbers do not rank)
+	Lines    int    `json:"lines"`     // the input's lines read for words, from line 1
+	Of       int    `json:"of_lines"`  // the lines the input has
+	Partial  bool   `json:"partial"`   // lines after Lines hold words that were not used
+	MinScore int    `json:"min_score"` // MinWordsScore, for tools that show it
+}
+
+// wordsQuery gathers the text the closest entries are searched by while the
+// input streams past: its distinct lines from the first, until they hold
+// search.MaxQueryTerms words that rank (the search ranks by no more) or
+// MaxQueryBytes. After that it only counts lines, so a log of any size
+// costs a map lookup a line at most.
+type wordsQuery struct {
+	b       strings.Builder
+	lines   map[string]bool // the lines taken
+	terms   map[string]bool // the ranking words in them
+	n, used int             // lines seen; the last line taken from
+	full    bool            // the budget is spent
+	partial bool            // a line with words was left out
+}
+
+func newWordsQuery() *wordsQuery {
+	return &wordsQuery{lines: map[string]bool{}, terms: map[string]bool{}}
+}
+
+// add reads line n (a piece of it, for a line over a piece).
+func (q *wordsQuery) add(n int, line []byte) {
+	q.n = n
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if q.partial {
+		return
+	}
+	if q.full {
+		// Left out only if it could have added words.
+		if !q.lines[string(line)] && Prose(string(line)) {
+			q.partial = true
+		}
+		return
+	}
+	if q.lines[string(line)] || !Prose(string(line)) {
+		return
+	}
+	l := string(line)
+	if room := search.MaxQueryBytes - q.b.Len() - 1; len(l) > room {
+		l = strings.ToValidUTF8(l[:max(0, room)], "")
+		q.full, q.partial = true, true
+	}
+	if l == "" {
+		return
+	}
+	q.lines[string(line)] = true
+	for _, t := range search.Terms(l) {
+		if !isNumber(t) && len(q.terms) < search.MaxQueryTerms {
+			q.terms[t] = true
+		}
+	}
+	if q.b.Len() > 0 {
+		q.b.WriteByte('\n')
+	}
+	q.b.WriteString(l)
+	q.used = n
+	if len(q.terms) >= search.MaxQueryTerms {
+		q.full = true
+	}
+}
+
+// Prose tells whether a line reads as words: a sentence a person wrote
+// ("all_reduce hangs on two 4090s") or a message in words, rather than a
+// program's table (nvidia-smi's "Name : value" rows, headings and
+// legends, matrices of figures, JSON). Its words, tokens that start with a
+// letter and hold only letters, digits and _-'./, are at least proseWords
+// and three quarters of its space-separated tokens other than figures and
+// versions ("530.41.03"), and at least two of them
+// are lower-case words (a heading or a row of names has none); a line
+// whose columns are aligned (a tab or three spaces inside it), or that
+// starts with a short label and a spaced ":" or "=", or is such a label
+// and one value ("CUDA runtime version: 12.4.99"), or a JSON key, is a
+// table's. Only prose finds the closest entries: a healthy machine's
+// readings hold none, and the words of such output would rank entries by
+// chance. assets/search.js (prose) reads lines the same way.
+func Prose(line string) bool {
+	if len(line) > maxProseLine || tableRow.MatchString(line) || aligned.MatchString(strings.TrimSpace(line)) {
+		return false
+	}
+	words, lower, tokens := 0, 0, 0
+	for _, t := range strings.Fields(line) {
+		t = strings.TrimLeft(t, "(\"'[{<*`")
+		t = strings.TrimRight(t, ".,;:!?)\"'\\]}>*`")
+		if figure.MatchString(t) {
+			continue // a version or a figure, in a sentence as in a table
+		}
+		tokens++
+		if proseWord(t) {
+			words++
+			if lowerWord.MatchString(t) {
+				lower++
+			}
+		}
+	}
+	return words >= proseWords && lower >= 2 && 4*words >= 3*tokens
+}
+
+const (
+	proseWords   = 3
+	maxProseLine = 4000 // a longer line is data (JSON, a dump), not a sentence
+)
+
+var (
+	tableRow  = regexp.MustCompile(`^\s*(?:[\p{L}\p{N}][\p{L}\p{N}_ .,#/()-]{0,60}?(?:\s+[:=]\s|:\s*\S*\s*$)|"[^"]*"\s*:)`)
+	aligned   = regexp.MustCompile(`\t| {3}`)
+	figure    = regexp.MustCompile(`^\p{N}[\p{N}.,%/:-]*$`)
+	lowerWord = regexp.MustCompile(`^(?:[\p{Ll}]+|\p{Han}+)$`)
+)
+
+func proseWord(t string) bool {
+	if utf8.RuneCountInString(t) < 2 {
+		return false
+	}
+	for i, r := range t {
+		switch {
+		case unicode.IsLetter(r):
+		case i == 0:
+			return false
+		case unicode.IsDigit(r) || strings.ContainsRune("_-'./", r):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isNumber(t string) bool {
+	for _, r := range t {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return t != ""
+}
+
+// wordsIndexes holds the search index the closest entries come from, made
+// once per process and language, when an input first needs it, for the
+// last site asked about (a process explains with one site).
+var wordsIndexes struct {
+	sync.Mutex
+	site *site.Site
+	ix   map[string]*search.Index
+}
+
+// wordsIndex is the in-memory search index of s in lang, as `p2pkb search`
+// makes it without a built site (build.SearchIndex).
+func wordsIndex(s *site.Site, lang string) (*search.Index, error) {
+	c := &wordsIndexes
+	c.Lock()
+	defer c.Unlock()
+	if c.site != s {
+		c.site, c.ix = s, map[string]*search.Index{}
+	}
+	if ix := c.ix[lang]; ix != nil {
+		return ix, nil
+	}
+	ix, err := search.SiteCorpus(s).Only(lang).Index("")
+	if err != nil {
+		return nil, fmt.Errorf("search index for the words of the input: %w", err)
+	}
+	c.ix[lang] = ix
+	return ix, nil
+}
+
+// ClosestEntries are the entries closest to text by its words, as the
+// search page ranks them: the first Closest entries among the first
+// WordsResults results, none when the first scores below MinWordsScore or
+// holds less than MinShared of the words.
+func ClosestEntries(ix *search.Index, text, lang string) ([]search.Result, error) {
+	res, err := ix.Search(text, lang, WordsResults)
+	if err != nil {
+		return nil, err
+	}
+	var out []search.Result
+	for _, r := range res {
+		if r.Kind != "entry" {
+			continue
+		}
+		if len(out) == 0 && (r.Score < MinWordsScore || r.Shared < MinShared) {
+			return nil, nil
+		}
+		out = append(out, r)
+		if len(out) == Closest {
+			break
+		}
+	}
+	return out, nil
+}
+
+// byWords answers an input in which nothing was recognized with the
+// entries closest to its words, each judged by the facts f like any cause;
+// nil when none is close enough.
+func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options) (*Message, error) {
+	if q == nil || q.b.Len() == 0 {
+		return nil, nil
+	}
+	ix, err := wordsIndex(s, o.Lang)
+	if err != nil {
+		return nil, err
+	}
+	text := q.b.String()
+	res, err := ClosestEntries(ix, text, o.Lang)
+	if err != nil || len(res) == 0 {
+		return nil, err
+	}
+	var rs []ranked
+	for _, r := range res {
+		e := s.KB.ByID[r.ID]
+		if e == nil {
+			continue
+		}
+		c, conditional, err := cause(s, e, f, o)
+		if err != nil {
+			return nil, err
+		}
+		c.Score = r.Score
+		rs = append(rs, ranked{c: c, tier: tierOf(c, conditional)})
+	}
+	// The facts first, as for any message; the words' order within each tier.
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].tier < rs[j].tier })
+	m := &Message{Severity: "by_words", ByWords: true, judged: len(f) > 0,
+		Words: &Words{Query: text, Terms: len(q.terms), Lines: q.used, Of: q.n, Partial: q.partial, MinScore: MinWordsScore}}
+	m.conclude(s, rs, f, o)
+	return m, nil
+}
+
+// wordsNote says, in lang, what the closest entries are and which part of
+// the input found them.
+func wordsNote(lang string, w *Words) string {
+	if w.Partial {
+		return fmt.Sprintf(text(lang, "by_words_part"), w.Lines, w.Of, w.Terms)
+	}
+	return text(lang, "by_words")
+}
+
+func init() {
+	for lang, m := range map[string]map[string]string{
+		"en": {"by_words": "No known error line. Closest entries by the words of the input (not a recognized message; check that the cause fits):",
+			"by_words_part": "No known error line. Closest entries by the words of the input (not a recognized message; check that the cause fits). Only the words of lines 1-%d of %d were used: the first %d distinct words, as many as a search ranks by:"},
+		"zh": {"by_words": "没有已知的错误行。按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）：",
+			"by_words_part": "没有已知的错误行。按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）。只用了第 1-%d 行（共 %d 行）的词语：前 %d 个不同的词，即搜索排序所用的全部词数："},
+	} {
+		for k, v := range m {
+			texts[lang][k] = v
+		}
+	}
+}
