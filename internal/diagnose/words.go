@@ -3,12 +3,9 @@ package diagnose
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
@@ -23,39 +20,20 @@ import (
 // the ranking of the search page), in one message marked ByWords, never as a
 // recognized error.
 
-// Closest is how many entries answer an input by its words.
-const Closest = 3
-
-// WordsResults is how many search results the closest entries are taken
-// from, articles included: the first Closest entries among them.
-const WordsResults = 20
-
-// MinWordsScore is the search score the first of the closest entries must
-// reach: below it the input shares too few rare words with any entry (a
-// healthy nvidia-smi table, random words), and no entry is offered. The
-// search page applies the same floor (search.js).
-const MinWordsScore = 14
-
-// MinShared is the share of the input's ranking words, weighted by rarity
-// (search.Result.Shared), that the first of the closest entries must hold:
-// random words, or an environment dump, share a word or two with some
-// entry by chance.
-const MinShared = 0.15
-
 // Words says which part of the input the closest entries were found by.
 type Words struct {
-	Query    string `json:"query"`     // the text searched: the input's distinct lines from the first, up to the budget
-	Terms    int    `json:"terms"`     // distinct words in it that rank (search.MaxQueryTerms at most; numbers do not rank)
-	Lines    int    `json:"lines"`     // the input's lines read for words, from line 1
-	Of       int    `json:"of_lines"`  // the lines the input has
-	Partial  bool   `json:"partial"`   // lines after Lines hold words that were not used
-	MinScore int    `json:"min_score"` // MinWordsScore, for tools that show it
+	Query   string `json:"query"`    // the text searched: the input's distinct prose lines (search.Prose) from the first, up to the budget
+	Terms   int    `json:"terms"`    // distinct words in it that rank (search.MaxQueryTerms at most; numbers do not rank)
+	Lines   int    `json:"lines"`    // the input's lines read for words, from line 1
+	Of      int    `json:"of_lines"` // the lines the input has
+	Partial bool   `json:"partial"`  // lines after Lines hold words that were not used
 }
 
 // wordsQuery gathers the text the closest entries are searched by while the
-// input streams past: its distinct lines from the first, until they hold
+// input streams past: its distinct prose lines from the first, until they hold
 // search.MaxQueryTerms words that rank (the search ranks by no more) or
-// MaxQueryBytes. After that it only counts lines, so a log of any size
+// MaxQueryBytes. Only prose counts (search.Prose): a program's tables and
+// JSON would rank entries by chance. After that it only counts lines, so a log of any size
 // costs a map lookup a line at most.
 type wordsQuery struct {
 	b       strings.Builder
@@ -79,23 +57,21 @@ func (q *wordsQuery) add(n int, line []byte) {
 	}
 	if q.full {
 		// Left out only if it could have added words.
-		if !q.lines[string(line)] && Prose(string(line)) {
+		if !q.lines[string(line)] && search.Prose(string(line)) {
 			q.partial = true
 		}
 		return
 	}
-	if q.lines[string(line)] || !Prose(string(line)) {
-		return
-	}
-	l := string(line)
-	if room := search.MaxQueryBytes - q.b.Len() - 1; len(l) > room {
-		l = strings.ToValidUTF8(l[:max(0, room)], "")
-		q.full, q.partial = true, true
-	}
-	if l == "" {
+	if q.lines[string(line)] || !search.Prose(string(line)) {
 		return
 	}
 	q.lines[string(line)] = true
+	l := string(line)
+	if len(l) > search.MaxQueryBytes-q.b.Len()-1 {
+		// It does not fit: left out whole, and said to be.
+		q.full, q.partial = true, true
+		return
+	}
 	for _, t := range search.Terms(l) {
 		if !isNumber(t) && len(q.terms) < search.MaxQueryTerms {
 			q.terms[t] = true
@@ -109,80 +85,6 @@ func (q *wordsQuery) add(n int, line []byte) {
 	if len(q.terms) >= search.MaxQueryTerms {
 		q.full = true
 	}
-}
-
-// Prose tells whether a line reads as words: a sentence a person wrote
-// ("all_reduce hangs on two 4090s") or a message in words, rather than a
-// program's table (nvidia-smi's "Name : value" rows, headings and
-// legends, matrices of figures, JSON). Its words, tokens that start with a
-// letter and hold only letters, digits and _-'./, are at least proseWords
-// and three quarters of its space-separated tokens other than figures and
-// versions ("530.41.03"), and at least two of them
-// are lower-case words (a heading or a row of names has none); a line
-// whose columns are aligned (a tab or three spaces inside it), or that
-// starts with a short label and a spaced ":" or "=", or is such a label
-// and one value ("CUDA runtime version: 12.4.99"), or a JSON key, is a
-// table's. Only prose finds the closest entries: a healthy machine's
-// readings hold none, and the words of such output would rank entries by
-// chance. assets/search.js (prose) reads lines the same way.
-func Prose(line string) bool {
-	if len(line) > maxProseLine || tableRow.MatchString(line) || aligned.MatchString(strings.TrimSpace(line)) {
-		return false
-	}
-	words, lower, tokens := 0, 0, 0
-	for _, t := range strings.Fields(line) {
-		t = strings.TrimLeft(t, "(\"'[{<*`")
-		t = strings.TrimRight(t, ".,;:!?)\"'\\]}>*`")
-		if figure.MatchString(t) {
-			continue // a version or a figure, in a sentence as in a table
-		}
-		tokens++
-		if proseWord(t) {
-			words++
-			if lowerWord.MatchString(t) {
-				lower++
-			}
-		}
-	}
-	return words >= proseWords && lower >= 2 && 4*words >= 3*tokens
-}
-
-const (
-	proseWords   = 3
-	maxProseLine = 4000 // a longer line is data (JSON, a dump), not a sentence
-)
-
-var (
-	tableRow  = regexp.MustCompile(`^\s*(?:[\p{L}\p{N}][\p{L}\p{N}_ .,#/()-]{0,60}?(?:\s+[:=]\s|:\s*\S*\s*$)|"[^"]*"\s*:)`)
-	aligned   = regexp.MustCompile(`\t| {3}`)
-	figure    = regexp.MustCompile(`^\p{N}[\p{N}.,%/:-]*$`)
-	lowerWord = regexp.MustCompile(`^(?:[\p{Ll}]+|\p{Han}+)$`)
-)
-
-func proseWord(t string) bool {
-	if utf8.RuneCountInString(t) < 2 {
-		return false
-	}
-	for i, r := range t {
-		switch {
-		case unicode.IsLetter(r):
-		case i == 0:
-			return false
-		case unicode.IsDigit(r) || strings.ContainsRune("_-'./", r):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-func isNumber(t string) bool {
-	for _, r := range t {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return t != ""
 }
 
 // wordsIndexes holds the search index the closest entries come from, made
@@ -214,31 +116,6 @@ func wordsIndex(s *site.Site, lang string) (*search.Index, error) {
 	return ix, nil
 }
 
-// ClosestEntries are the entries closest to text by its words, as the
-// search page ranks them: the first Closest entries among the first
-// WordsResults results, none when the first scores below MinWordsScore or
-// holds less than MinShared of the words.
-func ClosestEntries(ix *search.Index, text, lang string) ([]search.Result, error) {
-	res, err := ix.Search(text, lang, WordsResults)
-	if err != nil {
-		return nil, err
-	}
-	var out []search.Result
-	for _, r := range res {
-		if r.Kind != "entry" {
-			continue
-		}
-		if len(out) == 0 && (r.Score < MinWordsScore || r.Shared < MinShared) {
-			return nil, nil
-		}
-		out = append(out, r)
-		if len(out) == Closest {
-			break
-		}
-	}
-	return out, nil
-}
-
 // byWords answers an input in which nothing was recognized with the
 // entries closest to its words, each judged by the facts f like any cause;
 // nil when none is close enough.
@@ -251,7 +128,7 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options) (*Message, e
 		return nil, err
 	}
 	text := q.b.String()
-	res, err := ClosestEntries(ix, text, o.Lang)
+	res, err := ix.Closest(text, o.Lang)
 	if err != nil || len(res) == 0 {
 		return nil, err
 	}
@@ -271,7 +148,7 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options) (*Message, e
 	// The facts first, as for any message; the words' order within each tier.
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].tier < rs[j].tier })
 	m := &Message{Severity: "by_words", ByWords: true, judged: len(f) > 0,
-		Words: &Words{Query: text, Terms: len(q.terms), Lines: q.used, Of: q.n, Partial: q.partial, MinScore: MinWordsScore}}
+		Words: &Words{Query: text, Terms: len(q.terms), Lines: q.used, Of: q.n, Partial: q.partial}}
 	m.conclude(s, rs, f, o)
 	return m, nil
 }
@@ -296,4 +173,13 @@ func init() {
 			texts[lang][k] = v
 		}
 	}
+}
+
+func isNumber(t string) bool {
+	for _, r := range t {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return t != ""
 }
