@@ -724,8 +724,10 @@
     line.split(/\s+/).forEach(function (t) {
       t = t.replace(/^[("'[{<*`]+/, "").replace(/[.,;:!?)"'\\\]}>*`]+$/, "");
       if (!t || FIGURE.test(t)) { return; }
-      tokens++;
-      if (proseWord(t)) { words++; if (LOWER.test(t)) { lower++; } }
+      // A run of Han characters counts as the words of two characters it holds.
+      var n = Math.max(1, Math.floor(Array.from(t).filter(function (c) { return HAN.test(c); }).length / 2));
+      tokens += n;
+      if (proseWord(t)) { words += n; if (LOWER.test(t)) { lower += n; } }
     });
     return words >= W.proseWords && lower >= 2 && 4 * words >= 3 * tokens;
   }

@@ -79,14 +79,17 @@ func Prose(line string) bool {
 	for _, t := range strings.Fields(line) {
 		t = strings.TrimLeft(t, "(\"'[{<*`")
 		t = strings.TrimRight(t, ".,;:!?)\"'\\]}>*`")
-		if figure.MatchString(t) {
-			continue // a version or a figure, in a sentence as in a table
+		if t == "" || figure.MatchString(t) {
+			continue // punctuation alone, a version or a figure: in a sentence as in a table
 		}
-		tokens++
+		// Chinese is written without spaces: a run of Han characters counts
+		// as the words of two characters it holds, as Analyze reads it.
+		n := max(1, hanRunes(t)/2)
+		tokens += n
 		if proseWord(t) {
-			words++
+			words += n
 			if lowerWord.MatchString(t) {
-				lower++
+				lower += n
 			}
 		}
 	}
@@ -138,4 +141,14 @@ type WordsRules struct {
 func WordsTable() WordsRules {
 	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared,
 		ProseWords: proseWords, MaxLine: maxProseLine, MaxTerms: MaxQueryTerms, MaxBytes: MaxQueryBytes}
+}
+
+func hanRunes(t string) int {
+	n := 0
+	for _, r := range t {
+		if unicode.Is(unicode.Han, r) {
+			n++
+		}
+	}
+	return n
 }
