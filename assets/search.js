@@ -705,7 +705,7 @@
   // closest to its prose, as explain gives them (internal/search/words.go,
   // internal/diagnose/words.go), with the limits Go writes to the table.
   var W = T.words;
-  var TABLE_ROW = /^\s*(?:[\p{L}\p{N}][\p{L}\p{N}_ .,#\/()-]{0,60}?(?:\s+[:=]\s|:\s*\S*\s*$)|"[^"]*"\s*:)/u;
+  var TABLE_ROW = /^\s*(?:#?\s*[\p{L}\p{N}][\p{L}\p{N}_ .,#\/()-]{0,60}?(?:\s+[:=]\s|:\s*\S*\s*$)|"[^"]*"\s*:)/u;
   var FIGURE = /^\p{N}[\p{N}.,%\/:-]*$/u, LOWER = /^(?:\p{Ll}+|\p{Script=Han}+)$/u, LETTER = /^\p{L}$/u, DIGIT = /^\p{Nd}$/u;
   var utf8Len = function (s) { return new TextEncoder().encode(s).length; };
   function proseWord(t) {

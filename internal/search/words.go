@@ -102,7 +102,7 @@ const (
 )
 
 var (
-	tableRow  = regexp.MustCompile(`^\s*(?:[\p{L}\p{N}][\p{L}\p{N}_ .,#/()-]{0,60}?(?:\s+[:=]\s|:\s*\S*\s*$)|"[^"]*"\s*:)`)
+	tableRow  = regexp.MustCompile(`^\s*(?:#?\s*[\p{L}\p{N}][\p{L}\p{N}_ .,#/()-]{0,60}?(?:\s+[:=]\s|:\s*\S*\s*$)|"[^"]*"\s*:)`)
 	aligned   = regexp.MustCompile(`\t| {3}`)
 	figure    = regexp.MustCompile(`^\p{N}[\p{N}.,%/:-]*$`)
 	lowerWord = regexp.MustCompile(`^(?:[\p{Ll}]+|\p{Han}+)$`)
