@@ -738,7 +738,7 @@
     if (lines.length && lines[lines.length - 1] === "") { lines.pop(); }
     for (var i = 0; i < lines.length && !partial; i++) {
       var l = lines[i].replace(/\r$/, "");
-      if (full) { if (!taken["~" + l] && prose(l)) { partial = true; } continue; }
+      if (full) { if (!taken["~" + l] && /\p{L}/u.test(l)) { partial = true; } continue; }
       if (taken["~" + l] || !prose(l)) { continue; }
       taken["~" + l] = true;
       var room = W.maxBytes - bytes - 1, b = utf8Len(l);

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
@@ -26,21 +28,22 @@ type Words struct {
 	Terms   int    `json:"terms"`    // distinct words in it that rank (search.MaxQueryTerms at most; numbers do not rank)
 	Lines   int    `json:"lines"`    // the input's lines read for words, from line 1
 	Of      int    `json:"of_lines"` // the lines the input has
-	Partial bool   `json:"partial"`  // lines after Lines hold words that were not used
+	Partial bool   `json:"partial"`  // lines after Lines, or past the first 4 MiB read for prose, hold words that were not used
 }
 
 // wordsQuery gathers the text the closest entries are searched by while the
 // input streams past: its distinct prose lines from the first, until they hold
 // search.MaxQueryTerms words that rank (the search ranks by no more) or
-// MaxQueryBytes. Only prose counts (search.Prose): a program's tables and
-// JSON would rank entries by chance. After that it only counts lines, so a log of any size
+// MaxQueryBytes, within the first wordsScanBytes. Only prose counts
+// (search.Prose): a program's tables and JSON would rank entries by chance. After that it only counts lines, so a log of any size
 // costs a map lookup a line at most.
 type wordsQuery struct {
 	b       strings.Builder
 	lines   map[string]bool // the lines taken
 	terms   map[string]bool // the ranking words in them
 	n, used int             // lines seen; the last line taken from
-	full    bool            // the budget is spent
+	read    int64           // bytes of the input read
+	full    bool            // the budget is spent, or wordsScanBytes read
 	partial bool            // a line with words was left out
 }
 
@@ -55,9 +58,15 @@ func (q *wordsQuery) add(n int, line []byte) {
 	if q.partial {
 		return
 	}
+	q.read += int64(len(line)) + 1
+	if !q.full && q.read > wordsScanBytes {
+		// Prose is looked for in the head of the input only, so that a
+		// huge log of tables costs no more than a known one.
+		q.full = true
+	}
 	if q.full {
 		// Left out only if it could have added words.
-		if !q.lines[string(line)] && search.Prose(string(line)) {
+		if !q.lines[string(line)] && hasLetter(line) {
 			q.partial = true
 		}
 		return
@@ -173,6 +182,22 @@ func init() {
 			texts[lang][k] = v
 		}
 	}
+}
+
+// wordsScanBytes is how much of the input is read for prose: the head of
+// a log, where a person's words and the first errors are.
+const wordsScanBytes = 4 << 20
+
+// hasLetter tells whether a line holds a letter, which words could come from.
+func hasLetter(line []byte) bool {
+	for len(line) > 0 {
+		r, size := utf8.DecodeRune(line)
+		if unicode.IsLetter(r) {
+			return true
+		}
+		line = line[size:]
+	}
+	return false
 }
 
 func isNumber(t string) bool {
