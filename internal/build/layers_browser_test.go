@@ -241,10 +241,10 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	// to its prose, /api/search ranks the same for explain's query, and the
 	// page shows them in a box marked by words, in the same order, from the
 	// client index and through the API. Real prose of
-	// https://github.com/Dasharo/dasharo-issues/issues/436 and
+	// https://github.com/NVIDIA/nvtrust/issues/55 and
 	// https://github.com/siderolabs/pkgs/issues/720.
 	for _, q := range []string{
-		"I am experiencing data corruption between PCI cards that resolves only when the kernel is booted with `iommu=soft` or `iommu=off`. The issue limits the use of the system for AI/ML.\n",
+		"I tried to install nvidia-fabricmanager-550 on the host. But it gives error to start the service with the mismatch with driver version.\n",
 		"After building proprietary driver there is an error from Fabric Manager service:\nIt might make sense to release drivers based on datacenter documentation in a bundle with FabricManager.\n",
 	} {
 		var out bytes.Buffer

@@ -59,7 +59,7 @@ func TestBrowserByWords(t *testing.T) {
 		t.Errorf("%d of %d lines are prose: the table tells too little apart", prose, len(lines))
 	}
 
-	const q = "I am experiencing data corruption between PCI cards that resolves only when the kernel is booted with `iommu=soft` or `iommu=off`. The issue limits the use of the system for AI/ML.\n" // https://github.com/Dasharo/dasharo-issues/issues/436
+	const q = "After building proprietary driver there is an error from Fabric Manager service:\nIt might make sense to release drivers based on datacenter documentation in a bundle with FabricManager.\n" // https://github.com/siderolabs/pkgs/issues/720
 	for _, c := range []struct{ lang, q, head string }{
 		{"en", q, "No known error line. Closest entries by the words of the paste"},
 		{"zh", "两块显卡之间的点对点拷贝在开启 IOMMU 时数据损坏，关闭 IOMMU 后正常\n", "没有已知的错误行。按粘贴内容的词语最接近的条目"},
