@@ -310,6 +310,7 @@
   // once gives its answer (true when facts were taken); one read in slices
   // is taken (true) before its facts are known.
   var SLICE = 25, SYNC_MAX = 256 << 10, reading = 0;
+  var MAX_QUERY = 64 << 10; // search.MaxQueryBytes: the search page refuses a longer query
   function usePaste(text, keep) {
     var msg = $(".machine-message");
     reading++;
@@ -325,18 +326,33 @@
       }
       return pos >= text.length;
     };
-    if (step()) { return takePaste(x.facts(), keep); }
+    if (step()) { return takePaste(x.facts(), keep, text); }
     setTimeout(function slice() {
       if (gen !== reading) { return; } // a newer paste replaced this one
       if (!step()) { setTimeout(slice, 0); return; }
-      takePaste(x.facts(), keep);
+      takePaste(x.facts(), keep, text);
     }, 0);
     return true;
   }
 
-  function takePaste(found, keep) {
+  function takePaste(found, keep, text) {
     var msg = $(".machine-message");
-    if (!found.length) { if (keep) { msg.textContent = t("pasteNone"); } return false; }
+    if (!found.length) {
+      if (keep) {
+        msg.textContent = t("pasteNone");
+        // What the text says may still be answered: the search page gives
+        // what explain gives, the entries closest to its words included.
+        if (text && text.trim() && new TextEncoder().encode(text).length <= MAX_QUERY) {
+          var a = document.createElement("a");
+          a.className = "machine-paste-search";
+          a.href = (document.body.dataset.root || "") + document.body.dataset.lang + "/search/index.html?q=" + encodeURIComponent(text);
+          a.textContent = t("pasteSearch");
+          msg.appendChild(document.createTextNode(" "));
+          msg.appendChild(a);
+        }
+      }
+      return false;
+    }
     pasted = found;
     if (keep) {
       try { localStorage.setItem(PASTE_KEY, JSON.stringify(found)); } catch (e) { /* storage off: this page only */ }

@@ -118,7 +118,8 @@
       hang: { watch: false, init: ev() },
       tensors: { nonzero: new Array(MAX_GPUS).fill(0), zeros: ev() },
       setpci: { next: false, any: ev(), redirect: ev() },
-      rebar: { mib: 0, ev: ev(), small: ev() }
+      rebar: { mib: 0, ev: ev(), small: ev() },
+      bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
@@ -309,6 +310,7 @@
     if (s.indexOf("BAR 1: current size: ") >= 0) { var b = s; while (b.charAt(0) === "`") { b = b.slice(1); } if (b.indexOf("BAR 1: current size: ") === 0) { this.rebarLine(b, n, raw); } }
     if (containsAny(s, T.words.setpciACS) && RE.setpciACS.test(s)) { y.setpci.next = true; }
     this.ncclTestLine(s, n, raw);
+    this.busbwLine(s, n, raw);
   };
   X.ncclTestLine = function (s, n, raw) {
     var t = this.sym.nt, m, f, i;
@@ -372,6 +374,7 @@
     else if (t.wrong > 0) { this.setEvent("nccl.tests.wrong", "num", String(t.wrong), 1, t.firstBad, "nccl-tests"); }
     else if (t.rows > 0) { this.setEvent("nccl.tests.wrong", "num", "0", 1, t.header, "nccl-tests"); }
     this.setEvent("nccl.tests.busbw", "num", t.busbwV, 1, t.busbw, "nccl-tests");
+    this.busbwFacts();
     this.setEvent("p2p.waived", "bool", "true", 1, y.waived, "CUDA P2P test");
     if (y.smi.anyBAR1) {
       this.setEvent("gpu.bar1_mib", "num", String(y.smi.bar1), 1, y.smi.bar1Ev, "nvidia-smi -q");
@@ -386,6 +389,117 @@
     if (y.hang.watch) { this.setEvent("nccl.stopped_after_init", "bool", "true", 1, y.hang.init, "NCCL"); }
     this.setEvent("p2p.copy_zeros", "bool", "true", 1, y.tensors.zeros, "PyTorch");
     this.setEvent("acs.redirect", "bool", String(y.setpci.redirect.set), 2, y.setpci.redirect.set ? y.setpci.redirect : y.setpci.any, "setpci");
+  };
+
+  // The nccl-tests bandwidth reader mirrors nccltests.go.
+  var GPU_WORDS = T.words.testGPU, BUSBW_PEAK_BYTES = 64 * 1024 * 1024;
+  X.busbwLine = function (s, n, raw) {
+    if (s.indexOf("busbw") >= 0 && s.indexOf("algbw") >= 0) { this.busbwHeader(fields(s.charAt(0) === "#" ? s.slice(1) : s)); return; }
+    if (this.sym.bb.cols.length > 0 && containsAny(s, TEST_TYPES)) { this.busbwRow(fields(s), n, raw); return; }
+    this.busbwScan(s, n, raw);
+  };
+  X.busbwHeader = function (f) {
+    var b = this.sym.bb;
+    b.cols = []; b.size = -1;
+    for (var i = 0; i < f.length; i++) {
+      if (f[i] === "busbw") { b.cols.push(i); } else if ((f[i] === "size" || f[i] === "bytes") && b.size < 0) { b.size = i; }
+    }
+    b.width = f.length;
+    if (b.size !== 0) { b.cols = []; }
+  };
+  X.busbwRow = function (f, n, raw) {
+    var b = this.sym.bb;
+    if (!b.cols.length || f.length > b.width + 2 || f.length <= b.cols[0] || !isDigits(f[b.size])) { return; }
+    var size = parseFloat(f[b.size]);
+    if (size >= b.most) { b.most = size; b.mostEv = { set: true, line: n, text: raw }; }
+    for (var i = 0; i < b.cols.length; i++) {
+      var c = b.cols[i];
+      if (c >= f.length) { break; }
+      if (!isDecimal(f[c])) { continue; }
+      var v = parseFloat(f[c]);
+      if (v > b.peak || !b.peakEv.set) { b.peak = v; b.peakEv = { set: true, line: n, text: raw }; }
+    }
+  };
+  X.busbwScan = function (s, n, raw) {
+    var b = this.sym.bb, m;
+    if (s.indexOf("Rank ") >= 0 && (m = RE.testRank.exec(s))) {
+      b.ranks++;
+      if (b.hosts.length < 2 && (b.hosts.length === 0 || b.hosts[0] !== m[1])) { b.hosts.push(m[1]); }
+      if (!b.nameEv.set) { b.name = m[2].trim(); b.nameEv = { set: true, line: n, text: raw }; }
+      return;
+    }
+    if (!b.nameEv.set && containsAny(s, GPU_WORDS) && (m = RE.smiName.exec(s))) {
+      b.name = firstGroup(m).trim(); b.nameEv = { set: true, line: n, text: raw };
+    }
+  };
+  function isAlnum(c) { return /[0-9A-Za-z]/.test(c); }
+  function hasWord(s, w) {
+    for (var i = s.indexOf(w); i >= 0; i = s.indexOf(w, i + 1)) {
+      var end = i + w.length;
+      if ((i === 0 || !isAlnum(s.charAt(i - 1))) && (end === s.length || !isAlnum(s.charAt(end)))) { return true; }
+    }
+    return false;
+  }
+  function perLink(name) {
+    if (containsAny(name, ["B200", "B300", "B100"])) { return 50; }
+    if (containsAny(name, ["3090", "A6000", " A40"])) { return 14.0625; }
+    return 25;
+  }
+  function modelLink(name) {
+    var u = name.toUpperCase();
+    var pcie = function (gen) { return { gbs: PCIE_LANE[gen] * 16, nvlink: false, what: "PCIe Gen" + gen + " x16" }; };
+    var nv = function (links, per) { return { gbs: links * per, nvlink: true, what: links + " NVLinks" }; };
+    var isPCIe = u.indexOf("PCIE") >= 0 || u.indexOf(" NVL") >= 0, sxm = u.indexOf("SXM") >= 0;
+    if (containsAny(u, ["B200", "B300", "B100"])) { return nv(18, 50); }
+    if (containsAny(u, ["H100", "H200", "H20", "H800"]) && isPCIe) { return pcie(5); }
+    if (u.indexOf("H800") >= 0) { return nv(8, 25); }
+    if (containsAny(u, ["H100", "H200", "GH200"]) || hasWord(u, "H20")) { return nv(18, 25); }
+    if (containsAny(u, ["A100", "A800"]) && sxm) { return u.indexOf("A800") >= 0 ? nv(8, 25) : nv(12, 25); }
+    if (containsAny(u, ["A100", "A800"]) && isPCIe) { return pcie(4); }
+    if (u.indexOf("V100") >= 0 && sxm) { return nv(6, 25); }
+    if (containsAny(u, ["V100", "P100", "2080"]) && !sxm || hasWord(u, "T4") || hasWord(u, "P40")) { return pcie(3); }
+    if (containsAny(u, ["5090", "RTX PRO"])) { return pcie(5); }
+    if (containsAny(u, ["4090", "3090", "A6000", "6000 ADA", "L40"]) || hasWord(u, "A40") || hasWord(u, "A30") || hasWord(u, "A10") || hasWord(u, "L4")) { return pcie(4); }
+    return null;
+  }
+  X.busbwLink = function () {
+    var b = this.sym.bb, l = this.link, g = this.f["gpu.count"];
+    if (g && l.nvSet && g.source === "nvidia-smi topo -m") {
+      var gpus = parseInt(g.value, 10), least = 0, e = null;
+      for (var i = 0; i < gpus && i < MAX_GPUS; i++) {
+        var sum = 0, most = 0;
+        for (var j = 0; j < gpus && j < MAX_GPUS; j++) {
+          if (i === j) { continue; }
+          if (l.nv[i][j] === 0) { least = -1; break; }
+          sum += l.nv[i][j]; most = Math.max(most, l.nv[i][j]);
+        }
+        if (least < 0) { break; }
+        var links = sum > 18 ? most : sum;
+        if (least === 0 || links < least) { least = links; e = l.nvRow[i]; }
+      }
+      if (least > 0 && gpus > 1) {
+        var per = perLink(b.name);
+        return { gbs: least * per, nvlink: true, what: "nvidia-smi topo -m (" + least + " NVLinks a GPU, " + per + " GB/s each)", ev: e };
+      }
+    }
+    if (b.nameEv.set) {
+      var m = modelLink(b.name);
+      if (m) { m.what = "GPU name (" + b.name + ": " + m.what + ")"; m.ev = b.nameEv; return m; }
+    }
+    if (l.gen > 0 && l.wid > 0) { return { gbs: PCIE_LANE[l.gen] * l.wid, nvlink: false, what: "nvidia-smi -q (PCIe Gen" + l.gen + " x" + l.wid + ")", ev: l.widEv }; }
+    return null;
+  };
+  X.busbwFacts = function () {
+    var b = this.sym.bb, t = this.sym.nt;
+    if (!b.peakEv.set || b.ranks === 1 || t.wrong > 0 || t.oob.set && t.oobN !== "0") { return; }
+    this.setEvent("nccl.tests.busbw_peak", "num", String(b.peak), 1, b.peakEv, "nccl-tests");
+    if (b.hosts.length > 1) { return; }
+    if (b.most < BUSBW_PEAK_BYTES) { this.setEvent("nccl.tests.small_sizes", "bool", "true", 1, b.mostEv, "nccl-tests"); return; }
+    var k = this.busbwLink();
+    if (!k || !(k.gbs > 0)) { return; }
+    this.setEvent("nccl.tests.link_gbs", "num", String(k.gbs), 1, k.ev, k.what);
+    this.setEvent("nccl.tests.nvlink", "bool", String(k.nvlink), 1, k.ev, k.what);
+    this.setEvent("nccl.tests.busbw_pct", "num", String(Math.floor(b.peak / k.gbs * 100 + 0.5)), 1, b.peakEv, "nccl-tests busbw against the link");
   };
 
   // The prose readers mirror prose.go.

@@ -189,7 +189,7 @@
     if (qterms.length > 4) { qterms = qterms.filter(function (t) { return !/^[0-9]+$/.test(t); }); }
     qterms = qterms.slice(0, 64);
     return load(lang, "meta").then(function (meta) {
-      var scores = {}, matches = {}, rank = {};
+      var scores = {}, matches = {}, rank = {}, shared = {};
       var shardOf = function (t) { return "t" + (hash(t) % meta.shards); };
       // addTerm adds term t's weights, marks its documents in hit and
       // returns its idf, 0 when no document holds it (search.scorer.add).
@@ -237,6 +237,15 @@
         // Coverage, as search.coverage: a typed query ranks the pages that
         // hold its rarer words above those that hold only its common ones.
         var all = idfs.reduce(function (a, b) { return a + b; }, 0);
+        // The share of the query's words each document holds, a word no
+        // document holds counting as the rarest (search.Result.Shared).
+        var unknown = Math.log(1 + (meta.n + 0.5) / 0.5), words = 0;
+        idfs.forEach(function (w) { words += w || unknown; });
+        Object.keys(scores).forEach(function (d) {
+          var have = 0;
+          hits.forEach(function (h, i) { if (h[d]) { have += idfs[i]; } });
+          shared[d] = words > 0 ? Math.round(have / words * 1000) / 1000 : 0;
+        });
         if (qterms.length >= 2 && qterms.length <= meta.fuzzyTerms && all > 0) {
           Object.keys(scores).forEach(function (d) {
             var have = 0;
@@ -256,7 +265,7 @@
         return Promise.all(ranked.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)); })).then(function (chunks) {
           return ranked.map(function (d, i) {
             var row = chunks[i][d % meta.chunk], r = { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], gist: row[5] || "", best: row[6] || "",
-              versions: row[7] || [], applies_when: row[8] || "", score: scores[d], match: matches[d] || "" };
+              versions: row[7] || [], applies_when: row[8] || "", score: scores[d], match: matches[d] || "", shared: shared[d] || 0 };
             if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] === 1; r.confidence = row[11] || 0; r.apis = (row[12] || "").split(" ").filter(Boolean); }
             if (r.match && multiline) { r.line = lineOf(q, r.match); }
             return r;
@@ -692,6 +701,102 @@
     section.hidden = !section.firstChild;
   }
 
+  // The answer to a paste in which nothing is recognized: the entries
+  // closest to its prose, as explain gives them (internal/search/words.go,
+  // internal/diagnose/words.go), with the limits Go writes to the table.
+  var W = T.words;
+  var TABLE_ROW = /^\s*(?:#?\s*[\p{L}\p{N}][\p{L}\p{N}_ .,#\/()-]{0,60}?(?:\s+[:=]\s|:\s*\S*\s*$)|"[^"]*"\s*:)/u;
+  var FIGURE = /^\p{N}[\p{N}.,%\/:-]*$/u, LOWER = /^(?:\p{Ll}+|\p{Script=Han}+)$/u, LETTER = /^\p{L}$/u, DIGIT = /^\p{Nd}$/u;
+  var utf8Len = function (s) { return new TextEncoder().encode(s).length; };
+  function proseWord(t) {
+    var cps = Array.from(t);
+    if (cps.length < 2) { return false; }
+    for (var i = 0; i < cps.length; i++) {
+      if (LETTER.test(cps[i])) { continue; }
+      if (i === 0 || !(DIGIT.test(cps[i]) || "_-'./".indexOf(cps[i]) >= 0)) { return false; }
+    }
+    return true;
+  }
+  // prose mirrors search.Prose: a line of words, not a program's table.
+  function prose(line) {
+    if (utf8Len(line) > W.maxProseLine || TABLE_ROW.test(line) || /\t| {3}/.test(line.trim())) { return false; }
+    var words = 0, lower = 0, tokens = 0;
+    line.split(/\s+/).forEach(function (t) {
+      t = t.replace(/^[("'[{<*`]+/, "").replace(/[.,;:!?)"'\\\]}>*`]+$/, "");
+      if (!t || FIGURE.test(t)) { return; }
+      // A run of Han characters counts as the words of two characters it holds.
+      var n = Math.max(1, Math.floor(Array.from(t).filter(function (c) { return HAN.test(c); }).length / 2));
+      tokens += n;
+      if (proseWord(t)) { words += n; if (LOWER.test(t)) { lower += n; } }
+    });
+    return words >= W.proseWords && lower >= 2 && 4 * words >= 3 * tokens;
+  }
+  // wordsQuery mirrors diagnose's wordsQuery: the paste's distinct prose
+  // lines from the first, until they hold the words a search ranks by.
+  function wordsQuery(text) {
+    var lines = text.split("\n"), taken = {}, seen = {}, nterms = 0, out = [], bytes = 0, used = 0, full = false, partial = false;
+    if (lines.length && lines[lines.length - 1] === "") { lines.pop(); }
+    for (var i = 0; i < lines.length && !partial; i++) {
+      var l = lines[i].replace(/\r$/, "");
+      if (full) { if (!taken["~" + l] && /\p{L}/u.test(l)) { partial = true; } continue; }
+      if (taken["~" + l] || !prose(l)) { continue; }
+      taken["~" + l] = true;
+      var room = W.maxBytes - bytes - 1, b = utf8Len(l);
+      if (b > room) { full = partial = true; continue; }
+      terms(l).forEach(function (t) { if (!/^[0-9]+$/.test(t) && nterms < W.maxTerms && !seen[t]) { seen[t] = true; nterms++; } });
+      out.push(l);
+      bytes += b + (out.length > 1 ? 1 : 0);
+      used = i + 1;
+      if (nterms >= W.maxTerms) { full = true; }
+    }
+    return { query: out.join("\n"), terms: nterms, lines: used, of: lines.length, partial: partial };
+  }
+  // closestByWords resolves to the entries closest to q's prose (search.Index.Closest), or null.
+  function closestByWords(q, lang) {
+    var w = wordsQuery(q);
+    if (!w.query) { return Promise.resolve(null); }
+    return search(w.query, lang, W.results).then(function (res) {
+      var out = res.filter(function (r) { return r.kind === "entry"; }).slice(0, W.closest);
+      if (!out.length || out[0].score < W.minScore || (out[0].shared || 0) < W.minShared) { return null; }
+      w.entries = out;
+      return w;
+    });
+  }
+  // renderByWords shows the closest entries in a box marked as such, never
+  // as a recognized message, each judged by the facts as explain judges it.
+  function renderByWords(section, w, facts) {
+    var t = function (k) { return section.dataset[k] || k; };
+    var rules = window.p2pkbRules, labels = { applies: "lApplies", does_not_apply: "lDoesNotApply", unknown: "lUnknown" };
+    var box = el("div", "causes by-words");
+    box.dataset.byWords = "true";
+    box.appendChild(el("p", "causes-head", w.partial ? t("byWordsPart").replace("%d", w.lines).replace("%d", w.of).replace("%d", w.terms) : t("byWords")));
+    var causes = w.entries.map(function (r, i) {
+      var v = { truth: "unknown", reasons: [] };
+      if (facts && rules) {
+        try { v = rules.applies(r.versions || [], r.applies_when || "", facts); } catch (e) { v = { truth: "unknown", reasons: [e.message] }; }
+      }
+      var conditional = !!(r.applies_when || "").trim() || (r.versions || []).some(function (x) { return /[<>=]/.test(x); });
+      return { r: r, i: i, truth: v.truth, reasons: v.reasons || [], tier: v.truth === "does_not_apply" ? 2 : v.truth === "applies" && conditional ? 0 : 1 };
+    });
+    causes.sort(function (a, b) { return a.tier - b.tier || a.i - b.i; });
+    var ol = el("ol", "cause-list");
+    causes.forEach(function (c) {
+      var li = el("li");
+      li.dataset.causeId = c.r.id;
+      li.dataset.truth = c.truth;
+      var a = el("a", "", c.r.title + " (" + c.r.id + ")");
+      a.href = root + c.r.path + "index.html";
+      li.appendChild(a);
+      if (facts) {
+        li.appendChild(el("span", "verdict cause-verdict verdict-" + c.truth, t(labels[c.truth]) + (c.reasons.length ? ": " + c.reasons.join("; ") : "")));
+      }
+      ol.appendChild(li);
+    });
+    box.appendChild(ol);
+    section.appendChild(box);
+    section.hidden = false;
+  }
+
   // rankCauses puts each message's causes in the result list in their order.
   function rankCauses(results, groups) {
     var pos = {};
@@ -791,12 +896,13 @@
     });
     if (!q.trim()) { input.focus(); return; }
     status.textContent = status.dataset.searching;
-    var causes = document.getElementById("search-causes"), shown = null, composed = [];
+    var causes = document.getElementById("search-causes"), shown = null, composed = [], closest = null;
     var showCauses = function () {
       if (!shown || !causes) { return; }
       var facts = machineFacts(), groups = causeGroups(shown, q, facts);
       renderCauses(causes, groups, facts);
       renderComposed(causes, composed);
+      if (closest) { renderByWords(causes, closest, facts); }
       return groups;
     };
     document.addEventListener("p2pkb-machine", function () {
@@ -808,6 +914,10 @@
     });
     search(q, lang).then(function (results) {
       return composedLines(results, q, lang).then(function (c) { composed = c; return results; });
+    }).then(function (results) {
+      // No line recognized: the entries closest to the paste's words, as explain answers.
+      if (results.some(function (r) { return r.match; }) || composed.length) { return results; }
+      return closestByWords(q, lang).then(function (w) { closest = w; return results; });
     }).then(function (results) {
       shown = results;
       results = rankCauses(results, showCauses());
@@ -839,6 +949,7 @@
     });
   }
 
-  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, issueLines: issueLines, readLine: readLine };
+  window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, issueLines: issueLines, readLine: readLine,
+    prose: prose, wordsQuery: wordsQuery, closestByWords: closestByWords };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", page); } else { page(); }
 })();

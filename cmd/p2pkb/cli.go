@@ -24,7 +24,7 @@ var commands = []command{
 	{"lint", "", "Run every check of build without writing anything, and list warnings (text without a translation, entries not yet checked against their source)."},
 	{"audit", "", "List, per entry, what its signature, error code and rates rest on, and the totals."},
 	{"search", "QUERY...", "Rank the entries and articles for a query: words, an error message, or a whole log."},
-	{"explain", "[TEXT... | -]", "Explain every known error message in a log: TEXT, --file FILE, or standard input. Each message is shown with its causes, the most likely first, and what works."},
+	{"explain", "[TEXT... | -]", "Explain every known error message in a log: TEXT, --file FILE, or standard input. Each message is shown with its causes, the most likely first, and what works; when no line is recognized, the entries closest to the input's words, marked as such."},
 	{"match", "[TEXT... | -]", "Tell which entries and fixes apply to a machine described by a p2p-probe report (--probe FILE), and explain a log against it when one is given."},
 	{"serve", "", "Serve the site and its search API over HTTP."},
 	{"new", "[TEXT... | -]", "Write the skeleton of a new entry from an error line (TEXT, --from-log FILE, or standard input) into a KB folder; refused when the KB already explains the line."},
@@ -34,8 +34,9 @@ var commands = []command{
 }
 
 // exits are the exit statuses every command keeps.
-const exits = `exit status: 0 success (a known error recognized), 1 nothing recognized or
-a check failed, 2 a usage or input error.`
+const exits = `exit status: 0 success (a known error recognized), 1 nothing recognized (an
+answer by the closest entries to the input's words included) or a check
+failed, 2 a usage or input error.`
 
 func usageText() string {
 	var b strings.Builder

@@ -236,5 +236,55 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 		}
 	}
 	b.Screenshot("layered_four_ways")
+
+	// A paste with no known line: explain answers with the entries closest
+	// to its prose, /api/search ranks the same for explain's query, and the
+	// page shows them in a box marked by words, in the same order, from the
+	// client index and through the API. Real prose of
+	// https://github.com/NVIDIA/nvtrust/issues/55 and
+	// https://github.com/siderolabs/pkgs/issues/720.
+	for _, q := range []string{
+		"I tried to install nvidia-fabricmanager-550 on the host. But it gives error to start the service with the mismatch with driver version.\n",
+		"After building proprietary driver there is an error from Fabric Manager service:\nIt might make sense to release drivers based on datacenter documentation in a bundle with FabricManager.\n",
+	} {
+		var out bytes.Buffer
+		if _, err := diagnose.Explain(&out, s, strings.NewReader(q), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {
+			t.Fatal(err)
+		}
+		var d diagnose.Diagnosis
+		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Messages) != 1 || !d.Messages[0].ByWords {
+			t.Fatalf("%q: explain gives %d messages, want one by words", q, len(d.Messages))
+		}
+		var want []string
+		for _, c := range d.Messages[0].Causes {
+			want = append(want, c.ID)
+		}
+		closest, err := ix.Closest(d.Messages[0].Words.Query, "en")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var api []string
+		for _, r := range closest {
+			api = append(api, r.ID)
+		}
+		if strings.Join(api, ",") != strings.Join(want, ",") {
+			t.Errorf("%q: the built site's index %v, explain %v", q, api, want)
+		}
+		for _, root := range []string{fileRoot, srv.URL + "/"} {
+			b := b
+			if root != fileRoot {
+				b = served
+			}
+			runQuery(t, b, root, "en", q)
+			got := browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id]')].map(li => li.dataset.causeId)`)
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("%s %q: the page by words %v, explain %v", root, q, got, want)
+			}
+		}
+	}
+	b.Screenshot("by_words")
 	checkQuiet(t, b, fileRoot)
 }

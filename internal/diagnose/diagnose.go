@@ -26,7 +26,7 @@ type Message struct {
 	Line     int     `json:"line"`      // the input's line where it first appears, from 1
 	LineText string  `json:"line_text"` // that line, cut to maxLineText bytes
 	Match    string  `json:"match"`     // what the longest pattern matched
-	Severity string  `json:"severity"`  // error, or note when every cause is a line a healthy run prints too
+	Severity string  `json:"severity"`  // error, or note when every cause is a line a healthy run prints too; by_words for ByWords
 	Verdict  string  `json:"verdict"`   // applies: a cause's conditions hold; unknown; ruled_out: every cause is
 	Causes   []Cause `json:"causes"`    // most likely first
 	// TellApart names what would tell the causes apart when no cause is
@@ -40,6 +40,11 @@ type Message struct {
 	// parts (each Cause.Via says which), never an entry of the message.
 	Composed bool   `json:"composed,omitempty"`
 	Note     string `json:"note,omitempty"` // what a composed message is made of, in words
+	// ByWords: nothing in the input was recognized; the causes are the
+	// entries closest to its words (words.go), not causes of a known
+	// message, and Line is 0. Words says which part of the input found them.
+	ByWords bool   `json:"by_words,omitempty"`
+	Words   *Words `json:"words,omitempty"`
 
 	judged  bool // there were facts to judge the causes by
 	wrapper bool // every cause is a wrapper (search.Candidate.Wrapper): the message names no failure of its own
@@ -60,7 +65,8 @@ type Cause struct {
 	URL         string   `json:"url"`
 	Workarounds []Marked `json:"workarounds"` // by success rate; with facts, those that apply first
 	DeadEnds    []Marked `json:"dead_ends"`
-	Via         string   `json:"via,omitempty"` // composed messages: layer (an entry of the line's layer) or inner_error (an entry of the error inside it)
+	Via         string   `json:"via,omitempty"`         // composed messages: layer (an entry of the line's layer) or inner_error (an entry of the error inside it)
+	Score       float64  `json:"words_score,omitempty"` // by-words messages: the entry's search score for the input's words
 }
 
 // TellApart is what would decide between causes.
@@ -394,6 +400,13 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 	var all []found
 	var sum Summary
 	var werr error
+	// The input's words, for the closest entries should nothing in it be recognized.
+	words := newWordsQuery()
+	if observe := o.Observe; observe != nil {
+		o.Observe = func(n int, line []byte) { observe(n, line); words.add(n, line) }
+	} else {
+		o.Observe = words.add
+	}
 	err := scan(s, in, o, func(n int, line []byte, ms []search.LineMatch, rd *errvocab.Reading) {
 		all = append(all, found{n, append([]byte(nil), line[:min(len(line), maxLineText+utf8.UTFMax)]...), ms, rd})
 		if !o.Follow || werr != nil {
@@ -456,6 +469,25 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 		}
 	}
 	sum = Summary{Errors: len(errs), Notes: len(notes)}
+	if len(errs)+len(notes) == 0 {
+		// Nothing recognized: the entries closest to its words, in a
+		// message of their own that the summary does not count.
+		m, err := byWords(s, words, facts, o)
+		if err != nil || m == nil {
+			return nil, sum, err
+		}
+		if o.Follow {
+			if o.JSON {
+				err = writeJSONLine(w, *m)
+			} else {
+				err = writeMessage(w, *m, o, judge)
+			}
+			if err != nil {
+				return nil, sum, err
+			}
+		}
+		return []Message{*m}, sum, nil
+	}
 	return append(errs, notes...), sum, nil
 }
 

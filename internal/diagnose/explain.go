@@ -82,9 +82,14 @@ func answer(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, j
 	if judge && !o.Follow {
 		writeTest(w, o.Test, f, o.Lang)
 	}
+	var closest *Message // the entries closest to the input's words, when nothing was recognized
 	if !o.Follow {
 		notesShown := false
 		for i, m := range msgs {
+			if m.ByWords {
+				closest = &msgs[i]
+				continue
+			}
 			if m.Severity == "note" && !notesShown {
 				notesShown = true
 				fmt.Fprintf(w, "%s\n\n", text(o.Lang, "notes_head"))
@@ -98,6 +103,12 @@ func answer(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, j
 	}
 	if sum.Errors+sum.Notes == 0 {
 		fmt.Fprintln(w, text(o.Lang, "no_match"))
+		if closest != nil {
+			fmt.Fprintln(w)
+			if err := writeMessage(w, *closest, o, judge); err != nil {
+				return sum, err
+			}
+		}
 		fmt.Fprintf(w, "\n%s\n", text(o.Lang, "collect"))
 		for i, c := range unrecognized(f, o.Lang) {
 			fmt.Fprintf(w, "%s\n", o.after(fmt.Sprintf("  %d. ", i+1), c, 5))
@@ -129,7 +140,15 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 	if o.Term != nil {
 		shown = around(shown, m.Match, 200)
 	}
-	fmt.Fprintf(w, "%s %s: %s\n", mark, fmt.Sprintf(text(o.Lang, "line"), m.Line), shown)
+	listed := len(m.Causes) > 1 // numbered, each with its id
+	switch {
+	case m.ByWords:
+		// No line to show: what the entries are, and which words found them.
+		fmt.Fprintf(w, "%s %s\n", o.paint(dim, "○"), o.after("", wordsNote(o.Lang, m.Words), 2))
+		listed = true
+	default:
+		fmt.Fprintf(w, "%s %s: %s\n", mark, fmt.Sprintf(text(o.Lang, "line"), m.Line), shown)
+	}
 	switch {
 	case m.Composed:
 		fmt.Fprintf(w, "%s\n", o.after("  ", m.Note, 2))
@@ -147,7 +166,7 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 		}
 		fmt.Fprintf(w, "%s\n", o.after("  ", fmt.Sprintf(text(o.Lang, "layered"), where, innerName(m.Inner)), 2))
 	}
-	if len(m.Causes) > 1 {
+	if len(m.Causes) > 1 && !m.ByWords {
 		fmt.Fprintf(w, "  %s\n", fmt.Sprintf(text(o.Lang, "n_causes"), len(m.Causes)))
 	}
 	if m.Verdict == "ruled_out" {
@@ -163,7 +182,7 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 	}
 	for i, c := range m.Causes {
 		ind := "  "
-		if len(m.Causes) > 1 {
+		if listed {
 			fmt.Fprintf(w, "\n  %d. %s [%s]", i+1, o.paint(bold, c.ID), c.Code)
 			if c.Via != "" {
 				fmt.Fprintf(w, " (%s)", text(o.Lang, "via_"+c.Via))
@@ -179,7 +198,7 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 			fmt.Fprintf(w, " — %s%s", o.verdict(c.Verdict), because(o.Lang, c.Reasons))
 		}
 		fmt.Fprintln(w)
-		if c.Verdict == rules.False.String() && len(m.Causes) > 1 {
+		if c.Verdict == rules.False.String() && listed {
 			fmt.Fprintf(w, "%s%s %s\n", ind, text(o.Lang, "more"), o.href(c.URL))
 			continue
 		}

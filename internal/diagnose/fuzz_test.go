@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/rules"
+	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
@@ -115,8 +117,23 @@ func FuzzExplain(f *testing.F) {
 			t.Fatal(err)
 		}
 		pasted := x.Facts()
-		errs := 0
+		errs, closest := 0, 0
 		for _, m := range msgs {
+			if m.ByWords {
+				// Nothing recognized: the entries closest to its words, on
+				// no line, counted by no summary, found by a bounded query
+				// made of the input's lines.
+				closest++
+				if len(msgs) != 1 || m.Line != 0 || m.Words == nil || len(m.Words.Query) > search.MaxQueryBytes || len(m.Causes) == 0 || len(m.Causes) > search.MaxClosest {
+					t.Fatalf("by words: %d messages, line %d, %d causes, words %+v", len(msgs), m.Line, len(m.Causes), m.Words)
+				}
+				for _, l := range strings.Split(m.Words.Query, "\n") {
+					if !slices.ContainsFunc(lines, func(x string) bool { return strings.HasPrefix(x, l) }) {
+						t.Fatalf("by words: %q is no line of the input", l)
+					}
+				}
+				continue
+			}
 			if m.Line < 1 || m.Line > len(lines) {
 				t.Fatalf("message on line %d of %d", m.Line, len(lines))
 			}
@@ -139,7 +156,7 @@ func FuzzExplain(f *testing.F) {
 				errs++
 			}
 		}
-		if sum.Errors != errs || sum.Notes != len(msgs)-errs {
+		if sum.Errors != errs || sum.Notes != len(msgs)-errs-closest {
 			t.Fatalf("summary %+v for %d messages, %d errors", sum, len(msgs), errs)
 		}
 		// Read in small pieces, through the JSON tools read, the same

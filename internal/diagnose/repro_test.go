@@ -73,13 +73,24 @@ func TestExplainReproductionLogs(t *testing.T) {
 			if len(d.Messages) == 0 && name != "machine.h200x2.txt" && name != "simplep2p_corrected.h200x2.txt" {
 				t.Errorf("%s: no known message", name)
 			}
+			closest := 0
 			for _, m := range d.Messages {
+				if m.ByWords {
+					// Nothing recognized (the machine's readings, whose
+					// prose says "no nv-fabricmanager process"): the
+					// entries closest to its words, marked, on no line.
+					closest++
+					if len(d.Messages) != 1 || m.Line != 0 || m.Severity != "by_words" || len(m.Causes) == 0 {
+						t.Errorf("%s: by words: %d messages, line %d, severity %s", name, len(d.Messages), m.Line, m.Severity)
+					}
+					continue
+				}
 				// A message no entry names is answered from its parts, which may have no entry yet: then it says what to collect.
 				if len(m.Causes) == 0 && !(m.Composed && len(m.Collect) > 0) || m.Line < 1 || m.Line > len(lines) || strings.TrimSpace(lines[m.Line-1]) != m.LineText {
 					t.Errorf("%s: message at line %d %q with %d causes", name, m.Line, m.LineText, len(m.Causes))
 				}
 			}
-			if d.Errors+d.Notes != len(d.Messages) {
+			if d.Errors+d.Notes+closest != len(d.Messages) {
 				t.Errorf("%s: %d errors and %d notes, %d messages", name, d.Errors, d.Notes, len(d.Messages))
 			}
 

@@ -47,6 +47,8 @@ const (
 	proseWrong                  // a line that says results are wrong
 	proseMIG                    // a line that says the GPUs are MIG slices
 	proseVM                     // a line that says the GPUs are in a VM
+	testRank                    // nccl-tests' "#  Rank" lines (nccltests.go)
+	gpuNameLine                 // a GPU's name as nvidia-smi prints it, for nccl-tests' link
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -70,7 +72,7 @@ type trigger struct {
 	r    reader
 }
 
-var triggers = append(append(append(append(append([]trigger{
+var triggers = append(append(append(append(append(append([]trigger{
 	{"\x1b", anyTime}, // Strip removes colour codes, which may hide any word
 
 	// Line: the header of a GPU matrix.
@@ -122,9 +124,10 @@ var triggers = append(append(append(append(append([]trigger{
 	// linkScan
 	{"PCIe Generation", anyTime}, {"Link Width", anyTime}, {"memcpy ", anyTime},
 	{"#wrong", anyTime}, {"Out of bounds values", anyTime}, {"Avg bus bandwidth", anyTime},
+	{"busbw", anyTime}, {"Rank ", testRank}, // nccltests.go
 	{"float", ncclTestRow}, {"half", ncclTestRow}, {"double", ncclTestRow}, {"int8", ncclTestRow}, // ncclTestTypes
 	{"int32", ncclTestRow}, {"int64", ncclTestRow}, {"f8e", ncclTestRow},
-}, wordTriggers(hangWords, proseHang)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...)
+}, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...)
 
 // markWord is a word of the hang reader and its mark.
 type markWord struct {
@@ -310,7 +313,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		}
 		return true
 	case ncclTestRow:
-		return len(x.sym.ncclTests.wrongCols) == 0
+		return len(x.sym.ncclTests.wrongCols) == 0 && len(x.sym.busbw.cols) == 0
 	case tensorPrint:
 		return x.sym.tensors.zeros.set
 	case proseHang:
@@ -323,6 +326,12 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.mig.set
 	case proseVM:
 		return x.prose.vm.set
+	case testRank:
+		// Two hosts settle the judgement (not against a link); until then
+		// each Rank line may name another.
+		return len(x.sym.busbw.hosts) >= 2
+	case gpuNameLine:
+		return x.sym.busbw.nameEv.set
 	}
 	return false
 }

@@ -57,6 +57,8 @@ type symptoms struct {
 		any      event
 		redirect event
 	}
+
+	busbw busbw // nccltests.go
 }
 
 var (
@@ -254,6 +256,7 @@ func (x *Extractor) symptomScan(s string, n int, raw string) {
 		y.setpci.next = true
 	}
 	x.ncclTestLine(s, n, raw)
+	x.busbwLine(s, n, raw)
 }
 
 // rebarLine reads the Resizable BAR capability of `lspci -vvv`, whose
@@ -391,6 +394,7 @@ func (x *Extractor) symptomFacts() {
 		x.setEvent("nccl.tests.wrong", "num", "0", 1, t.header, "nccl-tests")
 	}
 	x.setEvent("nccl.tests.busbw", "num", t.busbwV, 1, t.busbw, "nccl-tests")
+	x.busbwFacts()
 	x.setEvent("p2p.waived", "bool", "true", 1, y.waived, "CUDA P2P test")
 	if y.smi.anyBAR1 {
 		x.setEvent("gpu.bar1_mib", "num", strconv.Itoa(y.smi.bar1), 1, y.smi.bar1Ev, "nvidia-smi -q")
@@ -436,6 +440,8 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"nccl.p2p_refused", "nccl.p2p_refused"},
 	{"p2p.test.slow_pairs", "p2p.test.slow_pairs > 0"},
 	{"p2p.bw_below_link", "p2p.bw_below_link > 0"},
+	{"nccl.tests.busbw_pct", "nccl.tests.busbw_pct >= 0"},
+	{"nccl.tests.small_sizes", "nccl.tests.small_sizes"},
 	{"wsl", "wsl"},
 	{"mig.enabled", "mig.enabled"},
 	{"gpu.bar1_small", "gpu.bar1_small"},

@@ -52,6 +52,7 @@ var machineText = map[string]string{
 	"pastedFacts":   "machine_pasted_facts",
 	"pastedFact":    "machine_pasted_fact",
 	"pasteNone":     "machine_paste_none",
+	"pasteSearch":   "machine_paste_search",
 	"pasteLarge":    "machine_paste_large",
 	"pasteConflict": "machine_paste_conflict",
 }

@@ -132,10 +132,20 @@ func (f *Families) Unmapped(s *site.Site) []string {
 type Outcome struct {
 	Report      Report
 	Causes      []string // every cause of every message, in the order explain shows them, each once
-	First       string   // the first cause shown; "" when nothing was recognized
+	First       string   // the first cause shown; "" when nothing was recognized and no entry is close to its words
+	ByWords     bool     // nothing was recognized: the causes are the entries closest to the report's words
 	RightAmong  bool     // an entry of the right family is among the causes
 	RightFirst  bool     // the first cause shown is of the right family
 	Contradicts bool     // the first cause shown is an entry the report contradicts
+}
+
+// Recognized is the outcome counting recognized lines and symptoms only,
+// without the entries closest to the words.
+func (oc Outcome) Recognized() Outcome {
+	if oc.ByWords {
+		return Outcome{Report: oc.Report}
+	}
+	return oc
 }
 
 // right says whether entry id answers r: listed as acceptable, or of one of
@@ -160,7 +170,8 @@ func (f *Families) right(r Report, id string) bool {
 // diagnosis is the part of `explain --json` the measure reads.
 type diagnosis struct {
 	Messages []struct {
-		Causes []struct {
+		ByWords bool `json:"by_words"`
+		Causes  []struct {
 			ID string `json:"id"`
 		} `json:"causes"`
 	} `json:"messages"`
@@ -181,6 +192,7 @@ func Explain(s *site.Site, f *Families, r Report) (Outcome, error) {
 	oc := Outcome{Report: r}
 	seen := map[string]bool{}
 	for _, m := range d.Messages {
+		oc.ByWords = oc.ByWords || m.ByWords
 		for _, c := range m.Causes {
 			if seen[c.ID] {
 				continue
@@ -198,14 +210,33 @@ func Explain(s *site.Site, f *Families, r Report) (Outcome, error) {
 	return oc, nil
 }
 
-// Score is the figures of one set.
+// Score is the figures of one set: as explain answers, the entries closest
+// to the words of a report in which nothing was recognized included, and
+// (Lines) from recognized lines and symptoms alone.
 type Score struct {
 	Name        string
 	Reports     int
 	RightAmong  int // reports with an entry of the right family among the causes
 	RightFirst  int // reports whose first cause shown is of the right family
 	Contradicts int // reports whose first cause shown is an entry they contradict
+	ByWords     int // reports answered by the words alone
+	Lines       Counts
 	Misses      []Outcome
+}
+
+// Counts are a set's figures counted one way.
+type Counts struct{ RightAmong, RightFirst, Contradicts int }
+
+func (c *Counts) add(oc Outcome) {
+	if oc.RightAmong {
+		c.RightAmong++
+	}
+	if oc.RightFirst {
+		c.RightFirst++
+	}
+	if oc.Contradicts {
+		c.Contradicts++
+	}
 }
 
 // Share is n of the set's reports as a fraction.
@@ -224,14 +255,14 @@ func Measure(s *site.Site, f *Families, name string, rs []Report) (Score, error)
 		if err != nil {
 			return sc, err
 		}
-		if oc.RightAmong {
-			sc.RightAmong++
-		}
-		if oc.RightFirst {
-			sc.RightFirst++
-		}
-		if oc.Contradicts {
-			sc.Contradicts++
+		var all Counts
+		all.add(oc)
+		sc.RightAmong += all.RightAmong
+		sc.RightFirst += all.RightFirst
+		sc.Contradicts += all.Contradicts
+		sc.Lines.add(oc.Recognized())
+		if oc.ByWords {
+			sc.ByWords++
 		}
 		if !oc.RightAmong || !oc.RightFirst || oc.Contradicts {
 			sc.Misses = append(sc.Misses, oc)
@@ -242,10 +273,11 @@ func Measure(s *site.Site, f *Families, name string, rs []Report) (Score, error)
 
 // Write prints a set's figures and its misses.
 func (sc Score) Write(w io.Writer, f *Families) {
-	fmt.Fprintf(w, "%s: %d reports\n", sc.Name, sc.Reports)
-	fmt.Fprintf(w, "  right family among the causes: %3d (%.0f%%)\n", sc.RightAmong, 100*sc.Share(sc.RightAmong))
-	fmt.Fprintf(w, "  right family first:            %3d (%.0f%%)\n", sc.RightFirst, 100*sc.Share(sc.RightFirst))
-	fmt.Fprintf(w, "  answered by an entry the report contradicts: %d\n", sc.Contradicts)
+	fmt.Fprintf(w, "%s: %d reports (%d answered by their words alone)\n", sc.Name, sc.Reports, sc.ByWords)
+	fmt.Fprintf(w, "                                 as explain answers | recognized lines only\n")
+	fmt.Fprintf(w, "  right family among the causes: %3d (%3.0f%%)         | %3d (%3.0f%%)\n", sc.RightAmong, 100*sc.Share(sc.RightAmong), sc.Lines.RightAmong, 100*sc.Share(sc.Lines.RightAmong))
+	fmt.Fprintf(w, "  right family first:            %3d (%3.0f%%)         | %3d (%3.0f%%)\n", sc.RightFirst, 100*sc.Share(sc.RightFirst), sc.Lines.RightFirst, 100*sc.Share(sc.Lines.RightFirst))
+	fmt.Fprintf(w, "  answered by an entry the report contradicts: %d | %d\n", sc.Contradicts, sc.Lines.Contradicts)
 	if len(sc.Misses) == 0 {
 		return
 	}
@@ -261,8 +293,11 @@ func (sc Score) Write(w io.Writer, f *Families) {
 			what = append(what, "right family not first")
 		}
 		first := m.First
-		if first == "" {
-			first = "nothing recognized"
+		switch {
+		case first == "":
+			first = "nothing recognized, no entry close to its words"
+		case m.ByWords:
+			first += " (by words)"
 		}
 		fmt.Fprintf(w, "    %s  family %s  %s; first: %s", m.Report.URL, families(m.Report.Family, f), strings.Join(what, ", "), first)
 		if len(m.Causes) > 1 {

@@ -100,6 +100,11 @@ var displayNames = map[string]words{
 	"p2p.copy_zeros":          {"GPU-to-GPU copy came back as zeros", "GPU 间拷贝得到全零"},
 	"p2p.link_gbs":            {"what the link allows (GB/s)", "链路允许的带宽（GB/s）"},
 	"p2p.bw_below_link":       {"pairs far below their link", "远低于链路带宽的 GPU 对"},
+	"nccl.tests.busbw_peak":   {"nccl-tests peak bus bandwidth (GB/s)", "nccl-tests 峰值总线带宽（GB/s）"},
+	"nccl.tests.link_gbs":     {"what the GPUs' link allows each way (GB/s)", "GPU 链路单向允许的带宽（GB/s）"},
+	"nccl.tests.busbw_pct":    {"nccl-tests peak busbw, % of the link", "nccl-tests 峰值 busbw 占链路的百分比"},
+	"nccl.tests.nvlink":       {"nccl-tests ran over NVLink", "nccl-tests 经 NVLink 运行"},
+	"nccl.tests.small_sizes":  {"nccl-tests sizes too small for peak bandwidth", "nccl-tests 的数据量太小，达不到峰值带宽"},
 	"hang.seen":               {"the run hangs", "运行挂起"},
 	"output.wrong":            {"wrong values or output", "结果或输出错误"},
 }

@@ -70,6 +70,11 @@
 //	p2p.copy_zeros     a tensor copied to another GPU printed as zeros where the source was not
 //	p2p.link_gbs       what the link between two GPUs allows each way, GB/s: NVLinks x 25, or PCIe generation x width (the smallest pair)
 //	p2p.bw_below_link  number of ordered GPU pairs whose P2P bandwidth is under half of what their link allows
+//	nccl.tests.busbw_peak  the highest busbw of nccl-tests' result table, GB/s
+//	nccl.tests.link_gbs    what one GPU's link carries each way, as the paste shows it (topo -m NV#, the GPU's name, nvidia-smi -q PCIe)
+//	nccl.tests.busbw_pct   that peak as a share of that link, percent: about 80 on healthy NVLink, under 25 a slow path
+//	nccl.tests.nvlink      the link nccl-tests is judged against is NVLink
+//	nccl.tests.small_sizes nccl-tests' largest size is under 64 MiB, too small to reach peak bandwidth
 //	hang.seen          the input says a run on GPUs hangs, or a P2P test stopped before its first figure
 //	output.wrong       the input says results came back wrong (NaN, garbage, values other than expected)
 //

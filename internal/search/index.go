@@ -271,8 +271,11 @@ type Result struct {
 	Score float64 `json:"score"`           // higher is better; a signature match scores above every other hit
 	Match string  `json:"match,omitempty"` // the text a signature pattern matched
 	Line  int     `json:"line,omitempty"`  // the line of the query Match is on, from 1, when the query has several
-	Gist  string  `json:"gist,omitempty"`  // the root cause (an article's summary) in one line
-	Best  string  `json:"best,omitempty"`  // the best workaround in one line
+	// Shared is the share of the query's ranking words, each weighted by
+	// its rarity (idf), that the document holds: 1 when it holds them all.
+	Shared float64 `json:"shared,omitempty"`
+	Gist   string  `json:"gist,omitempty"` // the root cause (an article's summary) in one line
+	Best   string  `json:"best,omitempty"` // the best workaround in one line
 
 	Versions    []string `json:"versions,omitempty"`     // entries: to judge the result against a machine
 	AppliesWhen string   `json:"applies_when,omitempty"` //
@@ -288,7 +291,7 @@ type Result struct {
 const (
 	MaxQueryBytes = 64 << 10
 	MaxResults    = 100
-	maxQueryTerms = 64
+	MaxQueryTerms = 64
 	maxFuzzyTerms = 4
 )
 
@@ -314,6 +317,7 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 	docs := ix.byLang[lang]
 	scores := map[int]float64{}
 	matches := map[int]string{}
+	shared := map[int]float64{}
 
 	terms := queryTerms(q)
 	if (ix.bleve[lang] != nil || ix.mem[lang] != nil) && len(terms) > 0 {
@@ -323,7 +327,7 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 		}
 		defer sc.close()
 		fuzzy := len(terms) <= maxFuzzyTerms
-		have, all := map[int]float64{}, 0.0
+		have, all, words := map[int]float64{}, 0.0, 0.0
 		for _, t := range terms {
 			hit := map[int]bool{}
 			idf, err := sc.add(t, 1, scores, hit)
@@ -347,8 +351,17 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 			for d := range hit {
 				have[d] += idf
 			}
+			// A word no document holds counts as the rarest word there
+			// could be: the query's words the KB does not know at all.
+			if idf == 0 {
+				idf = unknownIDF(sc.n)
+			}
+			words += idf
 		}
 		coverage(scores, have, all, len(terms))
+		for d, h := range have {
+			shared[d] = h / words
+		}
 	}
 	for i, d := range docs {
 		if d.Regex == nil || !d.Regex.mayMatch(q) {
@@ -374,6 +387,7 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 	var out []Result
 	for _, i := range ranked[:min(limit, len(ranked))] {
 		r := result(docs[i], scores[i], matches[i])
+		r.Shared = math.Round(shared[i]*1000) / 1000
 		if r.Match != "" && multiline {
 			r.Line = lineOf(q, r.Match)
 		}
@@ -397,7 +411,7 @@ func queryTerms(q string) []string {
 		}
 		terms = kept
 	}
-	return terms[:min(len(terms), maxQueryTerms)]
+	return terms[:min(len(terms), MaxQueryTerms)]
 }
 
 // isNumber tells whether a term is digits only.

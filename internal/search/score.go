@@ -28,6 +28,9 @@ func quantize(w float64) int { return max(1, int(math.Round(w*weightScale))) }
 // idf is BM25's inverse document frequency.
 func idf(n, df int) float64 { return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5)) }
 
+// unknownIDF is the weight of a query word no document holds, in Shared.
+func unknownIDF(n int) float64 { return idf(n, 0) }
+
 // postingReader is what the scorer reads of an index: bleve's reader, or
 // a memIndex.
 type postingReader interface {

@@ -1,0 +1,89 @@
+package build_test
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/p2pkb/p2pkb/internal/browsertest"
+	"github.com/p2pkb/p2pkb/internal/search"
+)
+
+// The page reads a paste's lines as explain does (search.Prose), so it asks
+// with the same words; a paste of random words gets no entry by words; the
+// answer says plainly, in English and Chinese, that no line was recognized;
+// the Your machine panel, which reads facts only, sends prose it cannot
+// read to the search page, which answers it.
+func TestBrowserByWords(t *testing.T) {
+	b := browsertest.New(t)
+	out := buildSite(t, "")
+	root := "file://" + out + "/"
+	runQuery(t, b, root, "en", "x")
+	var lines []string
+	for _, f := range []string{"../paste/testdata/h200x2-nvidia-smi-q.txt", "../paste/testdata/topo-m-nic.txt", "../paste/testdata/collect-env-vllm.txt"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(data), "\n")...)
+	}
+	// The pastes of the development set: real logs and prose.
+	data, err := os.ReadFile("../../reports/dev.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dev []struct{ Paste string }
+	if err := json.Unmarshal(data, &dev); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range dev {
+		lines = append(lines, strings.Split(r.Paste, "\n")...)
+	}
+	lines = append(lines, "all_reduce hangs on two 4090s", "Fabric Manager 530.30.02 vs driver 530.41.03", "AMD host, AMD-Vi on, peer writes silently dropped",
+		"    Product Name                          : NVIDIA H200", "peer access 0->1: yes, 1->0: yes", "两块 4090 之间 all_reduce 卡住 没有 报错", `"verdict": "All 12 pairs moved 64 MiB intact"`)
+	js, _ := json.Marshal(lines)
+	got := browsertest.Eval[[]bool](b, ``+string(js)+`.map(l => p2pkbSearch.prose(l))`)
+	prose := 0
+	for i, l := range lines {
+		if got[i] != search.Prose(l) {
+			t.Errorf("%q: the page reads it as prose: %v, Go: %v", l, got[i], search.Prose(l))
+		}
+		if got[i] {
+			prose++
+		}
+	}
+	if prose < 20 || prose > len(lines)-20 {
+		t.Errorf("%d of %d lines are prose: the table tells too little apart", prose, len(lines))
+	}
+
+	const q = "After building proprietary driver there is an error from Fabric Manager service:\nIt might make sense to release drivers based on datacenter documentation in a bundle with FabricManager.\n" // https://github.com/siderolabs/pkgs/issues/720
+	for _, c := range []struct{ lang, q, head string }{
+		{"en", q, "No known error line. Closest entries by the words of the paste"},
+		{"zh", "两块显卡之间的点对点拷贝在开启 IOMMU 时数据损坏，关闭 IOMMU 后正常\n", "没有已知的错误行。按粘贴内容的词语最接近的条目"},
+		{"en", "banana purple keyboard lighthouse umbrella seventeen giraffe window\nthe quick brown fox jumps over the lazy dog near a quiet river bank\n", ""},
+	} {
+		runQuery(t, b, root, c.lang, c.q)
+		head := browsertest.Eval[string](b, `(b => b ? b.querySelector(".causes-head").textContent : "")(document.querySelector('#search-causes .causes[data-by-words="true"]'))`)
+		if c.head == "" && head != "" || !strings.HasPrefix(head, c.head) {
+			t.Errorf("%s %q: the page says %q, want %q", c.lang, c.q, head, c.head)
+		}
+		if c.head != "" {
+			b.Screenshot("by_words_" + c.lang)
+		}
+	}
+
+	// The panel: no facts in prose, and a link that asks the search page.
+	b.Do(chromedp.Navigate(root+"en/index.html"), chromedp.WaitReady(chromedp.CSS("#machine")))
+	if msg := paste(t, b, q); !strings.Contains(msg, "No output this site knows was recognized") || !strings.Contains(msg, "the known problems closest to its words") {
+		t.Fatalf("panel: %q", msg)
+	}
+	b.Do(chromedp.Click(chromedp.CSS(".machine-paste-search")))
+	waitFor(t, b, `document.body.dataset.searchDone`)
+	if n := browsertest.Eval[int](b, `document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id]').length`); n == 0 {
+		t.Errorf("the panel's link opened a search page without the closest entries")
+	}
+	checkQuiet(t, b, root)
+}

@@ -1,0 +1,210 @@
+package diagnose
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/p2pkb/p2pkb/internal/rules"
+	"github.com/p2pkb/p2pkb/internal/search"
+	"github.com/p2pkb/p2pkb/internal/site"
+)
+
+// An input in which no line is recognized (no entry, no layer, no symptom)
+// is often prose, or output that shows the trouble in words: "all_reduce
+// hangs on two 4090s", "Fabric Manager 530.30.02 vs driver 530.41.03". It is
+// answered as a support engineer would: with the known problems closest to
+// its words, ranked by the site's own full-text search (search.Index.Search,
+// the ranking of the search page), in one message marked ByWords, never as a
+// recognized error.
+
+// Words says which part of the input the closest entries were found by.
+type Words struct {
+	Query   string `json:"query"`    // the text searched: the input's distinct prose lines (search.Prose) from the first, up to the budget
+	Terms   int    `json:"terms"`    // distinct words in it that rank (search.MaxQueryTerms at most; numbers do not rank)
+	Lines   int    `json:"lines"`    // the input's lines read for words, from line 1
+	Of      int    `json:"of_lines"` // the lines the input has
+	Partial bool   `json:"partial"`  // lines after Lines, or past the first 4 MiB read for prose, hold words that were not used
+}
+
+// wordsQuery gathers the text the closest entries are searched by while the
+// input streams past: its distinct prose lines from the first, until they hold
+// search.MaxQueryTerms words that rank (the search ranks by no more) or
+// MaxQueryBytes, within the first wordsScanBytes. Only prose counts
+// (search.Prose): a program's tables and JSON would rank entries by chance. After that it only counts lines, so a log of any size
+// costs a map lookup a line at most.
+type wordsQuery struct {
+	b       strings.Builder
+	lines   map[string]bool // the lines taken
+	terms   map[string]bool // the ranking words in them
+	n, used int             // lines seen; the last line taken from
+	read    int64           // bytes of the input read
+	full    bool            // the budget is spent, or wordsScanBytes read
+	partial bool            // a line with words was left out
+}
+
+func newWordsQuery() *wordsQuery {
+	return &wordsQuery{lines: map[string]bool{}, terms: map[string]bool{}}
+}
+
+// add reads line n (a piece of it, for a line over a piece).
+func (q *wordsQuery) add(n int, line []byte) {
+	q.n = n
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if q.partial {
+		return
+	}
+	q.read += int64(len(line)) + 1
+	if !q.full && q.read > wordsScanBytes {
+		// Prose is looked for in the head of the input only, so that a
+		// huge log of tables costs no more than a known one.
+		q.full = true
+	}
+	if q.full {
+		// Left out only if it could have added words.
+		if !q.lines[string(line)] && hasLetter(line) {
+			q.partial = true
+		}
+		return
+	}
+	if q.lines[string(line)] || !search.Prose(string(line)) {
+		return
+	}
+	q.lines[string(line)] = true
+	l := string(line)
+	if len(l) > search.MaxQueryBytes-q.b.Len()-1 {
+		// It does not fit: left out whole, and said to be.
+		q.full, q.partial = true, true
+		return
+	}
+	for _, t := range search.Terms(l) {
+		if !isNumber(t) && len(q.terms) < search.MaxQueryTerms {
+			q.terms[t] = true
+		}
+	}
+	if q.b.Len() > 0 {
+		q.b.WriteByte('\n')
+	}
+	q.b.WriteString(l)
+	q.used = n
+	if len(q.terms) >= search.MaxQueryTerms {
+		q.full = true
+	}
+}
+
+// wordsIndexes holds the search index the closest entries come from, made
+// once per process and language, when an input first needs it, for the
+// last site asked about (a process explains with one site).
+var wordsIndexes struct {
+	sync.Mutex
+	site *site.Site
+	ix   map[string]*search.Index
+}
+
+// wordsIndex is the in-memory search index of s in lang, as `p2pkb search`
+// makes it without a built site (build.SearchIndex).
+func wordsIndex(s *site.Site, lang string) (*search.Index, error) {
+	c := &wordsIndexes
+	c.Lock()
+	defer c.Unlock()
+	if c.site != s {
+		c.site, c.ix = s, map[string]*search.Index{}
+	}
+	if ix := c.ix[lang]; ix != nil {
+		return ix, nil
+	}
+	ix, err := search.SiteCorpus(s).Only(lang).Index("")
+	if err != nil {
+		return nil, fmt.Errorf("search index for the words of the input: %w", err)
+	}
+	c.ix[lang] = ix
+	return ix, nil
+}
+
+// byWords answers an input in which nothing was recognized with the
+// entries closest to its words, each judged by the facts f like any cause;
+// nil when none is close enough.
+func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options) (*Message, error) {
+	if q == nil || q.b.Len() == 0 {
+		return nil, nil
+	}
+	ix, err := wordsIndex(s, o.Lang)
+	if err != nil {
+		return nil, err
+	}
+	text := q.b.String()
+	res, err := ix.Closest(text, o.Lang)
+	if err != nil || len(res) == 0 {
+		return nil, err
+	}
+	var rs []ranked
+	for _, r := range res {
+		e := s.KB.ByID[r.ID]
+		if e == nil {
+			continue
+		}
+		c, conditional, err := cause(s, e, f, o)
+		if err != nil {
+			return nil, err
+		}
+		c.Score = r.Score
+		rs = append(rs, ranked{c: c, tier: tierOf(c, conditional)})
+	}
+	// The facts first, as for any message; the words' order within each tier.
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].tier < rs[j].tier })
+	m := &Message{Severity: "by_words", ByWords: true, judged: len(f) > 0,
+		Words: &Words{Query: text, Terms: len(q.terms), Lines: q.used, Of: q.n, Partial: q.partial}}
+	m.conclude(s, rs, f, o)
+	return m, nil
+}
+
+// wordsNote says, in lang, what the closest entries are and which part of
+// the input found them.
+func wordsNote(lang string, w *Words) string {
+	if w.Partial {
+		return fmt.Sprintf(text(lang, "by_words_part"), w.Lines, w.Of, w.Terms)
+	}
+	return text(lang, "by_words")
+}
+
+func init() {
+	for lang, m := range map[string]map[string]string{
+		"en": {"by_words": "No known error line. Closest entries by the words of the input (not a recognized message; check that the cause fits):",
+			"by_words_part": "No known error line. Closest entries by the words of the input (not a recognized message; check that the cause fits). Only the words of lines 1-%d of %d were used: the first %d distinct words, as many as a search ranks by:"},
+		"zh": {"by_words": "没有已知的错误行。按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）：",
+			"by_words_part": "没有已知的错误行。按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）。只用了第 1-%d 行（共 %d 行）的词语：前 %d 个不同的词，即搜索排序所用的全部词数："},
+	} {
+		for k, v := range m {
+			texts[lang][k] = v
+		}
+	}
+}
+
+// wordsScanBytes is how much of the input is read for prose: the head of
+// a log, where a person's words and the first errors are.
+const wordsScanBytes = 4 << 20
+
+// hasLetter tells whether a line holds a letter, which words could come from.
+func hasLetter(line []byte) bool {
+	for len(line) > 0 {
+		r, size := utf8.DecodeRune(line)
+		if unicode.IsLetter(r) {
+			return true
+		}
+		line = line[size:]
+	}
+	return false
+}
+
+func isNumber(t string) bool {
+	for _, r := range t {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return t != ""
+}

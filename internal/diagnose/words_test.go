@@ -1,0 +1,140 @@
+package diagnose
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/p2pkb/p2pkb/internal/paste"
+	"github.com/p2pkb/p2pkb/internal/search"
+)
+
+func explainJSON(t *testing.T, in string) Diagnosis {
+	t.Helper()
+	var out bytes.Buffer
+	if _, err := Explain(&out, repoSite(t), strings.NewReader(in), nil, Options{Lang: "en", JSON: true, Paste: paste.New()}); err != nil {
+		t.Fatal(err)
+	}
+	var d Diagnosis
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// Prose from real public threads (none in reports/ or the audit set), in
+// which no line is known, is answered by the entries closest to its words,
+// marked as such and counted as nothing recognized.
+func TestByWordsAnswersProse(t *testing.T) {
+	// The family of every entry, as the report sets score them.
+	var fams struct {
+		Entries map[string][]int `json:"entries"`
+	}
+	data, err := os.ReadFile("../../reports/families.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &fams); err != nil {
+		t.Fatal(err)
+	}
+	const fabric = 12 // NVSwitch, Fabric Manager and NVLS
+	for _, c := range []struct {
+		url, in string
+		family  int // the right family of the first entry
+	}{
+		{"https://github.com/NVIDIA/nvtrust/issues/55 (a comment)",
+			"I tried to install nvidia-fabricmanager-550 on the host. But it gives error to start the service with the mismatch with driver version.\n",
+			fabric},
+		{"https://github.com/siderolabs/pkgs/issues/720",
+			"After building proprietary driver there is an error from Fabric Manager service:\nIt might make sense to release drivers based on datacenter documentation in a bundle with FabricManager.\n",
+			fabric},
+		{"https://github.com/Azure/azhpc-images/pull/86",
+			"The cuda drivers are installed via nvidia's \".run\" script; whereas, the fabric manager is installed via the deb packages.  This means that if you run `apt-get upgrade`, `apt-get update`, the fabric manager and drivers will not be in sync, and you will get a cuda initialization error.\n",
+			fabric},
+	} {
+		d := explainJSON(t, c.in)
+		if len(d.Messages) != 1 || !d.Messages[0].ByWords {
+			t.Errorf("%s: %d messages, want one by words", c.url, len(d.Messages))
+			continue
+		}
+		m := d.Messages[0]
+		if m.Severity != "by_words" || m.Line != 0 || d.Errors+d.Notes != 0 || len(d.Collect) == 0 || m.Words.Partial {
+			t.Errorf("%s: severity %s, line %d, summary %+v, collect %v, words %+v", c.url, m.Severity, m.Line, d.Summary, d.Collect, m.Words)
+		}
+		if len(m.Causes) == 0 || len(m.Causes) > search.MaxClosest || !slices.Contains(fams.Entries[m.Causes[0].ID], c.family) {
+			var ids []string
+			for _, x := range m.Causes {
+				ids = append(ids, x.ID)
+			}
+			t.Errorf("%s: causes %v, want an entry of family %d first", c.url, ids, c.family)
+		}
+	}
+}
+
+// Random words, and healthy readings of real machines, get no entry: they
+// share too few words with any, or hold no prose.
+func TestByWordsLeavesNoiseAlone(t *testing.T) {
+	ins := map[string]string{
+		"random words": "banana purple keyboard lighthouse umbrella seventeen giraffe window\nthe quick brown fox jumps over the lazy dog near a quiet river bank\n",
+		"lorem ipsum":  "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.\n",
+	}
+	for _, f := range []string{"h200x2-nvidia-smi-q.txt", "h200x2-topo-m.txt", "h200x2-topo-p2p.txt", "nvidia-smi-q-bar1-6x4090.txt", "topo-m-nic.txt", "nvbandwidth.txt", "nccl-tests-ring-busbw.txt"} {
+		b, err := os.ReadFile("../paste/testdata/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins[f] = string(b)
+	}
+	b, err := os.ReadFile("../../kb/repro/simplep2p_corrected.h200x2.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins["simpleP2P on a healthy 2xH200"] = string(b)
+	for name, in := range ins {
+		for _, m := range explainJSON(t, in).Messages {
+			if m.ByWords {
+				t.Errorf("%s: answered by words with %s (query %q)", name, m.Causes[0].ID, m.Words.Query)
+			}
+		}
+	}
+}
+
+// A huge paste of unknown prose builds a bounded query and says which lines
+// it used, in English and Chinese (whose entries rank by their Chinese
+// text, so the first may differ).
+func TestByWordsBoundedAndSaysSo(t *testing.T) {
+	var in strings.Builder
+	const lines = 50000
+	for i := range lines {
+		fmt.Fprintf(&in, "worker %d says the fabric manager and driver packages differ at step %d after the upgrade\n", i, i)
+	}
+	d := explainJSON(t, in.String())
+	if len(d.Messages) != 1 || !d.Messages[0].ByWords {
+		t.Fatalf("%d messages, want one by words", len(d.Messages))
+	}
+	w := d.Messages[0].Words
+	if !w.Partial || w.Of != lines || w.Lines >= lines || w.Terms == 0 || len(w.Query) > search.MaxQueryBytes || strings.Count(w.Query, "\n")+1 != w.Lines {
+		t.Errorf("words %+v (query %d bytes)", *w, len(w.Query))
+	}
+	for lang, want := range map[string]string{"en": fmt.Sprintf("Only the words of lines 1-%d of %d were used", w.Lines, lines), "zh": fmt.Sprintf("只用了第 1-%d 行（共 %d 行）的词语", w.Lines, lines)} {
+		var out bytes.Buffer
+		if _, err := Explain(&out, repoSite(t), strings.NewReader(in.String()), nil, Options{Lang: lang, Paste: paste.New()}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), text(lang, "no_match")) || lang == "en" && !strings.Contains(out.String(), d.Messages[0].Causes[0].ID) {
+			t.Errorf("%s: the text lacks %q, the no-match line or the first entry:\n%s", lang, want, out.String()[:min(out.Len(), 2000)])
+		}
+	}
+	// A short paste: the whole of it, said plainly, in Chinese too.
+	var out bytes.Buffer
+	if _, err := Explain(&out, repoSite(t), strings.NewReader("I tried to install nvidia-fabricmanager-550 on the host. But it gives error to start the service with the mismatch with driver version.\n"), nil, Options{Lang: "zh", Paste: paste.New()}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), text("zh", "by_words")) || strings.Contains(out.String(), "只用了") {
+		t.Errorf("zh: %s", out.String())
+	}
+}

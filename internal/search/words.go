@@ -1,0 +1,154 @@
+package search
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// An input in which explain recognizes nothing is answered with the entries
+// closest to its words: the first entries this index ranks for its prose.
+// explain (internal/diagnose) and the search page (assets/search.js,
+// closestByWords) do it alike, with the limits below, which the page reads
+// from search.table.js.
+
+// MaxClosest is how many entries answer an input by its words.
+const MaxClosest = 3
+
+// WordsResults is how many search results the closest entries are taken
+// from, articles included: the first MaxClosest entries among them.
+const WordsResults = 20
+
+// MinWordsScore is the search score the first of the closest entries must
+// reach: below it the input shares too few rare words with any entry (a
+// healthy nvidia-smi table, random words), and no entry is offered. The
+// search page applies the same floor (search.js).
+const MinWordsScore = 14
+
+// MinShared is the share of the input's ranking words, weighted by rarity
+// (search.Result.Shared), that the first of the closest entries must hold:
+// random words, or an environment dump, share a word or two with some
+// entry by chance.
+const MinShared = 0.15
+
+// Closest is the entries closest to text by its words, as the
+// search page ranks them: the first MaxClosest entries among the first
+// WordsResults results, none when the first scores below MinWordsScore or
+// holds less than MinShared of the words.
+func (ix *Index) Closest(text, lang string) ([]Result, error) {
+	res, err := ix.Search(text, lang, WordsResults)
+	if err != nil {
+		return nil, err
+	}
+	var out []Result
+	for _, r := range res {
+		if r.Kind != "entry" {
+			continue
+		}
+		if len(out) == 0 && (r.Score < MinWordsScore || r.Shared < MinShared) {
+			return nil, nil
+		}
+		out = append(out, r)
+		if len(out) == MaxClosest {
+			break
+		}
+	}
+	return out, nil
+}
+
+// Prose tells whether a line reads as words: a sentence a person wrote
+// ("all_reduce hangs on two 4090s") or a message in words, rather than a
+// program's table (nvidia-smi's "Name : value" rows, headings and
+// legends, matrices of figures, JSON). Its words, tokens that start with a
+// letter and hold only letters, digits and _-'./, are at least proseWords
+// and three quarters of its space-separated tokens other than figures and
+// versions ("530.41.03"), and at least two of them
+// are lower-case words (a heading or a row of names has none); a line
+// whose columns are aligned (a tab or three spaces inside it), or that
+// starts with a short label and a spaced ":" or "=", or is such a label
+// and one value ("CUDA runtime version: 12.4.99"), or a JSON key, is a
+// table's. Only prose finds the closest entries: a healthy machine's
+// readings hold none, and the words of such output would rank entries by
+// chance. assets/search.js (prose) reads lines the same way.
+func Prose(line string) bool {
+	if len(line) > maxProseLine || tableRow.MatchString(line) || aligned.MatchString(strings.TrimSpace(line)) {
+		return false
+	}
+	words, lower, tokens := 0, 0, 0
+	for _, t := range strings.Fields(line) {
+		t = strings.TrimLeft(t, "(\"'[{<*`")
+		t = strings.TrimRight(t, ".,;:!?)\"'\\]}>*`")
+		if t == "" || figure.MatchString(t) {
+			continue // punctuation alone, a version or a figure: in a sentence as in a table
+		}
+		// Chinese is written without spaces: a run of Han characters counts
+		// as the words of two characters it holds, as Analyze reads it.
+		n := max(1, hanRunes(t)/2)
+		tokens += n
+		if proseWord(t) {
+			words += n
+			if lowerWord.MatchString(t) {
+				lower += n
+			}
+		}
+	}
+	return words >= proseWords && lower >= 2 && 4*words >= 3*tokens
+}
+
+const (
+	proseWords   = 3
+	maxProseLine = 4000 // a longer line is data (JSON, a dump), not a sentence
+)
+
+var (
+	tableRow  = regexp.MustCompile(`^\s*(?:#?\s*[\p{L}\p{N}][\p{L}\p{N}_ .,#/()-]{0,60}?(?:\s+[:=]\s|:\s*\S*\s*$)|"[^"]*"\s*:)`)
+	aligned   = regexp.MustCompile(`\t| {3}`)
+	figure    = regexp.MustCompile(`^\p{N}[\p{N}.,%/:-]*$`)
+	lowerWord = regexp.MustCompile(`^(?:[\p{Ll}]+|\p{Han}+)$`)
+)
+
+func proseWord(t string) bool {
+	if utf8.RuneCountInString(t) < 2 {
+		return false
+	}
+	for i, r := range t {
+		switch {
+		case unicode.IsLetter(r):
+		case i == 0:
+			return false
+		case unicode.IsDigit(r) || strings.ContainsRune("_-'./", r):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// WordsRules are the limits of the answer by words, as search.js reads them.
+type WordsRules struct {
+	Closest    int     `json:"closest"`
+	Results    int     `json:"results"`
+	MinScore   float64 `json:"minScore"`
+	MinShared  float64 `json:"minShared"`
+	ProseWords int     `json:"proseWords"`
+	MaxLine    int     `json:"maxProseLine"`
+	MaxTerms   int     `json:"maxTerms"`
+	MaxBytes   int     `json:"maxBytes"`
+}
+
+// WordsTable is WordsRules with this package's values.
+func WordsTable() WordsRules {
+	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared,
+		ProseWords: proseWords, MaxLine: maxProseLine, MaxTerms: MaxQueryTerms, MaxBytes: MaxQueryBytes}
+}
+
+func hanRunes(t string) int {
+	n := 0
+	for _, r := range t {
+		if unicode.Is(unicode.Han, r) {
+			n++
+		}
+	}
+	return n
+}
