@@ -437,9 +437,25 @@
 
   // renderCauses shows each pasted message that has several known causes,
   // or whose every cause is ruled out, with its causes in order.
+  // causeItem is one cause of a list: a link to its entry, marked by mark,
+  // and with facts, its verdict and the reasons for it. data-truth, not
+  // data-applies: "hide what does not apply" must not hide what was ruled out.
+  function causeItem(section, r, truth, reasons, facts, mark) {
+    var labels = { applies: "lApplies", does_not_apply: "lDoesNotApply", unknown: "lUnknown" };
+    var li = el("li");
+    li.dataset.causeId = r.id;
+    li.dataset.truth = truth;
+    if (mark) { li.appendChild(document.createTextNode(mark)); }
+    var a = el("a", "", r.title + " (" + r.id + ")");
+    a.href = root + r.path + "index.html";
+    li.appendChild(a);
+    if (facts) {
+      li.appendChild(el("span", "verdict cause-verdict verdict-" + truth, (section.dataset[labels[truth]] || labels[truth]) + (reasons.length ? ": " + reasons.join("; ") : "")));
+    }
+    return li;
+  }
   function renderCauses(section, groups, facts) {
     var t = function (k) { return section.dataset[k] || k; };
-    var labels = { applies: "lApplies", does_not_apply: "lDoesNotApply", unknown: "lUnknown" };
     section.textContent = "";
     groups.forEach(function (g) {
       if (g.causes.length < 2 && g.verdict !== "ruled_out") { return; }
@@ -460,17 +476,7 @@
       box.appendChild(el("p", "", (ruledOut ? t("ruledOut") : t("n")).replace("%d", g.causes.length)));
       var ol = el(ruledOut ? "ul" : "ol", "cause-list");
       g.causes.forEach(function (c) {
-        var li = el("li");
-        li.dataset.causeId = c.result.id;
-        li.dataset.truth = c.truth; // not data-applies: "hide what does not apply" must not hide what was ruled out
-        if (ruledOut) { li.appendChild(document.createTextNode("✗ ")); }
-        var a = el("a", "", c.result.title + " (" + c.result.id + ")");
-        a.href = root + c.result.path + "index.html";
-        li.appendChild(a);
-        if (facts) {
-          li.appendChild(el("span", "verdict cause-verdict verdict-" + c.truth, t(labels[c.truth]) + (c.reasons.length ? ": " + c.reasons.join("; ") : "")));
-        }
-        ol.appendChild(li);
+        ol.appendChild(causeItem(section, c.result, c.truth, c.reasons, facts, ruledOut ? "✗ " : ""));
       });
       box.appendChild(ol);
       if (ruledOut) {
@@ -766,7 +772,7 @@
   // as a recognized message, each judged by the facts as explain judges it.
   function renderByWords(section, w, facts) {
     var t = function (k) { return section.dataset[k] || k; };
-    var rules = window.p2pkbRules, labels = { applies: "lApplies", does_not_apply: "lDoesNotApply", unknown: "lUnknown" };
+    var rules = window.p2pkbRules;
     var box = el("div", "causes by-words");
     box.dataset.byWords = "true";
     box.appendChild(el("p", "causes-head", w.partial ? t("byWordsPart").replace("%d", w.lines).replace("%d", w.of).replace("%d", w.terms) : t("byWords")));
@@ -781,16 +787,7 @@
     causes.sort(function (a, b) { return a.tier - b.tier || a.i - b.i; });
     var ol = el("ol", "cause-list");
     causes.forEach(function (c) {
-      var li = el("li");
-      li.dataset.causeId = c.r.id;
-      li.dataset.truth = c.truth;
-      var a = el("a", "", c.r.title + " (" + c.r.id + ")");
-      a.href = root + c.r.path + "index.html";
-      li.appendChild(a);
-      if (facts) {
-        li.appendChild(el("span", "verdict cause-verdict verdict-" + c.truth, t(labels[c.truth]) + (c.reasons.length ? ": " + c.reasons.join("; ") : "")));
-      }
-      ol.appendChild(li);
+      ol.appendChild(causeItem(section, c.r, c.truth, c.reasons, facts, ""));
     });
     box.appendChild(ol);
     section.appendChild(box);
