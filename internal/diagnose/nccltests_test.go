@@ -1,13 +1,9 @@
 package diagnose
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/p2pkb/p2pkb/internal/paste"
 )
 
 // nccl-tests' busbw is judged against the link the paste shows: near one
@@ -15,7 +11,6 @@ import (
 // bandwidth), a quarter of it or less is a slow path (the entries on P2P
 // bandwidth), and a run across hosts or without the GPUs is not judged.
 func TestNCCLTestsBandwidth(t *testing.T) {
-	s := repoSite(t)
 	read := func(names ...string) string {
 		var b strings.Builder
 		for _, n := range names {
@@ -49,14 +44,7 @@ func TestNCCLTestsBandwidth(t *testing.T) {
 		{"the table alone, with no GPU or link, is not judged",
 			read("nccl-tests-ring-busbw.txt"), nil},
 	} {
-		var out bytes.Buffer
-		if _, err := Explain(&out, s, strings.NewReader(c.in), nil, Options{Lang: "en", JSON: true, Paste: paste.New()}); err != nil {
-			t.Fatal(err)
-		}
-		var d Diagnosis
-		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
-			t.Fatal(err)
-		}
+		d := explainJSON(t, c.in)
 		var got []string
 		for _, m := range d.Messages {
 			if m.Severity != "error" {

@@ -1,13 +1,8 @@
 package diagnose
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
-	"strings"
 	"testing"
-
-	"github.com/p2pkb/p2pkb/internal/paste"
 )
 
 // A paste with no error line is answered from what it shows: each symptom
@@ -15,7 +10,6 @@ import (
 // most telling symptom first; a paste that shows none gets no message, and
 // one with a known note is not answered from how the machine is set up.
 func TestSymptoms(t *testing.T) {
-	s := repoSite(t)
 	read := func(name string) string {
 		b, err := os.ReadFile("../paste/testdata/" + name)
 		if err != nil {
@@ -62,14 +56,7 @@ func TestSymptoms(t *testing.T) {
 		{"wrong output said in words: the silent corruption of P2P (vllm-project/vllm#19022)", "LLMs give gibberish outputs when ```--tensor-parallel-size 2```\n", 1, "cuda/p2p-silent-corruption-iommu"},
 		{"a known note beside a TITAN card: the card answers nothing (horovod/horovod#82)", "name: TITAN Xp major: 6 minor: 1 memoryClockRate(GHz): 1.582\nThe call to cuIpcCloseMemHandle failed. This is a warning and the program will continue to run.\n", 0, ""},
 	} {
-		var out bytes.Buffer
-		if _, err := Explain(&out, s, strings.NewReader(c.in), nil, Options{Lang: "en", JSON: true, Paste: paste.New()}); err != nil {
-			t.Fatal(err)
-		}
-		var d Diagnosis
-		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
-			t.Fatal(err)
-		}
+		d := explainJSON(t, c.in)
 		var errs []Message
 		for _, m := range d.Messages {
 			if m.Severity == "error" {
@@ -94,21 +81,13 @@ func TestSymptoms(t *testing.T) {
 // cause of its slow all-reduce): it is the same note, as it is with the
 // prefix; a level that is not such a line is none.
 func TestEnvironmentNoteWithoutPrefix(t *testing.T) {
-	s := repoSite(t)
 	for _, c := range []struct{ in, want string }{
 		{"has nvswitch, but uses 0 nvls channels\nNCCL_P2P_LEVEL set by environment to LOC\n", "nccl/p2p-level-set-by-environment"},
 		{"host:1:1 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to LOC\n", "nccl/p2p-level-set-by-environment"},
 		{"`NCCL_P2P_DISABLE set by environment to 1`\n", "nccl/p2p-disabled-by-environment"},
 		{"export NCCL_P2P_LEVEL=LOC\n", ""},
 	} {
-		var out bytes.Buffer
-		if _, err := Explain(&out, s, strings.NewReader(c.in), nil, Options{Lang: "en", JSON: true, Paste: paste.New()}); err != nil {
-			t.Fatal(err)
-		}
-		var d Diagnosis
-		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
-			t.Fatal(err)
-		}
+		d := explainJSON(t, c.in)
 		var got string
 		if len(d.Messages) > 0 && len(d.Messages[0].Causes) > 0 {
 			got = d.Messages[0].Causes[0].ID
