@@ -84,6 +84,9 @@ func goOrder(t *testing.T, s *site.Site, q string, match, pasted bool) (order ma
 	}
 	order, composed, layered = map[int][]string{}, map[int]string{}, map[int]string{}
 	for _, m := range d.Messages {
+		if m.ByWords {
+			continue // no line's: the closest entries by words are compared apart
+		}
 		if m.Layered != nil && m.Inner != nil {
 			layered[m.Line] = m.Layer.ID + " " + m.Inner.Name
 		}
@@ -145,6 +148,23 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	for _, l := range layeredLines {
 		pastes = append(pastes, l+"\n")
 	}
+	// Pastes with no error line, of real public output and prose: explain
+	// answers each from what it shows, a symptom at its line, and the page
+	// shows the same causes in a box whatever their number.
+	symptomPastes := map[string]bool{
+		"Moving a tensor across CUDA devices gets zero tensor, CUDA 11.0\n":                                          true, // https://github.com/pytorch/pytorch/issues/87363
+		"I tried giving 4 MIG instances (`1g.10gb`) to the container but couldn't start the distributed training.\n": true, // https://github.com/NVIDIA/k8s-device-plugin/issues/446
+	}
+	for _, f := range []string{"collect-env-wsl.txt", "torch-copy-zeros-2gpu.txt", "topo-5090x2-gns.txt", "horovod-hang-after-init.log"} {
+		data, err := os.ReadFile("../paste/testdata/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		symptomPastes[string(data)] = true
+	}
+	for q := range symptomPastes {
+		pastes = append(pastes, q)
+	}
 	for _, q := range pastes {
 		explainOrder, explainComposed, explainLayered := goOrder(t, s, q, false, true)
 		matchOrder, _, _ := goOrder(t, s, q, true, true)
@@ -197,9 +217,10 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 				Line     int      `json:"line"`
 				Composed string   `json:"composed"`
 				Layered  string   `json:"layered"`
+				Symptom  bool     `json:"symptom"`
 				Causes   []string `json:"causes"`
 			}
-			raw := browsertest.Eval[json.RawMessage](b, `[...document.querySelectorAll("#search-causes .causes")].map(b => ({line: +b.dataset.line,
+			raw := browsertest.Eval[json.RawMessage](b, `[...document.querySelectorAll("#search-causes .causes")].map(b => ({line: +b.dataset.line, symptom: !!b.dataset.symptom,
 				composed: b.dataset.composed ? b.dataset.layer + " " + b.dataset.inner : "",
 				layered: b.dataset.layer ? b.dataset.layer + " " + b.dataset.inner : "",
 				causes: [...b.querySelectorAll("li[data-cause-id]")].map(li => li.dataset.causeId + " " + (li.dataset.via || ""))}))`)
@@ -209,6 +230,9 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 			shown := map[int]bool{}
 			for _, box := range boxes {
 				shown[box.Line] = true
+				if box.Symptom && !symptomPastes[q] {
+					t.Errorf("%s line %d of %.60q: the page answers a paste with an error line from a symptom", root, box.Line, q)
+				}
 				if box.Composed != "" {
 					got := box.Composed + ": " + strings.Join(box.Causes, ",")
 					if want := explainComposed[box.Line]; got != want {
@@ -224,7 +248,7 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 				}
 			}
 			for line, ids := range explainOrder {
-				if len(ids) > 1 && !shown[line] {
+				if (len(ids) > 1 || symptomPastes[q]) && !shown[line] {
 					t.Errorf("%s line %d: explain lists %d causes, the page shows none", root, line, len(ids))
 				}
 			}
