@@ -11,7 +11,7 @@
   if (!T) { throw new Error("search.js needs assets/search.table.js, loaded before it"); }
   var STOP = {};
   T.stopWords.forEach(function (w) { STOP[w] = true; });
-  var HAN = /^\p{Script=Han}/u, WORD = /^[\p{L}\p{N}_.]/u;
+  var HAN = /^\p{Script=Han}/u, HAN_ANY = /\p{Script=Han}/u, WORD = /^[\p{L}\p{N}_.]/u;
   var isHan = function (c) { return HAN.test(c); };
   var isWord = function (c) { return WORD.test(c) && !HAN.test(c); };
 
@@ -835,12 +835,19 @@
     return { query: out.join("\n"), terms: nterms, lines: used, of: lines.length, partial: partial };
   }
   // closestByWords resolves to the entries closest to q's prose (search.Index.Closest), or null.
+  // Prose without Han characters is ranked by the words of W.lang's pages in
+  // every language (search.WordsLang), and its entries shown in lang: an
+  // entry's title, its signature, is the same in each.
   function closestByWords(q, lang) {
     var w = wordsQuery(q);
     if (!w.query) { return Promise.resolve(null); }
-    return search(w.query, lang, W.results).then(function (res) {
+    var by = lang === W.lang || HAN_ANY.test(w.query) ? lang : W.lang;
+    return search(w.query, by, W.results).then(function (res) {
       var out = res.filter(function (r) { return r.kind === "entry"; }).slice(0, W.closest);
       if (!out.length || out[0].score < W.minScore || (out[0].shared || 0) < W.minShared) { return null; }
+      if (by !== lang) {
+        out = out.map(function (r) { var x = Object.assign({}, r); x.path = lang + r.path.slice(by.length); return x; });
+      }
       w.entries = out;
       return w;
     });

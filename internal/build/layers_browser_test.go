@@ -264,8 +264,8 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	// A paste with no known line: explain answers with the entries closest
 	// to its prose, /api/search ranks the same for explain's query, and the
 	// page shows them in a box marked by words, in the same order, from the
-	// client index and through the API. Real prose of
-	// https://github.com/NVIDIA/nvtrust/issues/55 and
+	// client index and through the API, in English and Chinese. Real prose
+	// of https://github.com/NVIDIA/nvtrust/issues/55 and
 	// https://github.com/siderolabs/pkgs/issues/720.
 	for _, q := range []string{
 		"I tried to install nvidia-fabricmanager-550 on the host. But it gives error to start the service with the mismatch with driver version.\n",
@@ -302,10 +302,19 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 			if root != fileRoot {
 				b = served
 			}
-			runQuery(t, b, root, "en", q)
-			got := browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id]')].map(li => li.dataset.causeId)`)
-			if strings.Join(got, ",") != strings.Join(want, ",") {
-				t.Errorf("%s %q: the page by words %v, explain %v", root, q, got, want)
+			// In Chinese too: English prose is ranked by the English pages'
+			// words (search.WordsLang), and the entries link to Chinese pages.
+			for _, lang := range []string{"en", "zh"} {
+				runQuery(t, b, root, lang, q)
+				got := browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id]')].map(li => li.dataset.causeId)`)
+				if strings.Join(got, ",") != strings.Join(want, ",") {
+					t.Errorf("%s %s %q: the page by words %v, explain %v", root, lang, q, got, want)
+				}
+				for _, href := range browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id] a')].map(a => a.getAttribute("href"))`) {
+					if !strings.Contains(href, lang+"/kb/") {
+						t.Errorf("%s %s: the page by words links to %s", root, lang, href)
+					}
+				}
 			}
 		}
 	}
