@@ -495,7 +495,8 @@
         box.appendChild(el("p", "layered", t("layered").replace("%s", rd.layer.name + (rd.where ? " (" + rd.where + ")" : "")).replace("%s", errorName(rd.error))));
       }
       var ruledOut = g.verdict === "ruled_out";
-      box.appendChild(el("p", "", (ruledOut ? t("ruledOut") : t("n")).replace("%d", g.causes.length)));
+      // One cause needs no count, as explain says none (a symptom's box may have one).
+      if (ruledOut || g.causes.length > 1) { box.appendChild(el("p", "", (ruledOut ? t("ruledOut") : t("n")).replace("%d", g.causes.length))); }
       var ol = el(ruledOut ? "ul" : "ol", "cause-list");
       g.causes.forEach(function (c) {
         ol.appendChild(causeItem(section, c.result, c.truth, c.reasons, facts, ruledOut ? "✗ " : ""));
