@@ -731,29 +731,27 @@
   }
 
   // The answer to a paste with no error line, as explain gives it
-  // (internal/diagnose/symptoms.go): each symptom the paste shows (the
-  // facts of paste.js that paste.table.js lists as symptoms, the most
-  // telling first) is a message at its line, whose causes are the entries
-  // whose condition reads that fact and holds with the paste's facts but not
-  // without it. meta.js lists the entries with a condition in the order
-  // search.SymptomBefore ranks them; the facts rank them first (judge).
+  // (internal/diagnose/symptoms.go): each symptom the paste shows
+  // (paste.js's symptoms, the most telling first) is a message at its line,
+  // whose causes are the entries whose condition reads that fact and holds
+  // with the paste's facts but not without it. meta.js lists the entries
+  // with a condition in the order search.SymptomBefore ranks them; the facts
+  // rank them first (judge).
   // symptomLines resolves to those messages with their entries, unjudged;
   // known says the paste holds a known note: then only the symptoms that
   // are not weak answer.
   function symptomLines(q, lang, known) {
-    var P = window.p2pkbPaste, R = window.p2pkbRules, PT = window.p2pkbPasteTable;
-    if (!P || !R || !PT || !PT.symptoms) { return Promise.resolve([]); }
-    var pasted = P.extract(q), own = P.merge(null, pasted).facts, rank = {};
-    PT.symptoms.forEach(function (x, i) { rank[x[0]] = { i: i, cond: x[1], weak: x[2] }; });
+    var P = window.p2pkbPaste, R = window.p2pkbRules;
+    if (!P || !R) { return Promise.resolve([]); }
+    var pasted = P.extract(q), own = P.merge(null, pasted).facts;
     var holds = function (cond, f) {
       try { return R.applies([], cond, f).truth === "applies"; } catch (e) { return false; }
     };
-    pasted = pasted.slice().sort(function (a, b) { return (rank[a.name] ? rank[a.name].i : -1) - (rank[b.name] ? rank[b.name].i : -1); });
     return load(lang, "meta").then(function (meta) {
       var out = [];
-      pasted.forEach(function (p) {
-        var sym = rank[p.name];
-        if (!sym || known && sym.weak || !holds(sym.cond, own)) { return; }
+      P.symptoms(pasted).forEach(function (sym) {
+        var p = sym.fact;
+        if (known && sym.weak) { return; }
         var without = {};
         Object.keys(own).forEach(function (k) { if (k !== p.name) { without[k] = own[k]; } });
         var docs = (meta.symptoms || []).filter(function (row) {
