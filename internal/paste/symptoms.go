@@ -433,6 +433,8 @@ func (x *Extractor) symptomFacts() {
 var symptomConditions = []struct{ fact, cond string }{
 	{"hang.seen", "hang.seen"},
 	{"nccl.stopped_after_init", "nccl.stopped_after_init"},
+	{"shm.small", "shm.small"},
+	{"fabricmanager.down", "fabricmanager.down"},
 	{"nccl.tests.wrong", "nccl.tests.wrong > 0"},
 	{"p2p.test.data_ok", "!p2p.test.data_ok"},
 	{"p2p.waived", "p2p.waived"},
@@ -442,6 +444,7 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"p2p.bw_below_link", "p2p.bw_below_link > 0"},
 	{"nccl.tests.busbw_pct", "nccl.tests.busbw_pct >= 0"},
 	{"nccl.tests.small_sizes", "nccl.tests.small_sizes"},
+	{"perf.slow", "perf.slow"},
 	{"wsl", "wsl"},
 	{"mig.enabled", "mig.enabled"},
 	{"container.p2p", "container.p2p"},
