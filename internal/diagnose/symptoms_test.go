@@ -56,6 +56,8 @@ func TestSymptoms(t *testing.T) {
 		// /dev/shm too small, said in words or shown by a Bus error in NCCL.
 		{"docker's 64 MB /dev/shm said in words", "df -h shows /dev/shm is only 64M inside the container\n", 1, "deepspeed/dev-shm-too-small"},
 		{"a Bus error in NCCL's frames (triton-inference-server/hugectr_backend#42)", "[qgpuvb813-cvision:1    :0:381] Caught signal 7 (Bus error: nonexistent physical address)\n==== backtrace (tid:    381) ====\n 2 0x0000000000068d6c ncclGroupEnd()  ???:0\n", 1, "ucx/bus-error-dev-shm"},
+		// No NVLS channels asked about: normal without NVSwitch.
+		{"no NVLS channels said in words (NVIDIA/nccl#892)", "H800, NVLS is not support? The log says 0 nvls channels.\n", 1, "nccl/nvls-multicast-not-available"},
 		{"bare metal said in words", "This is bare metal, not a VM, and MIG is disabled.\n", 0, ""},
 		{"a copy between GPUs zeroed, said in words (pytorch/pytorch#87363)", "Moving a tensor across CUDA devices gets zero tensor, CUDA 11.0\n", 1, "cuda/p2p-silent-corruption-iommu"},
 		{"setpci loop over PLX ports reads no redirect", "$ for plx in $(lspci -d 10b5: | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n0000\n0000\n0000\n", 0, ""},

@@ -54,6 +54,7 @@ const (
 	proseSlow                     // a line that says communication is slow
 	proseSHM                      // a Bus error, NCCL or UCX frames, /dev/shm's size
 	proseFM                       // Fabric Manager's systemctl status
+	proseNVLS                     // no NVLS channels, said in words
 	testRank                      // nccl-tests' "#  Rank" lines (nccltests.go)
 	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
 )
@@ -137,7 +138,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 }, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...)
 
 // proseTriggers are the words of the container, P2P, AMD, socket, slow,
-// shm and Fabric Manager readers;
+// shm, Fabric Manager and NVLS readers;
 // "docker" is containerHost's word already (see done).
 var proseTriggers = func() []trigger {
 	var out []trigger
@@ -151,7 +152,8 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(socketWords, proseSockets)...)
 	out = append(out, wordTriggers(slowWords, proseSlow)...)
 	out = append(out, wordTriggers(shmWords, proseSHM)...)
-	return append(out, wordTriggers(fmWords, proseFM)...)
+	out = append(out, wordTriggers(fmWords, proseFM)...)
+	return append(out, wordTriggers(nvlsWords, proseNVLS)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -340,6 +342,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.shm.set
 	case proseFM:
 		return x.prose.fm.set
+	case proseNVLS:
+		return x.prose.nvls.set || hasNCCLInfo(raw)
 	case slurmHost:
 		return has("slurm")
 	case consumerGPU:

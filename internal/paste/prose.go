@@ -54,6 +54,10 @@ var (
 	reBusError = pattern("busError", `Caught signal 7 \(Bus error|received signal SIGBUS|Signal: Bus error \(7\)|\bBus error \(signal 7\)|\(exitcode: -7\)|\bexitcode\s{0,2}:\s{0,2}-7\b`)
 	reSHMLib   = pattern("shmLib", `\bnccl(?:Shm|GroupEnd|Proxy|CommInit)\w{0,40}\(|libnccl\.so|\bxla_extension\.so|\bu(?:cp|ct|cs)_\w{2,40}\(`)
 	reSHMSmall = pattern("shmSmall", `mm_iface failed to allocate receive FIFO|No space left on device.{0,80}/dev/shm|/dev/shm.{0,80}No space left on device|/dev/shm\b.{0,60}\b64\s?M(?:i?B)?\b|\b64\s?M(?:i?B)?\b.{0,60}/dev/shm|"ShmSize":\s?67108864\b|[Dd]efault\s(?:\w{1,20}\s){0,3}(?:shm|shared memory)\b.{0,40}\b64\s?M|\b64\s?M(?:i?B)?\s(?:\w{1,20}\s){0,3}(?:of\s)?(?:shm|shared memory)\b`)
+	// No NVLS channels, said in words ("nccl info is 0 nvls channel. Is
+	// there something wrong?"): NCCL's own line says it on every machine
+	// without NVSwitch, so only a line outside NCCL's counts.
+	reNVLSZero = pattern("nvlsZero", `(?i)\b(?:0|zero|no)\s(?:nvls|nvlink sharp)\s(?:channels?|algorithms?)\b`)
 	// systemctl status of Fabric Manager: the header, then Active: failed
 	// or inactive (dead) a few lines below; or the failed start itself.
 	reFMHeader = pattern("fmHeader", `\bnvidia-fabricmanager\.service - `)
@@ -78,15 +82,16 @@ var (
 	amdWords       = []string{"AMD ", "amd ", "Amd ", "epyc", "EPYC", "Epyc", "ryzen", "Ryzen", "RYZEN", "threadripper", "Threadripper", "ThreadRipper", "THREADRIPPER", "AuthenticAMD"}
 )
 
-// socketWords, slowWords, shmWords and fmWords are the words, as written,
+// socketWords, slowWords, shmWords, fmWords and nvlsWords are the words, as written,
 // one of which every match of reSockets, reSlow, the shm patterns and the
-// Fabric Manager patterns holds.
+// Fabric Manager patterns and of reNVLSZero holds.
 var (
 	socketWords = []string{"ocket", "OCKET", "NUMA", "numa", "Numa", "QPI", "UPI", "NPS", "cpus", "CPUs", "CPUS", "rocessors", "ROCESSORS"}
 	slowWords   = []string{"slow", "Slow", "SLOW", "andwidth", "ANDWIDTH", "erformance", "ERFORMANCE", "hroughput", "HROUGHPUT", "peed", "PEED", "busbw", "性能", "速度", "带宽"}
 	shmWords    = []string{"signal 7", "SIGBUS", "Bus error", "exitcode", "ncclShm", "ncclGroupEnd", "ncclProxy", "ncclCommInit", "libnccl.so", "xla_extension.so",
 		"ucp_", "uct_", "ucs_", "mm_iface", "/dev/shm", "ShmSize", "64M", "64 M"}
-	fmWords = []string{"nvidia-fabricmanager.service - ", "Active: ", "nv-fabricmanager"}
+	fmWords   = []string{"nvidia-fabricmanager.service - ", "Active: ", "nv-fabricmanager"}
+	nvlsWords = []string{"nvls", "NVLS", "Nvls", "NVLink SHARP", "nvlink sharp", "NVLink Sharp"}
 )
 
 // hangWords are the words, as written, that a line saying a run hangs
@@ -120,6 +125,7 @@ type prose struct {
 	shm   event // a line that says /dev/shm is too small
 	fmAt  int   // the line of Fabric Manager's systemctl status header
 	fm    event // Fabric Manager failed or not running
+	nvls  event // a line that says NCCL uses no NVLS channels
 }
 
 // proseLine reads stripped line s.
@@ -173,6 +179,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.shm.mark(n, raw)
 		}
 	}
+	if !p.nvls.set && containsAny(s, nvlsWords...) && !strings.Contains(s, "NCCL INFO") && reNVLSZero.MatchString(s) {
+		p.nvls.mark(n, raw)
+	}
 	if !p.fm.set && containsAny(s, fmWords...) {
 		switch {
 		case reFMHeader.MatchString(s):
@@ -207,4 +216,5 @@ func (x *Extractor) proseFacts() {
 		x.setEvent("shm.small", "bool", "true", 1, p.bus, "backtrace")
 	}
 	x.setEvent("fabricmanager.down", "bool", "true", 2, p.fm, "systemctl")
+	x.setEvent("nvls.none", "bool", "true", 1, p.nvls, "description")
 }

@@ -113,6 +113,7 @@ var displayNames = map[string]words{
 	"perf.slow":               {"communication between GPUs said to be slow", "GPU 间通信据称很慢"},
 	"shm.small":               {"/dev/shm too small (Bus error, no space, docker's 64 MB)", "/dev/shm 太小（Bus error、空间不足、docker 默认 64 MB）"},
 	"fabricmanager.down":      {"Fabric Manager failed or not running", "Fabric Manager 启动失败或未运行"},
+	"nvls.none":               {"no NVLS channels, said in words", "据称没有 NVLS 通道"},
 }
 
 // The whole reasons facts give of themselves (their yes and no) in each
