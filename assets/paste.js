@@ -512,7 +512,7 @@
     if (!p.hang.set && containsAny(s, HANG_WORDS) && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
     if (!p.wrong.set && containsAny(s, WRONG_WORDS) && RE.wrongOut.test(s)) { mark(p.wrong, n, raw); }
     if (s.indexOf("^C") === 0 || s.indexOf("@^C") === 0 || s.indexOf("KeyboardInterrupt") >= 0) { mark(p.ctrlC, n, raw); }
-    if (!p.dist && containsAny(s, DIST_WORDS) && RE.distCall.test(s)) { p.dist = true; }
+    if (!p.dist && containsAny(raw, DIST_WORDS) && RE.distCall.test(raw)) { p.dist = true; }
     if (!p.mig.set && containsAny(s, MIG_WORDS) && RE.migProse.test(s) && !RE.placeNot.test(s)) { mark(p.mig, n, raw); }
     if (!p.vm.set && containsAny(s, VM_WORDS) && RE.vmProse.test(s) && !RE.placeNot.test(s)) { mark(p.vm, n, raw); }
     if (!p.cont.set && containsAny(s, CONTAINER_WORDS) && RE.containers.test(s) && !RE.containerNot.test(s)) { mark(p.cont, n, raw); }
@@ -521,7 +521,7 @@
     if (!p.socks.set && containsAny(s, SOCKET_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.sockets.test(s) && !RE.socketsNot.test(s)) { mark(p.socks, n, raw); }
     if (!p.slow.set && containsAny(s, SLOW_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.slow.test(s) &&
       RE.slowWhere.test(s) && !RE.slowNot.test(s)) { mark(p.slow, n, raw); }
-    if (!p.shm.set && containsAny(s, SHM_WORDS)) {
+    if (!p.shm.set && containsAny(s, SHM_WORDS) && s.indexOf("NCCL INFO") < 0) {
       if (!p.bus.set && RE.busError.test(s)) { mark(p.bus, n, raw); }
       if (!p.lib && RE.shmLib.test(s)) { p.lib = true; }
       if (RE.shmSmall.test(s)) { mark(p.shm, n, raw); }

@@ -339,7 +339,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseSlow:
 		return x.prose.slow.set || hasNCCLInfo(raw)
 	case proseSHM:
-		return x.prose.shm.set
+		return x.prose.shm.set || hasNCCLInfo(raw)
 	case proseFM:
 		return x.prose.fm.set
 	case proseNVLS:

@@ -82,12 +82,17 @@ var (
 	amdWords       = []string{"AMD ", "amd ", "Amd ", "epyc", "EPYC", "Epyc", "ryzen", "Ryzen", "RYZEN", "threadripper", "Threadripper", "ThreadRipper", "THREADRIPPER", "AuthenticAMD"}
 )
 
-// socketWords, slowWords, shmWords, fmWords and nvlsWords are the words, as written,
-// one of which every match of reSockets, reSlow, the shm patterns and the
-// Fabric Manager patterns and of reNVLSZero holds.
+// socketWords, slowWords, shmWords, fmWords and nvlsWords are the words, as
+// written, one of which every match of reSockets, the shm patterns, the
+// Fabric Manager patterns and reNVLSZero holds. slowWords are the words of
+// being slow alone ("slower", "low ", "drop"), not of what is slow
+// ("performance"), which a line that says nothing is slow holds as often:
+// a match of reSlow that lacks them ("bandwidth is low" at a line's end)
+// is not read.
 var (
 	socketWords = []string{"ocket", "OCKET", "NUMA", "numa", "Numa", "QPI", "UPI", "NPS", "cpus", "CPUs", "CPUS", "rocessors", "ROCESSORS"}
-	slowWords   = []string{"slow", "Slow", "SLOW", "andwidth", "ANDWIDTH", "erformance", "ERFORMANCE", "hroughput", "HROUGHPUT", "peed", "PEED", "busbw", "性能", "速度", "带宽"}
+	slowWords   = []string{"slow", "Slow", "SLOW", "low ", "Low ", "LOW ", "low?", "low.", "low,", "lower", "Lower", "LOWER", "poor", "Poor", "POOR", "bad ", "Bad ", "BAD ",
+		"degrad", "Degrad", "DEGRAD", "terrible", "Terrible", "horrible", "Horrible", "downgrade", "Downgrade", "regression", "Regression", "drop", "Drop", "DROP", "性能", "速度", "带宽"}
 	shmWords    = []string{"signal 7", "SIGBUS", "Bus error", "exitcode", "ncclShm", "ncclGroupEnd", "ncclProxy", "ncclCommInit", "libnccl.so", "xla_extension.so",
 		"ucp_", "uct_", "ucs_", "mm_iface", "/dev/shm", "ShmSize", "64M", "64 M"}
 	fmWords   = []string{"nvidia-fabricmanager.service - ", "Active: ", "nv-fabricmanager"}
@@ -141,7 +146,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if strings.HasPrefix(s, "^C") || strings.HasPrefix(s, "@^C") || strings.Contains(s, "KeyboardInterrupt") {
 		p.ctrlC.mark(n, raw)
 	}
-	if !p.dist && containsAny(s, distWords...) && reDistCall.MatchString(s) {
+	// The whole line: torchrun's warnings name torch/distributed in the
+	// prefix Strip removes, and are a distributed run as much.
+	if !p.dist && containsAny(raw, distWords...) && reDistCall.MatchString(raw) {
 		p.dist = true
 	}
 	if !p.mig.set && containsAny(s, migWords...) && reMIGProse.MatchString(s) && !rePlaceNot.MatchString(s) {
@@ -168,7 +175,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		reSlowWhere.MatchString(s) && !reSlowNot.MatchString(s) {
 		p.slow.mark(n, raw)
 	}
-	if !p.shm.set && containsAny(s, shmWords...) {
+	// NCCL's own lines name its calls (ncclCommInitRank) and /dev/shm
+	// without a fault.
+	if !p.shm.set && containsAny(s, shmWords...) && !strings.Contains(s, "NCCL INFO") {
 		if !p.bus.set && reBusError.MatchString(s) {
 			p.bus.mark(n, raw)
 		}
