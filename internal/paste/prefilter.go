@@ -329,21 +329,22 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseContainers:
 		return x.prose.cont.set
 	case proseP2P:
-		// NCCL's own lines never say it (see proseLine).
-		return x.prose.p2p || hasNCCLInfo(raw)
+		// NCCL's own lines never say it (see proseLine); the line's marks,
+		// found in the same pass as its words, tell them without a search.
+		return x.prose.p2p || x.marks&markNCCLInfo != 0
 	case proseAMD:
 		return x.prose.amd.set
 	case proseSockets:
 		// NCCL's own lines ("NET/Socket") never say it (see proseLine).
-		return x.prose.socks.set || hasNCCLInfo(raw)
+		return x.prose.socks.set || x.marks&markNCCLInfo != 0
 	case proseSlow:
-		return x.prose.slow.set || hasNCCLInfo(raw)
+		return x.prose.slow.set || x.marks&markNCCLInfo != 0
 	case proseSHM:
-		return x.prose.shm.set || hasNCCLInfo(raw)
+		return x.prose.shm.set || x.marks&markNCCLInfo != 0
 	case proseFM:
 		return x.prose.fm.set
 	case proseNVLS:
-		return x.prose.nvls.set || hasNCCLInfo(raw)
+		return x.prose.nvls.set || x.marks&markNCCLInfo != 0
 	case slurmHost:
 		return has("slurm")
 	case consumerGPU:

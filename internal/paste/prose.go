@@ -52,7 +52,7 @@ var (
 	// (SIGBUS, signal 7) beside NCCL or UCX frames, UCX's shared-memory FIFO
 	// not allocated, /dev/shm out of space, or docker's 64 MB default.
 	reBusError = pattern("busError", `Caught signal 7 \(Bus error|received signal SIGBUS|Signal: Bus error \(7\)|\bBus error \(signal 7\)|\(exitcode: -7\)|\bexitcode\s{0,2}:\s{0,2}-7\b`)
-	reSHMLib   = pattern("shmLib", `\bnccl(?:Shm|GroupEnd|Proxy|CommInit)\w{0,40}\(|libnccl\.so|\bxla_extension\.so|\bu(?:cp|ct|cs)_\w{2,40}\(`)
+	reSHMLib   = pattern("shmLib", `\bnccl(?:ShmOpen|GroupEnd|ProxyService)\(|libnccl\.so|\bxla_extension\.so|\bu(?:cp|ct|cs)_\w{2,40}\(`)
 	reSHMSmall = pattern("shmSmall", `mm_iface failed to allocate receive FIFO|No space left on device.{0,80}/dev/shm|/dev/shm.{0,80}No space left on device|/dev/shm\b.{0,60}\b64\s?M(?:i?B)?\b|\b64\s?M(?:i?B)?\b.{0,60}/dev/shm|"ShmSize":\s?67108864\b|[Dd]efault\s(?:\w{1,20}\s){0,3}(?:shm|shared memory)\b.{0,40}\b64\s?M|\b64\s?M(?:i?B)?\s(?:\w{1,20}\s){0,3}(?:of\s)?(?:shm|shared memory)\b`)
 	// No NVLS channels, said in words ("nccl info is 0 nvls channel. Is
 	// there something wrong?"): NCCL's own line says it on every machine
@@ -83,17 +83,19 @@ var (
 )
 
 // socketWords, slowWords, shmWords, fmWords and nvlsWords are the words, as
-// written, one of which every match of reSockets, the shm patterns, the
-// Fabric Manager patterns and reNVLSZero holds. slowWords are the words of
-// being slow alone ("slower", "low ", "drop"), not of what is slow
-// ("performance"), which a line that says nothing is slow holds as often:
-// a match of reSlow that lacks them ("bandwidth is low" at a line's end)
-// is not read.
+// written, that a line must hold for those readers to read it. Each is rare
+// in NCCL's own lines, which the prefilter reads by the million: "socket" in
+// lower case (NCCL writes NET/Socket), lscpu's "t(s):", a frame's name
+// without its "nccl" (ncclCommInitRank is in every log), the words of being
+// slow ("slower", "low ", "drop") rather than of what is slow
+// ("performance"). A match of reSockets or reSlow that holds none ("two
+// EPYC CPUs", "bandwidth is low" at a line's end) is not read; every match
+// of the shm, Fabric Manager and NVLS patterns holds one.
 var (
-	socketWords = []string{"ocket", "OCKET", "NUMA", "numa", "Numa", "QPI", "UPI", "NPS", "cpus", "CPUs", "CPUS", "rocessors", "ROCESSORS"}
+	socketWords = []string{"socket", "SOCKET", "t(s):", "NUMA", "numa", "Numa", "QPI", "UPI", "NPS"}
 	slowWords   = []string{"slow", "Slow", "SLOW", "low ", "Low ", "LOW ", "low?", "low.", "low,", "lower", "Lower", "LOWER", "poor", "Poor", "POOR", "bad ", "Bad ", "BAD ",
 		"degrad", "Degrad", "DEGRAD", "terrible", "Terrible", "horrible", "Horrible", "downgrade", "Downgrade", "regression", "Regression", "drop", "Drop", "DROP", "性能", "速度", "带宽"}
-	shmWords    = []string{"signal 7", "SIGBUS", "Bus error", "exitcode", "ncclShm", "ncclGroupEnd", "ncclProxy", "ncclCommInit", "libnccl.so", "xla_extension.so",
+	shmWords    = []string{"signal 7", "SIGBUS", "Bus error", "exitcode", "ShmOpen(", "GroupEnd(", "ProxyService(", "bnccl.so", "xla_extension.so",
 		"ucp_", "uct_", "ucs_", "mm_iface", "/dev/shm", "ShmSize", "64M", "64 M"}
 	fmWords   = []string{"nvidia-fabricmanager.service - ", "Active: ", "nv-fabricmanager"}
 	nvlsWords = []string{"nvls", "NVLS", "Nvls", "NVLink SHARP", "nvlink sharp", "NVLink Sharp"}
