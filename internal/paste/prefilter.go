@@ -374,10 +374,12 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.vm.set
 	case testRank:
 		// Two hosts settle the judgement (not against a link); until then
-		// each Rank line may name another.
-		return len(x.sym.busbw.hosts) >= 2
+		// each Rank line may name another. NCCL's own lines ("localRank 0")
+		// are never nccl-tests' Rank lines.
+		return len(x.sym.busbw.hosts) >= 2 || hasNCCLInfo(raw)
 	case gpuNameLine:
-		return x.sym.busbw.nameEv.set
+		// NCCL's lines ("fabric UUID") never name a GPU as nvidia-smi does.
+		return x.sym.busbw.nameEv.set || hasNCCLInfo(raw)
 	}
 	return false
 }
