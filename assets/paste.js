@@ -121,7 +121,8 @@
       rebar: { mib: 0, ev: ev(), small: ev() },
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
-    this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev() };
+    this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+      socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
@@ -504,18 +505,31 @@
 
   // The prose readers mirror prose.go.
   var CONSUMER_WORDS = T.words.consumer, HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist, WRONG_WORDS = T.words.wrong, MIG_WORDS = T.words.mig, VM_WORDS = T.words.vm,
-    CONTAINER_WORDS = T.words.containers, P2P_INTENT_WORDS = T.words.p2pIntent, AMD_WORDS = T.words.amd;
+    CONTAINER_WORDS = T.words.containers, P2P_INTENT_WORDS = T.words.p2pIntent, AMD_WORDS = T.words.amd,
+    SOCKET_WORDS = T.words.sockets, SLOW_WORDS = T.words.slow, SHM_WORDS = T.words.shm, FM_WORDS = T.words.fm, NVLS_WORDS = T.words.nvls;
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
     if (!p.hang.set && containsAny(s, HANG_WORDS) && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
     if (!p.wrong.set && containsAny(s, WRONG_WORDS) && RE.wrongOut.test(s)) { mark(p.wrong, n, raw); }
     if (s.indexOf("^C") === 0 || s.indexOf("@^C") === 0 || s.indexOf("KeyboardInterrupt") >= 0) { mark(p.ctrlC, n, raw); }
-    if (!p.dist && containsAny(s, DIST_WORDS) && RE.distCall.test(s)) { p.dist = true; }
+    if (!p.dist && containsAny(raw, DIST_WORDS) && RE.distCall.test(raw)) { p.dist = true; }
     if (!p.mig.set && containsAny(s, MIG_WORDS) && RE.migProse.test(s) && !RE.placeNot.test(s)) { mark(p.mig, n, raw); }
     if (!p.vm.set && containsAny(s, VM_WORDS) && RE.vmProse.test(s) && !RE.placeNot.test(s)) { mark(p.vm, n, raw); }
     if (!p.cont.set && containsAny(s, CONTAINER_WORDS) && RE.containers.test(s) && !RE.containerNot.test(s)) { mark(p.cont, n, raw); }
     if (!p.p2p && containsAny(s, P2P_INTENT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.p2pIntent.test(s)) { p.p2p = true; }
     if (!p.amd.set && containsAny(s, AMD_WORDS) && RE.amdCPU.test(s) && !RE.amdNot.test(s)) { mark(p.amd, n, raw); }
+    if (!p.socks.set && containsAny(s, SOCKET_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.sockets.test(s) && !RE.socketsNot.test(s)) { mark(p.socks, n, raw); }
+    if (!p.slow.set && containsAny(s, SLOW_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.slow.test(s) &&
+      RE.slowWhere.test(s) && !RE.slowNot.test(s)) { mark(p.slow, n, raw); }
+    if (!p.shm.set && containsAny(s, SHM_WORDS) && s.indexOf("NCCL INFO") < 0) {
+      if (!p.bus.set && RE.busError.test(s)) { mark(p.bus, n, raw); }
+      if (!p.lib && RE.shmLib.test(s)) { p.lib = true; }
+      if (RE.shmSmall.test(s)) { mark(p.shm, n, raw); }
+    }
+    if (!p.nvls.set && containsAny(s, NVLS_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.nvlsZero.test(s)) { mark(p.nvls, n, raw); }
+    if (!p.fm.set && containsAny(s, FM_WORDS)) {
+      if (RE.fmHeader.test(s)) { p.fmAt = n; } else if (p.fmAt > 0 && n - p.fmAt <= 4 && RE.fmActive.test(s) || RE.fmExec.test(s)) { mark(p.fm, n, raw); }
+    }
   };
   X.proseFacts = function () {
     var p = this.prose;
@@ -526,6 +540,12 @@
     this.setEvent("virtualized", "bool", "true", 0, p.vm, "description");
     if (p.p2p) { this.setEvent("container.p2p", "bool", "true", 1, p.cont, "description"); }
     this.setEvent("cpu.amd", "bool", "true", 1, p.amd, "description");
+    this.setEvent("cpu.sockets", "bool", "true", 1, p.socks, "description");
+    this.setEvent("perf.slow", "bool", "true", 1, p.slow, "description");
+    this.setEvent("shm.small", "bool", "true", 1, p.shm, "description");
+    if (p.lib) { this.setEvent("shm.small", "bool", "true", 1, p.bus, "backtrace"); }
+    this.setEvent("fabricmanager.down", "bool", "true", 2, p.fm, "systemctl");
+    this.setEvent("nvls.none", "bool", "true", 1, p.nvls, "description");
   };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.

@@ -43,6 +43,21 @@ func TestSymptoms(t *testing.T) {
 		// A hang on an AMD host: the IOMMU these platforms boot with first.
 		{"a hang after NCCL init on a Threadripper host (local-inference-lab/vllm#262)", "vLLM hangs after NCCL init with TP=2 on Blackwell (RTX PRO 6000).\nThe production stack runs on AMD Ryzen Threadripper 9970X (32-core) with 4x RTX 6000 Pro Blackwell (PCIe-only, no NVLink).\n", 1, "linux/amd-vi-io-page-fault-p2p"},
 		{"an AMD host and nothing wrong", "Model name:                      AMD EPYC 7763 64-Core Processor\n", 0, ""},
+		// Communication said to be slow where the GPUs sit under different
+		// sockets: the path through the CPUs' interconnect.
+		{"all-reduce slower, GPUs on two NUMA nodes, said in words", "All-reduce is slower with P2P forced on: the GPUs sit on two different NUMA nodes.\n", 1, "nccl/p2p-across-cpu-sockets-slow"},
+		{"a slow test and lscpu of two sockets (NVIDIA/nccl-tests#307)", "Why is the NCCL performance test low on the RTX 4090?\nSocket(s):                       2\n", 1, "nccl/p2p-across-cpu-sockets-slow"},
+		{"slow, said in words, on one socket", "Socket(s):                       1\nThe all-reduce is slow.\n", 0, ""},
+		{"two sockets and nothing said to be slow", "Socket(s):                       2\nNUMA node(s):                    2\n", 0, ""},
+		// Fabric Manager's systemctl status: down, the GPUs of an NVSwitch
+		// machine do not finish their fabric registration.
+		{"Fabric Manager failed in systemctl status (NVIDIA/NVSentinel#883)", "× nvidia-fabricmanager.service - NVIDIA fabric manager service\nLoaded: loaded (/usr/lib/systemd/system/nvidia-fabricmanager.service; enabled; preset: enabled)\nActive: failed (Result: exit-code) since Fri 2026-01-30 11:58:43 UTC; 2 weeks 4 days ago\n", 3, "fabricmanager/service-failed-to-start"},
+		{"Fabric Manager running in systemctl status", "● nvidia-fabricmanager.service - NVIDIA fabric manager service\nLoaded: loaded (/usr/lib/systemd/system/nvidia-fabricmanager.service; enabled)\nActive: active (running)\n", 0, ""},
+		// /dev/shm too small, said in words or shown by a Bus error in NCCL.
+		{"docker's 64 MB /dev/shm said in words", "df -h shows /dev/shm is only 64M inside the container\n", 1, "deepspeed/dev-shm-too-small"},
+		{"a Bus error in NCCL's frames (triton-inference-server/hugectr_backend#42)", "[qgpuvb813-cvision:1    :0:381] Caught signal 7 (Bus error: nonexistent physical address)\n==== backtrace (tid:    381) ====\n 2 0x0000000000068d6c ncclGroupEnd()  ???:0\n", 1, "ucx/bus-error-dev-shm"},
+		// No NVLS channels asked about: normal without NVSwitch.
+		{"no NVLS channels said in words (NVIDIA/nccl#892)", "H800, NVLS is not support? The log says 0 nvls channels.\n", 1, "nccl/nvls-multicast-not-available"},
 		{"bare metal said in words", "This is bare metal, not a VM, and MIG is disabled.\n", 0, ""},
 		{"a copy between GPUs zeroed, said in words (pytorch/pytorch#87363)", "Moving a tensor across CUDA devices gets zero tensor, CUDA 11.0\n", 1, "cuda/p2p-silent-corruption-iommu"},
 		{"setpci loop over PLX ports reads no redirect", "$ for plx in $(lspci -d 10b5: | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n0000\n0000\n0000\n", 0, ""},

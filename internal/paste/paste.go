@@ -96,7 +96,7 @@ type Extractor struct {
 	prose prose    // prose.go
 	link  link     // link.go
 
-	woken      uint32         // the readers whose words a line holds (see quiet)
+	woken      uint64         // the readers whose words a line holds (see quiet)
 	marks      mark           // the hang reader's words a line holds
 	wake       func(word int) // Found, bound once
 	unfiltered bool           // every line is read in full: the reference quiet is tested against

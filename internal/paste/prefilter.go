@@ -21,37 +21,42 @@ import (
 type reader uint8
 
 const (
-	anyTime       reader = iota // may act on any line with its word
-	ncclVersion                 // nccl.version
-	ncclDriver                  // cuda.driver from NCCL
-	ncclEnv                     // env.NCCL_*
-	channelP2P                  // NCCL channels, by transport
-	channelSHM                  //
-	channelNET                  //
-	ncclNodes                   // nNodes of the first communicator
-	ncclRefused                 // P2P refused by NCCL
-	torchVersion                // python.torch
-	tfVersion                   // python.tensorflow
-	vllmVersion                 // python.vllm
-	pipNCCL                     // python.nccl
-	wslHost                     // wsl
-	containerHost               // container
-	slurmHost                   // slurm
-	consumerGPU                 // a GeForce or TITAN name
-	dataCentreGPU               // a Tesla or data-centre NVIDIA name
-	ncclTestRow                 // a row of nccl-tests' table
-	ncclSetUp                   // NCCL's set-up ended (the hang reader)
-	tensorPrint                 // a CUDA tensor as PyTorch prints it
-	proseHang                   // a line that says a run hangs
-	distCall                    // a torch.distributed call, for an interrupted run
-	proseWrong                  // a line that says results are wrong
-	proseMIG                    // a line that says the GPUs are MIG slices
-	proseVM                     // a line that says the GPUs are in a VM
-	proseContainers             // a line that says GPUs are split over containers
-	proseP2P                    // a line that speaks of P2P, NVLink or CUDA IPC
-	proseAMD                    // a line that names an AMD host CPU
-	testRank                    // nccl-tests' "#  Rank" lines (nccltests.go)
-	gpuNameLine                 // a GPU's name as nvidia-smi prints it, for nccl-tests' link
+	anyTime         reader = iota // may act on any line with its word
+	ncclVersion                   // nccl.version
+	ncclDriver                    // cuda.driver from NCCL
+	ncclEnv                       // env.NCCL_*
+	channelP2P                    // NCCL channels, by transport
+	channelSHM                    //
+	channelNET                    //
+	ncclNodes                     // nNodes of the first communicator
+	ncclRefused                   // P2P refused by NCCL
+	torchVersion                  // python.torch
+	tfVersion                     // python.tensorflow
+	vllmVersion                   // python.vllm
+	pipNCCL                       // python.nccl
+	wslHost                       // wsl
+	containerHost                 // container
+	slurmHost                     // slurm
+	consumerGPU                   // a GeForce or TITAN name
+	dataCentreGPU                 // a Tesla or data-centre NVIDIA name
+	ncclTestRow                   // a row of nccl-tests' table
+	ncclSetUp                     // NCCL's set-up ended (the hang reader)
+	tensorPrint                   // a CUDA tensor as PyTorch prints it
+	proseHang                     // a line that says a run hangs
+	distCall                      // a torch.distributed call, for an interrupted run
+	proseWrong                    // a line that says results are wrong
+	proseMIG                      // a line that says the GPUs are MIG slices
+	proseVM                       // a line that says the GPUs are in a VM
+	proseContainers               // a line that says GPUs are split over containers
+	proseP2P                      // a line that speaks of P2P, NVLink or CUDA IPC
+	proseAMD                      // a line that names an AMD host CPU
+	proseSockets                  // a line that says the host has several CPU sockets
+	proseSlow                     // a line that says communication is slow
+	proseSHM                      // a Bus error, NCCL or UCX frames, /dev/shm's size
+	proseFM                       // Fabric Manager's systemctl status
+	proseNVLS                     // no NVLS channels, said in words
+	testRank                      // nccl-tests' "#  Rank" lines (nccltests.go)
+	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -132,7 +137,8 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"int32", ncclTestRow}, {"int64", ncclTestRow}, {"f8e", ncclTestRow},
 }, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...)
 
-// proseTriggers are the words of the container, P2P and AMD readers;
+// proseTriggers are the words of the container, P2P, AMD, socket, slow,
+// shm, Fabric Manager and NVLS readers;
 // "docker" is containerHost's word already (see done).
 var proseTriggers = func() []trigger {
 	var out []trigger
@@ -142,7 +148,12 @@ var proseTriggers = func() []trigger {
 		}
 	}
 	out = append(out, wordTriggers(p2pIntentWords, proseP2P)...)
-	return append(out, wordTriggers(amdWords, proseAMD)...)
+	out = append(out, wordTriggers(amdWords, proseAMD)...)
+	out = append(out, wordTriggers(socketWords, proseSockets)...)
+	out = append(out, wordTriggers(slowWords, proseSlow)...)
+	out = append(out, wordTriggers(shmWords, proseSHM)...)
+	out = append(out, wordTriggers(fmWords, proseFM)...)
+	return append(out, wordTriggers(nvlsWords, proseNVLS)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -201,8 +212,8 @@ func Words() []string { return append([]string(nil), words...) }
 
 // wakes and marks are, per word of Words, the bit of the reader it sets
 // off and its marks.
-var wakes, marks = func() ([]uint32, []mark) {
-	w, m := make([]uint32, len(words)), make([]mark, len(words))
+var wakes, marks = func() ([]uint64, []mark) {
+	w, m := make([]uint64, len(words)), make([]mark, len(words))
 	for i, t := range triggers {
 		w[i] = 1 << t.r
 	}
@@ -264,7 +275,7 @@ func settled[T string | []byte](x *Extractor, raw T) bool {
 		return false
 	}
 	for w := x.woken; w != 0; w &= w - 1 {
-		if !done(x, reader(bits.TrailingZeros32(w)), raw) {
+		if !done(x, reader(bits.TrailingZeros64(w)), raw) {
 			return false
 		}
 	}
@@ -318,10 +329,22 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseContainers:
 		return x.prose.cont.set
 	case proseP2P:
-		// NCCL's own lines never say it (see proseLine).
-		return x.prose.p2p || hasNCCLInfo(raw)
+		// NCCL's own lines never say it (see proseLine); the line's marks,
+		// found in the same pass as its words, tell them without a search.
+		return x.prose.p2p || x.marks&markNCCLInfo != 0
 	case proseAMD:
 		return x.prose.amd.set
+	case proseSockets:
+		// NCCL's own lines ("NET/Socket") never say it (see proseLine).
+		return x.prose.socks.set || x.marks&markNCCLInfo != 0
+	case proseSlow:
+		return x.prose.slow.set || x.marks&markNCCLInfo != 0
+	case proseSHM:
+		return x.prose.shm.set || x.marks&markNCCLInfo != 0
+	case proseFM:
+		return x.prose.fm.set
+	case proseNVLS:
+		return x.prose.nvls.set || x.marks&markNCCLInfo != 0
 	case slurmHost:
 		return has("slurm")
 	case consumerGPU:

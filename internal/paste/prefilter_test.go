@@ -220,3 +220,26 @@ func TestEnvName(t *testing.T) {
 		sameEnvName(t, []string{in})
 	}
 }
+
+// Lines that hold a word of the socket, slow, shm or NVLS readers but say
+// nothing of what they look for are skipped once read, as the rest of a log
+// is: NCCL's own lines (NET/Socket, its calls, its NVLS channel count) and
+// PyTorch's warning that names performance (kb/repro's logs, which the
+// explain benchmark repeats).
+func TestPrefilterSkipsProseWords(t *testing.T) {
+	lines := []string{
+		"W1122 14:50:28.524000 541 torch/distributed/run.py:851] Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded, please further tune the variable for optimal performance in your application as needed. ",
+		"vm:587:587 [1] NCCL INFO NET/Socket : Using [0]eth0:192.0.2.2<0>",
+		"vm:587:587 [1] NCCL INFO ncclCommInitRankConfig comm 0x2e4f5410 rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 70 commId 0x7fe9c21ee5e894b4 - Init START",
+		"vm:587:587 [1] NCCL INFO 24 coll channels, 24 collnet channels, 0 nvls channels, 32 p2p channels, 32 p2p channels per peer",
+	}
+	x := New()
+	for i, l := range lines {
+		x.Line(i+1, l)
+	}
+	for _, l := range lines {
+		if !quiet(x, l) {
+			t.Errorf("read in full again: %q", l)
+		}
+	}
+}

@@ -13,7 +13,7 @@ var (
 	reHangWord  = pattern("hangWord", `(?i)\b(?:hangs?|hanging|hung|stuck|freez(?:es|ing|e)|froze|frozen|deadlock(?:s|ed)?)\b|卡住|卡死|卡在|挂起|死锁`)
 	reHangNot   = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock)`)
 	reHangWhere = pattern("hangWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|broadcast|barrier|init_process_group|\bnccl|collective|\bgpus?\b|multi-?gpu|p2pBandwidthLatencyTest|simpleP2P|_perf\b|\bddp\b|distributed|deepspeed|torchrun|tensor.parallel|\bcuda\b|\.generate\(|vllm|分布式|多卡|显卡`)
-	reWrongOut  = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|returns?|prints?|gives?|generates?|produces?|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b`)
+	reWrongOut  = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|returns?|prints?|gives?|generates?|produces?|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b`)
 	reDistCall  = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
 	// Where the GPUs are, said in words: MIG slices by name or profile
 	// ("4 MIG instances (1g.10gb)"), a virtual machine or GPU passthrough.
@@ -34,6 +34,35 @@ var (
 	// drops or stalls PCIe P2P between GPUs.
 	reAMDCPU = pattern("amdCPU", `(?i)\bepyc\b|\bryzen\b|\bthreadripper\b|\bAuthenticAMD\b|\bAMD (?:cpu|processor|host|platform|server|motherboard|system)s?\b`)
 	reAMDNot = pattern("amdNot", `(?i)\b(?:no|not|non)[- ](?:an?\s)?(?:amd|epyc|ryzen|threadripper)\b`)
+	// A host of several CPU sockets or NUMA nodes, said in words ("two
+	// sockets", "QPI/UPI", "NPS4", "different NUMA nodes") or by lscpu: GPUs
+	// under different sockets reach each other through the CPUs'
+	// interconnect, which carries PCIe peer traffic slowly on most platforms.
+	// nvidia-smi topo's legend names QPI/UPI and NUMA nodes on every machine
+	// ("Connection traversing"), so it is not read.
+	reSockets    = pattern("sockets", `(?i)\b(?:two|2|dual|multiple|both|different|separate|across|between|cross)[- ](?:cpu[- ])?(?:sockets|numa[- ]nodes|numa[- ]domains)\b|\b(?:dual|two|2)[- ](?:socket|cpu|processor)s?\b|\bcross[- ](?:socket|numa|cpu)\b|\b(?:QPI|UPI)\b|\bNPS ?=? ?[248]\b|\b(?:two|2|dual)\s(?:[\w@.()-]{1,24}\s){0,4}(?:cpus|processors|sockets)\b|\bnuma nodes\b|^Socket\(s\):\s{1,40}[2-8]\b|^NUMA node\(s\):\s{1,40}[2-8]\b`)
+	reSocketsNot = pattern("socketsNot", `(?i)\bsingle[- ](?:cpu[- ])?socket\b|\b(?:not|no|without)\s(?:\w{1,20}\s){0,2}(?:sockets|numa|qpi|upi)\b|Connection traversing`)
+	// Communication said to be slow: "allreduces are slightly _slower_",
+	// "performance downgrade", "low bandwidth", with what is slow on the
+	// same line.
+	reSlow      = pattern("slow", `(?i)(?:\b|_)slow(?:er|ly|s|ness)?(?:\b|_)|\b(?:low|lower|poor|bad|degraded|terrible|horrible)\s(?:\w{1,20}\s)?(?:bandwidth|performance|throughput|speed|busbw)\b|\b(?:performance|bandwidth|throughput|speed)\s(?:\w{1,20}\s){0,2}(?:downgrade|degradation|drops?|regression|low|lower|poor|bad)\b|性能(?:下降|很差|差)|速度(?:慢|很慢)|带宽(?:低|很低)`)
+	reSlowWhere = pattern("slowWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|\bnccl|collective|\bp2p\b|peer[- ]to[- ]peer|nvlink|\bpcie|bandwidth|busbw|algbw|_perf\b|communicat|\bgpus?\b|multi-?gpu|tensor.parallel|通信|带宽`)
+	reSlowNot   = pattern("slowNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bno)\s{1,4}(?:\w{1,20}\s{1,4})?(?:slow|low|poor|bad|degrad|performance (?:drop|degradation|regression))`)
+	// /dev/shm too small for NCCL's or UCX's shared memory: a Bus error
+	// (SIGBUS, signal 7) beside NCCL or UCX frames, UCX's shared-memory FIFO
+	// not allocated, /dev/shm out of space, or docker's 64 MB default.
+	reBusError = pattern("busError", `Caught signal 7 \(Bus error|received signal SIGBUS|Signal: Bus error \(7\)|\bBus error \(signal 7\)|\(exitcode: -7\)|\bexitcode\s{0,2}:\s{0,2}-7\b`)
+	reSHMLib   = pattern("shmLib", `\bnccl(?:ShmOpen|GroupEnd|ProxyService)\(|libnccl\.so|\bxla_extension\.so|\bu(?:cp|ct|cs)_\w{2,40}\(`)
+	reSHMSmall = pattern("shmSmall", `mm_iface failed to allocate receive FIFO|No space left on device.{0,80}/dev/shm|/dev/shm.{0,80}No space left on device|/dev/shm\b.{0,60}\b64\s?M(?:i?B)?\b|\b64\s?M(?:i?B)?\b.{0,60}/dev/shm|"ShmSize":\s?67108864\b|[Dd]efault\s(?:\w{1,20}\s){0,3}(?:shm|shared memory)\b.{0,40}\b64\s?M|\b64\s?M(?:i?B)?\s(?:\w{1,20}\s){0,3}(?:of\s)?(?:shm|shared memory)\b`)
+	// No NVLS channels, said in words ("nccl info is 0 nvls channel. Is
+	// there something wrong?"): NCCL's own line says it on every machine
+	// without NVSwitch, so only a line outside NCCL's counts.
+	reNVLSZero = pattern("nvlsZero", `(?i)\b(?:0|zero|no)\s(?:nvls|nvlink sharp)\s(?:channels?|algorithms?)\b`)
+	// systemctl status of Fabric Manager: the header, then Active: failed
+	// or inactive (dead) a few lines below; or the failed start itself.
+	reFMHeader = pattern("fmHeader", `\bnvidia-fabricmanager\.service - `)
+	reFMActive = pattern("fmActive", `^Active: (?:failed|inactive \(dead\))`)
+	reFMExec   = pattern("fmExec", `ExecStart=\S{0,80}nv-fabricmanager\b.{0,200}\(code=exited, status=[1-9]\d{0,2}/FAILURE\)`)
 )
 
 // migWords and vmWords are the words, as written, one of which every match
@@ -51,6 +80,25 @@ var (
 	containerWords = []string{"docker", "Docker", "DOCKER", "container", "Container", "CONTAINER", "pods", "Pods", "PODS"}
 	p2pIntentWords = []string{"nvlink", "NVLink", "NVLINK", "NvLink", "Nvlink", "p2p", "P2P", "eer-to-peer", "eer to peer", "EER-TO-PEER", "EER TO PEER", "ipc", "IPC", "Ipc"}
 	amdWords       = []string{"AMD ", "amd ", "Amd ", "epyc", "EPYC", "Epyc", "ryzen", "Ryzen", "RYZEN", "threadripper", "Threadripper", "ThreadRipper", "THREADRIPPER", "AuthenticAMD"}
+)
+
+// socketWords, slowWords, shmWords, fmWords and nvlsWords are the words, as
+// written, that a line must hold for those readers to read it. Each is rare
+// in NCCL's own lines, which the prefilter reads by the million: "socket" in
+// lower case (NCCL writes NET/Socket), lscpu's "t(s):", a frame's name
+// without its "nccl" (ncclCommInitRank is in every log), the words of being
+// slow ("slower", "low ", "drop") rather than of what is slow
+// ("performance"). A match of reSockets or reSlow that holds none ("two
+// EPYC CPUs", "bandwidth is low" at a line's end) is not read; every match
+// of the shm, Fabric Manager and NVLS patterns holds one.
+var (
+	socketWords = []string{"socket", "SOCKET", "t(s):", "NUMA", "numa", "Numa", "QPI", "UPI", "NPS"}
+	slowWords   = []string{"slow", "Slow", "SLOW", "low ", "Low ", "LOW ", "low?", "low.", "low,", "lower", "Lower", "LOWER", "poor", "Poor", "POOR", "bad ", "Bad ", "BAD ",
+		"degrad", "Degrad", "DEGRAD", "terrible", "Terrible", "horrible", "Horrible", "downgrade", "Downgrade", "regression", "Regression", "drop", "Drop", "DROP", "性能", "速度", "带宽"}
+	shmWords    = []string{"signal 7", "SIGBUS", "Bus error", "exitcode", "ShmOpen(", "GroupEnd(", "ProxyService(", "bnccl.so", "xla_extension.so",
+		"ucp_", "uct_", "ucs_", "mm_iface", "/dev/shm", "ShmSize", "64M", "64 M"}
+	fmWords   = []string{"nvidia-fabricmanager.service - ", "Active: ", "nv-fabricmanager"}
+	nvlsWords = []string{"nvls", "NVLS", "Nvls", "NVLink SHARP", "nvlink sharp", "NVLink Sharp"}
 )
 
 // hangWords are the words, as written, that a line saying a run hangs
@@ -77,6 +125,14 @@ type prose struct {
 	cont  event // a line that says GPUs are split over several containers
 	p2p   bool  // the paste speaks of P2P, NVLink or CUDA IPC
 	amd   event // a line that names an AMD host CPU
+	socks event // a line that says the host has several CPU sockets or NUMA nodes
+	slow  event // a line that says communication between GPUs is slow
+	bus   event // a Bus error (SIGBUS)
+	lib   bool  // a frame or library of NCCL or UCX
+	shm   event // a line that says /dev/shm is too small
+	fmAt  int   // the line of Fabric Manager's systemctl status header
+	fm    event // Fabric Manager failed or not running
+	nvls  event // a line that says NCCL uses no NVLS channels
 }
 
 // proseLine reads stripped line s.
@@ -92,7 +148,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if strings.HasPrefix(s, "^C") || strings.HasPrefix(s, "@^C") || strings.Contains(s, "KeyboardInterrupt") {
 		p.ctrlC.mark(n, raw)
 	}
-	if !p.dist && containsAny(s, distWords...) && reDistCall.MatchString(s) {
+	// The whole line: torchrun's warnings name torch/distributed in the
+	// prefix Strip removes, and are a distributed run as much.
+	if !p.dist && containsAny(raw, distWords...) && reDistCall.MatchString(raw) {
 		p.dist = true
 	}
 	if !p.mig.set && containsAny(s, migWords...) && reMIGProse.MatchString(s) && !rePlaceNot.MatchString(s) {
@@ -111,6 +169,37 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.amd.set && containsAny(s, amdWords...) && reAMDCPU.MatchString(s) && !reAMDNot.MatchString(s) {
 		p.amd.mark(n, raw)
+	}
+	if !p.socks.set && containsAny(s, socketWords...) && !strings.Contains(s, "NCCL INFO") && reSockets.MatchString(s) && !reSocketsNot.MatchString(s) {
+		p.socks.mark(n, raw)
+	}
+	if !p.slow.set && containsAny(s, slowWords...) && !strings.Contains(s, "NCCL INFO") && reSlow.MatchString(s) &&
+		reSlowWhere.MatchString(s) && !reSlowNot.MatchString(s) {
+		p.slow.mark(n, raw)
+	}
+	// NCCL's own lines name its calls (ncclCommInitRank) and /dev/shm
+	// without a fault.
+	if !p.shm.set && containsAny(s, shmWords...) && !strings.Contains(s, "NCCL INFO") {
+		if !p.bus.set && reBusError.MatchString(s) {
+			p.bus.mark(n, raw)
+		}
+		if !p.lib && reSHMLib.MatchString(s) {
+			p.lib = true
+		}
+		if reSHMSmall.MatchString(s) {
+			p.shm.mark(n, raw)
+		}
+	}
+	if !p.nvls.set && containsAny(s, nvlsWords...) && !strings.Contains(s, "NCCL INFO") && reNVLSZero.MatchString(s) {
+		p.nvls.mark(n, raw)
+	}
+	if !p.fm.set && containsAny(s, fmWords...) {
+		switch {
+		case reFMHeader.MatchString(s):
+			p.fmAt = n
+		case p.fmAt > 0 && n-p.fmAt <= 4 && reFMActive.MatchString(s), reFMExec.MatchString(s):
+			p.fm.mark(n, raw)
+		}
 	}
 }
 
@@ -131,4 +220,12 @@ func (x *Extractor) proseFacts() {
 		x.setEvent("container.p2p", "bool", "true", 1, p.cont, "description")
 	}
 	x.setEvent("cpu.amd", "bool", "true", 1, p.amd, "description")
+	x.setEvent("cpu.sockets", "bool", "true", 1, p.socks, "description")
+	x.setEvent("perf.slow", "bool", "true", 1, p.slow, "description")
+	x.setEvent("shm.small", "bool", "true", 1, p.shm, "description")
+	if p.lib {
+		x.setEvent("shm.small", "bool", "true", 1, p.bus, "backtrace")
+	}
+	x.setEvent("fabricmanager.down", "bool", "true", 2, p.fm, "systemctl")
+	x.setEvent("nvls.none", "bool", "true", 1, p.nvls, "description")
 }

@@ -433,6 +433,8 @@ func (x *Extractor) symptomFacts() {
 var symptomConditions = []struct{ fact, cond string }{
 	{"hang.seen", "hang.seen"},
 	{"nccl.stopped_after_init", "nccl.stopped_after_init"},
+	{"shm.small", "shm.small"},
+	{"fabricmanager.down", "fabricmanager.down"},
 	{"nccl.tests.wrong", "nccl.tests.wrong > 0"},
 	{"p2p.test.data_ok", "!p2p.test.data_ok"},
 	{"p2p.waived", "p2p.waived"},
@@ -442,6 +444,8 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"p2p.bw_below_link", "p2p.bw_below_link > 0"},
 	{"nccl.tests.busbw_pct", "nccl.tests.busbw_pct >= 0"},
 	{"nccl.tests.small_sizes", "nccl.tests.small_sizes"},
+	{"perf.slow", "perf.slow"},
+	{"nvls.none", "nvls.none"},
 	{"wsl", "wsl"},
 	{"mig.enabled", "mig.enabled"},
 	{"container.p2p", "container.p2p"},
@@ -462,9 +466,10 @@ func Symptom(name string) (string, bool) {
 }
 
 // Weak says whether symptom name is one nearly every paste shows (the
-// GPUs' names): it answers a paste only when nothing in it is known, not
-// even a note, for a known message says more.
-func Weak(name string) bool { return name == "gpu.consumer" }
+// GPUs' names) or a question a known note answers better (no NVLS
+// channels beside NCCL_P2P_LEVEL's note): it answers a paste only when
+// nothing in it is known, not even a note, for a known message says more.
+func Weak(name string) bool { return name == "gpu.consumer" || name == "nvls.none" }
 
 // SymptomRank is the place of fact name among the symptoms, the most
 // telling first; -1 when it is none.

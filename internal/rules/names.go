@@ -109,6 +109,11 @@ var displayNames = map[string]words{
 	"output.wrong":            {"wrong values or output", "结果或输出错误"},
 	"container.p2p":           {"P2P wanted between containers", "容器之间需要 P2P"},
 	"cpu.amd":                 {"AMD CPU (EPYC, Ryzen, Threadripper)", "AMD CPU（EPYC、Ryzen、Threadripper）"},
+	"cpu.sockets":             {"several CPU sockets or NUMA nodes", "多个 CPU 插槽或 NUMA 节点"},
+	"perf.slow":               {"communication between GPUs said to be slow", "GPU 间通信据称很慢"},
+	"shm.small":               {"/dev/shm too small (Bus error, no space, docker's 64 MB)", "/dev/shm 太小（Bus error、空间不足、docker 默认 64 MB）"},
+	"fabricmanager.down":      {"Fabric Manager failed or not running", "Fabric Manager 启动失败或未运行"},
+	"nvls.none":               {"no NVLS channels, said in words", "据称没有 NVLS 通道"},
 }
 
 // The whole reasons facts give of themselves (their yes and no) in each

@@ -79,6 +79,11 @@
 //	output.wrong       the input says results came back wrong (NaN, garbage, values other than expected)
 //	container.p2p      the input says GPUs in different containers (or one GPU per container) should reach each other over P2P, NVLink or CUDA IPC
 //	cpu.amd            the input names an AMD host CPU (EPYC, Ryzen, Threadripper, AuthenticAMD), whose platforms often boot with the IOMMU translating
+//	cpu.sockets        the input says the host has several CPU sockets or NUMA nodes (two sockets, QPI/UPI, NPS4, lscpu's Socket(s): 2)
+//	perf.slow          the input says in words that communication between GPUs is slow (slower all-reduce, low bandwidth, a performance drop)
+//	shm.small          the input shows /dev/shm too small: a Bus error beside NCCL or UCX frames, UCX's shared-memory FIFO not allocated, /dev/shm out of space, docker's 64 MB
+//	nvls.none          the input says in words that NCCL uses no NVLS channels ("0 nvls channels"), outside NCCL's own lines
+//	fabricmanager.down systemctl status shows nvidia-fabricmanager failed or inactive (dead), or its start exited with a failure
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
 // from a pasted log (nvidia-smi topo, NCCL_DEBUG=INFO, dmesg, lspci, the CUDA
