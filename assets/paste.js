@@ -122,7 +122,8 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
-      socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev() };
+      socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
+      win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
@@ -506,7 +507,9 @@
   // The prose readers mirror prose.go.
   var CONSUMER_WORDS = T.words.consumer, HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist, WRONG_WORDS = T.words.wrong, MIG_WORDS = T.words.mig, VM_WORDS = T.words.vm,
     CONTAINER_WORDS = T.words.containers, P2P_INTENT_WORDS = T.words.p2pIntent, AMD_WORDS = T.words.amd,
-    SOCKET_WORDS = T.words.sockets, SLOW_WORDS = T.words.slow, SHM_WORDS = T.words.shm, FM_WORDS = T.words.fm, NVLS_WORDS = T.words.nvls;
+    SOCKET_WORDS = T.words.sockets, SLOW_WORDS = T.words.slow, SHM_WORDS = T.words.shm, FM_WORDS = T.words.fm, NVLS_WORDS = T.words.nvls,
+    WINDOWS_WORDS = T.words.windows, WIN_LAUNCH_WORDS = T.words.winLaunch,
+    BW_FIGURE_WORDS = T.words.bwFigure, BW_CARRIER_WORDS = T.words.bwCarrier;
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
     if (!p.hang.set && containsAny(s, HANG_WORDS) && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
@@ -527,6 +530,12 @@
       if (RE.shmSmall.test(s)) { mark(p.shm, n, raw); }
     }
     if (!p.nvls.set && containsAny(s, NVLS_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.nvlsZero.test(s)) { mark(p.nvls, n, raw); }
+    if (!p.wsl && containsAny(s, WINDOWS_WORDS)) {
+      if (RE.windowsNot.test(s)) { p.wsl = p.wsl || containsAny(s, ["WSL", "wsl", "Wsl"]); } else if (!p.win.set && RE.windows.test(s)) { mark(p.win, n, raw); }
+    }
+    if (!p.multi && containsAny(s, WIN_LAUNCH_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.winLaunch.test(s)) { p.multi = true; }
+    if (!p.bwFig.set && containsAny(s, BW_FIGURE_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.bwFigure.test(s)) { mark(p.bwFig, n, raw); }
+    if (!p.bwCar && containsAny(s, BW_CARRIER_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.bwCarrier.test(s)) { p.bwCar = true; }
     if (!p.fm.set && containsAny(s, FM_WORDS)) {
       if (RE.fmHeader.test(s)) { p.fmAt = n; } else if (p.fmAt > 0 && n - p.fmAt <= 4 && RE.fmActive.test(s) || RE.fmExec.test(s)) { mark(p.fm, n, raw); }
     }
@@ -546,6 +555,10 @@
     if (p.lib) { this.setEvent("shm.small", "bool", "true", 1, p.bus, "backtrace"); }
     this.setEvent("fabricmanager.down", "bool", "true", 2, p.fm, "systemctl");
     this.setEvent("nvls.none", "bool", "true", 1, p.nvls, "description");
+    if (p.bwCar) { this.setEvent("perf.vs_headline", "bool", "true", 1, p.bwFig, "description"); }
+    if ((p.dist || p.multi) && !p.wsl && !Object.prototype.hasOwnProperty.call(this.prio, "wsl")) {
+      this.setEvent("windows.distributed", "bool", "true", 1, p.win, "description");
+    }
   };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.

@@ -58,6 +58,11 @@ func TestSymptoms(t *testing.T) {
 		{"a Bus error in NCCL's frames (triton-inference-server/hugectr_backend#42)", "[qgpuvb813-cvision:1    :0:381] Caught signal 7 (Bus error: nonexistent physical address)\n==== backtrace (tid:    381) ====\n 2 0x0000000000068d6c ncclGroupEnd()  ???:0\n", 1, "ucx/bus-error-dev-shm"},
 		// No NVLS channels asked about: normal without NVSwitch.
 		{"no NVLS channels said in words (NVIDIA/nccl#892)", "H800, NVLS is not support? The log says 0 nvls channels.\n", 1, "nccl/nvls-multicast-not-available"},
+		// Native Windows and a multi-GPU launch: PyTorch for Windows has no NCCL.
+		{"two GPUs under Windows 11 said in words (hiyouga/LlamaFactory#4047)", "我win11下单机双卡训练还会出现本地网络接口问题：\n[INFO|2025-04-27 14:13:01] llamafactory.cli:143 >> Initializing 2 distributed tasks at: 127.0.0.1:53566\n", 1, "pytorch/distributed-no-nccl-built-in"},
+		{"Windows said beside a known message: the message answers (hiyouga/LlamaFactory#4359)", "windows多卡微调\nRuntimeError: Distributed package doesn't have NCCL built in\n", 2, "pytorch/distributed-no-nccl-built-in"},
+		// A figure set against the data sheet's NVLink figure: what a healthy link gives.
+		{"all_reduce_perf's algbw against NVIDIA's figure (NVIDIA/nccl-tests#212)", "We test the  `all_reduce_perf` in H100, the algbw is about 250GB/S.  But NV officials claim that the bandwidth of all reduce can reach 450GB/S.\n", 1, "nccl/nccl-tests-busbw-below-line-rate"},
 		{"bare metal said in words", "This is bare metal, not a VM, and MIG is disabled.\n", 0, ""},
 		{"a copy between GPUs zeroed, said in words (pytorch/pytorch#87363)", "Moving a tensor across CUDA devices gets zero tensor, CUDA 11.0\n", 1, "cuda/p2p-silent-corruption-iommu"},
 		{"setpci loop over PLX ports reads no redirect", "$ for plx in $(lspci -d 10b5: | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n0000\n0000\n0000\n", 0, ""},

@@ -153,7 +153,7 @@ func TestSearchShowsSnippets(t *testing.T) {
 	}
 	defer ix.Close()
 	var b bytes.Buffer
-	if _, err := Search(&b, ix, "peer access unsupported topology PCIe switches", Options{Lang: "en", Limit: 1, Term: &Terminal{Width: 50}}); err != nil {
+	if _, err := Search(&b, ix, "peer access unsupported hardware topology PCIe switches", Options{Lang: "en", Limit: 1, Term: &Terminal{Width: 50}}); err != nil {
 		t.Fatal(err)
 	}
 	want := "   The two GPUs do not support direct peer-to-peer\n   (P2P) memory access, typically due to hardware\n"

@@ -55,6 +55,10 @@ const (
 	proseSHM                      // a Bus error, NCCL or UCX frames, /dev/shm's size
 	proseFM                       // Fabric Manager's systemctl status
 	proseNVLS                     // no NVLS channels, said in words
+	proseWindows                  // native Windows or WSL said
+	proseWinLaunch                // a distributed or multi-GPU launch, for the Windows reader
+	proseBWFigure                 // a bandwidth figure against the link's headline
+	proseBWCarrier                // NVLink, NVSwitch or a bandwidth test named
 	testRank                      // nccl-tests' "#  Rank" lines (nccltests.go)
 	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
 )
@@ -138,7 +142,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 }, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...)
 
 // proseTriggers are the words of the container, P2P, AMD, socket, slow,
-// shm, Fabric Manager and NVLS readers;
+// shm, Fabric Manager, NVLS, Windows and bandwidth-figure readers;
 // "docker" is containerHost's word already (see done).
 var proseTriggers = func() []trigger {
 	var out []trigger
@@ -153,7 +157,11 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(slowWords, proseSlow)...)
 	out = append(out, wordTriggers(shmWords, proseSHM)...)
 	out = append(out, wordTriggers(fmWords, proseFM)...)
-	return append(out, wordTriggers(nvlsWords, proseNVLS)...)
+	out = append(out, wordTriggers(nvlsWords, proseNVLS)...)
+	out = append(out, wordTriggers(windowsWords, proseWindows)...)
+	out = append(out, wordTriggers(winLaunchWords, proseWinLaunch)...)
+	out = append(out, wordTriggers(bwFigureWords, proseBWFigure)...)
+	return append(out, wordTriggers(bwCarrierWords, proseBWCarrier)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -345,6 +353,16 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.fm.set
 	case proseNVLS:
 		return x.prose.nvls.set || x.marks&markNCCLInfo != 0
+	case proseWindows:
+		// WSL said anywhere rules native Windows out, so Windows's words
+		// are read until then.
+		return x.prose.wsl
+	case proseWinLaunch:
+		return x.prose.multi || x.prose.dist
+	case proseBWFigure:
+		return x.prose.bwFig.set || x.marks&markNCCLInfo != 0
+	case proseBWCarrier:
+		return x.prose.bwCar || x.marks&markNCCLInfo != 0
 	case slurmHost:
 		return has("slurm")
 	case consumerGPU:

@@ -63,6 +63,24 @@ var (
 	reFMHeader = pattern("fmHeader", `\bnvidia-fabricmanager\.service - `)
 	reFMActive = pattern("fmActive", `^Active: (?:failed|inactive \(dead\))`)
 	reFMExec   = pattern("fmExec", `ExecStart=\S{0,80}nv-fabricmanager\b.{0,200}\(code=exited, status=[1-9]\d{0,2}/FAILURE\)`)
+	// Native Windows, said in words or shown by its paths ("Platform:
+	// Windows-10", "on win32", "C:\Users\..."): PyTorch for Windows has
+	// no NCCL, so a distributed launch there has no GPU peer path at all.
+	// WSL said anywhere is Linux, not this.
+	reWindows    = pattern("windows", `(?i)\bPlatform:\s{0,4}Windows-\d|\bwin32\b|\b(?:on|in|under|using|native|with|for)\s(?:native\s|a\s)?Windows\b|\bWindows\s?(?:10|11|Server)\b|\bwin1[01]\b|(?:^|[\s"'(])[A-Z]:\\(?:Users|Program|anaconda|miniconda|Python|actions-runner|Tools)|windows\s?(?:系统|上|下|环境|多卡)|在\s?windows`)
+	reWindowsNot = pattern("windowsNot", `(?i)\b(?:not|no|non|without)\s(?:on\s|in\s|under\s|using\s)?(?:native\s)?windows\b|\bwsl`)
+	// A distributed or multi-GPU launch said in words or commands, besides
+	// the torch.distributed calls reDistCall reads.
+	// A bandwidth figure set against the link's headline ("wire bw of 480
+	// GB/s ... the NVLink bw is 900 GB/s", "algbw is about 250GB/S. But NV
+	// officials claim ... 450GB/S", "lower than expect (900GB/s)"): a second
+	// figure or a word of the headline on the same line, and somewhere in the
+	// paste what carries it (NVLink, NVSwitch) or the tool that measured it.
+	// The data sheet adds both directions at line rate, so such questions are
+	// mostly answered by what a healthy link gives.
+	reBWFigure  = pattern("bwFigure", `(?i)\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b.{0,200}(?:\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b)|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b.{0,200}\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b`)
+	reBWCarrier = pattern("bwCarrier", `(?i)nvlink|nvswitch|\bnvls\b|\bsharp\b|_perf\b|nccl-tests|\bbusbw\b|\balgbw\b|p2pBandwidthLatencyTest|nvbandwidth|\ball[ _-]?reduce\b`)
+	reWinLaunch = pattern("winLaunch", `(?i)\bdistributed\b|\btorchrun\b|\bddp\b|\bmulti-?\s?gpus?\b|\bnproc[_-]per[_-]node\b|CUDA_VISIBLE_DEVICES=\d,\d|accelerate launch|多卡|分布式`)
 )
 
 // migWords and vmWords are the words, as written, one of which every match
@@ -95,10 +113,26 @@ var (
 	socketWords = []string{"socket", "SOCKET", "t(s):", "NUMA", "numa", "Numa", "QPI", "UPI", "NPS"}
 	slowWords   = []string{"slow", "Slow", "SLOW", "low ", "Low ", "LOW ", "low?", "low.", "low,", "lower", "Lower", "LOWER", "poor", "Poor", "POOR", "bad ", "Bad ", "BAD ",
 		"degrad", "Degrad", "DEGRAD", "terrible", "Terrible", "horrible", "Horrible", "downgrade", "Downgrade", "regression", "Regression", "drop", "Drop", "DROP", "性能", "速度", "带宽"}
-	shmWords    = []string{"signal 7", "SIGBUS", "Bus error", "exitcode", "ShmOpen(", "GroupEnd(", "ProxyService(", "bnccl.so", "xla_extension.so",
+	shmWords = []string{"signal 7", "SIGBUS", "Bus error", "exitcode", "ShmOpen(", "GroupEnd(", "ProxyService(", "bnccl.so", "xla_extension.so",
 		"ucp_", "uct_", "ucs_", "mm_iface", "/dev/shm", "ShmSize", "64M", "64 M"}
 	fmWords   = []string{"nvidia-fabricmanager.service - ", "Active: ", "nv-fabricmanager"}
 	nvlsWords = []string{"nvls", "NVLS", "Nvls", "NVLink SHARP", "nvlink sharp", "NVLink Sharp"}
+)
+
+// windowsWords and winLaunchWords are the words, as written, one of which
+// every match of reWindows (or WSL said) and reWinLaunch holds.
+var (
+	windowsWords   = []string{"Windows", "windows", "WINDOWS", "win32", "win1", "Win1", ":\\", "WSL", "wsl", "Wsl"}
+	winLaunchWords = []string{"distributed", "Distributed", "torchrun", "ddp", "DDP", "Ddp", "multi-gpu", "multi-GPU", "Multi-GPU", "multi gpu", "multi GPU", "Multi GPU",
+		"multigpu", "MultiGPU", "nproc", "CUDA_VISIBLE_DEVICES=", "accelerate launch", "多卡", "分布式"}
+)
+
+// bwFigureWords and bwCarrierWords are the words, as written, one of which
+// every match of reBWFigure and reBWCarrier holds.
+var (
+	bwFigureWords  = []string{"GB/s", "GB/S", "gb/s", "GBs/"}
+	bwCarrierWords = []string{"nvlink", "NVLink", "NVLINK", "NvLink", "Nvlink", "NVlink", "nvswitch", "NVSwitch", "NVSWITCH", "nvls", "NVLS", "sharp", "SHARP", "Sharp", "SHArP",
+		"_perf", "nccl-tests", "busbw", "BusBw", "busBw", "BUSBW", "algbw", "AlgBw", "algBw", "p2pBandwidthLatencyTest", "nvbandwidth", "allreduce", "all_reduce", "all reduce", "All reduce", "all-reduce", "AllReduce", "Allreduce", "ALLREDUCE"}
 )
 
 // hangWords are the words, as written, that a line saying a run hangs
@@ -133,6 +167,11 @@ type prose struct {
 	fmAt  int   // the line of Fabric Manager's systemctl status header
 	fm    event // Fabric Manager failed or not running
 	nvls  event // a line that says NCCL uses no NVLS channels
+	win   event // a line that says the run is on native Windows
+	wsl   bool  // the paste names WSL: Linux, not native Windows
+	multi bool  // the paste starts a distributed or multi-GPU run
+	bwFig event // a line that sets a bandwidth figure against the link's headline
+	bwCar bool  // the paste names NVLink, NVSwitch or a bandwidth test
 }
 
 // proseLine reads stripped line s.
@@ -193,6 +232,22 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.nvls.set && containsAny(s, nvlsWords...) && !strings.Contains(s, "NCCL INFO") && reNVLSZero.MatchString(s) {
 		p.nvls.mark(n, raw)
 	}
+	if !p.wsl && containsAny(s, windowsWords...) {
+		if reWindowsNot.MatchString(s) {
+			p.wsl = p.wsl || containsAny(s, "WSL", "wsl", "Wsl")
+		} else if !p.win.set && reWindows.MatchString(s) {
+			p.win.mark(n, raw)
+		}
+	}
+	if !p.multi && containsAny(s, winLaunchWords...) && !strings.Contains(s, "NCCL INFO") && reWinLaunch.MatchString(s) {
+		p.multi = true
+	}
+	if !p.bwFig.set && containsAny(s, bwFigureWords...) && !strings.Contains(s, "NCCL INFO") && reBWFigure.MatchString(s) {
+		p.bwFig.mark(n, raw)
+	}
+	if !p.bwCar && containsAny(s, bwCarrierWords...) && !strings.Contains(s, "NCCL INFO") && reBWCarrier.MatchString(s) {
+		p.bwCar = true
+	}
 	if !p.fm.set && containsAny(s, fmWords...) {
 		switch {
 		case reFMHeader.MatchString(s):
@@ -228,4 +283,10 @@ func (x *Extractor) proseFacts() {
 	}
 	x.setEvent("fabricmanager.down", "bool", "true", 2, p.fm, "systemctl")
 	x.setEvent("nvls.none", "bool", "true", 1, p.nvls, "description")
+	if p.bwCar {
+		x.setEvent("perf.vs_headline", "bool", "true", 1, p.bwFig, "description")
+	}
+	if _, wsl := x.prio["wsl"]; (p.dist || p.multi) && !p.wsl && !wsl {
+		x.setEvent("windows.distributed", "bool", "true", 1, p.win, "description")
+	}
 }

@@ -445,6 +445,7 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"nccl.tests.busbw_pct", "nccl.tests.busbw_pct >= 0"},
 	{"nccl.tests.small_sizes", "nccl.tests.small_sizes"},
 	{"perf.slow", "perf.slow"},
+	{"perf.vs_headline", "perf.vs_headline"},
 	{"nvls.none", "nvls.none"},
 	{"wsl", "wsl"},
 	{"mig.enabled", "mig.enabled"},
@@ -455,6 +456,7 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"cpu.amd", "cpu.amd"},
 	{"xid.nvlink", "xid.nvlink"},
 	{"gpu.consumer", "gpu.consumer"},
+	{"windows.distributed", "windows.distributed"},
 }
 
 // Symptom gives the condition under which fact name shows something wrong
@@ -467,9 +469,12 @@ func Symptom(name string) (string, bool) {
 
 // Weak says whether symptom name is one nearly every paste shows (the
 // GPUs' names) or a question a known note answers better (no NVLS
-// channels beside NCCL_P2P_LEVEL's note): it answers a paste only when
+// channels beside NCCL_P2P_LEVEL's note, native Windows beside any known
+// message, a figure asked about beside a real fault): it answers a paste only when
 // nothing in it is known, not even a note, for a known message says more.
-func Weak(name string) bool { return name == "gpu.consumer" || name == "nvls.none" }
+func Weak(name string) bool {
+	return name == "gpu.consumer" || name == "nvls.none" || name == "windows.distributed" || name == "perf.vs_headline"
+}
 
 // SymptomRank is the place of fact name among the symptoms, the most
 // telling first; -1 when it is none.
