@@ -139,6 +139,38 @@ func (t Text) Render(_ context.Context, w io.Writer) error {
 	return err
 }
 
+// The parts an entry page may have once per workaround or dead end are
+// called with what they show, and give nothing where that is nothing:
+// rendering a component that writes nothing costs as much as one that
+// writes, and an entry page asks for a dozen of them.
+
+// fallback marks a KB text shown in English for want of a translation,
+// when shown.
+func fallback(v *View, shown bool) templ.Component {
+	if !shown {
+		return templ.NopComponent
+	}
+	return fallbackNote(v)
+}
+
+// condition names the condition c a workaround or dead end holds under,
+// when it has one.
+func condition(v *View, c string) templ.Component {
+	if c == "" {
+		return templ.NopComponent
+	}
+	return conditionNote(v, c)
+}
+
+// sources lists the public pages a workaround or dead end rests on, when
+// it cites any.
+func sources(urls []string) templ.Component {
+	if len(urls) == 0 {
+		return templ.NopComponent
+	}
+	return sourceList(urls)
+}
+
 // TL is a UI string in a named language.
 func (v *View) TL(lang, key string) (string, error) { return v.UI.text(lang, key) }
 
