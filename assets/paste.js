@@ -121,7 +121,7 @@
       rebar: { mib: 0, ev: ev(), small: ev() },
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
-    this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev() };
+    this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
@@ -503,7 +503,8 @@
   };
 
   // The prose readers mirror prose.go.
-  var CONSUMER_WORDS = T.words.consumer, HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist, WRONG_WORDS = T.words.wrong, MIG_WORDS = T.words.mig, VM_WORDS = T.words.vm;
+  var CONSUMER_WORDS = T.words.consumer, HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist, WRONG_WORDS = T.words.wrong, MIG_WORDS = T.words.mig, VM_WORDS = T.words.vm,
+    CONTAINER_WORDS = T.words.containers, P2P_INTENT_WORDS = T.words.p2pIntent, AMD_WORDS = T.words.amd;
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
     if (!p.hang.set && containsAny(s, HANG_WORDS) && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
@@ -512,6 +513,9 @@
     if (!p.dist && containsAny(s, DIST_WORDS) && RE.distCall.test(s)) { p.dist = true; }
     if (!p.mig.set && containsAny(s, MIG_WORDS) && RE.migProse.test(s) && !RE.placeNot.test(s)) { mark(p.mig, n, raw); }
     if (!p.vm.set && containsAny(s, VM_WORDS) && RE.vmProse.test(s) && !RE.placeNot.test(s)) { mark(p.vm, n, raw); }
+    if (!p.cont.set && containsAny(s, CONTAINER_WORDS) && RE.containers.test(s) && !RE.containerNot.test(s)) { mark(p.cont, n, raw); }
+    if (!p.p2p && containsAny(s, P2P_INTENT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.p2pIntent.test(s)) { p.p2p = true; }
+    if (!p.amd.set && containsAny(s, AMD_WORDS) && RE.amdCPU.test(s) && !RE.amdNot.test(s)) { mark(p.amd, n, raw); }
   };
   X.proseFacts = function () {
     var p = this.prose;
@@ -520,6 +524,8 @@
     if (p.dist) { this.setEvent("hang.seen", "bool", "true", 1, p.ctrlC, "interrupted run"); }
     this.setEvent("mig.enabled", "bool", "true", 0, p.mig, "description");
     this.setEvent("virtualized", "bool", "true", 0, p.vm, "description");
+    if (p.p2p) { this.setEvent("container.p2p", "bool", "true", 1, p.cont, "description"); }
+    this.setEvent("cpu.amd", "bool", "true", 1, p.amd, "description");
   };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.

@@ -36,6 +36,13 @@ func TestSymptoms(t *testing.T) {
 		// A VM is no fault by itself: the reference H200 node passes its
 		// GPUs through and P2P works; said in words it feeds conditions only.
 		{"GPUs passed through to a VM, said in words (NVIDIA/nccl#1674)", "I'm trying to do virtualized pcie passthrough on an A800 server; the topo of my VM is very different from that of the host\n", 0, ""},
+		// GPUs split over containers and P2P wanted between them: CUDA IPC
+		// cannot reach a GPU the container does not see.
+		{"NVLink wanted between two containers, said in words (NVIDIA/nvidia-docker#1253)", "I run two containers which shares ipc, net,uts, pid namespace, but they are still connect through the net instead P2P.\n", 1, "nccl/p2p-between-containers"},
+		{"one container with all GPUs and NVLink", "I run the job in a docker container with all 8 GPUs and NVLink works.\n", 0, ""},
+		// A hang on an AMD host: the IOMMU these platforms boot with first.
+		{"a hang after NCCL init on a Threadripper host (local-inference-lab/vllm#262)", "vLLM hangs after NCCL init with TP=2 on Blackwell (RTX PRO 6000).\nThe production stack runs on AMD Ryzen Threadripper 9970X (32-core) with 4x RTX 6000 Pro Blackwell (PCIe-only, no NVLink).\n", 1, "linux/amd-vi-io-page-fault-p2p"},
+		{"an AMD host and nothing wrong", "Model name:                      AMD EPYC 7763 64-Core Processor\n", 0, ""},
 		{"bare metal said in words", "This is bare metal, not a VM, and MIG is disabled.\n", 0, ""},
 		{"a copy between GPUs zeroed, said in words (pytorch/pytorch#87363)", "Moving a tensor across CUDA devices gets zero tensor, CUDA 11.0\n", 1, "cuda/p2p-silent-corruption-iommu"},
 		{"setpci loop over PLX ports reads no redirect", "$ for plx in $(lspci -d 10b5: | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n0000\n0000\n0000\n", 0, ""},

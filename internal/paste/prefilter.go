@@ -47,6 +47,9 @@ const (
 	proseWrong                  // a line that says results are wrong
 	proseMIG                    // a line that says the GPUs are MIG slices
 	proseVM                     // a line that says the GPUs are in a VM
+	proseContainers             // a line that says GPUs are split over containers
+	proseP2P                    // a line that speaks of P2P, NVLink or CUDA IPC
+	proseAMD                    // a line that names an AMD host CPU
 	testRank                    // nccl-tests' "#  Rank" lines (nccltests.go)
 	gpuNameLine                 // a GPU's name as nvidia-smi prints it, for nccl-tests' link
 )
@@ -72,7 +75,7 @@ type trigger struct {
 	r    reader
 }
 
-var triggers = append(append(append(append(append(append([]trigger{
+var triggers = append(append(append(append(append(append(append([]trigger{
 	{"\x1b", anyTime}, // Strip removes colour codes, which may hide any word
 
 	// Line: the header of a GPU matrix.
@@ -127,7 +130,20 @@ var triggers = append(append(append(append(append(append([]trigger{
 	{"busbw", anyTime}, {"Rank ", testRank}, // nccltests.go
 	{"float", ncclTestRow}, {"half", ncclTestRow}, {"double", ncclTestRow}, {"int8", ncclTestRow}, // ncclTestTypes
 	{"int32", ncclTestRow}, {"int64", ncclTestRow}, {"f8e", ncclTestRow},
-}, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...)
+}, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...)
+
+// proseTriggers are the words of the container, P2P and AMD readers;
+// "docker" is containerHost's word already (see done).
+var proseTriggers = func() []trigger {
+	var out []trigger
+	for _, w := range containerWords {
+		if w != "docker" {
+			out = append(out, trigger{w, proseContainers})
+		}
+	}
+	out = append(out, wordTriggers(p2pIntentWords, proseP2P)...)
+	return append(out, wordTriggers(amdWords, proseAMD)...)
+}()
 
 // markWord is a word of the hang reader and its mark.
 type markWord struct {
@@ -298,7 +314,14 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case wslHost:
 		return has("wsl")
 	case containerHost:
-		return has("container")
+		return has("container") && x.prose.cont.set
+	case proseContainers:
+		return x.prose.cont.set
+	case proseP2P:
+		// NCCL's own lines never say it (see proseLine).
+		return x.prose.p2p || hasNCCLInfo(raw)
+	case proseAMD:
+		return x.prose.amd.set
 	case slurmHost:
 		return has("slurm")
 	case consumerGPU:
@@ -328,10 +351,12 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.vm.set
 	case testRank:
 		// Two hosts settle the judgement (not against a link); until then
-		// each Rank line may name another.
-		return len(x.sym.busbw.hosts) >= 2
+		// each Rank line may name another. NCCL's own lines ("localRank 0")
+		// are never nccl-tests' Rank lines.
+		return len(x.sym.busbw.hosts) >= 2 || hasNCCLInfo(raw)
 	case gpuNameLine:
-		return x.sym.busbw.nameEv.set
+		// NCCL's lines ("fabric UUID") never name a GPU as nvidia-smi does.
+		return x.sym.busbw.nameEv.set || hasNCCLInfo(raw)
 	}
 	return false
 }

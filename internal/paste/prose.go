@@ -21,6 +21,19 @@ var (
 	reVMProse  = pattern("vmProse", `(?i)\bvirtual machines?\b|\bkvm (?:guest|virtual)|\bqemu\b|\bproxmox\b|\besxi\b|\bhypervisor\b|\b(?:gpu|pcie?|device) pass-?through|\bpass-?through(?:ed)? (?:of )?(?:the )?(?:gpus?|devices?|cards?)\b|\b(?:in|inside|into|on|each|my|the|a|every|\d{1,3}) (?:the |a |my |each )?vms?\b`)
 	// "no MIG", "MIG disabled", "not in a VM": the place denied.
 	rePlaceNot = pattern("placeNot", `(?i)\b(?:no|not|without|non|outside)\b.{0,24}(?:MIG|\bvms?\b|virtual machine|passthrough)|MIG (?:mode )?(?:is )?disabled`)
+	// GPUs split over several containers, said in words ("two different
+	// containers each use different GPU", "two docker with each holding two
+	// cards", "among different containers"): CUDA IPC, and so NVLink and
+	// PCIe P2P, needs the peer GPU visible and a shared IPC namespace, which
+	// separate containers lack by default. One container alone is not it.
+	reContainers   = pattern("containers", `(?i)\b(?:two|2|three|four|different|multiple|several|separate|other|each|both|per)\s(?:\w{1,20}\s){0,2}(?:dockers?|containers|pods)\b|\b(?:among|between|across)\s(?:\w{1,20}\s){0,2}(?:dockers?|containers?|pods?)\b|\b(?:containers|pods|dockers)\s(?:\w{1,20}\s){0,3}(?:each|different|separate|isolated)\b`)
+	reContainerNot = pattern("containerNot", `(?i)\b(?:no|not|without|outside)\s(?:\w{1,20}\s){0,2}(?:dockers?|containers?|pods?)\b`)
+	reP2PIntent    = pattern("p2pIntent", `(?i)nvlink|\bp2p\b|peer[- ]to[- ]peer|\bcuda[ _]?ipc|cudaIpc|\bipcs?\b`)
+	// An AMD host CPU, named in words or by lscpu: AMD platforms (EPYC,
+	// Ryzen, Threadripper) commonly boot with the IOMMU translating, which
+	// drops or stalls PCIe P2P between GPUs.
+	reAMDCPU = pattern("amdCPU", `(?i)\bepyc\b|\bryzen\b|\bthreadripper\b|\bAuthenticAMD\b|\bAMD (?:cpu|processor|host|platform|server|motherboard|system)s?\b`)
+	reAMDNot = pattern("amdNot", `(?i)\b(?:no|not|non)[- ](?:an?\s)?(?:amd|epyc|ryzen|threadripper)\b`)
 )
 
 // migWords and vmWords are the words, as written, one of which every match
@@ -29,6 +42,15 @@ var (
 	migWords = []string{"MIG ", "MIG-", "g.1", "g.2", "g.3", "g.4", "g.5", "g.6", "g.7", "g.8", "g.9"}
 	vmWords  = []string{"virtual machine", "Virtual machine", "Virtual Machine", "VIRTUAL MACHINE", "KVM ", "kvm ", "Kvm ", "QEMU", "qemu", "Qemu", "roxmox", "ROXMOX",
 		"ESXi", "esxi", "ESXI", "ypervisor", "YPERVISOR", "ass-through", "assthrough", "ASSTHROUGH", "ASS-THROUGH", " vm", " VM", " Vm"}
+)
+
+// containerWords, p2pIntentWords and amdWords are the words, as written,
+// one of which every match of reContainers, reP2PIntent and reAMDCPU holds
+// ("docker" is the container reader's own trigger).
+var (
+	containerWords = []string{"docker", "Docker", "DOCKER", "container", "Container", "CONTAINER", "pods", "Pods", "PODS"}
+	p2pIntentWords = []string{"nvlink", "NVLink", "NVLINK", "NvLink", "Nvlink", "p2p", "P2P", "eer-to-peer", "eer to peer", "EER-TO-PEER", "EER TO PEER", "ipc", "IPC", "Ipc"}
+	amdWords       = []string{"AMD ", "amd ", "Amd ", "epyc", "EPYC", "Epyc", "ryzen", "Ryzen", "RYZEN", "threadripper", "Threadripper", "ThreadRipper", "THREADRIPPER", "AuthenticAMD"}
 )
 
 // hangWords are the words, as written, that a line saying a run hangs
@@ -52,6 +74,9 @@ type prose struct {
 	dist  bool  // the paste calls torch.distributed or DeepSpeed
 	mig   event // a line that says the GPUs are MIG slices
 	vm    event // a line that says the GPUs are in a virtual machine
+	cont  event // a line that says GPUs are split over several containers
+	p2p   bool  // the paste speaks of P2P, NVLink or CUDA IPC
+	amd   event // a line that names an AMD host CPU
 }
 
 // proseLine reads stripped line s.
@@ -76,6 +101,17 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.vm.set && containsAny(s, vmWords...) && reVMProse.MatchString(s) && !rePlaceNot.MatchString(s) {
 		p.vm.mark(n, raw)
 	}
+	if !p.cont.set && containsAny(s, containerWords...) && reContainers.MatchString(s) && !reContainerNot.MatchString(s) {
+		p.cont.mark(n, raw)
+	}
+	// NCCL's own channel lines ("via P2P/IPC") say what it chose, not what
+	// the person wants between containers.
+	if !p.p2p && containsAny(s, p2pIntentWords...) && !strings.Contains(s, "NCCL INFO") && reP2PIntent.MatchString(s) {
+		p.p2p = true
+	}
+	if !p.amd.set && containsAny(s, amdWords...) && reAMDCPU.MatchString(s) && !reAMDNot.MatchString(s) {
+		p.amd.mark(n, raw)
+	}
 }
 
 // proseFacts gives the facts of these readers once the input ends: a run
@@ -91,4 +127,8 @@ func (x *Extractor) proseFacts() {
 	// virtualization mode is None wins over words.
 	x.setEvent("mig.enabled", "bool", "true", 0, p.mig, "description")
 	x.setEvent("virtualized", "bool", "true", 0, p.vm, "description")
+	if p.p2p {
+		x.setEvent("container.p2p", "bool", "true", 1, p.cont, "description")
+	}
+	x.setEvent("cpu.amd", "bool", "true", 1, p.amd, "description")
 }

@@ -444,9 +444,11 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"nccl.tests.small_sizes", "nccl.tests.small_sizes"},
 	{"wsl", "wsl"},
 	{"mig.enabled", "mig.enabled"},
+	{"container.p2p", "container.p2p"},
 	{"gpu.bar1_small", "gpu.bar1_small"},
 	{"acs.redirect", "acs.redirect"},
 	{"iommu.faults", "iommu.faults > 0"},
+	{"cpu.amd", "cpu.amd"},
 	{"xid.nvlink", "xid.nvlink"},
 	{"gpu.consumer", "gpu.consumer"},
 }

@@ -61,7 +61,7 @@ func Table() []byte {
 		MaxEnv   int                 `json:"maxEnv"`
 		MaxLine  int                 `json:"maxLine"`
 	}{Patterns: map[string]jsRE{}, MaxText: MaxText, MaxGPUs: maxGPUs, MaxEnv: maxEnv, MaxLine: MaxLine,
-		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "consumer": consumerWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords, "mig": migWords, "vm": vmWords, "setpciACS": setpciACSWords, "testGPU": testGPUWords}}
+		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "consumer": consumerWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords, "mig": migWords, "vm": vmWords, "containers": containerWords, "p2pIntent": p2pIntentWords, "amd": amdWords, "setpciACS": setpciACSWords, "testGPU": testGPUWords}}
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}

@@ -107,6 +107,8 @@ var displayNames = map[string]words{
 	"nccl.tests.small_sizes":  {"nccl-tests sizes too small for peak bandwidth", "nccl-tests 的数据量太小，达不到峰值带宽"},
 	"hang.seen":               {"the run hangs", "运行挂起"},
 	"output.wrong":            {"wrong values or output", "结果或输出错误"},
+	"container.p2p":           {"P2P wanted between containers", "容器之间需要 P2P"},
+	"cpu.amd":                 {"AMD CPU (EPYC, Ryzen, Threadripper)", "AMD CPU（EPYC、Ryzen、Threadripper）"},
 }
 
 // The whole reasons facts give of themselves (their yes and no) in each

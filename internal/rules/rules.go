@@ -77,6 +77,8 @@
 //	nccl.tests.small_sizes nccl-tests' largest size is under 64 MiB, too small to reach peak bandwidth
 //	hang.seen          the input says a run on GPUs hangs, or a P2P test stopped before its first figure
 //	output.wrong       the input says results came back wrong (NaN, garbage, values other than expected)
+//	container.p2p      the input says GPUs in different containers (or one GPU per container) should reach each other over P2P, NVLink or CUDA IPC
+//	cpu.amd            the input names an AMD host CPU (EPYC, Ryzen, Threadripper, AuthenticAMD), whose platforms often boot with the IOMMU translating
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
 // from a pasted log (nvidia-smi topo, NCCL_DEBUG=INFO, dmesg, lspci, the CUDA
