@@ -335,6 +335,18 @@
     return true;
   }
 
+  // searchLink adds to el a link that asks the search page about text, in
+  // words, when the page accepts a query that long.
+  function searchLink(el, text, words) {
+    if (!text || !text.trim() || new TextEncoder().encode(text).length > MAX_QUERY) { return; }
+    var a = document.createElement("a");
+    a.className = "machine-paste-search";
+    a.href = (document.body.dataset.root || "") + document.body.dataset.lang + "/search/index.html?q=" + encodeURIComponent(text);
+    a.textContent = t(words);
+    if (el.textContent) { el.appendChild(document.createTextNode(" ")); }
+    el.appendChild(a);
+  }
+
   function takePaste(found, keep, text) {
     var msg = $(".machine-message");
     if (!found.length) {
@@ -342,14 +354,7 @@
         msg.textContent = t("pasteNone");
         // What the text says may still be answered: the search page gives
         // what explain gives, the entries closest to its words included.
-        if (text && text.trim() && new TextEncoder().encode(text).length <= MAX_QUERY) {
-          var a = document.createElement("a");
-          a.className = "machine-paste-search";
-          a.href = (document.body.dataset.root || "") + document.body.dataset.lang + "/search/index.html?q=" + encodeURIComponent(text);
-          a.textContent = t("pasteSearch");
-          msg.appendChild(document.createTextNode(" "));
-          msg.appendChild(a);
-        }
+        searchLink(msg, text, "pasteSearch");
       }
       return false;
     }
@@ -357,6 +362,10 @@
     if (keep) {
       try { localStorage.setItem(PASTE_KEY, JSON.stringify(found)); } catch (e) { /* storage off: this page only */ }
       msg.textContent = "";
+      // A log that shows something wrong without an error line (a hang, a
+      // small BAR1, GeForce cards): the search page answers it from what it
+      // shows, as explain does.
+      if (window.p2pkbPaste.symptoms(found).length) { searchLink(msg, text, "pasteSymptom"); }
     }
     show(current);
     mark(current);

@@ -872,5 +872,20 @@
     return { facts: f, conflicts: conflicts };
   }
 
-  window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge };
+  // symptoms mirrors the symptoms explain answers a paste with no error line
+  // from (paste.Symptom): the facts of pasted that show something wrong by
+  // themselves, their condition holding with the paste's facts, the most
+  // telling first (the table's order), each as {fact, cond, weak}.
+  function symptoms(pasted) {
+    var R = window.p2pkbRules, own = merge(null, pasted).facts, rank = {};
+    T.symptoms.forEach(function (x, i) { rank[x[0]] = { i: i, cond: x[1], weak: x[2] }; });
+    return pasted.filter(function (p) {
+      var s = rank[p.name];
+      try { return !!s && R.applies([], s.cond, own).truth === "applies"; } catch (e) { return false; }
+    }).sort(function (a, b) { return rank[a.name].i - rank[b.name].i; }).map(function (p) {
+      return { fact: p, cond: rank[p.name].cond, weak: rank[p.name].weak };
+    });
+  }
+
+  window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms };
 })();

@@ -11,7 +11,7 @@
   if (!T) { throw new Error("search.js needs assets/search.table.js, loaded before it"); }
   var STOP = {};
   T.stopWords.forEach(function (w) { STOP[w] = true; });
-  var HAN = /^\p{Script=Han}/u, WORD = /^[\p{L}\p{N}_.]/u;
+  var HAN = /^\p{Script=Han}/u, HAN_ANY = /\p{Script=Han}/u, WORD = /^[\p{L}\p{N}_.]/u;
   var isHan = function (c) { return HAN.test(c); };
   var isWord = function (c) { return WORD.test(c) && !HAN.test(c); };
 
@@ -264,15 +264,22 @@
         var multiline = q.trim().indexOf("\n") >= 0;
         return Promise.all(ranked.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)); })).then(function (chunks) {
           return ranked.map(function (d, i) {
-            var row = chunks[i][d % meta.chunk], r = { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], gist: row[5] || "", best: row[6] || "",
-              versions: row[7] || [], applies_when: row[8] || "", score: scores[d], match: matches[d] || "", shared: shared[d] || 0 };
-            if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] === 1; r.confidence = row[11] || 0; r.apis = (row[12] || "").split(" ").filter(Boolean); }
+            var r = rowResult(chunks[i][d % meta.chunk]);
+            r.score = scores[d]; r.match = matches[d] || ""; r.shared = shared[d] || 0;
             if (r.match && multiline) { r.line = lineOf(q, r.match); }
             return r;
           });
         });
       });
     });
+  }
+
+  // rowResult is a document's row of the client index (search/<lang>/d<N>.js) as a result.
+  function rowResult(row) {
+    var r = { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], gist: row[5] || "", best: row[6] || "",
+      versions: row[7] || [], applies_when: row[8] || "", score: 0, match: "", shared: 0 };
+    if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] === 1; r.confidence = row[11] || 0; r.apis = (row[12] || "").split(" ").filter(Boolean); }
+    return r;
   }
 
   // search uses p2pkb serve's API when the page came from it, else the client index.
@@ -384,47 +391,61 @@
   // facts (a p2p-probe report's, or null), then as search.Before ranks them
   // (causeOrder).
   function causeGroups(results, q, facts) {
-    var rules = window.p2pkbRules, lines = q.split("\n"), groups = [], byLine = {};
+    var lines = q.split("\n"), groups = [], byLine = {};
     results.forEach(function (r) {
       if (r.kind !== "entry" || !r.match) { return; }
       var n = -1;
       for (var i = 0; i < lines.length; i++) { if (lines[i].indexOf(r.match) >= 0) { n = i; break; } }
       if (!byLine[n]) { byLine[n] = { line: n + 1, text: (n >= 0 ? lines[n] : r.match).trim(), causes: [] }; groups.push(byLine[n]); }
-      var v = { truth: "unknown", reasons: [] };
-      if (facts && rules) {
-        try { v = rules.applies(r.versions || [], r.applies_when || "", facts); } catch (e) { v = { truth: "unknown", reasons: [e.message] }; }
-      }
-      var conditional = !!(r.applies_when || "").trim() || (r.versions || []).some(function (x) { return /[<>=]/.test(x); });
-      var len = Array.from(r.match).length;
-      byLine[n].causes.push({ result: r, truth: v.truth, reasons: v.reasons || [], condition: r.applies_when || "", len: len,
-        generic: !!r.generic, wrapper: isResult(r.match), reports: r.reports || 0, confidence: r.confidence || 0,
-        tier: v.truth === "does_not_apply" ? 2 : v.truth === "applies" && conditional ? 0 : 1 });
+      var v = judge(r, facts, false);
+      byLine[n].causes.push({ result: r, truth: v.truth, reasons: v.reasons, condition: r.applies_when || "", len: Array.from(r.match).length,
+        generic: !!r.generic, wrapper: isResult(r.match), reports: r.reports || 0, confidence: r.confidence || 0, tier: v.tier });
     });
     groups.forEach(function (g) {
       g.causes.sort(causeOrder);
-      var out = g.causes.every(function (c) { return c.tier === 2; });
-      g.verdict = g.causes[0].tier === 0 ? "applies" : out ? "ruled_out" : "unknown";
-      if (g.verdict !== "unknown" || !rules) { return; }
-      // What would tell them apart: the unknown facts their conditions read, most used first.
-      var uses = {}, order = [];
-      g.causes.forEach(function (c) {
-        if (c.truth === "does_not_apply") { return; }
-        var names = [];
-        try { names = factsIn(rules.parse(c.condition), []); } catch (e) { names = []; }
-        names.forEach(function (n) {
-          if (facts && rules.known(facts, n)) { return; }
-          if (!uses[n]) { order.push(n); uses[n] = 0; }
-          uses[n]++;
-        });
-      });
-      order = order.map(function (n, i) { return { n: n, i: i }; }).sort(function (a, b) { return uses[b.n] - uses[a.n] || a.i - b.i; }).map(function (x) { return x.n; });
-      if (!order.length) { return; }
-      var paste = [];
-      order.forEach(function (n) { var p = rules.pasteFor(n); if (p && paste.indexOf(p) < 0) { paste.push(p); } });
-      g.tellApart = { facts: order, names: order.map(function (n) { return rules.displayName(n); }),
-        run: order.some(function (n) { return /^p2p\.test\./.test(n); }) ? "p2p-probe --test" : "p2p-probe", paste: paste };
+      conclude(g, facts);
     });
     return groups;
+  }
+
+  // judge is how the facts (or null) judge entry r as a cause: its truth,
+  // the reasons, and its tier (0 holds, 1 not known, 2 ruled out), as
+  // diagnose's tierOf; conditional says whether it counts as having a
+  // condition whatever it has (the causes of a symptom do).
+  function judge(r, facts, conditional) {
+    var rules = window.p2pkbRules, v = { truth: "unknown", reasons: [] };
+    if (facts && rules) {
+      try { v = rules.applies(r.versions || [], r.applies_when || "", facts); } catch (e) { v = { truth: "unknown", reasons: [e.message] }; }
+    }
+    conditional = conditional || !!(r.applies_when || "").trim() || (r.versions || []).some(function (x) { return /[<>=]/.test(x); });
+    return { truth: v.truth, reasons: v.reasons || [], tier: v.truth === "does_not_apply" ? 2 : v.truth === "applies" && conditional ? 0 : 1 };
+  }
+
+  // conclude gives group g, its causes in order, its verdict and what would
+  // tell its causes apart, as diagnose's conclude.
+  function conclude(g, facts) {
+    var rules = window.p2pkbRules;
+    var out = g.causes.every(function (c) { return c.tier === 2; });
+    g.verdict = g.causes[0].tier === 0 ? "applies" : out ? "ruled_out" : "unknown";
+    if (g.verdict !== "unknown" || !rules) { return; }
+    // What would tell them apart: the unknown facts their conditions read, most used first.
+    var uses = {}, order = [];
+    g.causes.forEach(function (c) {
+      if (c.truth === "does_not_apply") { return; }
+      var names = [];
+      try { names = factsIn(rules.parse(c.condition), []); } catch (e) { names = []; }
+      names.forEach(function (n) {
+        if (facts && rules.known(facts, n)) { return; }
+        if (!uses[n]) { order.push(n); uses[n] = 0; }
+        uses[n]++;
+      });
+    });
+    order = order.map(function (n, i) { return { n: n, i: i }; }).sort(function (a, b) { return uses[b.n] - uses[a.n] || a.i - b.i; }).map(function (x) { return x.n; });
+    if (!order.length) { return; }
+    var paste = [];
+    order.forEach(function (n) { var p = rules.pasteFor(n); if (p && paste.indexOf(p) < 0) { paste.push(p); } });
+    g.tellApart = { facts: order, names: order.map(function (n) { return rules.displayName(n); }),
+      run: order.some(function (n) { return /^p2p\.test\./.test(n); }) ? "p2p-probe --test" : "p2p-probe", paste: paste };
   }
 
   // el makes an element with a class and text, as text.
@@ -458,9 +479,10 @@
     var t = function (k) { return section.dataset[k] || k; };
     section.textContent = "";
     groups.forEach(function (g) {
-      if (g.causes.length < 2 && g.verdict !== "ruled_out") { return; }
-      var box = el("div", "causes");
+      if (g.causes.length < 2 && g.verdict !== "ruled_out" && !g.symptom) { return; }
+      var box = el("div", g.symptom ? "causes symptom" : "causes");
       box.dataset.line = g.line;
+      if (g.symptom) { box.dataset.symptom = "true"; }
       box.dataset.verdict = g.verdict;
       var head = el("p", "causes-head", t("line").replace("%d", g.line) + ": ");
       head.appendChild(el("code", "", g.text));
@@ -473,7 +495,8 @@
         box.appendChild(el("p", "layered", t("layered").replace("%s", rd.layer.name + (rd.where ? " (" + rd.where + ")" : "")).replace("%s", errorName(rd.error))));
       }
       var ruledOut = g.verdict === "ruled_out";
-      box.appendChild(el("p", "", (ruledOut ? t("ruledOut") : t("n")).replace("%d", g.causes.length)));
+      // One cause needs no count, as explain says none (a symptom's box may have one).
+      if (ruledOut || g.causes.length > 1) { box.appendChild(el("p", "", (ruledOut ? t("ruledOut") : t("n")).replace("%d", g.causes.length))); }
       var ol = el(ruledOut ? "ul" : "ol", "cause-list");
       g.causes.forEach(function (c) {
         ol.appendChild(causeItem(section, c.result, c.truth, c.reasons, facts, ruledOut ? "✗ " : ""));
@@ -707,6 +730,59 @@
     section.hidden = !section.firstChild;
   }
 
+  // The answer to a paste with no error line, as explain gives it
+  // (internal/diagnose/symptoms.go): each symptom the paste shows
+  // (paste.js's symptoms, the most telling first) is a message at its line,
+  // whose causes are the entries whose condition reads that fact and holds
+  // with the paste's facts but not without it. meta.js lists the entries
+  // with a condition in the order search.SymptomBefore ranks them; the facts
+  // rank them first (judge).
+  // symptomLines resolves to those messages with their entries, unjudged;
+  // known says the paste holds a known note: then only the symptoms that
+  // are not weak answer.
+  function symptomLines(q, lang, known) {
+    var P = window.p2pkbPaste, R = window.p2pkbRules;
+    if (!P || !R) { return Promise.resolve([]); }
+    var pasted = P.extract(q), own = P.merge(null, pasted).facts;
+    var holds = function (cond, f) {
+      try { return R.applies([], cond, f).truth === "applies"; } catch (e) { return false; }
+    };
+    return load(lang, "meta").then(function (meta) {
+      var out = [];
+      P.symptoms(pasted).forEach(function (sym) {
+        var p = sym.fact;
+        if (known && sym.weak) { return; }
+        var without = {};
+        Object.keys(own).forEach(function (k) { if (k !== p.name) { without[k] = own[k]; } });
+        var docs = (meta.symptoms || []).filter(function (row) {
+          var names = [];
+          try { names = factsIn(R.parse(row[1]), []); } catch (e) { return false; }
+          return names.indexOf(p.name) >= 0 && holds(row[1], own) && !holds(row[1], without);
+        }).map(function (row) { return row[0]; });
+        if (docs.length) { out.push({ line: p.line, text: p.text.trim(), docs: docs, own: own }); }
+      });
+      return Promise.all(out.map(function (m) {
+        return Promise.all(m.docs.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)).then(function (c) { return rowResult(c[d % meta.chunk]); }); }))
+          .then(function (rs) { m.results = rs; return m; });
+      }));
+    });
+  }
+  // symptomGroups judges the causes of each symptom by the facts (the
+  // panel's, else the paste's own, as explain judges by both) as causes of a
+  // message shown whatever their number.
+  function symptomGroups(lines, facts) {
+    return lines.map(function (m) {
+      var f = facts || m.own, g = { line: m.line, text: m.text, symptom: true };
+      g.causes = m.results.map(function (r) {
+        var v = judge(r, f, true);
+        return { result: r, truth: v.truth, reasons: v.reasons, condition: r.applies_when || "", tier: v.tier };
+      });
+      g.causes.sort(function (a, b) { return a.tier - b.tier; });
+      conclude(g, f);
+      return g;
+    });
+  }
+
   // The answer to a paste in which nothing is recognized: the entries
   // closest to its prose, as explain gives them (internal/search/words.go,
   // internal/diagnose/words.go), with the limits Go writes to the table.
@@ -758,12 +834,19 @@
     return { query: out.join("\n"), terms: nterms, lines: used, of: lines.length, partial: partial };
   }
   // closestByWords resolves to the entries closest to q's prose (search.Index.Closest), or null.
+  // Prose without Han characters is ranked by the words of W.lang's pages in
+  // every language (search.WordsLang), and its entries shown in lang: an
+  // entry's title, its signature, is the same in each.
   function closestByWords(q, lang) {
     var w = wordsQuery(q);
     if (!w.query) { return Promise.resolve(null); }
-    return search(w.query, lang, W.results).then(function (res) {
+    var by = lang === W.lang || HAN_ANY.test(w.query) ? lang : W.lang;
+    return search(w.query, by, W.results).then(function (res) {
       var out = res.filter(function (r) { return r.kind === "entry"; }).slice(0, W.closest);
       if (!out.length || out[0].score < W.minScore || (out[0].shared || 0) < W.minShared) { return null; }
+      if (by !== lang) {
+        out = out.map(function (r) { var x = Object.assign({}, r); x.path = lang + r.path.slice(by.length); return x; });
+      }
       w.entries = out;
       return w;
     });
@@ -772,17 +855,12 @@
   // as a recognized message, each judged by the facts as explain judges it.
   function renderByWords(section, w, facts) {
     var t = function (k) { return section.dataset[k] || k; };
-    var rules = window.p2pkbRules;
     var box = el("div", "causes by-words");
     box.dataset.byWords = "true";
     box.appendChild(el("p", "causes-head", w.partial ? t("byWordsPart").replace("%d", w.lines).replace("%d", w.of).replace("%d", w.terms) : t("byWords")));
     var causes = w.entries.map(function (r, i) {
-      var v = { truth: "unknown", reasons: [] };
-      if (facts && rules) {
-        try { v = rules.applies(r.versions || [], r.applies_when || "", facts); } catch (e) { v = { truth: "unknown", reasons: [e.message] }; }
-      }
-      var conditional = !!(r.applies_when || "").trim() || (r.versions || []).some(function (x) { return /[<>=]/.test(x); });
-      return { r: r, i: i, truth: v.truth, reasons: v.reasons || [], tier: v.truth === "does_not_apply" ? 2 : v.truth === "applies" && conditional ? 0 : 1 };
+      var v = judge(r, facts, false);
+      return { r: r, i: i, truth: v.truth, reasons: v.reasons, tier: v.tier };
     });
     causes.sort(function (a, b) { return a.tier - b.tier || a.i - b.i; });
     var ol = el("ol", "cause-list");
@@ -893,10 +971,10 @@
     });
     if (!q.trim()) { input.focus(); return; }
     status.textContent = status.dataset.searching;
-    var causes = document.getElementById("search-causes"), shown = null, composed = [], closest = null;
+    var causes = document.getElementById("search-causes"), shown = null, composed = [], closest = null, symptoms = [];
     var showCauses = function () {
       if (!shown || !causes) { return; }
-      var facts = machineFacts(), groups = causeGroups(shown, q, facts);
+      var facts = machineFacts(), groups = symptomGroups(symptoms, facts).concat(causeGroups(shown, q, facts));
       renderCauses(causes, groups, facts);
       renderComposed(causes, composed);
       if (closest) { renderByWords(causes, closest, facts); }
@@ -912,8 +990,17 @@
     search(q, lang).then(function (results) {
       return composedLines(results, q, lang).then(function (c) { composed = c; return results; });
     }).then(function (results) {
+      // No error line: what the paste shows, as explain answers (a known
+      // note leaves only the symptoms that say more than it).
+      return load(lang, "meta").then(function (meta) {
+        var notes = {}, matched = results.filter(function (r) { return r.kind === "entry" && r.match; });
+        (meta.notes || []).forEach(function (id) { notes[id] = true; });
+        if (composed.length || matched.some(function (r) { return !notes[r.id]; })) { return results; }
+        return symptomLines(q, lang, matched.length > 0).then(function (s) { symptoms = s; return results; });
+      });
+    }).then(function (results) {
       // No line recognized: the entries closest to the paste's words, as explain answers.
-      if (results.some(function (r) { return r.match; }) || composed.length) { return results; }
+      if (results.some(function (r) { return r.match; }) || composed.length || symptoms.length) { return results; }
       return closestByWords(q, lang).then(function (w) { closest = w; return results; });
     }).then(function (results) {
       shown = results;
@@ -922,7 +1009,7 @@
       status.textContent = results.length ? status.dataset.found.replace("%d", results.length) : "";
       hint.hidden = results.length > 0;
       // Nothing found, or a pasted message that no entry's signature matches: the KB lacks it.
-      if (!results.length || terms(q).length > 4 && !results.some(function (r) { return r.match; }) || composed.length) { reportBox(q); }
+      if (!results.length || terms(q).length > 4 && !results.some(function (r) { return r.match; }) && !symptoms.length || composed.length) { reportBox(q); }
       // A pasted log also carries facts: they judge the results where no probe report does.
       if (window.p2pkbMachine) { window.p2pkbMachine.paste(q); }
       document.body.dataset.searchDone = "true";
@@ -947,6 +1034,6 @@
   }
 
   window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, issueLines: issueLines, readLine: readLine,
-    prose: prose, wordsQuery: wordsQuery, closestByWords: closestByWords };
+    prose: prose, wordsQuery: wordsQuery, closestByWords: closestByWords, symptomLines: symptomLines };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", page); } else { page(); }
 })();

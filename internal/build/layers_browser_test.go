@@ -84,6 +84,9 @@ func goOrder(t *testing.T, s *site.Site, q string, match, pasted bool) (order ma
 	}
 	order, composed, layered = map[int][]string{}, map[int]string{}, map[int]string{}
 	for _, m := range d.Messages {
+		if m.ByWords {
+			continue // no line's: the closest entries by words are compared apart
+		}
 		if m.Layered != nil && m.Inner != nil {
 			layered[m.Line] = m.Layer.ID + " " + m.Inner.Name
 		}
@@ -145,6 +148,23 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	for _, l := range layeredLines {
 		pastes = append(pastes, l+"\n")
 	}
+	// Pastes with no error line, of real public output and prose: explain
+	// answers each from what it shows, a symptom at its line, and the page
+	// shows the same causes in a box whatever their number.
+	symptomPastes := map[string]bool{
+		"Moving a tensor across CUDA devices gets zero tensor, CUDA 11.0\n":                                          true, // https://github.com/pytorch/pytorch/issues/87363
+		"I tried giving 4 MIG instances (`1g.10gb`) to the container but couldn't start the distributed training.\n": true, // https://github.com/NVIDIA/k8s-device-plugin/issues/446
+	}
+	for _, f := range []string{"collect-env-wsl.txt", "torch-copy-zeros-2gpu.txt", "topo-5090x2-gns.txt", "horovod-hang-after-init.log"} {
+		data, err := os.ReadFile("../paste/testdata/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		symptomPastes[string(data)] = true
+	}
+	for q := range symptomPastes {
+		pastes = append(pastes, q)
+	}
 	for _, q := range pastes {
 		explainOrder, explainComposed, explainLayered := goOrder(t, s, q, false, true)
 		matchOrder, _, _ := goOrder(t, s, q, true, true)
@@ -197,9 +217,10 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 				Line     int      `json:"line"`
 				Composed string   `json:"composed"`
 				Layered  string   `json:"layered"`
+				Symptom  bool     `json:"symptom"`
 				Causes   []string `json:"causes"`
 			}
-			raw := browsertest.Eval[json.RawMessage](b, `[...document.querySelectorAll("#search-causes .causes")].map(b => ({line: +b.dataset.line,
+			raw := browsertest.Eval[json.RawMessage](b, `[...document.querySelectorAll("#search-causes .causes")].map(b => ({line: +b.dataset.line, symptom: !!b.dataset.symptom,
 				composed: b.dataset.composed ? b.dataset.layer + " " + b.dataset.inner : "",
 				layered: b.dataset.layer ? b.dataset.layer + " " + b.dataset.inner : "",
 				causes: [...b.querySelectorAll("li[data-cause-id]")].map(li => li.dataset.causeId + " " + (li.dataset.via || ""))}))`)
@@ -209,6 +230,9 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 			shown := map[int]bool{}
 			for _, box := range boxes {
 				shown[box.Line] = true
+				if box.Symptom && !symptomPastes[q] {
+					t.Errorf("%s line %d of %.60q: the page answers a paste with an error line from a symptom", root, box.Line, q)
+				}
 				if box.Composed != "" {
 					got := box.Composed + ": " + strings.Join(box.Causes, ",")
 					if want := explainComposed[box.Line]; got != want {
@@ -224,7 +248,7 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 				}
 			}
 			for line, ids := range explainOrder {
-				if len(ids) > 1 && !shown[line] {
+				if (len(ids) > 1 || symptomPastes[q]) && !shown[line] {
 					t.Errorf("%s line %d: explain lists %d causes, the page shows none", root, line, len(ids))
 				}
 			}
@@ -240,8 +264,8 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	// A paste with no known line: explain answers with the entries closest
 	// to its prose, /api/search ranks the same for explain's query, and the
 	// page shows them in a box marked by words, in the same order, from the
-	// client index and through the API. Real prose of
-	// https://github.com/NVIDIA/nvtrust/issues/55 and
+	// client index and through the API, in English and Chinese. Real prose
+	// of https://github.com/NVIDIA/nvtrust/issues/55 and
 	// https://github.com/siderolabs/pkgs/issues/720.
 	for _, q := range []string{
 		"I tried to install nvidia-fabricmanager-550 on the host. But it gives error to start the service with the mismatch with driver version.\n",
@@ -278,10 +302,19 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 			if root != fileRoot {
 				b = served
 			}
-			runQuery(t, b, root, "en", q)
-			got := browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id]')].map(li => li.dataset.causeId)`)
-			if strings.Join(got, ",") != strings.Join(want, ",") {
-				t.Errorf("%s %q: the page by words %v, explain %v", root, q, got, want)
+			// In Chinese too: English prose is ranked by the English pages'
+			// words (search.WordsLang), and the entries link to Chinese pages.
+			for _, lang := range []string{"en", "zh"} {
+				runQuery(t, b, root, lang, q)
+				got := browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id]')].map(li => li.dataset.causeId)`)
+				if strings.Join(got, ",") != strings.Join(want, ",") {
+					t.Errorf("%s %s %q: the page by words %v, explain %v", root, lang, q, got, want)
+				}
+				for _, href := range browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id] a')].map(a => a.getAttribute("href"))`) {
+					if !strings.Contains(href, lang+"/kb/") {
+						t.Errorf("%s %s: the page by words links to %s", root, lang, href)
+					}
+				}
 			}
 		}
 	}

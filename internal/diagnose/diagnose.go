@@ -171,13 +171,12 @@ func scan(s *site.Site, in io.Reader, o Options, found func(n int, line []byte, 
 
 // ranked is a cause with what orders it.
 type ranked struct {
-	c     Cause
-	rank  search.Candidate
-	tier  int  // 0: its conditions hold; 1: unknown, or no condition; 2: ruled out
-	group int  // composed messages: partCause.group
-	api   bool // composed messages: partCause.api
-	app   bool // symptoms: an application's own message, which the paste does not show
-	note  bool // symptoms: the entry is a note
+	c       Cause
+	rank    search.Candidate
+	tier    int                 // 0: its conditions hold; 1: unknown, or no condition; 2: ruled out
+	group   int                 // composed messages: partCause.group
+	api     bool                // composed messages: partCause.api
+	symptom search.SymptomCause // symptoms: what ranks the entry among a symptom's causes at its tier
 }
 
 // message judges the entries matched on one line as causes of its message;

@@ -7,6 +7,7 @@ import (
 
 	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/rules"
+	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/site"
 )
 
@@ -50,7 +51,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			if err != nil {
 				return nil, err
 			}
-			rs = append(rs, ranked{c: c, tier: tierOf(c, true), app: !platformDomains[e.Domain], note: e.IsNote()})
+			rs = append(rs, ranked{c: c, tier: tierOf(c, true), symptom: search.NewSymptomCause(e)})
 		}
 		if len(rs) == 0 {
 			continue
@@ -59,13 +60,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			if rs[i].tier != rs[j].tier {
 				return rs[i].tier < rs[j].tier
 			}
-			if rs[i].app != rs[j].app {
-				return !rs[i].app
-			}
-			if rs[i].note != rs[j].note {
-				return !rs[i].note
-			}
-			return rs[i].c.Confidence > rs[j].c.Confidence
+			return search.SymptomBefore(rs[i].symptom, rs[j].symptom)
 		})
 		text := strings.TrimSpace(p.Text)
 		m := Message{Line: p.Line, LineText: text, Match: strings.TrimSuffix(text, "…"), Severity: "error", judged: len(f) > 0}
@@ -74,13 +69,6 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 	}
 	return out, nil
 }
-
-// platformDomains are the layers every program runs on. A paste without an
-// error line shows no program's own message, so among the causes of a
-// symptom their entries come before an application's (Accelerate's check
-// of RTX 40 cards, vLLM's custom all-reduce): theirs explain the symptom
-// wherever it shows.
-var platformDomains = map[string]bool{"cuda": true, "linux": true, "nvml": true, "nccl": true, "fabricmanager": true}
 
 // holds says whether condition cond holds for facts f.
 func holds(cond string, f rules.Facts) bool {

@@ -132,12 +132,15 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options) (*Message, e
 	if q == nil || q.b.Len() == 0 {
 		return nil, nil
 	}
-	ix, err := wordsIndex(s, o.Lang)
+	// English prose is ranked by the English pages' words in every
+	// language (search.WordsLang); the entries are shown in o.Lang.
+	text := q.b.String()
+	lang := search.WordsLang(text, o.Lang)
+	ix, err := wordsIndex(s, lang)
 	if err != nil {
 		return nil, err
 	}
-	text := q.b.String()
-	res, err := ix.Closest(text, o.Lang)
+	res, err := ix.Closest(text, lang)
 	if err != nil || len(res) == 0 {
 		return nil, err
 	}

@@ -138,3 +138,65 @@ func TestByWordsBoundedAndSaysSo(t *testing.T) {
 		t.Errorf("zh: %s", out.String())
 	}
 }
+
+// English prose gets the same closest entries in Chinese as in English,
+// shown in Chinese: the Chinese pages' causes and fixes are in Chinese, so
+// the English pages' words rank it (search.WordsLang). The pastes are the
+// real ones of the report sets that explain answers by words; Chinese prose
+// is still ranked by the Chinese pages.
+func TestByWordsSameInChinese(t *testing.T) {
+	var dev []struct{ URL, Paste string }
+	for _, f := range []string{"dev.json", "validation.json", "validation2.json", "validation3.json"} {
+		data, err := os.ReadFile("../../reports/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var set []struct{ URL, Paste string }
+		if err := json.Unmarshal(data, &set); err != nil {
+			t.Fatal(err)
+		}
+		dev = append(dev, set...)
+	}
+	closest := func(in, lang string) (ids, urls []string) {
+		var out bytes.Buffer
+		if _, err := Explain(&out, repoSite(t), strings.NewReader(in), nil, Options{Lang: lang, JSON: true, Paste: paste.New()}); err != nil {
+			t.Fatal(err)
+		}
+		var d Diagnosis
+		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range d.Messages {
+			if !m.ByWords {
+				continue
+			}
+			for _, c := range m.Causes {
+				ids, urls = append(ids, c.ID), append(urls, c.URL)
+			}
+		}
+		return ids, urls
+	}
+	answered := 0
+	for _, r := range dev {
+		en, _ := closest(r.Paste, "en")
+		if len(en) == 0 {
+			continue
+		}
+		answered++
+		zh, urls := closest(r.Paste, "zh")
+		if strings.Join(zh, ",") != strings.Join(en, ",") {
+			t.Errorf("%s: zh %v, en %v", r.URL, zh, en)
+		}
+		for _, u := range urls {
+			if !strings.Contains(u, "zh/kb/") {
+				t.Errorf("%s: zh links to %s", r.URL, u)
+			}
+		}
+	}
+	if answered < 3 {
+		t.Errorf("%d pastes of the report sets answered by words in en: too few to compare", answered)
+	}
+	if zh, _ := closest("两块显卡之间的点对点拷贝在开启 IOMMU 时数据损坏，关闭 IOMMU 后正常\n", "zh"); len(zh) == 0 {
+		t.Error("Chinese prose gets no entry by words in zh")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"sort"
 	"testing"
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
@@ -33,6 +34,27 @@ func TestTableInBrowser(t *testing.T) {
 		}
 		if s := short(got); !reflect.DeepEqual(s, c.Facts) {
 			t.Errorf("%s: browser %v, table %v", c.Name, s, c.Facts)
+		}
+		// The symptoms the input shows, the most telling first, as explain
+		// answers from them (Symptom, SymptomRank).
+		own := Facts(want)
+		wantSym := []string{}
+		for _, f := range want {
+			if cond, ok := Symptom(f.Name); ok {
+				if v, err := rules.Applies(nil, cond, own); err == nil && v.Truth == rules.True {
+					wantSym = append(wantSym, f.Name)
+				}
+			}
+		}
+		sort.SliceStable(wantSym, func(i, j int) bool { return SymptomRank(wantSym[i]) < SymptomRank(wantSym[j]) })
+		gotSym := browsertest.Eval[[]string](b, `p2pkbPaste.symptoms(p2pkbPaste.extract(`+string(in)+`)).map(s => s.fact.name + (s.weak ? " weak" : ""))`)
+		for i, n := range wantSym {
+			if Weak(n) {
+				wantSym[i] += " weak"
+			}
+		}
+		if !reflect.DeepEqual(gotSym, wantSym) {
+			t.Errorf("%s: symptoms: browser %v, Go %v", c.Name, gotSym, wantSym)
 		}
 	}
 

@@ -60,11 +60,17 @@ func Table() []byte {
 		MaxGPUs  int                 `json:"maxGPUs"`
 		MaxEnv   int                 `json:"maxEnv"`
 		MaxLine  int                 `json:"maxLine"`
+		// The symptoms, the most telling first (symptomConditions): fact,
+		// the condition that shows it, and whether it is Weak.
+		Symptoms [][3]any `json:"symptoms"`
 	}{Patterns: map[string]jsRE{}, MaxText: MaxText, MaxGPUs: maxGPUs, MaxEnv: maxEnv, MaxLine: MaxLine,
 		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "consumer": consumerWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords, "mig": migWords, "vm": vmWords, "containers": containerWords, "p2pIntent": p2pIntentWords, "amd": amdWords, "setpciACS": setpciACSWords, "testGPU": testGPUWords}}
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}
+	}
+	for _, sc := range symptomConditions {
+		t.Symptoms = append(t.Symptoms, [3]any{sc.fact, sc.cond, Weak(sc.fact)})
 	}
 	for _, tr := range triggers {
 		t.Triggers = append(t.Triggers, [2]any{tr.word, int(tr.r)})

@@ -53,6 +53,7 @@ var machineText = map[string]string{
 	"pastedFact":    "machine_pasted_fact",
 	"pasteNone":     "machine_paste_none",
 	"pasteSearch":   "machine_paste_search",
+	"pasteSymptom":  "machine_paste_symptom",
 	"pasteLarge":    "machine_paste_large",
 	"pasteConflict": "machine_paste_conflict",
 }

@@ -311,10 +311,40 @@ func clientFiles(a *analyzed) ([]clientData, int, error) {
 	if always == nil {
 		always = [][5]any{}
 	}
+	symptoms, notes := symptomRows(docs)
 	put("meta", map[string]any{
 		"n": len(docs), "shards": shards, "vshards": vshards, "chunk": docChunk, "scale": weightScale, "fuzzy": fuzzyMin, "fuzzyTerms": maxFuzzyTerms, "always": always,
+		"symptoms": symptoms, "notes": notes,
 	})
 	return files, shards, nil
+}
+
+// symptomRows are what the search page answers a paste with no error line
+// from, as explain does (internal/diagnose, symptoms): every entry with a
+// condition, as [document, condition], in the order SymptomBefore ranks the
+// causes of one symptom, the page finding among them the entries whose
+// condition reads a symptom's fact; and the ids of the notes, whose lines
+// are no error (results from p2pkb serve's API carry ids, not documents).
+func symptomRows(docs []Doc) ([][2]any, []string) {
+	var idx []int
+	notes := []string{}
+	for i, d := range docs {
+		if d.Kind != "entry" {
+			continue
+		}
+		if d.Symptom.Note {
+			notes = append(notes, d.ID)
+		}
+		if strings.TrimSpace(d.AppliesWhen) != "" {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return SymptomBefore(docs[idx[a]].Symptom, docs[idx[b]].Symptom) })
+	rows := make([][2]any, 0, len(idx))
+	for _, i := range idx {
+		rows = append(rows, [2]any{i, docs[i].AppliesWhen})
+	}
+	return rows, notes
 }
 
 // clientWriters is how many goroutines write a language's client files.

@@ -40,6 +40,10 @@ type Doc struct {
 	APIs        []string // entries: the kinds of CUDA calls the entry names (APIs)
 	Versions    []string // entries: versions as written, for marking results against a machine
 	AppliesWhen string   // entries: the entry's condition
+	// Entries: what ranks the entry among the causes of a symptom (a paste
+	// with no error line) when the facts rank them alike; Note also tells
+	// the page whether a line it matches is an error or a note.
+	Symptom SymptomCause
 }
 
 // Fields of a document and their weights: what people paste or type (signature,
@@ -157,6 +161,7 @@ func entryDoc(s *site.Site, lang string, e *kb.Entry, pattern *Pattern) Doc {
 	d.Confidence = e.Confidence
 	d.Reports, d.Generic, d.APIs = len(e.Reports()), Generic(e), APIs(e)
 	d.AppliesWhen = e.AppliesWhen
+	d.Symptom = NewSymptomCause(e)
 	d.Versions = []string{}
 	for _, ver := range e.Versions {
 		d.Versions = append(d.Versions, ver.Version)

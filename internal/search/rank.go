@@ -92,3 +92,39 @@ const namedBonus = 1 << 18
 
 // reportsScore maps a count of reports into [0, 0.5), increasing.
 func reportsScore(n int) float64 { return 0.5 * float64(n) / float64(n+1) }
+
+// SymptomCause is what ranks an entry among the causes of a symptom (a
+// paste with no error line, answered from what it shows) where the facts
+// rank them alike. Explain and the search page (meta.js's "symptoms", in
+// this order) rank with it.
+type SymptomCause struct {
+	App        bool    // an application's entry: not of a layer every program runs on (platformDomains)
+	Note       bool    // the entry is a note
+	Confidence float64 // the entry's own estimate
+}
+
+// NewSymptomCause is e as a cause of a symptom.
+func NewSymptomCause(e *kb.Entry) SymptomCause {
+	return SymptomCause{App: !platformDomains[e.Domain], Note: e.IsNote(), Confidence: e.Confidence}
+}
+
+// SymptomBefore tells whether a ranks above b among the causes of one
+// symptom at the same tier: the platform's entries first, errors before
+// notes, then the higher confidence. Sorted stably, entries that tie keep
+// the knowledge base's order.
+func SymptomBefore(a, b SymptomCause) bool {
+	switch {
+	case a.App != b.App:
+		return !a.App
+	case a.Note != b.Note:
+		return !a.Note
+	}
+	return a.Confidence > b.Confidence
+}
+
+// platformDomains are the layers every program runs on. A paste without an
+// error line shows no program's own message, so among the causes of a
+// symptom their entries come before an application's (Accelerate's check
+// of RTX 40 cards, vLLM's custom all-reduce): theirs explain the symptom
+// wherever it shows.
+var platformDomains = map[string]bool{"cuda": true, "linux": true, "nvml": true, "nccl": true, "fabricmanager": true}

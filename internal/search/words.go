@@ -32,6 +32,23 @@ const MinWordsScore = 14
 // entry by chance.
 const MinShared = 0.15
 
+// WordsLang is the language whose index ranks the words of text for a
+// reader of lang: text with no Han character is written in English, whose
+// words the English pages hold (a Chinese page's cause and fixes are in
+// Chinese and share too few of them), so the English index ranks it, and
+// the entries found are shown in lang. The search page does the same with
+// WordsRules.Lang.
+func WordsLang(text, lang string) string {
+	if lang == wordsLang || strings.ContainsFunc(text, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+		return lang
+	}
+	return wordsLang
+}
+
+// wordsLang is the language of the pages whose words rank text written
+// without Han characters.
+const wordsLang = "en"
+
 // Closest is the entries closest to text by its words, as the
 // search page ranks them: the first MaxClosest entries among the first
 // WordsResults results, none when the first scores below MinWordsScore or
@@ -135,12 +152,13 @@ type WordsRules struct {
 	MaxLine    int     `json:"maxProseLine"`
 	MaxTerms   int     `json:"maxTerms"`
 	MaxBytes   int     `json:"maxBytes"`
+	Lang       string  `json:"lang"` // the index that ranks text without Han characters (WordsLang)
 }
 
 // WordsTable is WordsRules with this package's values.
 func WordsTable() WordsRules {
 	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared,
-		ProseWords: proseWords, MaxLine: maxProseLine, MaxTerms: MaxQueryTerms, MaxBytes: MaxQueryBytes}
+		ProseWords: proseWords, MaxLine: maxProseLine, MaxTerms: MaxQueryTerms, MaxBytes: MaxQueryBytes, Lang: wordsLang}
 }
 
 func hanRunes(t string) int {
