@@ -111,6 +111,66 @@ func (u *UI) Shared(name string, c templ.Component) templ.Component {
 	})
 }
 
+// Text is a string a page shows as text: @text(s) writes what { s } writes,
+// s escaped as html.EscapeString escapes it, but straight into the page.
+// templ copies every { } value through fmt.Sprint before escaping it, and
+// an entry page has about a hundred: the pages written most (entries,
+// redirects, the frame) use @text and @v.Text instead.
+type Text struct {
+	s   string
+	err error // from the lookup that gave s: it fails the page
+}
+
+// text is s as a page's text.
+func text(s string) Text { return Text{s: s} }
+
+// Text is the UI string key in the page's language as a page's text (T).
+func (v *View) Text(key string) Text {
+	s, err := v.T(key)
+	return Text{s, err}
+}
+
+// Render writes the text escaped.
+func (t Text) Render(_ context.Context, w io.Writer) error {
+	if t.err != nil {
+		return t.err
+	}
+	_, err := io.WriteString(w, html.EscapeString(t.s))
+	return err
+}
+
+// The parts an entry page may have once per workaround or dead end are
+// called with what they show, and give nothing where that is nothing:
+// rendering a component that writes nothing costs as much as one that
+// writes, and an entry page asks for a dozen of them.
+
+// fallback marks a KB text shown in English for want of a translation,
+// when shown.
+func fallback(v *View, shown bool) templ.Component {
+	if !shown {
+		return templ.NopComponent
+	}
+	return fallbackNote(v)
+}
+
+// condition names the condition c a workaround or dead end holds under,
+// when it has one.
+func condition(v *View, c string) templ.Component {
+	if c == "" {
+		return templ.NopComponent
+	}
+	return conditionNote(v, c)
+}
+
+// sources lists the public pages a workaround or dead end rests on, when
+// it cites any.
+func sources(urls []string) templ.Component {
+	if len(urls) == 0 {
+		return templ.NopComponent
+	}
+	return sourceList(urls)
+}
+
 // TL is a UI string in a named language.
 func (v *View) TL(lang, key string) (string, error) { return v.UI.text(lang, key) }
 

@@ -27,7 +27,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	kbDir := fl.String("kb", "kb", "knowledge-base `DIR`")
 	contentDir := fl.String("content", "content", "articles `DIR`")
 	families := fl.String("families", "reports/families.json", "the family of every entry (`FILE`)")
-	sets := fl.String("sets", "reports/dev.json,reports/validation.json,reports/validation2.json,reports/validation3.json", "report sets, comma-separated `FILES`")
+	sets := fl.String("sets", strings.Join(reportset.Sets, ","), "report sets, comma-separated `FILES`")
 	lines := fl.String("lines", "internal/search/testdata/audit.json", "a set of key lines found by searching for known strings (`FILE`); empty for none")
 	check := fl.Bool("check", false, "exit 1 when a set misses the targets (85% among the causes, 80% first, none contradicted)")
 	allowUnmapped := fl.Bool("allow-unmapped", false, "measure even when some entries have no family in --families (they never count as right)")

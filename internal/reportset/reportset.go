@@ -44,6 +44,10 @@ type Families struct {
 	Entries map[string][]int `json:"entries"` // entry id -> families
 }
 
+// Sets are the report sets in the repository, in the order they were
+// collected: the development set, then each validation set.
+var Sets = []string{"reports/dev.json", "reports/validation.json", "reports/validation2.json", "reports/validation3.json", "reports/validation4.json"}
+
 // LoadSet reads a set file: a JSON array of reports. Errors name the file
 // and the report.
 func LoadSet(fsys fs.FS, name string) ([]Report, error) {

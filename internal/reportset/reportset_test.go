@@ -115,8 +115,8 @@ func TestSetsAreDisjoint(t *testing.T) {
 }
 
 func setFiles(t *testing.T) []string {
-	names := []string{"reports/dev.json"}
-	for _, n := range []string{"reports/validation.json", "reports/validation2.json", "reports/validation3.json"} {
+	names := []string{Sets[0]}
+	for _, n := range Sets[1:] {
 		if _, err := fs.Stat(repo, n); err == nil {
 			names = append(names, n)
 		} else if !errors.Is(err, fs.ErrNotExist) {
