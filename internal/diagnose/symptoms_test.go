@@ -60,6 +60,7 @@ func TestSymptoms(t *testing.T) {
 		{"no NVLS channels said in words (NVIDIA/nccl#892)", "H800, NVLS is not support? The log says 0 nvls channels.\n", 1, "nccl/nvls-multicast-not-available"},
 		// Native Windows and a multi-GPU launch: PyTorch for Windows has no NCCL.
 		{"two GPUs under Windows 11 said in words (hiyouga/LlamaFactory#4047)", "我win11下单机双卡训练还会出现本地网络接口问题：\n[INFO|2025-04-27 14:13:01] llamafactory.cli:143 >> Initializing 2 distributed tasks at: 127.0.0.1:53566\n", 1, "pytorch/distributed-no-nccl-built-in"},
+		{"Windows and a two-GPU launch beside GeForce cards: Windows first, NCCL is not there at all (hiyouga/LlamaFactory#4047, #6667)", "- GPU type: NVIDIA GeForce RTX 2080 Ti\n我win11下单机双卡训练还会出现本地网络接口问题：\n[INFO|2025-04-27 14:13:01] llamafactory.cli:143 >> Initializing 2 distributed tasks at: 127.0.0.1:53566\n", 2, "pytorch/distributed-no-nccl-built-in"},
 		{"Windows said beside a known message: the message answers (hiyouga/LlamaFactory#4359)", "windows多卡微调\nRuntimeError: Distributed package doesn't have NCCL built in\n", 2, "pytorch/distributed-no-nccl-built-in"},
 		// A figure set against the data sheet's NVLink figure: what a healthy link gives.
 		{"all_reduce_perf's algbw against NVIDIA's figure (NVIDIA/nccl-tests#212)", "We test the  `all_reduce_perf` in H100, the algbw is about 250GB/S.  But NV officials claim that the bandwidth of all reduce can reach 450GB/S.\n", 1, "nccl/nccl-tests-busbw-below-line-rate"},

@@ -426,7 +426,8 @@ func (x *Extractor) symptomFacts() {
 // symptomConditions are, for each fact that can show a problem without an
 // error line, the condition that holds when it does, in the order a paste's
 // symptoms are answered: first what went wrong (a hang, wrong values, a
-// failed or slow test), then where P2P cannot work at all (WSL, MIG), then
+// failed or slow test), then where P2P cannot work at all (WSL, native
+// Windows, which has no NCCL, MIG), then
 // what limits it (a small BAR1, ACS, IOMMU faults),
 // and last the GPUs themselves (GeForce cards, which have no P2P), the
 // likeliest reason when nothing else is shown.
@@ -448,6 +449,7 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"perf.vs_headline", "perf.vs_headline"},
 	{"nvls.none", "nvls.none"},
 	{"wsl", "wsl"},
+	{"windows.distributed", "windows.distributed"},
 	{"mig.enabled", "mig.enabled"},
 	{"container.p2p", "container.p2p"},
 	{"gpu.bar1_small", "gpu.bar1_small"},
@@ -456,7 +458,6 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"cpu.amd", "cpu.amd"},
 	{"xid.nvlink", "xid.nvlink"},
 	{"gpu.consumer", "gpu.consumer"},
-	{"windows.distributed", "windows.distributed"},
 }
 
 // Symptom gives the condition under which fact name shows something wrong
