@@ -238,7 +238,7 @@
     };
     [["tData", "p2p.test.data_ok"], ["tIpc", "p2p.test.ipc_ok"]].forEach(function (c) {
       var v = R.applies([], c[1], facts);
-      line(v.truth, c[0], v.reasons.join("; "));
+      line(v.truth, c[0], reasonsText(v));
     });
     // Pair counts only when some pair failed, was slow or hung: the matrix marks them too.
     [["tFailedPairs", "p2p.test.failed_pairs"], ["tSlowPairs", "p2p.test.slow_pairs"], ["tTimeouts", "p2p.test.timeouts"]].forEach(function (c) {
@@ -253,7 +253,11 @@
 
   var LABELS = { applies: "lApplies", does_not_apply: "lDoesNotApply", unknown: "lUnknown" };
   function verdictEl(v) {
-    return el("span", "verdict verdict-" + v.truth, t(LABELS[v.truth]) + (v.reasons && v.reasons.length ? ": " + v.reasons.join("; ") : ""));
+    return el("span", "verdict verdict-" + v.truth, t(LABELS[v.truth]) + (v.reasons && v.reasons.length ? ": " + reasonsText(v) : ""));
+  }
+  // reasonsText is a verdict's reasons in the page's language.
+  function reasonsText(v) {
+    return (v.reasons || []).map(function (x) { return window.p2pkbRules.reasonIn(x, document.body.dataset.lang); }).join("; ");
   }
 
   // mark judges this page's entry and its workarounds and dead ends.

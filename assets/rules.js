@@ -412,7 +412,32 @@
     return ev(e, f);
   }
 
-  window.p2pkbRules = { fromReport: fromReport, parse: parse, applies: applies, compareVersions: compareVersions, gbps: gbps, size: size,
+  // reasonIn mirrors rules.ReasonIn: a reason as Chinese readers see it,
+  // with the facts' Chinese names from the table.
+  var ZH_NAMES = T.zhNames || [], ZH_REASONS = T.zhReasons || [];
+  function nameZh(s) {
+    var i, best = "", zh = "";
+    for (i = 0; i < ZH_REASONS.length; i++) {
+      if (s.indexOf(ZH_REASONS[i][0]) === 0) { return ZH_REASONS[i][1] + s.slice(ZH_REASONS[i][0].length); }
+    }
+    for (i = 0; i < ZH_NAMES.length; i++) {
+      var en = ZH_NAMES[i][0];
+      if (en.length > best.length && (s === en || s.indexOf(en + " ") === 0)) { best = en; zh = ZH_NAMES[i][1]; }
+    }
+    if (best === "") { return s; }
+    var rest = s.slice(best.length);
+    ZH_REASONS.forEach(function (r) { rest = rest.replace(r[0], function () { return r[1]; }); });
+    return zh + rest;
+  }
+  function reasonIn(reason, lang) {
+    if (lang !== "zh") { return reason; }
+    if (/ unknown$/.test(reason)) { return nameZh(reason.slice(0, -" unknown".length)) + " 未知"; }
+    if (/ present$/.test(reason)) { return "有 " + nameZh(reason.slice(0, -" present".length)); }
+    if (reason.indexOf("no ") === 0) { return "没有 " + nameZh(reason.slice(3)); }
+    return nameZh(reason).replace(" is ", " 为 ");
+  }
+
+  window.p2pkbRules = { fromReport: fromReport, reasonIn: reasonIn, parse: parse, applies: applies, compareVersions: compareVersions, gbps: gbps, size: size,
     displayName: display, pasteFor: pasteFor, listNCCLEnv: listNCCLEnv,
     known: function (f, n) { return !!f && get(f, n).known === true; } };
 

@@ -471,7 +471,7 @@
     a.href = root + r.path + "index.html";
     li.appendChild(a);
     if (facts) {
-      li.appendChild(el("span", "verdict cause-verdict verdict-" + truth, (section.dataset[labels[truth]] || labels[truth]) + (reasons.length ? ": " + reasons.join("; ") : "")));
+      li.appendChild(el("span", "verdict cause-verdict verdict-" + truth, (section.dataset[labels[truth]] || labels[truth]) + (reasons.length ? ": " + reasons.map(function (x) { return window.p2pkbRules.reasonIn(x, document.body.dataset.lang); }).join("; ") : "")));
     }
     return li;
   }

@@ -100,3 +100,48 @@ func TestPasteForInBrowser(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// Reasons in Chinese: assets/rules.js's reasonIn, run on the table, says
+// every reason of the conditions' cases as ReasonIn does, in both languages.
+func TestReasonInBrowser(t *testing.T) {
+	raw, err := os.ReadFile("testdata/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Cases []struct {
+			Reason string `json:"reason"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, c := range file.Cases {
+		for _, r := range strings.Split(c.Reason, "; ") {
+			if r != "" {
+				all = append(all, r)
+			}
+		}
+	}
+	if len(all) < 50 {
+		t.Fatalf("%d reasons in the cases: the cases should hold more", len(all))
+	}
+	b := browsertest.New(t)
+	b.OpenScripts(browsertest.TempScript(t, "rules.table.js", Table()), "../../assets/rules.js")
+	in, _ := json.Marshal(all)
+	for _, lang := range []string{"en", "zh"} {
+		got := browsertest.Eval[[]string](b, `(`+string(in)+`).map(r => p2pkbRules.reasonIn(r, "`+lang+`"))`)
+		if len(got) != len(all) {
+			t.Fatalf("%s: %d reasons back, want %d", lang, len(got), len(all))
+		}
+		for i, r := range all {
+			if want := ReasonIn(r, lang); got[i] != want {
+				t.Errorf("%s %q: browser %q, Go %q", lang, r, got[i], want)
+			}
+		}
+	}
+	for _, e := range b.Errors() {
+		t.Error(e)
+	}
+}

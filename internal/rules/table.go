@@ -3,6 +3,8 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -60,10 +62,22 @@ func Table() []byte {
 	for fact, n := range displayNames {
 		names[fact] = n.en
 	}
+	// ReasonIn's words: each fact's name and each reason, in English and
+	// in Chinese, in a fixed order.
+	var zhNames, zhReasons [][2]string
+	for _, fact := range slices.Sorted(maps.Keys(displayNames)) {
+		n := displayNames[fact]
+		zhNames = append(zhNames, [2]string{n.en, n.zh})
+	}
+	for _, r := range reasons {
+		zhReasons = append(zhReasons, [2]string{r.en, r.zh})
+	}
 	t := struct {
-		Names map[string]string `json:"names"` // Display's names
-		Paste []pasteSource     `json:"paste"` // PasteFor's outputs
-	}{names, pasteSources}
+		Names     map[string]string `json:"names"`     // Display's names
+		Paste     []pasteSource     `json:"paste"`     // PasteFor's outputs
+		ZhNames   [][2]string       `json:"zhNames"`   // ReasonIn's names
+		ZhReasons [][2]string       `json:"zhReasons"` // ReasonIn's reasons
+	}{names, pasteSources, zhNames, zhReasons}
 	var b strings.Builder
 	b.WriteString("// The facts' names and the outputs that show them, written by the build\n// from internal/rules (table.go); rules.js runs them.\nwindow.p2pkbRulesTable = ")
 	enc := json.NewEncoder(&b)
