@@ -13,6 +13,7 @@ import (
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
 	"github.com/p2pkb/p2pkb/internal/build"
+	"github.com/p2pkb/p2pkb/internal/rules"
 )
 
 // withTestCondition is the repository's KB with the simpleP2P verification
@@ -169,7 +170,8 @@ func TestBrowserYourMachineTest(t *testing.T) {
 	if got := text("td.pair-failed .mark"); got != "✗ 失败" {
 		t.Errorf("zh mark %q", got)
 	}
-	if got := text("ul.checks"); !strings.Contains(got, "✗ 数据校验："+want) {
+	// The reason in Chinese, as explain --lang zh gives it.
+	if got := text("ul.checks"); !strings.Contains(got, "✗ 数据校验："+rules.ReasonIn(want, "zh")) || strings.Contains(got, "data arrived wrong") {
 		t.Errorf("zh checks %q", got)
 	}
 	b.Screenshot("machine_test_zeros_zh")
