@@ -126,14 +126,22 @@ func TestBrowserRealTestReportOnTheIOMMUEntry(t *testing.T) {
 			if p.Entry != c.want || cause.Verdict != c.want {
 				t.Errorf("%s (%s): page %s, match %s; want %s", c.doc, lang, p.Entry, cause.Verdict, c.want)
 			}
-			if reasons := strings.Join(cause.Reasons, "; "); reasons == "" || !strings.HasSuffix(p.EntryText, ": "+reasons) {
+			// The page gives reasons in its language, as explain --lang does.
+			inLang := func(rs []string) string {
+				out := make([]string, len(rs))
+				for i, r := range rs {
+					out[i] = rules.ReasonIn(r, lang)
+				}
+				return strings.Join(out, "; ")
+			}
+			if reasons := inLang(cause.Reasons); reasons == "" || !strings.HasSuffix(p.EntryText, ": "+reasons) {
 				t.Errorf("%s (%s): page says %q, match %q", c.doc, lang, p.EntryText, reasons)
 			}
 			if len(p.Workarounds) != len(cause.Workarounds) || len(p.DeadEnds) != len(cause.DeadEnds) {
 				t.Fatalf("%s (%s): page %d workarounds and %d dead ends, match %d and %d", c.doc, lang, len(p.Workarounds), len(p.DeadEnds), len(cause.Workarounds), len(cause.DeadEnds))
 			}
 			for i, w := range cause.Workarounds {
-				if p.Workarounds[i] != w.Verdict || len(w.Reasons) > 0 && !strings.HasSuffix(p.WorkText[i], ": "+strings.Join(w.Reasons, "; ")) {
+				if p.Workarounds[i] != w.Verdict || len(w.Reasons) > 0 && !strings.HasSuffix(p.WorkText[i], ": "+inLang(w.Reasons)) {
 					t.Errorf("%s (%s): workaround %d: page %s %q, match %s %v (%.40s)", c.doc, lang, i, p.Workarounds[i], p.WorkText[i], w.Verdict, w.Reasons, w.Text)
 				}
 			}
