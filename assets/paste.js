@@ -126,6 +126,7 @@
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
+    this.scale = { fail: ev(), dp: false };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
   }
   var X = Extractor.prototype;
@@ -539,6 +540,7 @@
     if (!p.fm.set && containsAny(s, FM_WORDS)) {
       if (RE.fmHeader.test(s)) { p.fmAt = n; } else if (p.fmAt > 0 && n - p.fmAt <= 4 && RE.fmActive.test(s) || RE.fmExec.test(s)) { mark(p.fm, n, raw); }
     }
+    this.scalingLine(s, n, raw);
   };
   X.proseFacts = function () {
     var p = this.prose;
@@ -559,6 +561,22 @@
     if ((p.dist || p.multi) && !p.wsl && !Object.prototype.hasOwnProperty.call(this.prio, "wsl")) {
       this.setEvent("windows.distributed", "bool", "true", 1, p.win, "description");
     }
+    this.scalingFacts();
+  };
+
+  // The scaling reader mirrors scaling.go.
+  var SCALE_WORDS = T.words.scale;
+  X.scalingLine = function (s, n, raw) {
+    var c = this.scale;
+    if (c.fail.set && c.dp || !containsAny(s, SCALE_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
+    var dp = RE.scaleDP.test(s);
+    c.dp = c.dp || dp;
+    if (c.fail.set || RE.scaleNot.test(s)) { return; }
+    if (RE.scaleFail.test(s) && (dp || RE.scaleSelf.test(s) || RE.scaleMulti.test(s)) || dp && RE.scaleDPSlow.test(s)) { mark(c.fail, n, raw); }
+  };
+  X.scalingFacts = function () {
+    var c = this.scale;
+    this.setEvent(c.dp ? "perf.dataparallel" : "perf.no_speedup", "bool", "true", 1, c.fail, "description");
   };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.

@@ -94,6 +94,7 @@ type Extractor struct {
 	n     int      // the line being read
 	sym   symptoms // symptoms.go
 	prose prose    // prose.go
+	scale scaling  // scaling.go
 	link  link     // link.go
 
 	woken      uint64         // the readers whose words a line holds (see quiet)

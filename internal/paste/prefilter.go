@@ -61,6 +61,7 @@ const (
 	proseBWCarrier                // NVLink, NVSwitch or a bandwidth test named
 	testRank                      // nccl-tests' "#  Rank" lines (nccltests.go)
 	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
+	proseScaling                  // several GPUs no faster than one, DataParallel, kvstore (scaling.go)
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -142,7 +143,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 }, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...)
 
 // proseTriggers are the words of the container, P2P, AMD, socket, slow,
-// shm, Fabric Manager, NVLS, Windows and bandwidth-figure readers;
+// shm, Fabric Manager, NVLS, Windows, bandwidth-figure and scaling readers;
 // "docker" is containerHost's word already (see done).
 var proseTriggers = func() []trigger {
 	var out []trigger
@@ -161,7 +162,8 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(windowsWords, proseWindows)...)
 	out = append(out, wordTriggers(winLaunchWords, proseWinLaunch)...)
 	out = append(out, wordTriggers(bwFigureWords, proseBWFigure)...)
-	return append(out, wordTriggers(bwCarrierWords, proseBWCarrier)...)
+	out = append(out, wordTriggers(bwCarrierWords, proseBWCarrier)...)
+	return append(out, wordTriggers(scaleWords, proseScaling)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -363,6 +365,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.bwFig.set || x.marks&markNCCLInfo != 0
 	case proseBWCarrier:
 		return x.prose.bwCar || x.marks&markNCCLInfo != 0
+	case proseScaling:
+		return x.scale.fail.set && x.scale.dp || x.marks&markNCCLInfo != 0
 	case slurmHost:
 		return has("slurm")
 	case consumerGPU:

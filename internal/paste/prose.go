@@ -256,6 +256,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.fm.mark(n, raw)
 		}
 	}
+	x.scalingLine(s, n, raw)
 }
 
 // proseFacts gives the facts of these readers once the input ends: a run
@@ -289,4 +290,5 @@ func (x *Extractor) proseFacts() {
 	if _, wsl := x.prio["wsl"]; (p.dist || p.multi) && !p.wsl && !wsl {
 		x.setEvent("windows.distributed", "bool", "true", 1, p.win, "description")
 	}
+	x.scalingFacts()
 }
