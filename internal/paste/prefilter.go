@@ -62,6 +62,7 @@ const (
 	testRank                      // nccl-tests' "#  Rank" lines (nccltests.go)
 	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
 	proseScaling                  // several GPUs no faster than one, DataParallel, kvstore (scaling.go)
+	sameGPU                       // several ranks on one GPU, said or shown by NCCL's set-up lines (scaling.go)
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -163,7 +164,8 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(winLaunchWords, proseWinLaunch)...)
 	out = append(out, wordTriggers(bwFigureWords, proseBWFigure)...)
 	out = append(out, wordTriggers(bwCarrierWords, proseBWCarrier)...)
-	return append(out, wordTriggers(scaleWords, proseScaling)...)
+	out = append(out, wordTriggers(scaleWords, proseScaling)...)
+	return append(out, wordTriggers(sameGPUWords, sameGPU)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -367,6 +369,10 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.bwCar || x.marks&markNCCLInfo != 0
 	case proseScaling:
 		return x.scale.fail.set && x.scale.dp || x.marks&markNCCLInfo != 0
+	case sameGPU:
+		// NCCL's set-up lines are read for their busId; the same line again
+		// (a log pasted twice, a benchmark's repeats) adds nothing.
+		return x.scale.same.set || x.marks&markNCCLInfo != 0 && (x.scale.read[string(raw)] || len(x.scale.read) >= maxRankDevs)
 	case slurmHost:
 		return has("slurm")
 	case consumerGPU:

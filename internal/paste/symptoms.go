@@ -460,6 +460,7 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"gpu.consumer", "gpu.consumer"},
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},
+	{"ranks.same_gpu", "ranks.same_gpu"},
 }
 
 // rankedSymptoms is symptomConditions in the order a paste's symptoms are
