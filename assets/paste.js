@@ -540,25 +540,21 @@
       if (RE.fmHeader.test(s)) { p.fmAt = n; } else if (p.fmAt > 0 && n - p.fmAt <= 4 && RE.fmActive.test(s) || RE.fmExec.test(s)) { mark(p.fm, n, raw); }
     }
   };
-  X.proseFacts = function () {
-    var p = this.prose;
-    this.setEvent("hang.seen", "bool", "true", 2, p.hang, "description");
-    this.setEvent("output.wrong", "bool", "true", 1, p.wrong, "description");
-    if (p.dist) { this.setEvent("hang.seen", "bool", "true", 1, p.ctrlC, "interrupted run"); }
-    this.setEvent("mig.enabled", "bool", "true", 0, p.mig, "description");
-    this.setEvent("virtualized", "bool", "true", 0, p.vm, "description");
-    if (p.p2p) { this.setEvent("container.p2p", "bool", "true", 1, p.cont, "description"); }
-    this.setEvent("cpu.amd", "bool", "true", 1, p.amd, "description");
-    this.setEvent("cpu.sockets", "bool", "true", 1, p.socks, "description");
-    this.setEvent("perf.slow", "bool", "true", 1, p.slow, "description");
-    this.setEvent("shm.small", "bool", "true", 1, p.shm, "description");
-    if (p.lib) { this.setEvent("shm.small", "bool", "true", 1, p.bus, "backtrace"); }
-    this.setEvent("fabricmanager.down", "bool", "true", 2, p.fm, "systemctl");
-    this.setEvent("nvls.none", "bool", "true", 1, p.nvls, "description");
-    if (p.bwCar) { this.setEvent("perf.vs_headline", "bool", "true", 1, p.bwFig, "description"); }
-    if ((p.dist || p.multi) && !p.wsl && !Object.prototype.hasOwnProperty.call(this.prio, "wsl")) {
-      this.setEvent("windows.distributed", "bool", "true", 1, p.win, "description");
+  // The gates of proseGates (prose.go); the rows come from the table.
+  var PROSE_GATES = {
+    dist: function (x) { return x.prose.dist; },
+    p2p: function (x) { return x.prose.p2p; },
+    lib: function (x) { return x.prose.lib; },
+    bwCar: function (x) { return x.prose.bwCar; },
+    nativeLaunch: function (x) {
+      return (x.prose.dist || x.prose.multi) && !x.prose.wsl && !Object.prototype.hasOwnProperty.call(x.prio, "wsl");
     }
+  };
+  X.proseFacts = function () {
+    var x = this;
+    T.proseFacts.forEach(function (f) {
+      if (f[4] === "" || PROSE_GATES[f[4]](x)) { x.setEvent(f[0], "bool", "true", f[1], x.prose[f[3]], f[2]); }
+    });
   };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
