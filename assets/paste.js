@@ -607,6 +607,7 @@
       this.set("nccl.version", "version", m[1], 1, n, raw, s.indexOf("NCCL INFO") >= 0 || s.indexOf("NCCL WARN") >= 0 ? "NCCL" : "traceback");
     }
     if (s.indexOf("NCCL INFO") < 0 && s.indexOf("NCCL WARN") < 0) { return; }
+    if (s.indexOf("NVLS ") >= 0 && RE.nvlsOn.test(s)) { this.set("nccl.nvls", "bool", "true", 1, n, raw, "NCCL"); }
     if ((m = RE.ncclDriver.exec(s))) { this.set("cuda.driver", "version", cudaInt(m[1]), 2, n, raw, "NCCL"); }
     if ((m = RE.ncclEnv.exec(s))) {
       var known = Object.prototype.hasOwnProperty.call(this.f, "env." + m[1]);

@@ -108,7 +108,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"nNodes", ncclNodes},
 	{"P2P is disabled", ncclRefused}, {"Could not enable P2P", ncclRefused},
 	// kernelLine
-	{"ACSCtl:", anyTime}, {"AMD-Vi", anyTime}, {"DMAR", anyTime},
+	{"ACSCtl:", anyTime}, {"AMD-Vi", anyTime}, {"DMAR", anyTime}, {"NVLS multicast support is available", anyTime}, {"NVLS Bind mem", anyTime},
 	{"IOMMU", anyTime}, {"iommu", anyTime}, {"NVRM", anyTime}, {"BOOT_IMAGE=", anyTime},
 	{"WSL", wslHost}, {"/wsl/", wslHost},
 	{"docker", containerHost}, {"container-cli", containerHost}, {"podman", containerHost},
