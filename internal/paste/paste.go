@@ -94,6 +94,7 @@ type Extractor struct {
 	n     int      // the line being read
 	sym   symptoms // symptoms.go
 	prose prose    // prose.go
+	car   customAR // customar.go
 	link  link     // link.go
 
 	woken      uint64         // the readers whose words a line holds (see quiet)
@@ -368,6 +369,7 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	x.versionLine(s, n, raw)
 	x.symptomScan(s, n, raw)
 	x.proseLine(s, n, raw)
+	x.customARLine(s, n, raw)
 	x.linkScan(s)
 }
 
@@ -655,6 +657,7 @@ func (x *Extractor) finish() []Fact {
 	x.ncclFacts()
 	x.symptomFacts()
 	x.proseFacts()
+	x.customARFacts()
 	x.linkFacts()
 	if x.simple.ran.set {
 		x.setEvent("p2p.test.ran", "bool", "true", 1, x.simple.ran, "simpleP2P")
