@@ -61,6 +61,7 @@ const (
 	proseBWCarrier                // NVLink, NVSwitch or a bandwidth test named
 	testRank                      // nccl-tests' "#  Rank" lines (nccltests.go)
 	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
+	customARName                  // the custom all-reduce named (customar.go)
 	proseScaling                  // several GPUs no faster than one, DataParallel, kvstore (scaling.go)
 	sameGPU                       // several ranks on one GPU, said or shown by NCCL's set-up lines (scaling.go)
 )
@@ -110,7 +111,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"nNodes", ncclNodes},
 	{"P2P is disabled", ncclRefused}, {"Could not enable P2P", ncclRefused},
 	// kernelLine
-	{"ACSCtl:", anyTime}, {"AMD-Vi", anyTime}, {"DMAR", anyTime},
+	{"ACSCtl:", anyTime}, {"AMD-Vi", anyTime}, {"DMAR", anyTime}, {"NVLS multicast support is available", anyTime}, {"NVLS Bind mem", anyTime},
 	{"IOMMU", anyTime}, {"iommu", anyTime}, {"NVRM", anyTime}, {"BOOT_IMAGE=", anyTime},
 	{"WSL", wslHost}, {"/wsl/", wslHost},
 	{"docker", containerHost}, {"container-cli", containerHost}, {"podman", containerHost},
@@ -131,8 +132,13 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"Init COMPLETE", ncclSetUp}, {"Connected all rings", ncclSetUp}, {"Connected all trees", ncclSetUp}, // ncclSetUpWords
 	{": opCount ", ncclSetUp}, {"batch_all_reduce: ", ncclSetUp}, {"Channel ", ncclSetUp}, {"Trees [", ncclSetUp}, {"Pattern ", ncclSetUp},
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
-	{"device='cuda:", tensorPrint},
+	{"device='cuda:", tensorPrint}, {"tensor(", tensorPrint},
 	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime}, {"f2a.w", anyTime}, {"F2A.w", anyTime}, {"f2a.W", anyTime}, {"F2A.W", anyTime}, {"BAR 1: current size: ", anyTime},
+	// customARLine
+	{"custom all", customARName}, {"Custom all", customARName}, {"Custom All", customARName}, {"CUSTOM ALL", customARName}, {"custom_all", customARName}, {"Custom_all", customARName},
+	{"CUSTOM_ALL", customARName}, {"custom-all", customARName}, {"Custom-all", customARName}, {"customall", customARName}, {"customAll", customARName}, {"CustomAll", customARName},
+	{"Customall", customARName}, {"custom AR", customARName}, {"Custom AR", customARName}, {"custom ar", customARName}, {"custom_ar", customARName}, {"custom_AR", customARName},
+	{"FORCE_NCCL_ALL_REDUCE_STRATEGY", customARName}, {"cuda graph addresses", customARName}, {"allreduce_fusion", customARName}, {"cross_device_reduce_", customARName}, // customARWords
 	// proseLine
 	{"^C", anyTime}, {"KeyboardInterrupt", anyTime},
 	// linkScan
@@ -278,7 +284,8 @@ func quiet[T string | []byte](x *Extractor, raw T) bool {
 // idle says whether no reader carries state from line to line.
 func (x *Extractor) idle() bool {
 	return !x.unfiltered && x.mat == nil && x.bw == nil && !x.mig.next &&
-		x.sym.smi.next == "" && !x.sym.setpci.next && x.link.section == "" && !x.link.nvb
+		x.sym.smi.next == "" && !x.sym.setpci.next && x.link.section == "" && !x.link.nvb &&
+		!x.sym.tensors.open.set
 }
 
 // settled is quiet once the line's words are known.
@@ -388,8 +395,10 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return true
 	case ncclTestRow:
 		return len(x.sym.ncclTests.wrongCols) == 0 && len(x.sym.busbw.cols) == 0
+	case customARName:
+		return x.car.named.set
 	case tensorPrint:
-		return x.sym.tensors.zeros.set
+		return x.sym.tensors.zeros.set && x.sym.tensors.differs.set
 	case proseHang:
 		return x.prose.hang.set
 	case distCall:

@@ -74,8 +74,8 @@ var scaleWords = []string{"slow", "Slow", "SLOW", "faster", "Faster", "FASTER", 
 
 // scaling is the state of this reader.
 type scaling struct {
-	fail event // a line that says several GPUs are no faster than one
-	dp   bool  // the paste names DataParallel or the kvstore
+	fail event  // a line that says several GPUs are no faster than one
+	dp   bool   // the paste names DataParallel or the kvstore
 	same event  // a line that says, or shows, several ranks on one GPU
 	from string // who tells same: NCCL or a description
 	devs []rankDev
