@@ -186,6 +186,7 @@
     }
     this.kernelLine(s, n, raw);
     this.versionLine(s, n, raw);
+    this.versionProse(s, n, raw);
     this.symptomScan(s, n, raw);
     this.proseLine(s, n, raw);
     this.linkScan(s);
@@ -561,6 +562,45 @@
     }
   };
 
+  // The version readers mirror versions.go.
+  var NCCL_SAID_WORDS = T.words.ncclSaid, TORCH_SAID_WORDS = T.words.torchSaid, VERSION_MORE = RE.versionMore;
+  function prioOf(x, name) { return Object.prototype.hasOwnProperty.call(x.prio, name) ? x.prio[name] : 0; }
+  function versionCmp(a, b) {
+    function parts(v) { return (v.split("+")[0].match(/\d+/g) || []).map(function (d) { return parseInt(d, 10); }); }
+    var pa = parts(a), pb = parts(b);
+    for (var i = 0; i < Math.max(pa.length, pb.length); i++) {
+      var x = i < pa.length ? pa[i] : 0, y = i < pb.length ? pb[i] : 0;
+      if (x !== y) { return x < y ? -1 : 1; }
+    }
+    return 0;
+  }
+  // single mirrors versions.go's: a line that names another version right after v gives none.
+  function single(rest, v) {
+    for (var i = 0; i < 4 && rest !== ""; i++) {
+      var m = VERSION_MORE.exec(rest);
+      if (!m) { return true; }
+      if (versionCmp(m[1], v) !== 0) { return false; }
+      rest = rest.slice(m[0].length);
+    }
+    return true;
+  }
+  X.versionProse = function (s, n, raw) {
+    var m, v;
+    if (containsAny(s, NCCL_SAID_WORDS) && s.indexOf("NCCL INFO") < 0 && s.indexOf("NCCL WARN") < 0) {
+      if ((m = RE.ncclSaid.exec(s)) && prioOf(this, "nccl.version") < 1) {
+        v = m[1] + "." + trimNum(m[2]) + "." + trimNum(m[3]);
+        if (single(s.slice(m.index + m[0].length), v)) { this.set("nccl.version", "version", v, 0, n, raw, "description"); }
+      }
+      if ((m = RE.pipNCCLList.exec(s)) && prioOf(this, "python.nccl") < 1 && single(s.slice(m.index + m[0].length), m[1])) {
+        this.set("python.nccl", "version", m[1], 0, n, raw, "pip");
+      }
+    }
+    if (prioOf(this, "python.torch") < 1 && containsAny(s, TORCH_SAID_WORDS) && (m = RE.torchSaid.exec(s))) {
+      var end = m.index + m[0].length;
+      if (single(s.slice(end), m[1])) { this.set("python.torch", "version", m[1], 0, n, raw, "description"); }
+    }
+  };
+
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
   X.gpuLine = function (s, n, raw) {
     var m;
@@ -579,7 +619,8 @@
   X.ncclLine = function (s, n, raw) {
     var m, c = this.nccl;
     if ((m = RE.ncclVersion.exec(s))) {
-      this.set("nccl.version", "version", m[1], 1, n, raw, s.indexOf("NCCL INFO") >= 0 || s.indexOf("NCCL WARN") >= 0 ? "NCCL" : "traceback");
+      if (s.indexOf("NCCL INFO") >= 0 || s.indexOf("NCCL WARN") >= 0) { this.set("nccl.version", "version", m[1], 2, n, raw, "NCCL"); }
+      else if (single(s.slice(m.index + m[0].length), m[1])) { this.set("nccl.version", "version", m[1], 1, n, raw, "traceback"); }
     }
     if (s.indexOf("NCCL INFO") < 0 && s.indexOf("NCCL WARN") < 0) { return; }
     if ((m = RE.ncclDriver.exec(s))) { this.set("cuda.driver", "version", cudaInt(m[1]), 2, n, raw, "NCCL"); }

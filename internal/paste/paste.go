@@ -365,6 +365,7 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	}
 	x.kernelLine(s, n, raw)
 	x.versionLine(s, n, raw)
+	x.versionProse(s, n, raw)
 	x.symptomScan(s, n, raw)
 	x.proseLine(s, n, raw)
 	x.linkScan(s)
@@ -436,7 +437,14 @@ func trimNum(s string) string {
 
 func (x *Extractor) ncclLine(s string, n int, raw string) {
 	if m := find(s, reNCCLVersion, "NCCL version"); m != nil {
-		x.set("nccl.version", "version", m[1], 1, n, raw, source(s, "NCCL", "traceback"))
+		// NCCL's own line above a framework's message that quotes it, and
+		// both above a version said in words (versions.go), where a line
+		// that names several is none.
+		if source(s, "NCCL", "") != "" {
+			x.set("nccl.version", "version", m[1], 2, n, raw, "NCCL")
+		} else if single(s[strings.Index(s, m[0])+len(m[0]):], m[1]) {
+			x.set("nccl.version", "version", m[1], 1, n, raw, "traceback")
+		}
 	}
 	if !strings.Contains(s, "NCCL INFO") && !strings.Contains(s, "NCCL WARN") {
 		return

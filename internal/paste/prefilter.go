@@ -161,7 +161,9 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(windowsWords, proseWindows)...)
 	out = append(out, wordTriggers(winLaunchWords, proseWinLaunch)...)
 	out = append(out, wordTriggers(bwFigureWords, proseBWFigure)...)
-	return append(out, wordTriggers(bwCarrierWords, proseBWCarrier)...)
+	out = append(out, wordTriggers(bwCarrierWords, proseBWCarrier)...)
+	out = append(out, wordTriggers(ncclSaidWords, ncclVersion)...)
+	return append(out, wordTriggers(torchSaidWords, torchVersion)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -295,7 +297,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	has := func(name string) bool { _, ok := x.prio[name]; return ok }
 	switch r {
 	case ncclVersion:
-		return has("nccl.version")
+		// A version said in words (versions.go) is below NCCL's own line.
+		return x.prio["nccl.version"] >= 2
 	case ncclDriver:
 		return x.prio["cuda.driver"] >= 2
 	case channelP2P, channelSHM, channelNET:
@@ -323,13 +326,13 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case ncclRefused:
 		return x.nccl.refused.set
 	case torchVersion:
-		return has("python.torch")
+		return x.prio["python.torch"] >= 1
 	case tfVersion:
 		return has("python.tensorflow")
 	case vllmVersion:
 		return has("python.vllm")
 	case pipNCCL:
-		return has("python.nccl")
+		return x.prio["python.nccl"] >= 1
 	case wslHost:
 		return has("wsl")
 	case containerHost:
