@@ -155,6 +155,8 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 		"Moving a tensor across CUDA devices gets zero tensor, CUDA 11.0\n":                                          true, // https://github.com/pytorch/pytorch/issues/87363
 		"I tried giving 4 MIG instances (`1g.10gb`) to the container but couldn't start the distributed training.\n": true, // https://github.com/NVIDIA/k8s-device-plugin/issues/446
 	}
+	// A hang and a release with a known hang, both said in words: https://github.com/NVIDIA/nccl/issues/311
+	symptomPastes["We integrate NCCL 2.4.2 in our framework and `ncclAllGather` hangs after training for at least one day which could be reproduced.\n"] = true
 	for _, f := range []string{"collect-env-wsl.txt", "torch-copy-zeros-2gpu.txt", "topo-5090x2-gns.txt", "horovod-hang-after-init.log"} {
 		data, err := os.ReadFile("../paste/testdata/" + f)
 		if err != nil {
