@@ -124,6 +124,7 @@
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false };
+    this.gpuArch = { seen: 0, first: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
@@ -187,6 +188,7 @@
     this.kernelLine(s, n, raw);
     this.versionLine(s, n, raw);
     this.versionProse(s, n, raw);
+    this.gpuArchLine(s, n, raw);
     this.symptomScan(s, n, raw);
     this.proseLine(s, n, raw);
     this.linkScan(s);
@@ -601,6 +603,21 @@
     }
   };
 
+  // gpuArchLine mirrors versions.go's: the architectures GPU names give.
+  var GPU_NAME_WORDS = T.words.gpuName, GPU_ARCHS = [["ampere", RE.gpuAmpere], ["ada", RE.gpuAda], ["hopper", RE.gpuHopper], ["blackwell", RE.gpuBlackwell]];
+  X.gpuArchLine = function (s, n, raw) {
+    if (!containsAny(s, GPU_NAME_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
+    for (var i = 0; i < GPU_ARCHS.length; i++) {
+      if ((this.gpuArch.seen & (1 << i)) === 0 && GPU_ARCHS[i][1].test(s)) { this.gpuArch.seen |= 1 << i; mark(this.gpuArch.first, n, raw); }
+    }
+  };
+  X.gpuArchFacts = function () {
+    var g = this.gpuArch, count = 0, last = -1;
+    for (var i = 0; i < GPU_ARCHS.length; i++) { if (g.seen & (1 << i)) { count++; if (last < 0) { last = i; } } }
+    if (count === 1) { this.setEvent("gpu.arch", "str", GPU_ARCHS[last][0], 0, g.first, "GPU name"); }
+    else if (count > 1) { this.setEvent("gpu.arch", "str", "mixed", 0, g.first, "GPU name"); }
+  };
+
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
   X.gpuLine = function (s, n, raw) {
     var m;
@@ -890,6 +907,7 @@
     this.ncclFacts();
     this.symptomFacts();
     this.proseFacts();
+    this.gpuArchFacts();
     this.linkFacts();
     var s = this.simple;
     if (s.ran.set) { this.setEvent("p2p.test.ran", "bool", "true", 1, s.ran, "simpleP2P"); }

@@ -96,6 +96,11 @@ type Extractor struct {
 	prose prose    // prose.go
 	link  link     // link.go
 
+	gpuArch struct {
+		seen  uint8 // the architectures named, by gpuArchs' order
+		first event // the first line that names one
+	}
+
 	woken      uint64         // the readers whose words a line holds (see quiet)
 	marks      mark           // the hang reader's words a line holds
 	wake       func(word int) // Found, bound once
@@ -366,6 +371,7 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	x.kernelLine(s, n, raw)
 	x.versionLine(s, n, raw)
 	x.versionProse(s, n, raw)
+	x.gpuArchLine(s, n, raw)
 	x.symptomScan(s, n, raw)
 	x.proseLine(s, n, raw)
 	x.linkScan(s)
@@ -658,6 +664,7 @@ func (x *Extractor) finish() []Fact {
 	x.symptomFacts()
 	x.proseFacts()
 	x.linkFacts()
+	x.gpuArchFacts()
 	if x.simple.ran.set {
 		x.setEvent("p2p.test.ran", "bool", "true", 1, x.simple.ran, "simpleP2P")
 	}

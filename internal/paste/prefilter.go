@@ -61,6 +61,7 @@ const (
 	proseBWCarrier                // NVLink, NVSwitch or a bandwidth test named
 	testRank                      // nccl-tests' "#  Rank" lines (nccltests.go)
 	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
+	gpuArchName                   // a GPU's name that gives its architecture (versions.go)
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -163,7 +164,8 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(bwFigureWords, proseBWFigure)...)
 	out = append(out, wordTriggers(bwCarrierWords, proseBWCarrier)...)
 	out = append(out, wordTriggers(ncclSaidWords, ncclVersion)...)
-	return append(out, wordTriggers(torchSaidWords, torchVersion)...)
+	out = append(out, wordTriggers(torchSaidWords, torchVersion)...)
+	return append(out, wordTriggers(gpuNameWords, gpuArchName)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -398,6 +400,9 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		// each Rank line may name another. NCCL's own lines ("localRank 0")
 		// are never nccl-tests' Rank lines.
 		return len(x.sym.busbw.hosts) >= 2 || hasNCCLInfo(raw)
+	case gpuArchName:
+		// Every architecture named settles it; NCCL's lines name none.
+		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0
 	case gpuNameLine:
 		// NCCL's lines ("fabric UUID") never name a GPU as nvidia-smi does.
 		return x.sym.busbw.nameEv.set || hasNCCLInfo(raw)

@@ -1,6 +1,8 @@
 package paste
 
 import (
+	"math/bits"
+	"regexp"
 	"strings"
 
 	"github.com/p2pkb/p2pkb/internal/rules"
@@ -32,6 +34,60 @@ var (
 	// is not one.
 	reVersionMore = pattern("versionMore", `(?i)^[\w.+\-]{0,24}(?:[ \t]{1,3}|[ \t]{0,3}(?:,|/|\(|;)[ \t]{0,3})(?:(?:and|or|vs\.?|->|to|then|nccl|torch|pytorch)[ \t]{1,3}){0,2}\(?v?(\d{1,2}\.\d{1,2}\.\d{1,3})\b`)
 )
+
+// The GPUs' generation from their names, as nvidia-smi, collect_env,
+// nccl-tests and people write them ("NVIDIA H100 80GB HBM3", "GeForce RTX
+// 5090", "8x A100"): each name gives the architecture p2p-probe reports
+// (NVML's), by the compute capability the GPU has (A100/A800/A30 sm_80,
+// RTX 30/A40/A6000 sm_86, L40/RTX 40 sm_89, H100/H200/H800/H20 sm_90,
+// B200 sm_100, RTX 50/RTX PRO 6000 sm_120). A library built before the
+// generation has no kernels for it: the conditions of the no-kernel-image
+// entries read the architecture beside the NCCL or PyTorch version.
+var (
+	reGPUAmpere    = pattern("gpuAmpere", `\b(?:A100|A800|A30|A40|A10|A16)(?:[- ]?(?:SXM\d?|PCIE|PCIe|\d{2}GB))?\b|\bRTX A\d{4}\b|\b(?:RTX|GeForce) ?30[5-9]0(?: ?Ti)?\b|\b30[5-9]0 ?Ti\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?30[5-9]0\b`)
+	reGPUAda       = pattern("gpuAda", `\bL40S?\b|\b(?:NVIDIA|Tesla|\d ?[x*]|GPU:?) ?L(?:4|20)\b|\bL(?:4|20) GPUs?\b|\bRTX \d{4} Ada\b|\b(?:RTX|GeForce) ?40[5-9]0(?: ?Ti)?\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?40[5-9]0\b`)
+	reGPUHopper    = pattern("gpuHopper", `\b(?:H100|H200|H800|H20|GH200)\b`)
+	reGPUBlackwell = pattern("gpuBlackwell", `\b(?:B200|B100|B300|GB200|GB300|GB10)\b|\bRTX PRO [456]000\b|\b(?:RTX|GeForce) ?50[5-9]0(?: ?Ti)?\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?50[5-9]0\b`)
+)
+
+// gpuArchs are the architectures in the order gpuArchBits numbers them.
+var gpuArchs = []struct {
+	name string
+	re   *regexp.Regexp
+}{{"ampere", reGPUAmpere}, {"ada", reGPUAda}, {"hopper", reGPUHopper}, {"blackwell", reGPUBlackwell}}
+
+// gpuNameWords are the words, as written, one of which every match of the
+// gpu* patterns holds. NCCL's own lines name no GPU model.
+var gpuNameWords = []string{"A100", "A800", "A30", "A40", "A10", "A16", "RTX A", "3050", "3060", "3070", "3080", "3090",
+	"L40", "L4", "L20", "Ada", "4050", "4060", "4070", "4080", "4090", "H100", "H200", "H800", "H20", "GH200",
+	"B200", "B100", "B300", "GB200", "GB300", "GB10", "RTX PRO", "5050", "5060", "5070", "5080", "5090"}
+
+// gpuArchLine notes the architectures GPU names on stripped line s give.
+func (x *Extractor) gpuArchLine(s string, n int, raw string) {
+	if !containsAny(s, gpuNameWords...) || strings.Contains(s, "NCCL INFO") {
+		return
+	}
+	for i, a := range gpuArchs {
+		if x.gpuArch.seen&(1<<i) == 0 && a.re.MatchString(s) {
+			x.gpuArch.seen |= 1 << i
+			x.gpuArch.first.mark(n, raw)
+		}
+	}
+}
+
+// gpuArchFacts gives gpu.arch: the architecture when the names give one,
+// "mixed" when they give several, as p2p-probe reports it; below what the
+// probe reads from NVML.
+func (x *Extractor) gpuArchFacts() {
+	g := &x.gpuArch
+	switch bits.OnesCount8(g.seen) {
+	case 0:
+	case 1:
+		x.setEvent("gpu.arch", "str", gpuArchs[bits.TrailingZeros8(g.seen)].name, 0, g.first, "GPU name")
+	default:
+		x.setEvent("gpu.arch", "str", "mixed", 0, g.first, "GPU name")
+	}
+}
 
 // ncclSaidWords and torchSaidWords are the words, as written, one of which
 // every line the readers act on holds. "NCCL " alone is in every line NCCL
