@@ -116,7 +116,7 @@
       waived: ev(),
       smi: { next: "", fb: 0, bar1: 0, bar1Ev: ev(), small: ev(), anyBAR1: false, matched: false },
       hang: { watch: false, init: ev() },
-      tensors: { nonzero: new Array(MAX_GPUS).fill(0), zeros: ev() },
+      tensors: { nonzero: new Array(MAX_GPUS).fill(0), zeros: ev(), open: { set: false, line: 0, raw: "", text: "" }, recent: [], differs: ev() },
       setpci: { next: false, any: ev(), redirect: ev() },
       rebar: { mib: 0, ev: ev(), small: ev() },
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
@@ -311,7 +311,7 @@
     if (s === "FB Memory Usage" || s === "BAR1 Memory Usage") { y.smi.next = s; }
     if (armsHang(s)) { var h = y.hang; h.watch = true; h.init.set = true; h.init.line = n; h.init.text = raw; }
     if ((s.indexOf("waiving test") >= 0 || s.indexOf("Waiving device_to_device") === 0) && RE.waived.test(s)) { mark(y.waived, n, raw); }
-    if (s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
+    if (y.tensors.open.set || s.indexOf("tensor(") >= 0 || s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
     if (s.indexOf("BAR 1: current size: ") >= 0) { var b = s; while (b.charAt(0) === "`") { b = b.slice(1); } if (b.indexOf("BAR 1: current size: ") === 0) { this.rebarLine(b, n, raw); } }
     if (containsAny(s, T.words.setpciACS) && RE.setpciACS.test(s)) { y.setpci.next = true; }
     this.ncclTestLine(s, n, raw);
@@ -362,15 +362,44 @@
     fields(m[3] || "").forEach(function (f) { if (f.length > 2) { most = Math.max(most, mib(f.slice(0, -2), f.slice(-2))); } });
     if (cur < most || cur <= 256) { mark(r.small, n, raw); }
   };
+  // tensorLine mirrors symptoms.go: a tensor on one line or over several.
+  var RECENT_TENSORS = 8, MAX_TENSOR_TEXT = 4000;
   X.tensorLine = function (s, n, raw) {
-    var m = RE.tensor.exec(s);
-    if (!m) { return; }
-    var dev = parseInt(m[2], 10), y = this.sym.tensors;
-    if (dev >= MAX_GPUS) { return; }
-    var elems = m[1].split(",").length;
-    if (containsAny(m[1], ["1", "2", "3", "4", "5", "6", "7", "8", "9"])) { y.nonzero[dev] = elems + 1; return; }
-    for (var d = 0; d < MAX_GPUS; d++) {
-      if (d !== dev && y.nonzero[d] === elems + 1) { mark(y.zeros, n, raw); return; }
+    var m, t = this.sym.tensors;
+    if ((m = RE.tensor.exec(s))) { t.open.set = false; this.tensorPrinted(m[1], m[2], n, raw); return; }
+    if (t.open.set) {
+      if ((m = RE.tensorEnd.exec(s)) && t.open.text.length + m[1].length <= MAX_TENSOR_TEXT) {
+        t.open.set = false;
+        this.tensorPrinted(t.open.text + m[1], m[2], t.open.line, t.open.raw);
+        return;
+      }
+      if (n - t.open.line < 64 && t.open.text.length + s.length <= MAX_TENSOR_TEXT && RE.tensorRow.test(s)) { t.open.text += s; return; }
+      t.open.set = false;
+    }
+    if (s.indexOf("tensor(") >= 0 && (m = RE.tensorStart.exec(s))) { t.open = { set: true, line: n, raw: raw, text: m[1] }; }
+  };
+  X.tensorPrinted = function (values, dev, n, raw) {
+    var d = parseInt(dev, 10), y = this.sym.tensors;
+    if (d >= MAX_GPUS) { return; }
+    var v = values.split(" ").join("").replace(/,+$/, ""), elems = v.split(",").length;
+    if (!containsAny(v, ["1", "2", "3", "4", "5", "6", "7", "8", "9"])) {
+      for (var o = 0; o < MAX_GPUS; o++) {
+        if (o !== d && y.nonzero[o] === elems + 1) { mark(y.zeros, n, raw); return; }
+      }
+      return;
+    }
+    y.nonzero[d] = elems + 1;
+    if (y.recent.length === RECENT_TENSORS) { y.recent.shift(); }
+    y.recent.push({ dev: d, values: v, ev: { set: true, line: n, text: raw } });
+    if (y.differs.set) { return; }
+    var r = y.recent, commas = function (x) { return x.split(",").length; };
+    for (var i = 0; i < r.length; i++) {
+      for (var j = i + 1; j < r.length; j++) {
+        if (r[j].dev === r[i].dev || r[j].values !== r[i].values) { continue; }
+        for (var k = i + 1; k < r.length; k++) {
+          if (k !== j && r[k].dev === r[j].dev && r[k].values !== r[i].values && commas(r[k].values) === commas(r[i].values)) { y.differs = r[k].ev; return; }
+        }
+      }
     }
   };
   X.symptomFacts = function () {
@@ -543,25 +572,21 @@
       if (RE.fmHeader.test(s)) { p.fmAt = n; } else if (p.fmAt > 0 && n - p.fmAt <= 4 && RE.fmActive.test(s) || RE.fmExec.test(s)) { mark(p.fm, n, raw); }
     }
   };
-  X.proseFacts = function () {
-    var p = this.prose;
-    this.setEvent("hang.seen", "bool", "true", 2, p.hang, "description");
-    this.setEvent("output.wrong", "bool", "true", 1, p.wrong, "description");
-    if (p.dist) { this.setEvent("hang.seen", "bool", "true", 1, p.ctrlC, "interrupted run"); }
-    this.setEvent("mig.enabled", "bool", "true", 0, p.mig, "description");
-    this.setEvent("virtualized", "bool", "true", 0, p.vm, "description");
-    if (p.p2p) { this.setEvent("container.p2p", "bool", "true", 1, p.cont, "description"); }
-    this.setEvent("cpu.amd", "bool", "true", 1, p.amd, "description");
-    this.setEvent("cpu.sockets", "bool", "true", 1, p.socks, "description");
-    this.setEvent("perf.slow", "bool", "true", 1, p.slow, "description");
-    this.setEvent("shm.small", "bool", "true", 1, p.shm, "description");
-    if (p.lib) { this.setEvent("shm.small", "bool", "true", 1, p.bus, "backtrace"); }
-    this.setEvent("fabricmanager.down", "bool", "true", 2, p.fm, "systemctl");
-    this.setEvent("nvls.none", "bool", "true", 1, p.nvls, "description");
-    if (p.bwCar) { this.setEvent("perf.vs_headline", "bool", "true", 1, p.bwFig, "description"); }
-    if ((p.dist || p.multi) && !p.wsl && !Object.prototype.hasOwnProperty.call(this.prio, "wsl")) {
-      this.setEvent("windows.distributed", "bool", "true", 1, p.win, "description");
+  // The gates of proseGates (prose.go); the rows come from the table.
+  var PROSE_GATES = {
+    dist: function (x) { return x.prose.dist; },
+    p2p: function (x) { return x.prose.p2p; },
+    lib: function (x) { return x.prose.lib; },
+    bwCar: function (x) { return x.prose.bwCar; },
+    nativeLaunch: function (x) {
+      return (x.prose.dist || x.prose.multi) && !x.prose.wsl && !Object.prototype.hasOwnProperty.call(x.prio, "wsl");
     }
+  };
+  X.proseFacts = function () {
+    var x = this;
+    T.proseFacts.forEach(function (f) {
+      if (f[4] === "" || PROSE_GATES[f[4]](x)) { x.setEvent(f[0], "bool", "true", f[1], x.prose[f[3]], f[2]); }
+    });
   };
 
   // The version readers mirror versions.go.
@@ -640,6 +665,7 @@
       else if (single(s.slice(m.index + m[0].length), m[1])) { this.set("nccl.version", "version", m[1], 1, n, raw, "traceback"); }
     }
     if (s.indexOf("NCCL INFO") < 0 && s.indexOf("NCCL WARN") < 0) { return; }
+    if (s.indexOf("NVLS ") >= 0 && RE.nvlsOn.test(s)) { this.set("nccl.nvls", "bool", "true", 1, n, raw, "NCCL"); }
     if ((m = RE.ncclDriver.exec(s))) { this.set("cuda.driver", "version", cudaInt(m[1]), 2, n, raw, "NCCL"); }
     if ((m = RE.ncclEnv.exec(s))) {
       var known = Object.prototype.hasOwnProperty.call(this.f, "env." + m[1]);
@@ -914,6 +940,7 @@
     if (s.verifyKO.set) { this.setEvent("p2p.test.data_ok", "bool", "false", 2, s.verifyKO, "simpleP2P"); }
     else { this.setEvent("p2p.test.data_ok", "bool", "true", 1, s.passed, "simpleP2P"); }
     this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.sym.tensors.zeros, "PyTorch");
+    if (!this.prose.dist) { this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.sym.tensors.differs, "PyTorch"); }
     this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.prose.wrong, "description");
     if (this.iommuFaults.n > 0) {
       this.setEvent("iommu.faults", "num", String(this.iommuFaults.n), 1, this.iommuFaults.first, "dmesg");

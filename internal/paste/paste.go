@@ -283,6 +283,7 @@ var (
 
 	reNCCLVersion = pattern("ncclVersion", `NCCL version:? (\d+\.\d+\.\d+)`)
 	reNCCLDriver  = pattern("ncclDriver", `NCCL INFO cudaDriverVersion (\d+)`)
+	reNVLSOn      = pattern("nvlsOn", `NCCL INFO NVLS (?:multicast support is available on dev \d|Bind mem 0x)`)
 	reNCCLEnv     = pattern("ncclEnv", `\b(NCCL_[A-Z0-9_]+) set by environment to (.*)$`)
 	reChannel     = pattern("channel", `Channel \d+(?:/\d+)? : \d+\[[0-9a-fx]+\] -> \d+\[[0-9a-fx]+\](?: \[(?:send|receive)\])? via (P2P|SHM|NET)/`)
 	reNCCLHost    = pattern("ncclHost", `([\w.-]+):\d+:\d+ \[\d+\] NCCL `)
@@ -454,6 +455,11 @@ func (x *Extractor) ncclLine(s string, n int, raw string) {
 	}
 	if !strings.Contains(s, "NCCL INFO") && !strings.Contains(s, "NCCL WARN") {
 		return
+	}
+	// NVLink SHARP in use: found on the GPU at init, or memory bound to
+	// the multicast group, the call that waits for every local rank.
+	if strings.Contains(s, "NVLS ") && reNVLSOn.MatchString(s) {
+		x.set("nccl.nvls", "bool", "true", 1, n, raw, "NCCL")
 	}
 	if m := find(s, reNCCLDriver, "cudaDriverVersion"); m != nil {
 		x.set("cuda.driver", "version", cudaInt(m[1]), 2, n, raw, "NCCL")
@@ -676,6 +682,11 @@ func (x *Extractor) finish() []Fact {
 	// Zeros printed after a copy between GPUs, or results said to be wrong,
 	// are a data check that failed, when no test of P2P says otherwise.
 	x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.sym.tensors.zeros, "PyTorch")
+	// Ranks of a distributed run print their own tensors before and after a
+	// collective, which differ by design.
+	if !x.prose.dist {
+		x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.sym.tensors.differs, "PyTorch")
+	}
 	x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.prose.wrong, "description")
 	if x.iommuFaults.n > 0 {
 		x.setEvent("iommu.faults", "num", strconv.Itoa(x.iommuFaults.n), 1, x.iommuFaults.first, "dmesg")

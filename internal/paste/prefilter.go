@@ -109,7 +109,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"nNodes", ncclNodes},
 	{"P2P is disabled", ncclRefused}, {"Could not enable P2P", ncclRefused},
 	// kernelLine
-	{"ACSCtl:", anyTime}, {"AMD-Vi", anyTime}, {"DMAR", anyTime},
+	{"ACSCtl:", anyTime}, {"AMD-Vi", anyTime}, {"DMAR", anyTime}, {"NVLS multicast support is available", anyTime}, {"NVLS Bind mem", anyTime},
 	{"IOMMU", anyTime}, {"iommu", anyTime}, {"NVRM", anyTime}, {"BOOT_IMAGE=", anyTime},
 	{"WSL", wslHost}, {"/wsl/", wslHost},
 	{"docker", containerHost}, {"container-cli", containerHost}, {"podman", containerHost},
@@ -130,7 +130,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"Init COMPLETE", ncclSetUp}, {"Connected all rings", ncclSetUp}, {"Connected all trees", ncclSetUp}, // ncclSetUpWords
 	{": opCount ", ncclSetUp}, {"batch_all_reduce: ", ncclSetUp}, {"Channel ", ncclSetUp}, {"Trees [", ncclSetUp}, {"Pattern ", ncclSetUp},
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
-	{"device='cuda:", tensorPrint},
+	{"device='cuda:", tensorPrint}, {"tensor(", tensorPrint},
 	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime}, {"f2a.w", anyTime}, {"F2A.w", anyTime}, {"f2a.W", anyTime}, {"F2A.W", anyTime}, {"BAR 1: current size: ", anyTime},
 	// proseLine
 	{"^C", anyTime}, {"KeyboardInterrupt", anyTime},
@@ -278,7 +278,8 @@ func quiet[T string | []byte](x *Extractor, raw T) bool {
 // idle says whether no reader carries state from line to line.
 func (x *Extractor) idle() bool {
 	return !x.unfiltered && x.mat == nil && x.bw == nil && !x.mig.next &&
-		x.sym.smi.next == "" && !x.sym.setpci.next && x.link.section == "" && !x.link.nvb
+		x.sym.smi.next == "" && !x.sym.setpci.next && x.link.section == "" && !x.link.nvb &&
+		!x.sym.tensors.open.set
 }
 
 // settled is quiet once the line's words are known.
@@ -384,7 +385,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case ncclTestRow:
 		return len(x.sym.ncclTests.wrongCols) == 0 && len(x.sym.busbw.cols) == 0
 	case tensorPrint:
-		return x.sym.tensors.zeros.set
+		return x.sym.tensors.zeros.set && x.sym.tensors.differs.set
 	case proseHang:
 		return x.prose.hang.set
 	case distCall:

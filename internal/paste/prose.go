@@ -258,35 +258,62 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 }
 
-// proseFacts gives the facts of these readers once the input ends: a run
-// that hangs, said in words, or a distributed run interrupted by hand.
+// proseFact is a fact a prose reader gives once the input ends: name set
+// true at prio from the line of the reader's event, where gate holds. The
+// build writes these rows to the browser's table (Table), which names the
+// event and the gate as paste.js's prose state and gates do, so the list is
+// written here alone.
+type proseFact struct {
+	name   string
+	prio   int
+	source string
+	event  string               // the field of prose, as paste.js names it
+	ev     func(p *prose) event // that field
+	gate   string               // "" or a name of proseGates
+}
+
+// proseGates are the conditions a prose fact may need besides its line: a
+// hang said by Ctrl-C counts in a distributed run only, a container split
+// only where P2P or IPC is wanted, a Bus error only in NCCL's or UCX's
+// frames, a figure only beside what carries it, native Windows only with a
+// distributed launch and no WSL.
+var proseGates = map[string]func(x *Extractor) bool{
+	"dist":  func(x *Extractor) bool { return x.prose.dist },
+	"p2p":   func(x *Extractor) bool { return x.prose.p2p },
+	"lib":   func(x *Extractor) bool { return x.prose.lib },
+	"bwCar": func(x *Extractor) bool { return x.prose.bwCar },
+	"nativeLaunch": func(x *Extractor) bool {
+		_, wsl := x.prio["wsl"]
+		return (x.prose.dist || x.prose.multi) && !x.prose.wsl && !wsl
+	},
+}
+
+// proseFactRows are the prose readers' facts in the order they are set. MIG
+// and virtualization said in words sit at 0, below every tool's reading:
+// nvidia-smi saying MIG is off or the virtualization mode is None wins.
+var proseFactRows = []proseFact{
+	{"hang.seen", 2, "description", "hang", func(p *prose) event { return p.hang }, ""},
+	{"output.wrong", 1, "description", "wrong", func(p *prose) event { return p.wrong }, ""},
+	{"hang.seen", 1, "interrupted run", "ctrlC", func(p *prose) event { return p.ctrlC }, "dist"},
+	{"mig.enabled", 0, "description", "mig", func(p *prose) event { return p.mig }, ""},
+	{"virtualized", 0, "description", "vm", func(p *prose) event { return p.vm }, ""},
+	{"container.p2p", 1, "description", "cont", func(p *prose) event { return p.cont }, "p2p"},
+	{"cpu.amd", 1, "description", "amd", func(p *prose) event { return p.amd }, ""},
+	{"cpu.sockets", 1, "description", "socks", func(p *prose) event { return p.socks }, ""},
+	{"perf.slow", 1, "description", "slow", func(p *prose) event { return p.slow }, ""},
+	{"shm.small", 1, "description", "shm", func(p *prose) event { return p.shm }, ""},
+	{"shm.small", 1, "backtrace", "bus", func(p *prose) event { return p.bus }, "lib"},
+	{"fabricmanager.down", 2, "systemctl", "fm", func(p *prose) event { return p.fm }, ""},
+	{"nvls.none", 1, "description", "nvls", func(p *prose) event { return p.nvls }, ""},
+	{"perf.vs_headline", 1, "description", "bwFig", func(p *prose) event { return p.bwFig }, "bwCar"},
+	{"windows.distributed", 1, "description", "win", func(p *prose) event { return p.win }, "nativeLaunch"},
+}
+
+// proseFacts gives the facts of these readers once the input ends.
 func (x *Extractor) proseFacts() {
-	p := &x.prose
-	x.setEvent("hang.seen", "bool", "true", 2, p.hang, "description")
-	x.setEvent("output.wrong", "bool", "true", 1, p.wrong, "description")
-	if p.dist {
-		x.setEvent("hang.seen", "bool", "true", 1, p.ctrlC, "interrupted run")
-	}
-	// Below every tool's reading: nvidia-smi saying MIG is off or the
-	// virtualization mode is None wins over words.
-	x.setEvent("mig.enabled", "bool", "true", 0, p.mig, "description")
-	x.setEvent("virtualized", "bool", "true", 0, p.vm, "description")
-	if p.p2p {
-		x.setEvent("container.p2p", "bool", "true", 1, p.cont, "description")
-	}
-	x.setEvent("cpu.amd", "bool", "true", 1, p.amd, "description")
-	x.setEvent("cpu.sockets", "bool", "true", 1, p.socks, "description")
-	x.setEvent("perf.slow", "bool", "true", 1, p.slow, "description")
-	x.setEvent("shm.small", "bool", "true", 1, p.shm, "description")
-	if p.lib {
-		x.setEvent("shm.small", "bool", "true", 1, p.bus, "backtrace")
-	}
-	x.setEvent("fabricmanager.down", "bool", "true", 2, p.fm, "systemctl")
-	x.setEvent("nvls.none", "bool", "true", 1, p.nvls, "description")
-	if p.bwCar {
-		x.setEvent("perf.vs_headline", "bool", "true", 1, p.bwFig, "description")
-	}
-	if _, wsl := x.prio["wsl"]; (p.dist || p.multi) && !p.wsl && !wsl {
-		x.setEvent("windows.distributed", "bool", "true", 1, p.win, "description")
+	for _, f := range proseFactRows {
+		if f.gate == "" || proseGates[f.gate](x) {
+			x.setEvent(f.name, "bool", "true", f.prio, f.ev(&x.prose), f.source)
+		}
 	}
 }
