@@ -121,6 +121,7 @@
       rebar: { mib: 0, ev: ev(), small: ev() },
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
+    this.car = { named: ev() };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false };
@@ -191,6 +192,7 @@
     this.gpuArchLine(s, n, raw);
     this.symptomScan(s, n, raw);
     this.proseLine(s, n, raw);
+    this.customARLine(s, n, raw);
     this.linkScan(s);
   };
 
@@ -642,6 +644,15 @@
     if (count === 1) { this.setEvent("gpu.arch", "str", GPU_ARCHS[last][0], 0, g.first, "GPU name"); }
     else if (count > 1) { this.setEvent("gpu.arch", "str", "mixed", 0, g.first, "GPU name"); }
   };
+  // The custom all-reduce named, as customar.go reads it.
+  var CUSTOM_AR_WORDS = T.words.customAR;
+  X.customARLine = function (s, n, raw) {
+    var c = this.car;
+    if (c.named.set || !containsAny(s, CUSTOM_AR_WORDS) || !RE.customAR.test(s)) { return; }
+    if (RE.customAROff.test(s) && !RE.customARWithout.test(s)) { return; }
+    mark(c.named, n, raw);
+  };
+  X.customARFacts = function () { this.setEvent("allreduce.custom", "bool", "true", 1, this.car.named, "description"); };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
   X.gpuLine = function (s, n, raw) {
@@ -934,6 +945,7 @@
     this.symptomFacts();
     this.proseFacts();
     this.gpuArchFacts();
+    this.customARFacts();
     this.linkFacts();
     var s = this.simple;
     if (s.ran.set) { this.setEvent("p2p.test.ran", "bool", "true", 1, s.ran, "simpleP2P"); }

@@ -94,6 +94,7 @@ type Extractor struct {
 	n     int      // the line being read
 	sym   symptoms // symptoms.go
 	prose prose    // prose.go
+	car   customAR // customar.go
 	link  link     // link.go
 
 	gpuArch struct {
@@ -375,6 +376,7 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	x.gpuArchLine(s, n, raw)
 	x.symptomScan(s, n, raw)
 	x.proseLine(s, n, raw)
+	x.customARLine(s, n, raw)
 	x.linkScan(s)
 }
 
@@ -669,6 +671,7 @@ func (x *Extractor) finish() []Fact {
 	x.ncclFacts()
 	x.symptomFacts()
 	x.proseFacts()
+	x.customARFacts()
 	x.linkFacts()
 	x.gpuArchFacts()
 	if x.simple.ran.set {

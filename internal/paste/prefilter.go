@@ -62,6 +62,7 @@ const (
 	testRank                      // nccl-tests' "#  Rank" lines (nccltests.go)
 	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
 	gpuArchName                   // a GPU's name that gives its architecture (versions.go)
+	customARName                  // the custom all-reduce named (customar.go)
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -132,6 +133,11 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
 	{"device='cuda:", tensorPrint}, {"tensor(", tensorPrint},
 	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime}, {"f2a.w", anyTime}, {"F2A.w", anyTime}, {"f2a.W", anyTime}, {"F2A.W", anyTime}, {"BAR 1: current size: ", anyTime},
+	// customARLine
+	{"custom all", customARName}, {"Custom all", customARName}, {"Custom All", customARName}, {"CUSTOM ALL", customARName}, {"custom_all", customARName}, {"Custom_all", customARName},
+	{"CUSTOM_ALL", customARName}, {"custom-all", customARName}, {"Custom-all", customARName}, {"customall", customARName}, {"customAll", customARName}, {"CustomAll", customARName},
+	{"Customall", customARName}, {"custom AR", customARName}, {"Custom AR", customARName}, {"custom ar", customARName}, {"custom_ar", customARName}, {"custom_AR", customARName},
+	{"FORCE_NCCL_ALL_REDUCE_STRATEGY", customARName}, {"cuda graph addresses", customARName}, {"allreduce_fusion", customARName}, {"cross_device_reduce_", customARName}, // customARWords
 	// proseLine
 	{"^C", anyTime}, {"KeyboardInterrupt", anyTime},
 	// linkScan
@@ -384,6 +390,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return true
 	case ncclTestRow:
 		return len(x.sym.ncclTests.wrongCols) == 0 && len(x.sym.busbw.cols) == 0
+	case customARName:
+		return x.car.named.set
 	case tensorPrint:
 		return x.sym.tensors.zeros.set && x.sym.tensors.differs.set
 	case proseHang:

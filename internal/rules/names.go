@@ -115,6 +115,7 @@ var displayNames = map[string]words{
 	"fabricmanager.down":      {"Fabric Manager failed or not running", "Fabric Manager 启动失败或未运行"},
 	"nvls.none":               {"no NVLS channels, said in words", "据称没有 NVLS 通道"},
 	"nccl.nvls":               {"NCCL sets up NVLS (NVLink SHARP)", "NCCL 启用 NVLS（NVLink SHARP）"},
+	"allreduce.custom":        {"custom all-reduce in use", "使用自定义 all-reduce"},
 	"perf.vs_headline":        {"a bandwidth figure set against the link's headline figure, said in words", "据称带宽数值与链路标称值相比偏低"},
 	"windows.distributed":     {"a distributed run on native Windows, said in words", "据称在原生 Windows 上运行分布式任务"},
 }
