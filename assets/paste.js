@@ -128,6 +128,7 @@
     this.gpuArch = { seen: 0, first: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
+    this.scale = { fail: ev(), dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0 };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
   }
   var X = Extractor.prototype;
@@ -573,6 +574,7 @@
     if (!p.fm.set && containsAny(s, FM_WORDS)) {
       if (RE.fmHeader.test(s)) { p.fmAt = n; } else if (p.fmAt > 0 && n - p.fmAt <= 4 && RE.fmActive.test(s) || RE.fmExec.test(s)) { mark(p.fm, n, raw); }
     }
+    this.scalingLine(s, n, raw);
   };
   // The gates of proseGates (prose.go); the rows come from the table.
   var PROSE_GATES = {
@@ -584,11 +586,46 @@
       return (x.prose.dist || x.prose.multi) && !x.prose.wsl && !Object.prototype.hasOwnProperty.call(x.prio, "wsl");
     }
   };
+
+  // The scaling reader mirrors scaling.go.
+  var SCALE_WORDS = T.words.scale, SAME_GPU_WORDS = T.words.sameGPU, MAX_RANK_DEVS = 256;
+  X.scalingLine = function (s, n, raw) {
+    var c = this.scale;
+    if (!c.same.set && containsAny(raw, SAME_GPU_WORDS)) { this.sameGPULine(s, n, raw); }
+    if (c.fail.set && c.dp || !containsAny(s, SCALE_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
+    var dp = RE.scaleDP.test(s);
+    c.dp = c.dp || dp;
+    if (c.fail.set || RE.scaleNot.test(s)) { return; }
+    if (RE.scaleFail.test(s) && (dp || RE.scaleSelf.test(s) || RE.scaleMulti.test(s)) || dp && RE.scaleDPSlow.test(s)) { mark(c.fail, n, raw); }
+  };
+  X.sameGPULine = function (s, n, raw) {
+    var c = this.scale, m, d, i, o;
+    if (s.indexOf("NCCL INFO") < 0) {
+      if (RE.sameGPU.test(s) && !RE.sameGPUNot.test(s)) { mark(c.same, n, raw); c.from = "description"; }
+      return;
+    }
+    if (Object.prototype.hasOwnProperty.call(c.read, raw) || c.nRead >= MAX_RANK_DEVS) { return; }
+    c.read[raw] = true; c.nRead++;
+    if (!(m = RE.rankDev.exec(raw))) { return; }
+    d = { hostBus: m[1] + " " + m[5], pid: m[2], rank: m[3], nranks: m[4], comm: m[6] || "" };
+    for (i = 0; i < c.devs.length; i++) {
+      o = c.devs[i];
+      if (o.hostBus === d.hostBus && o.rank !== d.rank && o.nranks === d.nranks &&
+        (d.comm !== "" && o.comm === d.comm || d.comm === "" && o.comm === "" && o.pid !== d.pid)) { mark(c.same, n, raw); c.from = "NCCL"; return; }
+    }
+    c.devs.push(d);
+  };
+  X.scalingFacts = function () {
+    var c = this.scale;
+    this.setEvent("ranks.same_gpu", "bool", "true", 1, c.same, c.from);
+    this.setEvent(c.dp ? "perf.dataparallel" : "perf.no_speedup", "bool", "true", 1, c.fail, "description");
+  };
   X.proseFacts = function () {
     var x = this;
     T.proseFacts.forEach(function (f) {
       if (f[4] === "" || PROSE_GATES[f[4]](x)) { x.setEvent(f[0], "bool", "true", f[1], x.prose[f[3]], f[2]); }
     });
+    this.scalingFacts();
   };
 
   // The version readers mirror versions.go.

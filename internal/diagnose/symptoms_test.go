@@ -64,6 +64,13 @@ func TestSymptoms(t *testing.T) {
 		{"Windows said beside a known message: the message answers (hiyouga/LlamaFactory#4359)", "windows多卡微调\nRuntimeError: Distributed package doesn't have NCCL built in\n", 2, "pytorch/distributed-no-nccl-built-in"},
 		// A figure set against the data sheet's NVLink figure: what a healthy link gives.
 		{"all_reduce_perf's algbw against NVIDIA's figure (NVIDIA/nccl-tests#212)", "We test the  `all_reduce_perf` in H100, the algbw is about 250GB/S.  But NV officials claim that the bandwidth of all reduce can reach 450GB/S.\n", 1, "nccl/nccl-tests-busbw-below-line-rate"},
+		// Several GPUs said to be no faster than one: how the run is set up.
+		{"several GPUs slower than one (lllyasviel/ControlNet#556)", "Multi GPU slower than One GPU several time\n", 1, "pytorch/multi-gpu-slower-than-one-gpu"},
+		{"DataParallel said to be slow (salesforce/simpletod#15)", "Hi, I found that using Dataparallel is really slow, thus I'm looking at the distributeddataparallel part of the code.\n", 1, "pytorch/multi-gpu-slower-than-one-gpu"},
+		{"per-GPU throughput falling as GPUs are added, the total rising (mlfoundations/open_clip#861)", "you see less samples per second per gpu as you increase the # of gpus, but the total samples / sec should increase until you saturate your interconnect.\n", 0, ""},
+		// Several ranks on one GPU: older NCCL hangs, newer refuses.
+		{"several processes on one GPU asked about (NVIDIA/nccl#32)", "Can nccl be used with multiple processes per GPU?\n", 1, "nccl/duplicate-gpu-detected"},
+		{"each rank on its own GPU, cudaDev 0 in each process (two H200, ../shared/reference/h200x4/repro/torch-isolated.log)", "vm:2493:2493 [0] NCCL INFO ncclCommInitRankConfig comm 0xca547e0 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 60 commId 0x88cfbf2526356990 - Init START\nvm:2494:2494 [0] NCCL INFO ncclCommInitRankConfig comm 0x3814a070 rank 1 nranks 2 cudaDev 0 nvmlDev 1 busId 70 commId 0x88cfbf2526356990 - Init START\n", 0, ""},
 		{"bare metal said in words", "This is bare metal, not a VM, and MIG is disabled.\n", 0, ""},
 		{"a copy between GPUs zeroed, said in words (pytorch/pytorch#87363)", "Moving a tensor across CUDA devices gets zero tensor, CUDA 11.0\n", 1, "cuda/p2p-silent-corruption-iommu"},
 		{"setpci loop over PLX ports reads no redirect", "$ for plx in $(lspci -d 10b5: | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n0000\n0000\n0000\n", 0, ""},

@@ -94,6 +94,7 @@ type Extractor struct {
 	n     int      // the line being read
 	sym   symptoms // symptoms.go
 	prose prose    // prose.go
+	scale scaling  // scaling.go
 	car   customAR // customar.go
 	link  link     // link.go
 

@@ -63,6 +63,8 @@ const (
 	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
 	gpuArchName                   // a GPU's name that gives its architecture (versions.go)
 	customARName                  // the custom all-reduce named (customar.go)
+	proseScaling                  // several GPUs no faster than one, DataParallel, kvstore (scaling.go)
+	sameGPU                       // several ranks on one GPU, said or shown by NCCL's set-up lines (scaling.go)
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -149,7 +151,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 }, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...)
 
 // proseTriggers are the words of the container, P2P, AMD, socket, slow,
-// shm, Fabric Manager, NVLS, Windows and bandwidth-figure readers;
+// shm, Fabric Manager, NVLS, Windows, bandwidth-figure and scaling readers;
 // "docker" is containerHost's word already (see done).
 var proseTriggers = func() []trigger {
 	var out []trigger
@@ -171,7 +173,9 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(bwCarrierWords, proseBWCarrier)...)
 	out = append(out, wordTriggers(ncclSaidWords, ncclVersion)...)
 	out = append(out, wordTriggers(torchSaidWords, torchVersion)...)
-	return append(out, wordTriggers(gpuNameWords, gpuArchName)...)
+	out = append(out, wordTriggers(gpuNameWords, gpuArchName)...)
+	out = append(out, wordTriggers(scaleWords, proseScaling)...)
+	return append(out, wordTriggers(sameGPUWords, sameGPU)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -375,6 +379,12 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.bwFig.set || x.marks&markNCCLInfo != 0
 	case proseBWCarrier:
 		return x.prose.bwCar || x.marks&markNCCLInfo != 0
+	case proseScaling:
+		return x.scale.fail.set && x.scale.dp || x.marks&markNCCLInfo != 0
+	case sameGPU:
+		// NCCL's set-up lines are read for their busId; the same line again
+		// (a log pasted twice, a benchmark's repeats) adds nothing.
+		return x.scale.same.set || x.marks&markNCCLInfo != 0 && (x.scale.read[string(raw)] || len(x.scale.read) >= maxRankDevs)
 	case slurmHost:
 		return has("slurm")
 	case consumerGPU:

@@ -256,6 +256,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.fm.mark(n, raw)
 		}
 	}
+	x.scalingLine(s, n, raw)
 }
 
 // proseFact is a fact a prose reader gives once the input ends: name set
@@ -316,4 +317,5 @@ func (x *Extractor) proseFacts() {
 			x.setEvent(f.name, "bool", "true", f.prio, f.ev(&x.prose), f.source)
 		}
 	}
+	x.scalingFacts()
 }

@@ -539,7 +539,26 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"cpu.amd", "cpu.amd"},
 	{"xid.nvlink", "xid.nvlink"},
 	{"gpu.consumer", "gpu.consumer"},
+	{"perf.dataparallel", "perf.dataparallel"},
+	{"perf.no_speedup", "perf.no_speedup"},
+	{"ranks.same_gpu", "ranks.same_gpu"},
 }
+
+// rankedSymptoms is symptomConditions in the order a paste's symptoms are
+// answered: the GPUs' names (gpu.consumer) last, whatever comes after them
+// in the list, for nearly every paste shows them and anything said of the
+// run tells more.
+var rankedSymptoms = func() []struct{ fact, cond string } {
+	var out, last []struct{ fact, cond string }
+	for _, s := range symptomConditions {
+		if s.fact == "gpu.consumer" {
+			last = append(last, s)
+		} else {
+			out = append(out, s)
+		}
+	}
+	return append(out, last...)
+}()
 
 // Symptom gives the condition under which fact name shows something wrong
 // by itself ("nccl.tests.wrong > 0"), and whether it can: what explain
@@ -552,10 +571,12 @@ func Symptom(name string) (string, bool) {
 // Weak says whether symptom name is one nearly every paste shows (the
 // GPUs' names) or a question a known note answers better (no NVLS
 // channels beside NCCL_P2P_LEVEL's note, native Windows beside any known
-// message, a figure asked about beside a real fault): it answers a paste only when
+// message, a figure asked about beside a real fault, several GPUs said to be
+// no faster than one without DataParallel or the kvstore named): it answers a paste only when
 // nothing in it is known, not even a note, for a known message says more.
 func Weak(name string) bool {
-	return name == "gpu.consumer" || name == "nvls.none" || name == "windows.distributed" || name == "perf.vs_headline"
+	return name == "gpu.consumer" || name == "nvls.none" || name == "windows.distributed" || name == "perf.vs_headline" ||
+		name == "perf.no_speedup"
 }
 
 // SymptomRank is the place of fact name among the symptoms, the most
@@ -566,7 +587,7 @@ func SymptomRank(name string) int {
 }
 
 func symptom(name string) (string, int) {
-	for i, s := range symptomConditions {
+	for i, s := range rankedSymptoms {
 		if s.fact == name {
 			return s.cond, i
 		}
