@@ -125,6 +125,7 @@
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false };
+    this.gpuArch = { seen: 0, first: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     this.scale = { fail: ev(), dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0 };
@@ -188,6 +189,8 @@
     }
     this.kernelLine(s, n, raw);
     this.versionLine(s, n, raw);
+    this.versionProse(s, n, raw);
+    this.gpuArchLine(s, n, raw);
     this.symptomScan(s, n, raw);
     this.proseLine(s, n, raw);
     this.customARLine(s, n, raw);
@@ -625,6 +628,59 @@
     this.scalingFacts();
   };
 
+  // The version readers mirror versions.go.
+  var NCCL_SAID_WORDS = T.words.ncclSaid, TORCH_SAID_WORDS = T.words.torchSaid, VERSION_MORE = RE.versionMore;
+  function prioOf(x, name) { return Object.prototype.hasOwnProperty.call(x.prio, name) ? x.prio[name] : 0; }
+  function versionCmp(a, b) {
+    function parts(v) { return (v.split("+")[0].match(/\d+/g) || []).map(function (d) { return parseInt(d, 10); }); }
+    var pa = parts(a), pb = parts(b);
+    for (var i = 0; i < Math.max(pa.length, pb.length); i++) {
+      var x = i < pa.length ? pa[i] : 0, y = i < pb.length ? pb[i] : 0;
+      if (x !== y) { return x < y ? -1 : 1; }
+    }
+    return 0;
+  }
+  // single mirrors versions.go's: a line that names another version right after v gives none.
+  function single(rest, v) {
+    for (var i = 0; i < 4 && rest !== ""; i++) {
+      var m = VERSION_MORE.exec(rest);
+      if (!m) { return true; }
+      if (versionCmp(m[1], v) !== 0) { return false; }
+      rest = rest.slice(m[0].length);
+    }
+    return true;
+  }
+  X.versionProse = function (s, n, raw) {
+    var m, v;
+    if (containsAny(s, NCCL_SAID_WORDS) && s.indexOf("NCCL INFO") < 0 && s.indexOf("NCCL WARN") < 0) {
+      if ((m = RE.ncclSaid.exec(s)) && prioOf(this, "nccl.version") < 1) {
+        v = m[1] + "." + trimNum(m[2]) + "." + trimNum(m[3]);
+        if (single(s.slice(m.index + m[0].length), v)) { this.set("nccl.version", "version", v, 0, n, raw, "description"); }
+      }
+      if ((m = RE.pipNCCLList.exec(s)) && prioOf(this, "python.nccl") < 1 && single(s.slice(m.index + m[0].length), m[1])) {
+        this.set("python.nccl", "version", m[1], 0, n, raw, "pip");
+      }
+    }
+    if (prioOf(this, "python.torch") < 1 && containsAny(s, TORCH_SAID_WORDS) && (m = RE.torchSaid.exec(s))) {
+      var end = m.index + m[0].length;
+      if (single(s.slice(end), m[1])) { this.set("python.torch", "version", m[1], 0, n, raw, "description"); }
+    }
+  };
+
+  // gpuArchLine mirrors versions.go's: the architectures GPU names give.
+  var GPU_NAME_WORDS = T.words.gpuName, GPU_ARCHS = [["ampere", RE.gpuAmpere], ["ada", RE.gpuAda], ["hopper", RE.gpuHopper], ["blackwell", RE.gpuBlackwell]];
+  X.gpuArchLine = function (s, n, raw) {
+    if (!containsAny(s, GPU_NAME_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
+    for (var i = 0; i < GPU_ARCHS.length; i++) {
+      if ((this.gpuArch.seen & (1 << i)) === 0 && GPU_ARCHS[i][1].test(s)) { this.gpuArch.seen |= 1 << i; mark(this.gpuArch.first, n, raw); }
+    }
+  };
+  X.gpuArchFacts = function () {
+    var g = this.gpuArch, count = 0, last = -1;
+    for (var i = 0; i < GPU_ARCHS.length; i++) { if (g.seen & (1 << i)) { count++; if (last < 0) { last = i; } } }
+    if (count === 1) { this.setEvent("gpu.arch", "str", GPU_ARCHS[last][0], 0, g.first, "GPU name"); }
+    else if (count > 1) { this.setEvent("gpu.arch", "str", "mixed", 0, g.first, "GPU name"); }
+  };
   // The custom all-reduce named, as customar.go reads it.
   var CUSTOM_AR_WORDS = T.words.customAR;
   X.customARLine = function (s, n, raw) {
@@ -653,7 +709,8 @@
   X.ncclLine = function (s, n, raw) {
     var m, c = this.nccl;
     if ((m = RE.ncclVersion.exec(s))) {
-      this.set("nccl.version", "version", m[1], 1, n, raw, s.indexOf("NCCL INFO") >= 0 || s.indexOf("NCCL WARN") >= 0 ? "NCCL" : "traceback");
+      if (s.indexOf("NCCL INFO") >= 0 || s.indexOf("NCCL WARN") >= 0) { this.set("nccl.version", "version", m[1], 2, n, raw, "NCCL"); }
+      else if (single(s.slice(m.index + m[0].length), m[1])) { this.set("nccl.version", "version", m[1], 1, n, raw, "traceback"); }
     }
     if (s.indexOf("NCCL INFO") < 0 && s.indexOf("NCCL WARN") < 0) { return; }
     if (s.indexOf("NVLS ") >= 0 && RE.nvlsOn.test(s)) { this.set("nccl.nvls", "bool", "true", 1, n, raw, "NCCL"); }
@@ -924,6 +981,7 @@
     this.ncclFacts();
     this.symptomFacts();
     this.proseFacts();
+    this.gpuArchFacts();
     this.customARFacts();
     this.linkFacts();
     var s = this.simple;

@@ -90,6 +90,14 @@ func TestSymptoms(t *testing.T) {
 		{"a hang said in words beside GeForce cards: the hang first (NVIDIA/nccl#257)", "#   Rank  0 Pid  15833 on jupyter-vmarkovtsev device  0 [0x02] GeForce GTX 1080 Ti\nI launch `all_reduce_perf` and it hangs with 100% volatile GPU usage reported.\n", 2, "pytorch/nccl-watchdog-timeout"},
 		{"wrong output said in words: the silent corruption of P2P (vllm-project/vllm#19022)", "LLMs give gibberish outputs when ```--tensor-parallel-size 2```\n", 1, "cuda/p2p-silent-corruption-iommu"},
 		{"a known note beside a TITAN card: the card answers nothing (horovod/horovod#82)", "name: TITAN Xp major: 6 minor: 1 memoryClockRate(GHz): 1.582\nThe call to cuIpcCloseMemHandle failed. This is a warning and the program will continue to run.\n", 0, ""},
+		// A hang or wrong data on a release with a known hang that a later
+		// release fixed: the release first; on another release, or with
+		// nothing wrong shown, not it.
+		{"a hang said in words on NCCL 2.4.2, said in words (NVIDIA/nccl#311)", "We integrate NCCL 2.4.2 in our framework and `ncclAllGather` hangs after training for at least one day which could be reproduced.\n", 1, "nccl/release-with-known-hang"},
+		{"a hang said in words on PyTorch 2.7.0 from collect_env (pytorch/pytorch#153960's title; constructed with collect_env's line)", "Passing `device_id` to `torch.distributed.init_process_group()` results in NCCL randomly hanging during communications\nPyTorch version: 2.7.0+cu126\n", 1, "nccl/release-with-known-hang"},
+		{"a hang on a release with no known hang in the table (NVIDIA/nccl#1936)", "[Issue]: NCCL hangs occasionally when using fixed port for repeated stress testing\n2e5hmh4t0q1th5f:205631:205631 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n", 1, "pytorch/nccl-watchdog-timeout"},
+		{"NCCL 2.4.2 said and nothing wrong", "We integrate NCCL 2.4.2 in our framework.\n", 0, ""},
+		{"a release of the table beside a known error line: the line's own entry first (lines of NVIDIA/nccl#257 and pytorch/pytorch#118369)", "NCCL version 2.4.8+cuda10.0\n[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=880, OpType=BROADCAST, NumelIn=131137536, NumelOut=131137536, Timeout(ms)=1800000) ran for 1800648 milliseconds before timing out.\nThe all_reduce hangs.\n", 2, "pytorch/nccl-watchdog-timeout"},
 	} {
 		d := explainJSON(t, c.in)
 		var errs []Message

@@ -98,6 +98,11 @@ type Extractor struct {
 	car   customAR // customar.go
 	link  link     // link.go
 
+	gpuArch struct {
+		seen  uint8 // the architectures named, by gpuArchs' order
+		first event // the first line that names one
+	}
+
 	woken      uint64         // the readers whose words a line holds (see quiet)
 	marks      mark           // the hang reader's words a line holds
 	wake       func(word int) // Found, bound once
@@ -368,6 +373,8 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	}
 	x.kernelLine(s, n, raw)
 	x.versionLine(s, n, raw)
+	x.versionProse(s, n, raw)
+	x.gpuArchLine(s, n, raw)
 	x.symptomScan(s, n, raw)
 	x.proseLine(s, n, raw)
 	x.customARLine(s, n, raw)
@@ -440,7 +447,14 @@ func trimNum(s string) string {
 
 func (x *Extractor) ncclLine(s string, n int, raw string) {
 	if m := find(s, reNCCLVersion, "NCCL version"); m != nil {
-		x.set("nccl.version", "version", m[1], 1, n, raw, source(s, "NCCL", "traceback"))
+		// NCCL's own line above a framework's message that quotes it, and
+		// both above a version said in words (versions.go), where a line
+		// that names several is none.
+		if source(s, "NCCL", "") != "" {
+			x.set("nccl.version", "version", m[1], 2, n, raw, "NCCL")
+		} else if single(s[strings.Index(s, m[0])+len(m[0]):], m[1]) {
+			x.set("nccl.version", "version", m[1], 1, n, raw, "traceback")
+		}
 	}
 	if !strings.Contains(s, "NCCL INFO") && !strings.Contains(s, "NCCL WARN") {
 		return
@@ -660,6 +674,7 @@ func (x *Extractor) finish() []Fact {
 	x.proseFacts()
 	x.customARFacts()
 	x.linkFacts()
+	x.gpuArchFacts()
 	if x.simple.ran.set {
 		x.setEvent("p2p.test.ran", "bool", "true", 1, x.simple.ran, "simpleP2P")
 	}

@@ -61,6 +61,7 @@ const (
 	proseBWCarrier                // NVLink, NVSwitch or a bandwidth test named
 	testRank                      // nccl-tests' "#  Rank" lines (nccltests.go)
 	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
+	gpuArchName                   // a GPU's name that gives its architecture (versions.go)
 	customARName                  // the custom all-reduce named (customar.go)
 	proseScaling                  // several GPUs no faster than one, DataParallel, kvstore (scaling.go)
 	sameGPU                       // several ranks on one GPU, said or shown by NCCL's set-up lines (scaling.go)
@@ -170,6 +171,9 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(winLaunchWords, proseWinLaunch)...)
 	out = append(out, wordTriggers(bwFigureWords, proseBWFigure)...)
 	out = append(out, wordTriggers(bwCarrierWords, proseBWCarrier)...)
+	out = append(out, wordTriggers(ncclSaidWords, ncclVersion)...)
+	out = append(out, wordTriggers(torchSaidWords, torchVersion)...)
+	out = append(out, wordTriggers(gpuNameWords, gpuArchName)...)
 	out = append(out, wordTriggers(scaleWords, proseScaling)...)
 	return append(out, wordTriggers(sameGPUWords, sameGPU)...)
 }()
@@ -306,7 +310,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	has := func(name string) bool { _, ok := x.prio[name]; return ok }
 	switch r {
 	case ncclVersion:
-		return has("nccl.version")
+		// A version said in words (versions.go) is below NCCL's own line.
+		return x.prio["nccl.version"] >= 2
 	case ncclDriver:
 		return x.prio["cuda.driver"] >= 2
 	case channelP2P, channelSHM, channelNET:
@@ -334,13 +339,13 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case ncclRefused:
 		return x.nccl.refused.set
 	case torchVersion:
-		return has("python.torch")
+		return x.prio["python.torch"] >= 1
 	case tfVersion:
 		return has("python.tensorflow")
 	case vllmVersion:
 		return has("python.vllm")
 	case pipNCCL:
-		return has("python.nccl")
+		return x.prio["python.nccl"] >= 1
 	case wslHost:
 		return has("wsl")
 	case containerHost:
@@ -414,6 +419,9 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		// each Rank line may name another. NCCL's own lines ("localRank 0")
 		// are never nccl-tests' Rank lines.
 		return len(x.sym.busbw.hosts) >= 2 || hasNCCLInfo(raw)
+	case gpuArchName:
+		// Every architecture named settles it; NCCL's lines name none.
+		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0
 	case gpuNameLine:
 		// NCCL's lines ("fabric UUID") never name a GPU as nvidia-smi does.
 		return x.sym.busbw.nameEv.set || hasNCCLInfo(raw)
