@@ -123,7 +123,7 @@
     };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
-      win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false };
+      win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, acs: ev(), iommu: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
@@ -509,7 +509,17 @@
     CONTAINER_WORDS = T.words.containers, P2P_INTENT_WORDS = T.words.p2pIntent, AMD_WORDS = T.words.amd,
     SOCKET_WORDS = T.words.sockets, SLOW_WORDS = T.words.slow, SHM_WORDS = T.words.shm, FM_WORDS = T.words.fm, NVLS_WORDS = T.words.nvls,
     WINDOWS_WORDS = T.words.windows, WIN_LAUNCH_WORDS = T.words.winLaunch,
-    BW_FIGURE_WORDS = T.words.bwFigure, BW_CARRIER_WORDS = T.words.bwCarrier;
+    BW_FIGURE_WORDS = T.words.bwFigure, BW_CARRIER_WORDS = T.words.bwCarrier, ACS_WORDS = T.words.acs, IOMMU_WORDS = T.words.iommu;
+  // grubIOMMUOn mirrors prose.go's: the options of GRUB's command line turn translation on.
+  function grubIOMMUOn(m) {
+    var on = false, re = new RegExp(RE.grubArg.source, "g"), a;
+    while ((a = re.exec(m))) {
+      var name = a[1], val = a[2].toLowerCase();
+      if (val === "on" || val === "force_enable" || val === "force") { on = on || name !== "iommu.passthrough"; }
+      else if (val === "off" || val === "pt" || val === "soft" || name === "iommu.passthrough" && (val === "1" || val === "y")) { return false; }
+    }
+    return on;
+  }
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
     if (!p.hang.set && containsAny(s, HANG_WORDS) && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
@@ -539,6 +549,12 @@
     if (!p.fm.set && containsAny(s, FM_WORDS)) {
       if (RE.fmHeader.test(s)) { p.fmAt = n; } else if (p.fmAt > 0 && n - p.fmAt <= 4 && RE.fmActive.test(s) || RE.fmExec.test(s)) { mark(p.fm, n, raw); }
     }
+    if (!p.acs.set && containsAny(s, ACS_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.acsOn.test(s) && !RE.acsNot.test(s)) { mark(p.acs, n, raw); }
+    if (!p.iommu.set && containsAny(s, IOMMU_WORDS) && s.indexOf("NCCL INFO") < 0) {
+      var g = RE.grubIOMMU.exec(s);
+      if (g && g[0] !== "") { if (grubIOMMUOn(g[0])) { mark(p.iommu, n, raw); } }
+      else if (RE.iommuSaid.test(s) && !RE.iommuNot.test(s)) { mark(p.iommu, n, raw); }
+    }
   };
   X.proseFacts = function () {
     var p = this.prose;
@@ -559,6 +575,9 @@
     if ((p.dist || p.multi) && !p.wsl && !Object.prototype.hasOwnProperty.call(this.prio, "wsl")) {
       this.setEvent("windows.distributed", "bool", "true", 1, p.win, "description");
     }
+    this.setEvent("acs.redirect", "bool", "true", 0, p.acs, "description");
+    var pt = this.f["iommu.passthrough"];
+    if (!pt || pt.value !== "true") { this.setEvent("iommu.enabled", "bool", "true", 0, p.iommu, "description"); }
   };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.

@@ -61,6 +61,8 @@ const (
 	proseBWCarrier                // NVLink, NVSwitch or a bandwidth test named
 	testRank                      // nccl-tests' "#  Rank" lines (nccltests.go)
 	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
+	proseACS                      // ACS said to be on
+	proseIOMMU                    // the IOMMU said to be on, or GRUB's command line
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -142,7 +144,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 }, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...)
 
 // proseTriggers are the words of the container, P2P, AMD, socket, slow,
-// shm, Fabric Manager, NVLS, Windows and bandwidth-figure readers;
+// shm, Fabric Manager, NVLS, Windows, bandwidth-figure, ACS and IOMMU readers;
 // "docker" is containerHost's word already (see done).
 var proseTriggers = func() []trigger {
 	var out []trigger
@@ -161,7 +163,9 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(windowsWords, proseWindows)...)
 	out = append(out, wordTriggers(winLaunchWords, proseWinLaunch)...)
 	out = append(out, wordTriggers(bwFigureWords, proseBWFigure)...)
-	return append(out, wordTriggers(bwCarrierWords, proseBWCarrier)...)
+	out = append(out, wordTriggers(bwCarrierWords, proseBWCarrier)...)
+	out = append(out, wordTriggers(acsWords, proseACS)...)
+	return append(out, wordTriggers(iommuWords, proseIOMMU)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -395,6 +399,10 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		// each Rank line may name another. NCCL's own lines ("localRank 0")
 		// are never nccl-tests' Rank lines.
 		return len(x.sym.busbw.hosts) >= 2 || hasNCCLInfo(raw)
+	case proseACS:
+		return x.prose.acs.set || x.marks&markNCCLInfo != 0
+	case proseIOMMU:
+		return x.prose.iommu.set || x.marks&markNCCLInfo != 0
 	case gpuNameLine:
 		// NCCL's lines ("fabric UUID") never name a GPU as nvidia-smi does.
 		return x.sym.busbw.nameEv.set || hasNCCLInfo(raw)

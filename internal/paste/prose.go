@@ -81,6 +81,25 @@ var (
 	reBWFigure  = pattern("bwFigure", `(?i)\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b.{0,200}(?:\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b)|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b.{0,200}\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b`)
 	reBWCarrier = pattern("bwCarrier", `(?i)nvlink|nvswitch|\bnvls\b|\bsharp\b|_perf\b|nccl-tests|\bbusbw\b|\balgbw\b|p2pBandwidthLatencyTest|nvbandwidth|\ball[ _-]?reduce\b`)
 	reWinLaunch = pattern("winLaunch", `(?i)\bdistributed\b|\btorchrun\b|\bddp\b|\bmulti-?\s?gpus?\b|\bnproc[_-]per[_-]node\b|CUDA_VISIBLE_DEVICES=\d,\d|accelerate launch|多卡|分布式`)
+	// ACS said to be on ("ACS is enabled on the PLX switches", "bridges that
+	// had ACS enabled", "ACS redirect is enabled on: 0000:0d:01.0",
+	// "IOMMU/ACS enabled in BIOS"), and the IOMMU said to be on ("IOMMUv2 is
+	// enabled in the BIOS", "VT-d enabled", "with IOMMU on"). "ACS on" and
+	// "IOMMU on" count only at a clause's end: "ACS on the switches" names
+	// where, not whether. A denial on the line ("disabled", "no", "not",
+	// "without", "turned off") rules the line out; "disable ACS" asks for a
+	// fix and is no denial, but says nothing of the state either.
+	reACSOn       = pattern("acsOn", `(?i)\bACS\b(?:\s(?:P2P\s)?(?:redirect(?:ion)?|control|capability|feature)s?)?\s(?:is\s|was\s|are\s|were\s|still\s|also\s|being\s|seems\s|got\s){0,2}(?:enabled|turned on|active)\b|\bACS (?:is |was )?on(?:$|[.,;:)!])`)
+	reACSNot      = pattern("acsNot", `(?i)\b(?:no|not|never|without|disabled|turned off|switched off)\s(?:\w{1,20}\s){0,3}ACS\b|\bACS\s(?:\w{1,20}\s){0,3}(?:not|never|disabled|off)\b|\bACS\w{0,4} (?:is |are )?(?:off|disabled)\b|n't\s(?:\w{1,20}\s){0,2}(?:enabled?\s)?ACS\b`)
+	reIOMMUOnSaid = pattern("iommuSaid", `(?i)\b(?:IOMMU(?:v2)?|VT-d|AMD-Vi|AMD IOMMU|Intel VT-d)(?:/ACS)?\s(?:\(\w{1,30}\)\s)?(?:support\s|mode\s|feature\s)?(?:is\s|was\s|are\s|still\s|also\s|being\s|got\s){0,2}(?:enabled|turned on|active)\b|\b(?:IOMMU|VT-d|AMD-Vi)\s(?:is\s|was\s)?on(?:$|[.,;:)!])|\b(?:IOMMU|VT-d)\s?[:=]\s?(?:enabled|on)\b|\bwith (?:the )?(?:IOMMU|VT-d) on\b`)
+	reIOMMUNot    = pattern("iommuNot", `(?i)\b(?:no|not|never|without|disabled|turned off|switched off)\s(?:\w{1,20}\s){0,3}(?:IOMMU|VT-d|AMD-Vi)|\b(?:IOMMU|VT-d|AMD-Vi)\w{0,2}\s(?:\w{1,20}\s){0,3}(?:not|never|disabled|off)\b|n't\s(?:\w{1,20}\s){0,2}(?:IOMMU|VT-d)`)
+	// A kernel command line as GRUB's configuration writes it
+	// (GRUB_CMDLINE_LINUX="quiet intel_iommu=on"): the value in quotes,
+	// which the kernel-line reader (paste.go) does not split at the quote.
+	// intel_iommu=on, amd_iommu=on and iommu=on turn translation on;
+	// iommu=pt, iommu=soft and an =off are the fixes and rule the line out.
+	reGrubIOMMU = pattern("grubIOMMU", `\bGRUB_CMDLINE_LINUX(?:_DEFAULT)?\s{0,2}=\s{0,2}["']?[^"']{0,400}`)
+	reGrubArg   = pattern("grubArg", `(?:^|[\s"'=])(intel_iommu|amd_iommu|iommu|iommu\.passthrough)=(\w{1,20})`)
 )
 
 // migWords and vmWords are the words, as written, one of which every match
@@ -135,6 +154,14 @@ var (
 		"_perf", "nccl-tests", "busbw", "BusBw", "busBw", "BUSBW", "algbw", "AlgBw", "algBw", "p2pBandwidthLatencyTest", "nvbandwidth", "allreduce", "all_reduce", "all reduce", "All reduce", "all-reduce", "AllReduce", "Allreduce", "ALLREDUCE"}
 )
 
+// acsWords and iommuWords are the words, as written, one of which every
+// match of reACSOn, reIOMMUOnSaid and reGrubIOMMU holds. NCCL's own lines
+// name neither.
+var (
+	acsWords   = []string{"ACS", "acs ", "Acs "}
+	iommuWords = []string{"IOMMU", "iommu", "Iommu", "VT-d", "VT-D", "vt-d", "AMD-Vi", "GRUB_CMDLINE_LINUX"}
+)
+
 // hangWords are the words, as written, that a line saying a run hangs
 // holds one of (reHangWord, case folded): the prefilter's triggers.
 var hangWords = []string{"hang", "Hang", "HANG", "hung", "Hung", "stuck", "Stuck", "STUCK", "freez", "Freez", "FREEZ", "froze", "Froze", "deadlock", "Deadlock",
@@ -172,6 +199,8 @@ type prose struct {
 	multi bool  // the paste starts a distributed or multi-GPU run
 	bwFig event // a line that sets a bandwidth figure against the link's headline
 	bwCar bool  // the paste names NVLink, NVSwitch or a bandwidth test
+	acs   event // a line that says ACS is on
+	iommu event // a line that says the IOMMU is on, or a GRUB line that turns it on
 }
 
 // proseLine reads stripped line s.
@@ -256,6 +285,36 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.fm.mark(n, raw)
 		}
 	}
+	if !p.acs.set && containsAny(s, acsWords...) && !strings.Contains(s, "NCCL INFO") && reACSOn.MatchString(s) && !reACSNot.MatchString(s) {
+		p.acs.mark(n, raw)
+	}
+	if !p.iommu.set && containsAny(s, iommuWords...) && !strings.Contains(s, "NCCL INFO") {
+		if m := reGrubIOMMU.FindString(s); m != "" {
+			if grubIOMMUOn(m) {
+				p.iommu.mark(n, raw)
+			}
+		} else if reIOMMUOnSaid.MatchString(s) && !reIOMMUNot.MatchString(s) {
+			p.iommu.mark(n, raw)
+		}
+	}
+}
+
+// grubIOMMUOn says whether the options of GRUB's command line m turn the
+// IOMMU's translation on: intel_iommu=on, amd_iommu=on or iommu=on, and
+// neither passthrough (iommu=pt), software bouncing (iommu=soft) nor an
+// IOMMU turned off, which are the fixes.
+func grubIOMMUOn(m string) bool {
+	on := false
+	for _, a := range reGrubArg.FindAllStringSubmatch(m, -1) {
+		name, val := a[1], strings.ToLower(a[2])
+		switch {
+		case val == "on" || val == "force_enable" || val == "force":
+			on = on || name != "iommu.passthrough"
+		case val == "off" || val == "pt" || val == "soft" || name == "iommu.passthrough" && (val == "1" || val == "y"):
+			return false
+		}
+	}
+	return on
 }
 
 // proseFacts gives the facts of these readers once the input ends: a run
@@ -288,5 +347,13 @@ func (x *Extractor) proseFacts() {
 	}
 	if _, wsl := x.prio["wsl"]; (p.dist || p.multi) && !p.wsl && !wsl {
 		x.setEvent("windows.distributed", "bool", "true", 1, p.win, "description")
+	}
+	// Below every tool's reading: lspci's ACSCtl and setpci's word, dmesg
+	// and the running kernel's command line say what is, words what someone
+	// believes. The IOMMU said on is not read where passthrough is known:
+	// translation, not the IOMMU itself, drops peer traffic.
+	x.setEvent("acs.redirect", "bool", "true", 0, p.acs, "description")
+	if v, ok := x.facts["iommu.passthrough"]; !ok || v.Value != "true" {
+		x.setEvent("iommu.enabled", "bool", "true", 0, p.iommu, "description")
 	}
 }
