@@ -522,7 +522,7 @@
   }
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
-    if (!p.hang.set && containsAny(s, HANG_WORDS) && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
+    if (!p.hang.set && containsAny(s, HANG_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
     if (!p.wrong.set && containsAny(s, WRONG_WORDS) && RE.wrongOut.test(s)) { mark(p.wrong, n, raw); }
     if (s.indexOf("^C") === 0 || s.indexOf("@^C") === 0 || s.indexOf("KeyboardInterrupt") >= 0) { mark(p.ctrlC, n, raw); }
     if (!p.dist && containsAny(raw, DIST_WORDS) && RE.distCall.test(raw)) { p.dist = true; }

@@ -385,7 +385,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case tensorPrint:
 		return x.sym.tensors.zeros.set
 	case proseHang:
-		return x.prose.hang.set
+		return x.prose.hang.set || x.marks&markNCCLInfo != 0
 	case distCall:
 		return x.prose.dist
 	case proseWrong:

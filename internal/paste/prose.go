@@ -10,11 +10,28 @@ import "strings"
 // that a hang of something else is not read as one.
 
 var (
-	reHangWord  = pattern("hangWord", `(?i)\b(?:hangs?|hanging|hung|stuck|freez(?:es|ing|e)|froze|frozen|deadlock(?:s|ed)?)\b|卡住|卡死|卡在|挂起|死锁`)
-	reHangNot   = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock)`)
-	reHangWhere = pattern("hangWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|broadcast|barrier|init_process_group|\bnccl|collective|\bgpus?\b|multi-?gpu|p2pBandwidthLatencyTest|simpleP2P|_perf\b|\bddp\b|distributed|deepspeed|torchrun|tensor.parallel|\bcuda\b|\.generate\(|vllm|分布式|多卡|显卡`)
-	reWrongOut  = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|returns?|prints?|gives?|generates?|produces?|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b`)
-	reDistCall  = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
+	// A hang said in words: the words of one (hangs, stuck, freezes,
+	// deadlock), and the other ways threads say it: "does not progress",
+	// "makes no progress", "waits forever", "blocks in jax.lax.psum
+	// forever", "never returns", "the process blocked", "nothing happens
+	// after", "timed out after 30 minutes", "stalled".
+	reHangWord = pattern("hangWord", `(?i)\b(?:hangs?|hanging|hung|stuck|freez(?:es|ing|e)|froze|frozen|deadlock(?:s|ed)?)\b|卡住|卡死|卡在|挂起|死锁|`+
+		`\b(?:does(?:n't| not)|did(?:n't| not)|do(?:n't| not)|never|won't|will not|can't|cannot|could(?:n't| not))\s(?:make\s(?:any\s)?)?progress(?:es)?\b|\bno (?:further |more )?progress\b|`+
+		`\b(?:waits?|waiting|waited|blocks?|blocking|blocked|sits?|sitting|spins?|spinning)\b.{0,40}\b(?:forever|indefinitely|infinitely)\b|`+
+		`\bnever (?:returns?|returned|finish(?:es|ed)?|completes?|completed|ends?|terminates?|exits?|proceeds?)\b|`+
+		`\b(?:is|are|was|were|gets?|got|being|been)\s(?:\w{1,20}\s)?blocked\b|\b(?:process|program|job|script|training)\s(?:blocks|blocked|block(?:$|[.,;:!]))|`+
+		`\bnothing (?:else |more )?happen(?:s|ed)\b|\btim(?:ed|es|e) ?out after \d{1,4}\s?(?:minutes?|mins?|hours?|hrs?|h)\b|\bstall(?:s|ed|ing)\b|`+
+		`没有?反应|不动了|一直等待|无响应|没有进展`)
+	reHangNot = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock|stall|block)|`+
+		// A hang that may come, not one that came ("can cause a hang",
+		// "causing ... or even a hang"); freezing layers and stuck on how.
+		`\b(?:can|could|may|might|will|would)\s(?:\w{1,20}\s){0,2}(?:cause[sd]?|lead to|result in|trigger)\b.{0,100}\b(?:hang|deadlock|stall|freez)|\bor even (?:a |to )?(?:hang|deadlock|stall)|`+
+		`\b(?:warp|pipeline|memory|instruction)\sstall|\bstall reasons?\b|\bprogress ?bars?\b|\bblock(?:s|ed)? (?:size|sizes|dim)\b|`+
+		`\bfreez\w{0,3}\s(?:the\s)?(?:\w{1,20}\s)?(?:layers?|weights?|params|parameters|backbone|encoder|embeddings?)\b|\bfrozen\s(?:\w{1,20}\s)?(?:layers?|weights?|params|parameters|backbone|encoder|embeddings?)\b|\bstuck (?:on how|at how|trying to figure)\b`)
+	reHangWhere = pattern("hangWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|broadcast|barrier|init_process_group|\bnccl|collective|\bgpus?\b|multi-?gpu|p2pBandwidthLatencyTest|simpleP2P|_perf\b|\bddp\b|distributed|deepspeed|torchrun|tensor.parallel|\bcuda\b|\.generate\(|vllm|分布式|多卡|显卡|`+
+		`all_?to_?all|horovod|\bjax\b|\bpmap\b|\bpsum\b|mpirun|\btraining\b|\btrain\(|训练`)
+	reWrongOut = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|returns?|prints?|gives?|generates?|produces?|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b`)
+	reDistCall = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
 	// Where the GPUs are, said in words: MIG slices by name or profile
 	// ("4 MIG instances (1g.10gb)"), a virtual machine or GPU passthrough.
 	reMIGProse = pattern("migProse", `\bMIG[- ](?:instances?|slices?|partitions?|devices?|enabled)\b|\b[1-7]g\.\d{1,3}gb\b`)
@@ -163,9 +180,13 @@ var (
 )
 
 // hangWords are the words, as written, that a line saying a run hangs
-// holds one of (reHangWord, case folded): the prefilter's triggers.
+// holds one of (reHangWord, case folded): the prefilter's triggers. NCCL's
+// own lines ("Threads per block") are never read for them.
 var hangWords = []string{"hang", "Hang", "HANG", "hung", "Hung", "stuck", "Stuck", "STUCK", "freez", "Freez", "FREEZ", "froze", "Froze", "deadlock", "Deadlock",
-	"卡住", "卡死", "卡在", "挂起", "死锁"}
+	"卡住", "卡死", "卡在", "挂起", "死锁",
+	"progress", "Progress", "PROGRESS", "forever", "Forever", "FOREVER", "indefinitely", "Indefinitely", "infinitely", "never", "Never", "NEVER",
+	"block", "Block", "BLOCK", "nothing", "Nothing", "NOTHING", "out after", "Out after", "OUT AFTER", "stall", "Stall", "STALL",
+	"反应", "不动了", "一直等待", "无响应", "没有进展"}
 
 // wrongWords are the words, as written, one of which every match of
 // reWrongOut holds.
@@ -206,7 +227,7 @@ type prose struct {
 // proseLine reads stripped line s.
 func (x *Extractor) proseLine(s string, n int, raw string) {
 	p := &x.prose
-	if !p.hang.set && containsAny(s, hangWords...) && reHangWord.MatchString(s) &&
+	if !p.hang.set && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangWord.MatchString(s) &&
 		reHangWhere.MatchString(s) && !reHangNot.MatchString(s) {
 		p.hang.mark(n, raw)
 	}
