@@ -123,7 +123,7 @@
     };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
-      win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, acs: ev(), iommu: ev() };
+      win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
@@ -527,11 +527,13 @@
     if (s.indexOf("^C") === 0 || s.indexOf("@^C") === 0 || s.indexOf("KeyboardInterrupt") >= 0) { mark(p.ctrlC, n, raw); }
     if (!p.dist && containsAny(raw, DIST_WORDS) && RE.distCall.test(raw)) { p.dist = true; }
     if (!p.mig.set && containsAny(s, MIG_WORDS) && RE.migProse.test(s) && !RE.placeNot.test(s)) { mark(p.mig, n, raw); }
+    if (!p.mig2 && containsAny(s, MIG_WORDS) && RE.migNamed.test(s) && !containsAny(s, ["MIG M.", "MIG Mode", "NCCL INFO"])) { p.mig2 = true; }
     if (!p.vm.set && containsAny(s, VM_WORDS) && RE.vmProse.test(s) && !RE.placeNot.test(s)) { mark(p.vm, n, raw); }
     if (!p.cont.set && containsAny(s, CONTAINER_WORDS) && RE.containers.test(s) && !RE.containerNot.test(s)) { mark(p.cont, n, raw); }
     if (!p.p2p && containsAny(s, P2P_INTENT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.p2pIntent.test(s)) { p.p2p = true; }
     if (!p.amd.set && containsAny(s, AMD_WORDS) && RE.amdCPU.test(s) && !RE.amdNot.test(s)) { mark(p.amd, n, raw); }
     if (!p.socks.set && containsAny(s, SOCKET_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.sockets.test(s) && !RE.socketsNot.test(s)) { mark(p.socks, n, raw); }
+    if (!p.sock1.set && s.indexOf("Socket(s):") === 0 && RE.oneSocket.test(s)) { mark(p.sock1, n, raw); }
     if (!p.slow.set && containsAny(s, SLOW_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.slow.test(s) &&
       RE.slowWhere.test(s) && !RE.slowNot.test(s)) { mark(p.slow, n, raw); }
     if (!p.shm.set && containsAny(s, SHM_WORDS) && s.indexOf("NCCL INFO") < 0) {
@@ -566,6 +568,7 @@
     if (p.p2p) { this.setEvent("container.p2p", "bool", "true", 1, p.cont, "description"); }
     this.setEvent("cpu.amd", "bool", "true", 1, p.amd, "description");
     this.setEvent("cpu.sockets", "bool", "true", 1, p.socks, "description");
+    if (!p.socks.set) { this.setEvent("cpu.sockets", "bool", "false", 1, p.sock1, "lscpu"); }
     this.setEvent("perf.slow", "bool", "true", 1, p.slow, "description");
     this.setEvent("shm.small", "bool", "true", 1, p.shm, "description");
     if (p.lib) { this.setEvent("shm.small", "bool", "true", 1, p.bus, "backtrace"); }
@@ -578,6 +581,21 @@
     this.setEvent("acs.redirect", "bool", "true", 0, p.acs, "description");
     var pt = this.f["iommu.passthrough"];
     if (!pt || pt.value !== "true") { this.setEvent("iommu.enabled", "bool", "true", 0, p.iommu, "description"); }
+  };
+
+  // pathFacts mirrors prose.go's: beside a run said to be slow, whether the
+  // path between the GPUs is shown.
+  X.pathFacts = function () {
+    var e = this.prose.slow, names = T.words.path, places = T.words.place, i, f;
+    if (!e.set) { return; }
+    for (i = 0; i < names.length; i++) {
+      if ((f = this.f[names[i]])) { this.setEvent("topo.known", "bool", "true", 0, e, f.source); return; }
+    }
+    for (i = 0; i < places.length; i++) {
+      if ((f = this.f[places[i]]) && f.value === "true") { this.setEvent("topo.known", "bool", "true", 0, e, f.source); return; }
+    }
+    if (this.prose.mig2) { this.setEvent("topo.known", "bool", "true", 0, e, "description"); return; }
+    this.setEvent("topo.known", "bool", "false", 0, e, "description");
   };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
@@ -886,6 +904,7 @@
     this.setEvent("mig.enabled", "bool", String(this.mig.on.set), 1, this.mig.on.set ? this.mig.on : this.mig.seen, "nvidia-smi");
     this.setEvent("acs.redirect", "bool", String(this.acs.redirect.set), 1, this.acs.redirect.set ? this.acs.redirect : this.acs.any, "lspci");
     this.setEvent("gpu.consumer", "bool", String(this.consumer.set), 1, this.consumer.set ? this.consumer : this.dataCentre, "GPU name");
+    this.pathFacts();
     var f = this.f;
     return Object.keys(f).map(function (k) { return f[k]; }).sort(function (a, b) {
       return a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

@@ -391,7 +391,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseWrong:
 		return x.prose.wrong.set
 	case proseMIG:
-		return x.prose.mig.set
+		return x.prose.mig.set && x.prose.mig2
 	case proseVM:
 		return x.prose.vm.set
 	case testRank:

@@ -116,6 +116,9 @@ var (
 	// intel_iommu=on, amd_iommu=on and iommu=on turn translation on;
 	// iommu=pt, iommu=soft and an =off are the fixes and rule the line out.
 	reGrubIOMMU = pattern("grubIOMMU", `\bGRUB_CMDLINE_LINUX(?:_DEFAULT)?\s{0,2}=\s{0,2}["']?[^"']{0,400}`)
+	reMIGNamed  = pattern("migNamed", `\bMIG\b`)
+	// lscpu of a host with one socket: no pair of GPUs crosses sockets.
+	reOneSocket = pattern("oneSocket", `^Socket\(s\):\s{1,40}1$`)
 	reGrubArg   = pattern("grubArg", `(?:^|[\s"'=])(intel_iommu|amd_iommu|iommu|iommu\.passthrough)=(\w{1,20})`)
 )
 
@@ -220,6 +223,8 @@ type prose struct {
 	multi bool  // the paste starts a distributed or multi-GPU run
 	bwFig event // a line that sets a bandwidth figure against the link's headline
 	bwCar bool  // the paste names NVLink, NVSwitch or a bandwidth test
+	sock1 event // lscpu shows one socket
+	mig2  bool  // a line names MIG, outside nvidia-smi's headers ("use NCCL with MIG")
 	acs   event // a line that says ACS is on
 	iommu event // a line that says the IOMMU is on, or a GRUB line that turns it on
 }
@@ -245,6 +250,11 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.mig.set && containsAny(s, migWords...) && reMIGProse.MatchString(s) && !rePlaceNot.MatchString(s) {
 		p.mig.mark(n, raw)
 	}
+	// nvidia-smi's table ("MIG M.") and -q ("MIG Mode") name MIG on every
+	// machine; the MIG reader of paste.go reads those.
+	if !p.mig2 && containsAny(s, migWords...) && reMIGNamed.MatchString(s) && !containsAny(s, "MIG M.", "MIG Mode", "NCCL INFO") {
+		p.mig2 = true
+	}
 	if !p.vm.set && containsAny(s, vmWords...) && reVMProse.MatchString(s) && !rePlaceNot.MatchString(s) {
 		p.vm.mark(n, raw)
 	}
@@ -261,6 +271,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.socks.set && containsAny(s, socketWords...) && !strings.Contains(s, "NCCL INFO") && reSockets.MatchString(s) && !reSocketsNot.MatchString(s) {
 		p.socks.mark(n, raw)
+	}
+	if !p.sock1.set && strings.HasPrefix(s, "Socket(s):") && reOneSocket.MatchString(s) {
+		p.sock1.mark(n, raw)
 	}
 	if !p.slow.set && containsAny(s, slowWords...) && !strings.Contains(s, "NCCL INFO") && reSlow.MatchString(s) &&
 		reSlowWhere.MatchString(s) && !reSlowNot.MatchString(s) {
@@ -356,6 +369,9 @@ func (x *Extractor) proseFacts() {
 	}
 	x.setEvent("cpu.amd", "bool", "true", 1, p.amd, "description")
 	x.setEvent("cpu.sockets", "bool", "true", 1, p.socks, "description")
+	if !p.socks.set {
+		x.setEvent("cpu.sockets", "bool", "false", 1, p.sock1, "lscpu")
+	}
 	x.setEvent("perf.slow", "bool", "true", 1, p.slow, "description")
 	x.setEvent("shm.small", "bool", "true", 1, p.shm, "description")
 	if p.lib {
@@ -377,4 +393,47 @@ func (x *Extractor) proseFacts() {
 	if v, ok := x.facts["iommu.passthrough"]; !ok || v.Value != "true" {
 		x.setEvent("iommu.enabled", "bool", "true", 0, p.iommu, "description")
 	}
+}
+
+// pathFactNames are the facts that tell the causes of a slow run apart: the
+// topology (NVLink, pairs across sockets), what NCCL chose or was told
+// (its transport, P2P refused, NCCL_P2P_DISABLE, NCCL_P2P_LEVEL), ACS,
+// the IOMMU, the CPU sockets, the link a bandwidth test ran over, the
+// cards and where they run.
+var pathFactNames = []string{"topo.sys_pairs", "nvlink.present", "nvswitch.present", "nccl.transport", "nccl.p2p_used", "nccl.p2p_refused",
+	"env.NCCL_P2P_DISABLE", "env.NCCL_P2P_LEVEL", "acs.redirect", "iommu.enabled", "iommu.passthrough", "iommu.faults", "cpu.sockets",
+	"p2p.all_pairs_ok", "p2p.link_gbs", "p2p.bw_below_link", "p2p.test.slow_pairs", "nccl.tests.link_gbs"}
+
+// placeFactNames tell the path only when true: GeForce cards without P2P,
+// a VM, WSL, MIG, GPUs split over containers; a data-centre card's name or
+// MIG off says nothing of it.
+var placeFactNames = []string{"gpu.consumer", "virtualized", "wsl", "mig.enabled", "container.p2p"}
+
+// pathFacts says, beside a run said to be slow, whether the paste shows
+// the path between the GPUs (topo.known): with nothing of it shown, the
+// usual suspects answer in the order one checks them (ACS redirect, P2P
+// not used, a slow PCIe path, CPU sockets), and the facts above tell them
+// apart.
+func (x *Extractor) pathFacts() {
+	e := x.prose.slow
+	if !e.set {
+		return
+	}
+	for _, name := range pathFactNames {
+		if f, ok := x.facts[name]; ok {
+			x.setEvent("topo.known", "bool", "true", 0, e, f.Source)
+			return
+		}
+	}
+	for _, name := range placeFactNames {
+		if f, ok := x.facts[name]; ok && f.Value == "true" {
+			x.setEvent("topo.known", "bool", "true", 0, e, f.Source)
+			return
+		}
+	}
+	if x.prose.mig2 {
+		x.setEvent("topo.known", "bool", "true", 0, e, "description")
+		return
+	}
+	x.setEvent("topo.known", "bool", "false", 0, e, "description")
 }

@@ -64,7 +64,7 @@ func Table() []byte {
 		// the condition that shows it, and whether it is Weak.
 		Symptoms [][3]any `json:"symptoms"`
 	}{Patterns: map[string]jsRE{}, MaxText: MaxText, MaxGPUs: maxGPUs, MaxEnv: maxEnv, MaxLine: MaxLine,
-		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "consumer": consumerWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords, "mig": migWords, "vm": vmWords, "containers": containerWords, "p2pIntent": p2pIntentWords, "amd": amdWords, "sockets": socketWords, "slow": slowWords, "shm": shmWords, "fm": fmWords, "nvls": nvlsWords, "windows": windowsWords, "winLaunch": winLaunchWords, "bwFigure": bwFigureWords, "bwCarrier": bwCarrierWords, "setpciACS": setpciACSWords, "testGPU": testGPUWords, "acs": acsWords, "iommu": iommuWords}}
+		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "consumer": consumerWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords, "mig": migWords, "vm": vmWords, "containers": containerWords, "p2pIntent": p2pIntentWords, "amd": amdWords, "sockets": socketWords, "slow": slowWords, "shm": shmWords, "fm": fmWords, "nvls": nvlsWords, "windows": windowsWords, "winLaunch": winLaunchWords, "bwFigure": bwFigureWords, "bwCarrier": bwCarrierWords, "setpciACS": setpciACSWords, "testGPU": testGPUWords, "acs": acsWords, "iommu": iommuWords, "path": pathFactNames, "place": placeFactNames}}
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}

@@ -116,6 +116,7 @@ var displayNames = map[string]words{
 	"nvls.none":               {"no NVLS channels, said in words", "据称没有 NVLS 通道"},
 	"perf.vs_headline":        {"a bandwidth figure set against the link's headline figure, said in words", "据称带宽数值与链路标称值相比偏低"},
 	"windows.distributed":     {"a distributed run on native Windows, said in words", "据称在原生 Windows 上运行分布式任务"},
+	"topo.known":              {"information on the path between GPUs (topology, an NCCL_DEBUG=INFO log, ACS, IOMMU, CPU sockets)", "GPU 之间路径的信息（拓扑、NCCL 调试日志、ACS、IOMMU、CPU 插槽）"},
 }
 
 // The whole reasons facts give of themselves (their yes and no) in each

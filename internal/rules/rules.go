@@ -85,6 +85,7 @@
 //	nvls.none          the input says in words that NCCL uses no NVLS channels ("0 nvls channels"), outside NCCL's own lines
 //	perf.vs_headline   the input sets a bandwidth figure against the link's headline in words ("480 GB/s ... the NVLink bw is 900 GB/s"), beside NVLink, NVSwitch or a bandwidth test
 //	windows.distributed the input says the run is on native Windows (Platform: Windows-10, win32, C:\Users paths), not WSL, and starts a distributed or multi-GPU run
+//	topo.known         beside communication said to be slow: whether the input shows the path between the GPUs (nvidia-smi topo, NCCL's transport or P2P settings, ACS, the IOMMU, CPU sockets, a bandwidth test's link)
 //	fabricmanager.down systemctl status shows nvidia-fabricmanager failed or inactive (dead), or its start exited with a failure
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
