@@ -116,16 +116,19 @@
       waived: ev(),
       smi: { next: "", fb: 0, bar1: 0, bar1Ev: ev(), small: ev(), anyBAR1: false, matched: false },
       hang: { watch: false, init: ev() },
-      tensors: { nonzero: new Array(MAX_GPUS).fill(0), zeros: ev() },
+      tensors: { nonzero: new Array(MAX_GPUS).fill(0), zeros: ev(), open: { set: false, line: 0, raw: "", text: "" }, recent: [], differs: ev() },
       setpci: { next: false, any: ev(), redirect: ev() },
       rebar: { mib: 0, ev: ev(), small: ev() },
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
+    this.car = { named: ev() };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev() };
+    this.gpuArch = { seen: 0, first: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
+    this.scale = { fail: ev(), dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0 };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
   }
   var X = Extractor.prototype;
@@ -186,8 +189,11 @@
     }
     this.kernelLine(s, n, raw);
     this.versionLine(s, n, raw);
+    this.versionProse(s, n, raw);
+    this.gpuArchLine(s, n, raw);
     this.symptomScan(s, n, raw);
     this.proseLine(s, n, raw);
+    this.customARLine(s, n, raw);
     this.linkScan(s);
   };
 
@@ -308,7 +314,7 @@
     if (s === "FB Memory Usage" || s === "BAR1 Memory Usage") { y.smi.next = s; }
     if (armsHang(s)) { var h = y.hang; h.watch = true; h.init.set = true; h.init.line = n; h.init.text = raw; }
     if ((s.indexOf("waiving test") >= 0 || s.indexOf("Waiving device_to_device") === 0) && RE.waived.test(s)) { mark(y.waived, n, raw); }
-    if (s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
+    if (y.tensors.open.set || s.indexOf("tensor(") >= 0 || s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
     if (s.indexOf("BAR 1: current size: ") >= 0) { var b = s; while (b.charAt(0) === "`") { b = b.slice(1); } if (b.indexOf("BAR 1: current size: ") === 0) { this.rebarLine(b, n, raw); } }
     if (containsAny(s, T.words.setpciACS) && RE.setpciACS.test(s)) { y.setpci.next = true; }
     this.ncclTestLine(s, n, raw);
@@ -359,15 +365,44 @@
     fields(m[3] || "").forEach(function (f) { if (f.length > 2) { most = Math.max(most, mib(f.slice(0, -2), f.slice(-2))); } });
     if (cur < most || cur <= 256) { mark(r.small, n, raw); }
   };
+  // tensorLine mirrors symptoms.go: a tensor on one line or over several.
+  var RECENT_TENSORS = 8, MAX_TENSOR_TEXT = 4000;
   X.tensorLine = function (s, n, raw) {
-    var m = RE.tensor.exec(s);
-    if (!m) { return; }
-    var dev = parseInt(m[2], 10), y = this.sym.tensors;
-    if (dev >= MAX_GPUS) { return; }
-    var elems = m[1].split(",").length;
-    if (containsAny(m[1], ["1", "2", "3", "4", "5", "6", "7", "8", "9"])) { y.nonzero[dev] = elems + 1; return; }
-    for (var d = 0; d < MAX_GPUS; d++) {
-      if (d !== dev && y.nonzero[d] === elems + 1) { mark(y.zeros, n, raw); return; }
+    var m, t = this.sym.tensors;
+    if ((m = RE.tensor.exec(s))) { t.open.set = false; this.tensorPrinted(m[1], m[2], n, raw); return; }
+    if (t.open.set) {
+      if ((m = RE.tensorEnd.exec(s)) && t.open.text.length + m[1].length <= MAX_TENSOR_TEXT) {
+        t.open.set = false;
+        this.tensorPrinted(t.open.text + m[1], m[2], t.open.line, t.open.raw);
+        return;
+      }
+      if (n - t.open.line < 64 && t.open.text.length + s.length <= MAX_TENSOR_TEXT && RE.tensorRow.test(s)) { t.open.text += s; return; }
+      t.open.set = false;
+    }
+    if (s.indexOf("tensor(") >= 0 && (m = RE.tensorStart.exec(s))) { t.open = { set: true, line: n, raw: raw, text: m[1] }; }
+  };
+  X.tensorPrinted = function (values, dev, n, raw) {
+    var d = parseInt(dev, 10), y = this.sym.tensors;
+    if (d >= MAX_GPUS) { return; }
+    var v = values.split(" ").join("").replace(/,+$/, ""), elems = v.split(",").length;
+    if (!containsAny(v, ["1", "2", "3", "4", "5", "6", "7", "8", "9"])) {
+      for (var o = 0; o < MAX_GPUS; o++) {
+        if (o !== d && y.nonzero[o] === elems + 1) { mark(y.zeros, n, raw); return; }
+      }
+      return;
+    }
+    y.nonzero[d] = elems + 1;
+    if (y.recent.length === RECENT_TENSORS) { y.recent.shift(); }
+    y.recent.push({ dev: d, values: v, ev: { set: true, line: n, text: raw } });
+    if (y.differs.set) { return; }
+    var r = y.recent, commas = function (x) { return x.split(",").length; };
+    for (var i = 0; i < r.length; i++) {
+      for (var j = i + 1; j < r.length; j++) {
+        if (r[j].dev === r[i].dev || r[j].values !== r[i].values) { continue; }
+        for (var k = i + 1; k < r.length; k++) {
+          if (k !== j && r[k].dev === r[j].dev && r[k].values !== r[i].values && commas(r[k].values) === commas(r[i].values)) { y.differs = r[k].ev; return; }
+        }
+      }
     }
   };
   X.symptomFacts = function () {
@@ -557,37 +592,29 @@
       if (g && g[0] !== "") { if (grubIOMMUOn(g[0])) { mark(p.iommu, n, raw); } }
       else if (RE.iommuSaid.test(s) && !RE.iommuNot.test(s)) { mark(p.iommu, n, raw); }
     }
+    this.scalingLine(s, n, raw);
   };
-  X.proseFacts = function () {
-    var p = this.prose;
-    this.setEvent("hang.seen", "bool", "true", 2, p.hang, "description");
-    this.setEvent("output.wrong", "bool", "true", 1, p.wrong, "description");
-    if (p.dist) { this.setEvent("hang.seen", "bool", "true", 1, p.ctrlC, "interrupted run"); }
-    this.setEvent("mig.enabled", "bool", "true", 0, p.mig, "description");
-    this.setEvent("virtualized", "bool", "true", 0, p.vm, "description");
-    if (p.p2p) { this.setEvent("container.p2p", "bool", "true", 1, p.cont, "description"); }
-    this.setEvent("cpu.amd", "bool", "true", 1, p.amd, "description");
-    this.setEvent("cpu.sockets", "bool", "true", 1, p.socks, "description");
-    if (!p.socks.set) { this.setEvent("cpu.sockets", "bool", "false", 1, p.sock1, "lscpu"); }
-    this.setEvent("perf.slow", "bool", "true", 1, p.slow, "description");
-    this.setEvent("shm.small", "bool", "true", 1, p.shm, "description");
-    if (p.lib) { this.setEvent("shm.small", "bool", "true", 1, p.bus, "backtrace"); }
-    this.setEvent("fabricmanager.down", "bool", "true", 2, p.fm, "systemctl");
-    this.setEvent("nvls.none", "bool", "true", 1, p.nvls, "description");
-    if (p.bwCar) { this.setEvent("perf.vs_headline", "bool", "true", 1, p.bwFig, "description"); }
-    if ((p.dist || p.multi) && !p.wsl && !Object.prototype.hasOwnProperty.call(this.prio, "wsl")) {
-      this.setEvent("windows.distributed", "bool", "true", 1, p.win, "description");
+  // The gates of proseGates (prose.go); the rows come from the table.
+  var PROSE_GATES = {
+    dist: function (x) { return x.prose.dist; },
+    p2p: function (x) { return x.prose.p2p; },
+    lib: function (x) { return x.prose.lib; },
+    bwCar: function (x) { return x.prose.bwCar; },
+    nativeLaunch: function (x) {
+      return (x.prose.dist || x.prose.multi) && !x.prose.wsl && !Object.prototype.hasOwnProperty.call(x.prio, "wsl");
+    },
+    noPassthrough: function (x) {
+      var pt = x.f["iommu.passthrough"];
+      return !pt || pt.value !== "true";
     }
-    this.setEvent("acs.redirect", "bool", "true", 0, p.acs, "description");
-    var pt = this.f["iommu.passthrough"];
-    if (!pt || pt.value !== "true") { this.setEvent("iommu.enabled", "bool", "true", 0, p.iommu, "description"); }
   };
 
   // pathFacts mirrors prose.go's: beside a run said to be slow, whether the
   // path between the GPUs is shown.
   X.pathFacts = function () {
     var e = this.prose.slow, names = T.words.path, places = T.words.place, i, f;
-    if (!e.set) { return; }
+    if (!e.set || this.f["perf.no_speedup"] || this.f["perf.dataparallel"] || RE.slowRate.test(e.text)) { return; }
+    if (RE.slowTopo.test(e.text)) { this.setEvent("topo.known", "bool", "true", 0, e, "description"); return; }
     for (i = 0; i < names.length; i++) {
       if ((f = this.f[names[i]])) { this.setEvent("topo.known", "bool", "true", 0, e, f.source); return; }
     }
@@ -597,6 +624,111 @@
     if (this.prose.mig2) { this.setEvent("topo.known", "bool", "true", 0, e, "description"); return; }
     this.setEvent("topo.known", "bool", "false", 0, e, "description");
   };
+
+  // The scaling reader mirrors scaling.go.
+  var SCALE_WORDS = T.words.scale, SAME_GPU_WORDS = T.words.sameGPU, MAX_RANK_DEVS = 256;
+  X.scalingLine = function (s, n, raw) {
+    var c = this.scale;
+    if (!c.same.set && containsAny(raw, SAME_GPU_WORDS)) { this.sameGPULine(s, n, raw); }
+    if (c.fail.set && c.dp || !containsAny(s, SCALE_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
+    var dp = RE.scaleDP.test(s);
+    c.dp = c.dp || dp;
+    if (c.fail.set || RE.scaleNot.test(s)) { return; }
+    if (RE.scaleFail.test(s) && (dp || RE.scaleSelf.test(s) || RE.scaleMulti.test(s)) || dp && RE.scaleDPSlow.test(s)) { mark(c.fail, n, raw); }
+  };
+  X.sameGPULine = function (s, n, raw) {
+    var c = this.scale, m, d, i, o;
+    if (s.indexOf("NCCL INFO") < 0) {
+      if (RE.sameGPU.test(s) && !RE.sameGPUNot.test(s)) { mark(c.same, n, raw); c.from = "description"; }
+      return;
+    }
+    if (Object.prototype.hasOwnProperty.call(c.read, raw) || c.nRead >= MAX_RANK_DEVS) { return; }
+    c.read[raw] = true; c.nRead++;
+    if (!(m = RE.rankDev.exec(raw))) { return; }
+    d = { hostBus: m[1] + " " + m[5], pid: m[2], rank: m[3], nranks: m[4], comm: m[6] || "" };
+    for (i = 0; i < c.devs.length; i++) {
+      o = c.devs[i];
+      if (o.hostBus === d.hostBus && o.rank !== d.rank && o.nranks === d.nranks &&
+        (d.comm !== "" && o.comm === d.comm || d.comm === "" && o.comm === "" && o.pid !== d.pid)) { mark(c.same, n, raw); c.from = "NCCL"; return; }
+    }
+    c.devs.push(d);
+  };
+  X.scalingFacts = function () {
+    var c = this.scale;
+    this.setEvent("ranks.same_gpu", "bool", "true", 1, c.same, c.from);
+    this.setEvent(c.dp ? "perf.dataparallel" : "perf.no_speedup", "bool", "true", 1, c.fail, "description");
+  };
+  X.proseFacts = function () {
+    var x = this;
+    T.proseFacts.forEach(function (f) {
+      if (f[4] === "" || PROSE_GATES[f[4]](x)) { x.setEvent(f[0], "bool", "true", f[1], x.prose[f[3]], f[2]); }
+    });
+    if (!this.prose.socks.set) { this.setEvent("cpu.sockets", "bool", "false", 1, this.prose.sock1, "lscpu"); }
+    this.scalingFacts();
+  };
+
+  // The version readers mirror versions.go.
+  var NCCL_SAID_WORDS = T.words.ncclSaid, TORCH_SAID_WORDS = T.words.torchSaid, VERSION_MORE = RE.versionMore;
+  function prioOf(x, name) { return Object.prototype.hasOwnProperty.call(x.prio, name) ? x.prio[name] : 0; }
+  function versionCmp(a, b) {
+    function parts(v) { return (v.split("+")[0].match(/\d+/g) || []).map(function (d) { return parseInt(d, 10); }); }
+    var pa = parts(a), pb = parts(b);
+    for (var i = 0; i < Math.max(pa.length, pb.length); i++) {
+      var x = i < pa.length ? pa[i] : 0, y = i < pb.length ? pb[i] : 0;
+      if (x !== y) { return x < y ? -1 : 1; }
+    }
+    return 0;
+  }
+  // single mirrors versions.go's: a line that names another version right after v gives none.
+  function single(rest, v) {
+    for (var i = 0; i < 4 && rest !== ""; i++) {
+      var m = VERSION_MORE.exec(rest);
+      if (!m) { return true; }
+      if (versionCmp(m[1], v) !== 0) { return false; }
+      rest = rest.slice(m[0].length);
+    }
+    return true;
+  }
+  X.versionProse = function (s, n, raw) {
+    var m, v;
+    if (containsAny(s, NCCL_SAID_WORDS) && s.indexOf("NCCL INFO") < 0 && s.indexOf("NCCL WARN") < 0) {
+      if ((m = RE.ncclSaid.exec(s)) && prioOf(this, "nccl.version") < 1) {
+        v = m[1] + "." + trimNum(m[2]) + "." + trimNum(m[3]);
+        if (single(s.slice(m.index + m[0].length), v)) { this.set("nccl.version", "version", v, 0, n, raw, "description"); }
+      }
+      if ((m = RE.pipNCCLList.exec(s)) && prioOf(this, "python.nccl") < 1 && single(s.slice(m.index + m[0].length), m[1])) {
+        this.set("python.nccl", "version", m[1], 0, n, raw, "pip");
+      }
+    }
+    if (prioOf(this, "python.torch") < 1 && containsAny(s, TORCH_SAID_WORDS) && (m = RE.torchSaid.exec(s))) {
+      var end = m.index + m[0].length;
+      if (single(s.slice(end), m[1])) { this.set("python.torch", "version", m[1], 0, n, raw, "description"); }
+    }
+  };
+
+  // gpuArchLine mirrors versions.go's: the architectures GPU names give.
+  var GPU_NAME_WORDS = T.words.gpuName, GPU_ARCHS = [["ampere", RE.gpuAmpere], ["ada", RE.gpuAda], ["hopper", RE.gpuHopper], ["blackwell", RE.gpuBlackwell]];
+  X.gpuArchLine = function (s, n, raw) {
+    if (!containsAny(s, GPU_NAME_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
+    for (var i = 0; i < GPU_ARCHS.length; i++) {
+      if ((this.gpuArch.seen & (1 << i)) === 0 && GPU_ARCHS[i][1].test(s)) { this.gpuArch.seen |= 1 << i; mark(this.gpuArch.first, n, raw); }
+    }
+  };
+  X.gpuArchFacts = function () {
+    var g = this.gpuArch, count = 0, last = -1;
+    for (var i = 0; i < GPU_ARCHS.length; i++) { if (g.seen & (1 << i)) { count++; if (last < 0) { last = i; } } }
+    if (count === 1) { this.setEvent("gpu.arch", "str", GPU_ARCHS[last][0], 0, g.first, "GPU name"); }
+    else if (count > 1) { this.setEvent("gpu.arch", "str", "mixed", 0, g.first, "GPU name"); }
+  };
+  // The custom all-reduce named, as customar.go reads it.
+  var CUSTOM_AR_WORDS = T.words.customAR;
+  X.customARLine = function (s, n, raw) {
+    var c = this.car;
+    if (c.named.set || !containsAny(s, CUSTOM_AR_WORDS) || !RE.customAR.test(s)) { return; }
+    if (RE.customAROff.test(s) && !RE.customARWithout.test(s)) { return; }
+    mark(c.named, n, raw);
+  };
+  X.customARFacts = function () { this.setEvent("allreduce.custom", "bool", "true", 1, this.car.named, "description"); };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
   X.gpuLine = function (s, n, raw) {
@@ -616,9 +748,11 @@
   X.ncclLine = function (s, n, raw) {
     var m, c = this.nccl;
     if ((m = RE.ncclVersion.exec(s))) {
-      this.set("nccl.version", "version", m[1], 1, n, raw, s.indexOf("NCCL INFO") >= 0 || s.indexOf("NCCL WARN") >= 0 ? "NCCL" : "traceback");
+      if (s.indexOf("NCCL INFO") >= 0 || s.indexOf("NCCL WARN") >= 0) { this.set("nccl.version", "version", m[1], 2, n, raw, "NCCL"); }
+      else if (single(s.slice(m.index + m[0].length), m[1])) { this.set("nccl.version", "version", m[1], 1, n, raw, "traceback"); }
     }
     if (s.indexOf("NCCL INFO") < 0 && s.indexOf("NCCL WARN") < 0) { return; }
+    if (s.indexOf("NVLS ") >= 0 && RE.nvlsOn.test(s)) { this.set("nccl.nvls", "bool", "true", 1, n, raw, "NCCL"); }
     if ((m = RE.ncclDriver.exec(s))) { this.set("cuda.driver", "version", cudaInt(m[1]), 2, n, raw, "NCCL"); }
     if ((m = RE.ncclEnv.exec(s))) {
       var known = Object.prototype.hasOwnProperty.call(this.f, "env." + m[1]);
@@ -886,12 +1020,15 @@
     this.ncclFacts();
     this.symptomFacts();
     this.proseFacts();
+    this.gpuArchFacts();
+    this.customARFacts();
     this.linkFacts();
     var s = this.simple;
     if (s.ran.set) { this.setEvent("p2p.test.ran", "bool", "true", 1, s.ran, "simpleP2P"); }
     if (s.verifyKO.set) { this.setEvent("p2p.test.data_ok", "bool", "false", 2, s.verifyKO, "simpleP2P"); }
     else { this.setEvent("p2p.test.data_ok", "bool", "true", 1, s.passed, "simpleP2P"); }
     this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.sym.tensors.zeros, "PyTorch");
+    if (!this.prose.dist) { this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.sym.tensors.differs, "PyTorch"); }
     this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.prose.wrong, "description");
     if (this.iommuFaults.n > 0) {
       this.setEvent("iommu.faults", "num", String(this.iommuFaults.n), 1, this.iommuFaults.first, "dmesg");

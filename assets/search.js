@@ -754,11 +754,18 @@
         if (known && sym.weak) { return; }
         var without = {};
         Object.keys(own).forEach(function (k) { if (k !== p.name) { without[k] = own[k]; } });
-        var docs = (meta.symptoms || []).filter(function (row) {
+        // The rows come in search.SymptomBefore's order; the most specific
+        // (the condition reading more of the paste's facts) go first, as
+        // its Reads does.
+        var docs = [];
+        (meta.symptoms || []).forEach(function (row, i) {
           var names = [];
-          try { names = factsIn(R.parse(row[1]), []); } catch (e) { return false; }
-          return names.indexOf(p.name) >= 0 && holds(row[1], own) && !holds(row[1], without);
-        }).map(function (row) { return row[0]; });
+          try { names = factsIn(R.parse(row[1]), []); } catch (e) { return; }
+          if (names.indexOf(p.name) < 0 || !holds(row[1], own) || holds(row[1], without)) { return; }
+          var reads = names.filter(function (n, j) { return names.indexOf(n) === j && Object.prototype.hasOwnProperty.call(own, n); }).length;
+          docs.push({ doc: row[0], reads: reads, i: i });
+        });
+        docs = docs.sort(function (a, b) { return b.reads - a.reads || a.i - b.i; }).map(function (d) { return d.doc; });
         if (docs.length) { out.push({ line: p.line, text: p.text.trim(), docs: docs, own: own }); }
       });
       return Promise.all(out.map(function (m) {

@@ -154,8 +154,16 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	symptomPastes := map[string]bool{
 		"Moving a tensor across CUDA devices gets zero tensor, CUDA 11.0\n":                                          true, // https://github.com/pytorch/pytorch/issues/87363
 		"I tried giving 4 MIG instances (`1g.10gb`) to the container but couldn't start the distributed training.\n": true, // https://github.com/NVIDIA/k8s-device-plugin/issues/446
+		// A hang beside what is more specific than a hang alone: the custom
+		// all-reduce named (https://github.com/vllm-project/vllm/issues/5854)
+		// and NVLS set up (https://github.com/NVIDIA/nccl-tests/issues/216)
+		// rank above the hang's generic causes.
+		"[Misc]: CUDAGraph captured generation stuck with custom_all_reduce and tensor_parallel=2\n":                                                          true,
+		"it seems that it always hangs when running on more than 2 GPUs\nc2ce1c877ea3:1023:1032 [0] NCCL INFO NVLS multicast support is available on dev 0\n": true,
 	}
-	for _, f := range []string{"collect-env-wsl.txt", "torch-copy-zeros-2gpu.txt", "topo-5090x2-gns.txt", "horovod-hang-after-init.log"} {
+	// A hang and a release with a known hang, both said in words: https://github.com/NVIDIA/nccl/issues/311
+	symptomPastes["We integrate NCCL 2.4.2 in our framework and `ncclAllGather` hangs after training for at least one day which could be reproduced.\n"] = true
+	for _, f := range []string{"collect-env-wsl.txt", "torch-copy-zeros-2gpu.txt", "torch-copy-differs-4090.txt", "topo-5090x2-gns.txt", "horovod-hang-after-init.log"} {
 		data, err := os.ReadFile("../paste/testdata/" + f)
 		if err != nil {
 			t.Fatal(err)

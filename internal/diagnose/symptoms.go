@@ -51,7 +51,13 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			if err != nil {
 				return nil, err
 			}
-			rs = append(rs, ranked{c: c, tier: tierOf(c, true), symptom: search.NewSymptomCause(e)})
+			sc := search.NewSymptomCause(e)
+			for _, n := range names {
+				if _, ok := own[n]; ok {
+					sc.Reads++
+				}
+			}
+			rs = append(rs, ranked{c: c, tier: tierOf(c, true), symptom: sc})
 		}
 		if len(rs) == 0 {
 			continue

@@ -64,6 +64,13 @@ func TestSymptoms(t *testing.T) {
 		{"Windows said beside a known message: the message answers (hiyouga/LlamaFactory#4359)", "windows多卡微调\nRuntimeError: Distributed package doesn't have NCCL built in\n", 2, "pytorch/distributed-no-nccl-built-in"},
 		// A figure set against the data sheet's NVLink figure: what a healthy link gives.
 		{"all_reduce_perf's algbw against NVIDIA's figure (NVIDIA/nccl-tests#212)", "We test the  `all_reduce_perf` in H100, the algbw is about 250GB/S.  But NV officials claim that the bandwidth of all reduce can reach 450GB/S.\n", 1, "nccl/nccl-tests-busbw-below-line-rate"},
+		// Several GPUs said to be no faster than one: how the run is set up.
+		{"several GPUs slower than one (lllyasviel/ControlNet#556)", "Multi GPU slower than One GPU several time\n", 1, "pytorch/multi-gpu-slower-than-one-gpu"},
+		{"DataParallel said to be slow (salesforce/simpletod#15)", "Hi, I found that using Dataparallel is really slow, thus I'm looking at the distributeddataparallel part of the code.\n", 1, "pytorch/multi-gpu-slower-than-one-gpu"},
+		{"per-GPU throughput falling as GPUs are added, the total rising (mlfoundations/open_clip#861)", "you see less samples per second per gpu as you increase the # of gpus, but the total samples / sec should increase until you saturate your interconnect.\n", 0, ""},
+		// Several ranks on one GPU: older NCCL hangs, newer refuses.
+		{"several processes on one GPU asked about (NVIDIA/nccl#32)", "Can nccl be used with multiple processes per GPU?\n", 1, "nccl/duplicate-gpu-detected"},
+		{"each rank on its own GPU, cudaDev 0 in each process (two H200, ../shared/reference/h200x4/repro/torch-isolated.log)", "vm:2493:2493 [0] NCCL INFO ncclCommInitRankConfig comm 0xca547e0 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 60 commId 0x88cfbf2526356990 - Init START\nvm:2494:2494 [0] NCCL INFO ncclCommInitRankConfig comm 0x3814a070 rank 1 nranks 2 cudaDev 0 nvmlDev 1 busId 70 commId 0x88cfbf2526356990 - Init START\n", 0, ""},
 		{"bare metal said in words", "This is bare metal, not a VM, and MIG is disabled.\n", 0, ""},
 		{"a copy between GPUs zeroed, said in words (pytorch/pytorch#87363)", "Moving a tensor across CUDA devices gets zero tensor, CUDA 11.0\n", 1, "cuda/p2p-silent-corruption-iommu"},
 		{"setpci loop over PLX ports reads no redirect", "$ for plx in $(lspci -d 10b5: | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n0000\n0000\n0000\n", 0, ""},
@@ -83,6 +90,14 @@ func TestSymptoms(t *testing.T) {
 		{"a hang said in words beside GeForce cards: the hang first (NVIDIA/nccl#257)", "#   Rank  0 Pid  15833 on jupyter-vmarkovtsev device  0 [0x02] GeForce GTX 1080 Ti\nI launch `all_reduce_perf` and it hangs with 100% volatile GPU usage reported.\n", 2, "pytorch/nccl-watchdog-timeout"},
 		{"wrong output said in words: the silent corruption of P2P (vllm-project/vllm#19022)", "LLMs give gibberish outputs when ```--tensor-parallel-size 2```\n", 1, "cuda/p2p-silent-corruption-iommu"},
 		{"a known note beside a TITAN card: the card answers nothing (horovod/horovod#82)", "name: TITAN Xp major: 6 minor: 1 memoryClockRate(GHz): 1.582\nThe call to cuIpcCloseMemHandle failed. This is a warning and the program will continue to run.\n", 0, ""},
+		// A hang or wrong data on a release with a known hang that a later
+		// release fixed: the release first; on another release, or with
+		// nothing wrong shown, not it.
+		{"a hang said in words on NCCL 2.4.2, said in words (NVIDIA/nccl#311)", "We integrate NCCL 2.4.2 in our framework and `ncclAllGather` hangs after training for at least one day which could be reproduced.\n", 1, "nccl/release-with-known-hang"},
+		{"a hang said in words on PyTorch 2.7.0 from collect_env (pytorch/pytorch#153960's title; constructed with collect_env's line)", "Passing `device_id` to `torch.distributed.init_process_group()` results in NCCL randomly hanging during communications\nPyTorch version: 2.7.0+cu126\n", 1, "nccl/release-with-known-hang"},
+		{"a hang on a release with no known hang in the table (NVIDIA/nccl#1936)", "[Issue]: NCCL hangs occasionally when using fixed port for repeated stress testing\n2e5hmh4t0q1th5f:205631:205631 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n", 1, "pytorch/nccl-watchdog-timeout"},
+		{"NCCL 2.4.2 said and nothing wrong", "We integrate NCCL 2.4.2 in our framework.\n", 0, ""},
+		{"a release of the table beside a known error line: the line's own entry first (lines of NVIDIA/nccl#257 and pytorch/pytorch#118369)", "NCCL version 2.4.8+cuda10.0\n[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=880, OpType=BROADCAST, NumelIn=131137536, NumelOut=131137536, Timeout(ms)=1800000) ran for 1800648 milliseconds before timing out.\nThe all_reduce hangs.\n", 2, "pytorch/nccl-watchdog-timeout"},
 	} {
 		d := explainJSON(t, c.in)
 		var errs []Message

@@ -94,7 +94,14 @@ type Extractor struct {
 	n     int      // the line being read
 	sym   symptoms // symptoms.go
 	prose prose    // prose.go
+	scale scaling  // scaling.go
+	car   customAR // customar.go
 	link  link     // link.go
+
+	gpuArch struct {
+		seen  uint8 // the architectures named, by gpuArchs' order
+		first event // the first line that names one
+	}
 
 	woken      uint64         // the readers whose words a line holds (see quiet)
 	marks      mark           // the hang reader's words a line holds
@@ -278,6 +285,7 @@ var (
 
 	reNCCLVersion = pattern("ncclVersion", `NCCL version:? (\d+\.\d+\.\d+)`)
 	reNCCLDriver  = pattern("ncclDriver", `NCCL INFO cudaDriverVersion (\d+)`)
+	reNVLSOn      = pattern("nvlsOn", `NCCL INFO NVLS (?:multicast support is available on dev \d|Bind mem 0x)`)
 	reNCCLEnv     = pattern("ncclEnv", `\b(NCCL_[A-Z0-9_]+) set by environment to (.*)$`)
 	reChannel     = pattern("channel", `Channel \d+(?:/\d+)? : \d+\[[0-9a-fx]+\] -> \d+\[[0-9a-fx]+\](?: \[(?:send|receive)\])? via (P2P|SHM|NET)/`)
 	reNCCLHost    = pattern("ncclHost", `([\w.-]+):\d+:\d+ \[\d+\] NCCL `)
@@ -365,8 +373,11 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	}
 	x.kernelLine(s, n, raw)
 	x.versionLine(s, n, raw)
+	x.versionProse(s, n, raw)
+	x.gpuArchLine(s, n, raw)
 	x.symptomScan(s, n, raw)
 	x.proseLine(s, n, raw)
+	x.customARLine(s, n, raw)
 	x.linkScan(s)
 }
 
@@ -436,10 +447,22 @@ func trimNum(s string) string {
 
 func (x *Extractor) ncclLine(s string, n int, raw string) {
 	if m := find(s, reNCCLVersion, "NCCL version"); m != nil {
-		x.set("nccl.version", "version", m[1], 1, n, raw, source(s, "NCCL", "traceback"))
+		// NCCL's own line above a framework's message that quotes it, and
+		// both above a version said in words (versions.go), where a line
+		// that names several is none.
+		if source(s, "NCCL", "") != "" {
+			x.set("nccl.version", "version", m[1], 2, n, raw, "NCCL")
+		} else if single(s[strings.Index(s, m[0])+len(m[0]):], m[1]) {
+			x.set("nccl.version", "version", m[1], 1, n, raw, "traceback")
+		}
 	}
 	if !strings.Contains(s, "NCCL INFO") && !strings.Contains(s, "NCCL WARN") {
 		return
+	}
+	// NVLink SHARP in use: found on the GPU at init, or memory bound to
+	// the multicast group, the call that waits for every local rank.
+	if strings.Contains(s, "NVLS ") && reNVLSOn.MatchString(s) {
+		x.set("nccl.nvls", "bool", "true", 1, n, raw, "NCCL")
 	}
 	if m := find(s, reNCCLDriver, "cudaDriverVersion"); m != nil {
 		x.set("cuda.driver", "version", cudaInt(m[1]), 2, n, raw, "NCCL")
@@ -649,7 +672,9 @@ func (x *Extractor) finish() []Fact {
 	x.ncclFacts()
 	x.symptomFacts()
 	x.proseFacts()
+	x.customARFacts()
 	x.linkFacts()
+	x.gpuArchFacts()
 	if x.simple.ran.set {
 		x.setEvent("p2p.test.ran", "bool", "true", 1, x.simple.ran, "simpleP2P")
 	}
@@ -661,6 +686,11 @@ func (x *Extractor) finish() []Fact {
 	// Zeros printed after a copy between GPUs, or results said to be wrong,
 	// are a data check that failed, when no test of P2P says otherwise.
 	x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.sym.tensors.zeros, "PyTorch")
+	// Ranks of a distributed run print their own tensors before and after a
+	// collective, which differ by design.
+	if !x.prose.dist {
+		x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.sym.tensors.differs, "PyTorch")
+	}
 	x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.prose.wrong, "description")
 	if x.iommuFaults.n > 0 {
 		x.setEvent("iommu.faults", "num", strconv.Itoa(x.iommuFaults.n), 1, x.iommuFaults.first, "dmesg")

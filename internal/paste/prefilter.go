@@ -61,6 +61,10 @@ const (
 	proseBWCarrier                // NVLink, NVSwitch or a bandwidth test named
 	testRank                      // nccl-tests' "#  Rank" lines (nccltests.go)
 	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
+	gpuArchName                   // a GPU's name that gives its architecture (versions.go)
+	customARName                  // the custom all-reduce named (customar.go)
+	proseScaling                  // several GPUs no faster than one, DataParallel, kvstore (scaling.go)
+	sameGPU                       // several ranks on one GPU, said or shown by NCCL's set-up lines (scaling.go)
 	proseACS                      // ACS said to be on
 	proseIOMMU                    // the IOMMU said to be on, or GRUB's command line
 )
@@ -110,7 +114,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"nNodes", ncclNodes},
 	{"P2P is disabled", ncclRefused}, {"Could not enable P2P", ncclRefused},
 	// kernelLine
-	{"ACSCtl:", anyTime}, {"AMD-Vi", anyTime}, {"DMAR", anyTime},
+	{"ACSCtl:", anyTime}, {"AMD-Vi", anyTime}, {"DMAR", anyTime}, {"NVLS multicast support is available", anyTime}, {"NVLS Bind mem", anyTime},
 	{"IOMMU", anyTime}, {"iommu", anyTime}, {"NVRM", anyTime}, {"BOOT_IMAGE=", anyTime},
 	{"WSL", wslHost}, {"/wsl/", wslHost},
 	{"docker", containerHost}, {"container-cli", containerHost}, {"podman", containerHost},
@@ -131,8 +135,13 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"Init COMPLETE", ncclSetUp}, {"Connected all rings", ncclSetUp}, {"Connected all trees", ncclSetUp}, // ncclSetUpWords
 	{": opCount ", ncclSetUp}, {"batch_all_reduce: ", ncclSetUp}, {"Channel ", ncclSetUp}, {"Trees [", ncclSetUp}, {"Pattern ", ncclSetUp},
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
-	{"device='cuda:", tensorPrint},
+	{"device='cuda:", tensorPrint}, {"tensor(", tensorPrint},
 	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime}, {"f2a.w", anyTime}, {"F2A.w", anyTime}, {"f2a.W", anyTime}, {"F2A.W", anyTime}, {"BAR 1: current size: ", anyTime},
+	// customARLine
+	{"custom all", customARName}, {"Custom all", customARName}, {"Custom All", customARName}, {"CUSTOM ALL", customARName}, {"custom_all", customARName}, {"Custom_all", customARName},
+	{"CUSTOM_ALL", customARName}, {"custom-all", customARName}, {"Custom-all", customARName}, {"customall", customARName}, {"customAll", customARName}, {"CustomAll", customARName},
+	{"Customall", customARName}, {"custom AR", customARName}, {"Custom AR", customARName}, {"custom ar", customARName}, {"custom_ar", customARName}, {"custom_AR", customARName},
+	{"FORCE_NCCL_ALL_REDUCE_STRATEGY", customARName}, {"cuda graph addresses", customARName}, {"allreduce_fusion", customARName}, {"cross_device_reduce_", customARName}, // customARWords
 	// proseLine
 	{"^C", anyTime}, {"KeyboardInterrupt", anyTime},
 	// linkScan
@@ -144,7 +153,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 }, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...)
 
 // proseTriggers are the words of the container, P2P, AMD, socket, slow,
-// shm, Fabric Manager, NVLS, Windows, bandwidth-figure, ACS and IOMMU readers;
+// shm, Fabric Manager, NVLS, Windows, bandwidth-figure, scaling, ACS and IOMMU readers;
 // "docker" is containerHost's word already (see done).
 var proseTriggers = func() []trigger {
 	var out []trigger
@@ -164,6 +173,11 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(winLaunchWords, proseWinLaunch)...)
 	out = append(out, wordTriggers(bwFigureWords, proseBWFigure)...)
 	out = append(out, wordTriggers(bwCarrierWords, proseBWCarrier)...)
+	out = append(out, wordTriggers(ncclSaidWords, ncclVersion)...)
+	out = append(out, wordTriggers(torchSaidWords, torchVersion)...)
+	out = append(out, wordTriggers(gpuNameWords, gpuArchName)...)
+	out = append(out, wordTriggers(scaleWords, proseScaling)...)
+	out = append(out, wordTriggers(sameGPUWords, sameGPU)...)
 	out = append(out, wordTriggers(acsWords, proseACS)...)
 	return append(out, wordTriggers(iommuWords, proseIOMMU)...)
 }()
@@ -278,7 +292,8 @@ func quiet[T string | []byte](x *Extractor, raw T) bool {
 // idle says whether no reader carries state from line to line.
 func (x *Extractor) idle() bool {
 	return !x.unfiltered && x.mat == nil && x.bw == nil && !x.mig.next &&
-		x.sym.smi.next == "" && !x.sym.setpci.next && x.link.section == "" && !x.link.nvb
+		x.sym.smi.next == "" && !x.sym.setpci.next && x.link.section == "" && !x.link.nvb &&
+		!x.sym.tensors.open.set
 }
 
 // settled is quiet once the line's words are known.
@@ -299,7 +314,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	has := func(name string) bool { _, ok := x.prio[name]; return ok }
 	switch r {
 	case ncclVersion:
-		return has("nccl.version")
+		// A version said in words (versions.go) is below NCCL's own line.
+		return x.prio["nccl.version"] >= 2
 	case ncclDriver:
 		return x.prio["cuda.driver"] >= 2
 	case channelP2P, channelSHM, channelNET:
@@ -327,13 +343,13 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case ncclRefused:
 		return x.nccl.refused.set
 	case torchVersion:
-		return has("python.torch")
+		return x.prio["python.torch"] >= 1
 	case tfVersion:
 		return has("python.tensorflow")
 	case vllmVersion:
 		return has("python.vllm")
 	case pipNCCL:
-		return has("python.nccl")
+		return x.prio["python.nccl"] >= 1
 	case wslHost:
 		return has("wsl")
 	case containerHost:
@@ -367,6 +383,12 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.bwFig.set || x.marks&markNCCLInfo != 0
 	case proseBWCarrier:
 		return x.prose.bwCar || x.marks&markNCCLInfo != 0
+	case proseScaling:
+		return x.scale.fail.set && x.scale.dp || x.marks&markNCCLInfo != 0
+	case sameGPU:
+		// NCCL's set-up lines are read for their busId; the same line again
+		// (a log pasted twice, a benchmark's repeats) adds nothing.
+		return x.scale.same.set || x.marks&markNCCLInfo != 0 && (x.scale.read[string(raw)] || len(x.scale.read) >= maxRankDevs)
 	case slurmHost:
 		return has("slurm")
 	case consumerGPU:
@@ -382,8 +404,10 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return true
 	case ncclTestRow:
 		return len(x.sym.ncclTests.wrongCols) == 0 && len(x.sym.busbw.cols) == 0
+	case customARName:
+		return x.car.named.set
 	case tensorPrint:
-		return x.sym.tensors.zeros.set
+		return x.sym.tensors.zeros.set && x.sym.tensors.differs.set
 	case proseHang:
 		return x.prose.hang.set || x.marks&markNCCLInfo != 0
 	case distCall:
@@ -403,6 +427,9 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.acs.set || x.marks&markNCCLInfo != 0
 	case proseIOMMU:
 		return x.prose.iommu.set || x.marks&markNCCLInfo != 0
+	case gpuArchName:
+		// Every architecture named settles it; NCCL's lines name none.
+		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0
 	case gpuNameLine:
 		// NCCL's lines ("fabric UUID") never name a GPU as nvidia-smi does.
 		return x.sym.busbw.nameEv.set || hasNCCLInfo(raw)

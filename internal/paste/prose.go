@@ -118,6 +118,12 @@ var (
 	reGrubIOMMU = pattern("grubIOMMU", `\bGRUB_CMDLINE_LINUX(?:_DEFAULT)?\s{0,2}=\s{0,2}["']?[^"']{0,400}`)
 	reMIGNamed  = pattern("migNamed", `\bMIG\b`)
 	// lscpu of a host with one socket: no pair of GPUs crosses sockets.
+	// A slow run's own line may name the path (nvidia-smi topo's PXB, PHB,
+	// PIX, SYS, NV#) or say it is a training's throughput (samples/sec,
+	// it/s): the first is the topology shown, the second a rate of the
+	// whole step, not of communication between GPUs.
+	reSlowTopo  = pattern("slowTopo", `\b(?:PXB|PHB|PIX|SYS|NV[1-9]\d?)\b`)
+	reSlowRate  = pattern("slowRate", `(?i)\b(?:samples?|images?|imgs?|it|iters?|tokens?|steps?)\s?(?:/\s?s(?:ec)?\b|per sec)`)
 	reOneSocket = pattern("oneSocket", `^Socket\(s\):\s{1,40}1$`)
 	reGrubArg   = pattern("grubArg", `(?:^|[\s"'=])(intel_iommu|amd_iommu|iommu|iommu\.passthrough)=(\w{1,20})`)
 )
@@ -331,6 +337,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.iommu.mark(n, raw)
 		}
 	}
+	x.scalingLine(s, n, raw)
 }
 
 // grubIOMMUOn says whether the options of GRUB's command line m turn the
@@ -351,48 +358,80 @@ func grubIOMMUOn(m string) bool {
 	return on
 }
 
-// proseFacts gives the facts of these readers once the input ends: a run
-// that hangs, said in words, or a distributed run interrupted by hand.
-func (x *Extractor) proseFacts() {
-	p := &x.prose
-	x.setEvent("hang.seen", "bool", "true", 2, p.hang, "description")
-	x.setEvent("output.wrong", "bool", "true", 1, p.wrong, "description")
-	if p.dist {
-		x.setEvent("hang.seen", "bool", "true", 1, p.ctrlC, "interrupted run")
-	}
-	// Below every tool's reading: nvidia-smi saying MIG is off or the
-	// virtualization mode is None wins over words.
-	x.setEvent("mig.enabled", "bool", "true", 0, p.mig, "description")
-	x.setEvent("virtualized", "bool", "true", 0, p.vm, "description")
-	if p.p2p {
-		x.setEvent("container.p2p", "bool", "true", 1, p.cont, "description")
-	}
-	x.setEvent("cpu.amd", "bool", "true", 1, p.amd, "description")
-	x.setEvent("cpu.sockets", "bool", "true", 1, p.socks, "description")
-	if !p.socks.set {
-		x.setEvent("cpu.sockets", "bool", "false", 1, p.sock1, "lscpu")
-	}
-	x.setEvent("perf.slow", "bool", "true", 1, p.slow, "description")
-	x.setEvent("shm.small", "bool", "true", 1, p.shm, "description")
-	if p.lib {
-		x.setEvent("shm.small", "bool", "true", 1, p.bus, "backtrace")
-	}
-	x.setEvent("fabricmanager.down", "bool", "true", 2, p.fm, "systemctl")
-	x.setEvent("nvls.none", "bool", "true", 1, p.nvls, "description")
-	if p.bwCar {
-		x.setEvent("perf.vs_headline", "bool", "true", 1, p.bwFig, "description")
-	}
-	if _, wsl := x.prio["wsl"]; (p.dist || p.multi) && !p.wsl && !wsl {
-		x.setEvent("windows.distributed", "bool", "true", 1, p.win, "description")
-	}
-	// Below every tool's reading: lspci's ACSCtl and setpci's word, dmesg
-	// and the running kernel's command line say what is, words what someone
-	// believes. The IOMMU said on is not read where passthrough is known:
+// proseFact is a fact a prose reader gives once the input ends: name set
+// true at prio from the line of the reader's event, where gate holds. The
+// build writes these rows to the browser's table (Table), which names the
+// event and the gate as paste.js's prose state and gates do, so the list is
+// written here alone.
+type proseFact struct {
+	name   string
+	prio   int
+	source string
+	event  string               // the field of prose, as paste.js names it
+	ev     func(p *prose) event // that field
+	gate   string               // "" or a name of proseGates
+}
+
+// proseGates are the conditions a prose fact may need besides its line: a
+// hang said by Ctrl-C counts in a distributed run only, a container split
+// only where P2P or IPC is wanted, a Bus error only in NCCL's or UCX's
+// frames, a figure only beside what carries it, native Windows only with a
+// distributed launch and no WSL.
+var proseGates = map[string]func(x *Extractor) bool{
+	"dist":  func(x *Extractor) bool { return x.prose.dist },
+	"p2p":   func(x *Extractor) bool { return x.prose.p2p },
+	"lib":   func(x *Extractor) bool { return x.prose.lib },
+	"bwCar": func(x *Extractor) bool { return x.prose.bwCar },
+	"nativeLaunch": func(x *Extractor) bool {
+		_, wsl := x.prio["wsl"]
+		return (x.prose.dist || x.prose.multi) && !x.prose.wsl && !wsl
+	},
+	// The IOMMU said on is not read where passthrough is known:
 	// translation, not the IOMMU itself, drops peer traffic.
-	x.setEvent("acs.redirect", "bool", "true", 0, p.acs, "description")
-	if v, ok := x.facts["iommu.passthrough"]; !ok || v.Value != "true" {
-		x.setEvent("iommu.enabled", "bool", "true", 0, p.iommu, "description")
+	"noPassthrough": func(x *Extractor) bool {
+		v, ok := x.facts["iommu.passthrough"]
+		return !ok || v.Value != "true"
+	},
+}
+
+// proseFactRows are the prose readers' facts in the order they are set. MIG
+// and virtualization said in words sit at 0, below every tool's reading:
+// nvidia-smi saying MIG is off or the virtualization mode is None wins.
+var proseFactRows = []proseFact{
+	{"hang.seen", 2, "description", "hang", func(p *prose) event { return p.hang }, ""},
+	{"output.wrong", 1, "description", "wrong", func(p *prose) event { return p.wrong }, ""},
+	{"hang.seen", 1, "interrupted run", "ctrlC", func(p *prose) event { return p.ctrlC }, "dist"},
+	{"mig.enabled", 0, "description", "mig", func(p *prose) event { return p.mig }, ""},
+	{"virtualized", 0, "description", "vm", func(p *prose) event { return p.vm }, ""},
+	{"container.p2p", 1, "description", "cont", func(p *prose) event { return p.cont }, "p2p"},
+	{"cpu.amd", 1, "description", "amd", func(p *prose) event { return p.amd }, ""},
+	{"cpu.sockets", 1, "description", "socks", func(p *prose) event { return p.socks }, ""},
+	{"perf.slow", 1, "description", "slow", func(p *prose) event { return p.slow }, ""},
+	{"shm.small", 1, "description", "shm", func(p *prose) event { return p.shm }, ""},
+	{"shm.small", 1, "backtrace", "bus", func(p *prose) event { return p.bus }, "lib"},
+	{"fabricmanager.down", 2, "systemctl", "fm", func(p *prose) event { return p.fm }, ""},
+	{"nvls.none", 1, "description", "nvls", func(p *prose) event { return p.nvls }, ""},
+	{"perf.vs_headline", 1, "description", "bwFig", func(p *prose) event { return p.bwFig }, "bwCar"},
+	{"windows.distributed", 1, "description", "win", func(p *prose) event { return p.win }, "nativeLaunch"},
+	// Below every tool's reading: lspci's ACSCtl and setpci's word, dmesg
+	// and the running kernel's command line say what is, words what
+	// someone believes.
+	{"acs.redirect", 0, "description", "acs", func(p *prose) event { return p.acs }, ""},
+	{"iommu.enabled", 0, "description", "iommu", func(p *prose) event { return p.iommu }, "noPassthrough"},
+}
+
+// proseFacts gives the facts of these readers once the input ends.
+func (x *Extractor) proseFacts() {
+	for _, f := range proseFactRows {
+		if f.gate == "" || proseGates[f.gate](x) {
+			x.setEvent(f.name, "bool", "true", f.prio, f.ev(&x.prose), f.source)
+		}
 	}
+	// lscpu's one socket: no pair of GPUs crosses sockets.
+	if !x.prose.socks.set {
+		x.setEvent("cpu.sockets", "bool", "false", 1, x.prose.sock1, "lscpu")
+	}
+	x.scalingFacts()
 }
 
 // pathFactNames are the facts that tell the causes of a slow run apart: the
@@ -417,6 +456,20 @@ var placeFactNames = []string{"gpu.consumer", "virtualized", "wsl", "mig.enabled
 func (x *Extractor) pathFacts() {
 	e := x.prose.slow
 	if !e.set {
+		return
+	}
+	// Several GPUs said no faster than one have their own answer: nothing
+	// between the GPUs need be broken (scaling.go).
+	for _, name := range []string{"perf.no_speedup", "perf.dataparallel"} {
+		if _, ok := x.facts[name]; ok {
+			return
+		}
+	}
+	if reSlowRate.MatchString(e.text) {
+		return
+	}
+	if reSlowTopo.MatchString(e.text) {
+		x.setEvent("topo.known", "bool", "true", 0, e, "description")
 		return
 	}
 	for _, name := range pathFactNames {

@@ -50,6 +50,14 @@ type symptoms struct {
 	tensors struct {
 		nonzero [maxGPUs]int // elements of the last non-zero tensor printed per device, +1
 		zeros   event        // a zero tensor on one device after a non-zero one of its size on another
+		open    struct {     // a tensor printed over several lines, until its device
+			set  bool
+			line int    // its first line
+			raw  string // that line
+			text string // its values so far
+		}
+		recent  []printedTensor // the last non-zero tensors, oldest first
+		differs event           // a copy to another GPU that differs from its source where a copy through the host matches
 	}
 
 	setpci struct {
@@ -67,6 +75,12 @@ var (
 	reSMITotal = pattern("smiTotal", `^Total\s{0,64}: (\d{1,9}) MiB$`)
 	reWaived   = pattern("waived", `^Peer to Peer access is not available (?:amongst GPUs in the system|between GPU\d{1,3} <-> GPU\d{1,3}), waiving test\.|^Waiving device_to_device_\w{1,64}\.`)
 	reTensor   = pattern("tensor", `tensor\((\[[-0-9.,e+ \[\]]{0,1000}\]), device='cuda:(\d{1,3})'`)
+	// PyTorch wraps a tensor of more than a line's worth of values: its
+	// first row after "tensor(", rows of values, and the device on the last
+	// line ("[-0.92, 0.51]], device='cuda:0')", or the device alone).
+	reTensorStart = pattern("tensorStart", `tensor\((\[[-0-9.,e+ \[\]]{0,1000})$`)
+	reTensorRow   = pattern("tensorRow", `^[-0-9.,e+ \[\]]{1,1000}$`)
+	reTensorEnd   = pattern("tensorEnd", `^([-0-9.,e+ \[\]]{0,1000})device='cuda:(\d{1,3})'`)
 	// The ACS control word by capability name, or at 0xf2a, where PLX (PEX)
 	// switches hold it and where NVIDIA's own script reads it; the command
 	// may close a loop over the switch ports ("...; done").
@@ -245,7 +259,7 @@ func (x *Extractor) symptomScan(s string, n int, raw string) {
 			y.waived.mark(n, raw)
 		}
 	}
-	if strings.Contains(s, "device='cuda:") {
+	if y.tensors.open.set || strings.Contains(s, "tensor(") || strings.Contains(s, "device='cuda:") {
 		x.tensorLine(s, n, raw)
 	}
 	// The line, quoted in prose, may be in backquotes.
@@ -355,28 +369,95 @@ func (x *Extractor) ncclTestLine(s string, n int, raw string) {
 	}
 }
 
-// tensorLine reads a CUDA tensor as PyTorch prints it: one of zeros on a
-// device, after a non-zero one with as many elements on another, is a copy
-// between GPUs that came back empty.
+// printedTensor is a tensor PyTorch printed: its device, its values as
+// printed without spaces, and the line that ends it.
+type printedTensor struct {
+	dev    int
+	values string
+	ev     event
+}
+
+// recentTensors is how many tensors the copy check keeps: a test prints the
+// source and its copies one after the other.
+const recentTensors = 8
+
+// maxTensorText bounds the text of a tensor printed over several lines.
+const maxTensorText = 4000
+
+// tensorLine reads a CUDA tensor as PyTorch prints it, on one line or
+// over several.
 func (x *Extractor) tensorLine(s string, n int, raw string) {
-	m := reTensor.FindStringSubmatch(s)
-	if m == nil {
+	t := &x.sym.tensors
+	if m := reTensor.FindStringSubmatch(s); m != nil {
+		t.open.set = false
+		x.tensorPrinted(m[1], m[2], n, raw)
 		return
 	}
-	dev, _ := strconv.Atoi(m[2])
-	if dev >= maxGPUs {
-		return
-	}
-	elems := strings.Count(m[1], ",") + 1
-	y := &x.sym.tensors
-	if strings.ContainsAny(m[1], "123456789") {
-		y.nonzero[dev] = elems + 1
-		return
-	}
-	for d, e := range y.nonzero {
-		if d != dev && e == elems+1 {
-			y.zeros.mark(n, raw)
+	if t.open.set {
+		if m := reTensorEnd.FindStringSubmatch(s); m != nil && len(t.open.text)+len(m[1]) <= maxTensorText {
+			t.open.set = false
+			x.tensorPrinted(t.open.text+m[1], m[2], t.open.line, t.open.raw)
 			return
+		}
+		if n-t.open.line < 64 && len(t.open.text)+len(s) <= maxTensorText && reTensorRow.MatchString(s) {
+			t.open.text += s
+			return
+		}
+		t.open.set = false
+	}
+	if strings.Contains(s, "tensor(") {
+		if m := reTensorStart.FindStringSubmatch(s); m != nil {
+			t.open.set, t.open.line, t.open.raw, t.open.text = true, n, raw, m[1]
+		}
+	}
+}
+
+// tensorPrinted reads a tensor's values on device dev, printed from line
+// n (raw) on. A tensor of zeros
+// on a device, after a non-zero one with as many elements on another, is a
+// copy between GPUs that came back empty. A tensor that differs from one
+// on another device while a later or earlier tensor on its own device
+// equals that one is the usual check of a copy (x.to("cuda:1") against
+// x.cpu().to("cuda:1")) showing the direct copy wrong.
+func (x *Extractor) tensorPrinted(values, dev string, n int, raw string) {
+	d, _ := strconv.Atoi(dev)
+	if d >= maxGPUs {
+		return
+	}
+	v := strings.TrimRight(strings.ReplaceAll(values, " ", ""), ",")
+	elems := strings.Count(v, ",") + 1
+	y := &x.sym.tensors
+	if !strings.ContainsAny(v, "123456789") {
+		for o, e := range y.nonzero {
+			if o != d && e == elems+1 {
+				y.zeros.mark(n, raw)
+				return
+			}
+		}
+		return
+	}
+	y.nonzero[d] = elems + 1
+	if len(y.recent) == recentTensors {
+		y.recent = append(y.recent[:0], y.recent[1:]...)
+	}
+	y.recent = append(y.recent, printedTensor{dev: d, values: v, ev: event{set: true, line: n, text: raw}})
+	if y.differs.set {
+		return
+	}
+	r := y.recent
+	for i, src := range r {
+		for j := i + 1; j < len(r); j++ {
+			if r[j].dev == src.dev || r[j].values != src.values {
+				continue
+			}
+			// r[j] is a good copy of src on its device; a wrong one there is
+			// another tensor of as many elements after src.
+			for k := i + 1; k < len(r); k++ {
+				if k != j && r[k].dev == r[j].dev && r[k].values != src.values && strings.Count(r[k].values, ",") == strings.Count(src.values, ",") {
+					y.differs = r[k].ev
+					return
+				}
+			}
 		}
 	}
 }
@@ -458,7 +539,26 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"cpu.amd", "cpu.amd"},
 	{"xid.nvlink", "xid.nvlink"},
 	{"gpu.consumer", "gpu.consumer"},
+	{"perf.dataparallel", "perf.dataparallel"},
+	{"perf.no_speedup", "perf.no_speedup"},
+	{"ranks.same_gpu", "ranks.same_gpu"},
 }
+
+// rankedSymptoms is symptomConditions in the order a paste's symptoms are
+// answered: the GPUs' names (gpu.consumer) last, whatever comes after them
+// in the list, for nearly every paste shows them and anything said of the
+// run tells more.
+var rankedSymptoms = func() []struct{ fact, cond string } {
+	var out, last []struct{ fact, cond string }
+	for _, s := range symptomConditions {
+		if s.fact == "gpu.consumer" {
+			last = append(last, s)
+		} else {
+			out = append(out, s)
+		}
+	}
+	return append(out, last...)
+}()
 
 // Symptom gives the condition under which fact name shows something wrong
 // by itself ("nccl.tests.wrong > 0"), and whether it can: what explain
@@ -471,10 +571,12 @@ func Symptom(name string) (string, bool) {
 // Weak says whether symptom name is one nearly every paste shows (the
 // GPUs' names) or a question a known note answers better (no NVLS
 // channels beside NCCL_P2P_LEVEL's note, native Windows beside any known
-// message, a figure asked about beside a real fault): it answers a paste only when
+// message, a figure asked about beside a real fault, several GPUs said to be
+// no faster than one without DataParallel or the kvstore named): it answers a paste only when
 // nothing in it is known, not even a note, for a known message says more.
 func Weak(name string) bool {
-	return name == "gpu.consumer" || name == "nvls.none" || name == "windows.distributed" || name == "perf.vs_headline"
+	return name == "gpu.consumer" || name == "nvls.none" || name == "windows.distributed" || name == "perf.vs_headline" ||
+		name == "perf.no_speedup"
 }
 
 // SymptomRank is the place of fact name among the symptoms, the most
@@ -485,7 +587,7 @@ func SymptomRank(name string) int {
 }
 
 func symptom(name string) (string, int) {
-	for i, s := range symptomConditions {
+	for i, s := range rankedSymptoms {
 		if s.fact == name {
 			return s.cond, i
 		}

@@ -63,14 +63,24 @@ func Table() []byte {
 		// The symptoms, the most telling first (symptomConditions): fact,
 		// the condition that shows it, and whether it is Weak.
 		Symptoms [][3]any `json:"symptoms"`
+		// The prose readers' facts (proseFactRows): name, priority,
+		// source, the event of paste.js's prose state, its gate.
+		ProseFacts [][5]any `json:"proseFacts"`
 	}{Patterns: map[string]jsRE{}, MaxText: MaxText, MaxGPUs: maxGPUs, MaxEnv: maxEnv, MaxLine: MaxLine,
-		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "consumer": consumerWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords, "mig": migWords, "vm": vmWords, "containers": containerWords, "p2pIntent": p2pIntentWords, "amd": amdWords, "sockets": socketWords, "slow": slowWords, "shm": shmWords, "fm": fmWords, "nvls": nvlsWords, "windows": windowsWords, "winLaunch": winLaunchWords, "bwFigure": bwFigureWords, "bwCarrier": bwCarrierWords, "setpciACS": setpciACSWords, "testGPU": testGPUWords, "acs": acsWords, "iommu": iommuWords, "path": pathFactNames, "place": placeFactNames}}
+		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "consumer": consumerWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords, "mig": migWords, "vm": vmWords, "containers": containerWords, "p2pIntent": p2pIntentWords, "amd": amdWords, "sockets": socketWords, "slow": slowWords, "shm": shmWords, "fm": fmWords, "nvls": nvlsWords, "windows": windowsWords, "winLaunch": winLaunchWords, "bwFigure": bwFigureWords, "bwCarrier": bwCarrierWords, "setpciACS": setpciACSWords, "customAR": customARWords, "testGPU": testGPUWords}}
+	t.Words["ncclSaid"], t.Words["torchSaid"], t.Words["gpuName"] = ncclSaidWords, torchSaidWords, gpuNameWords
+	t.Words["scale"] = scaleWords
+	t.Words["sameGPU"] = sameGPUWords
+	t.Words["acs"], t.Words["iommu"], t.Words["path"], t.Words["place"] = acsWords, iommuWords, pathFactNames, placeFactNames
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}
 	}
-	for _, sc := range symptomConditions {
+	for _, sc := range rankedSymptoms {
 		t.Symptoms = append(t.Symptoms, [3]any{sc.fact, sc.cond, Weak(sc.fact)})
+	}
+	for _, f := range proseFactRows {
+		t.ProseFacts = append(t.ProseFacts, [5]any{f.name, f.prio, f.source, f.event, f.gate})
 	}
 	for _, tr := range triggers {
 		t.Triggers = append(t.Triggers, [2]any{tr.word, int(tr.r)})

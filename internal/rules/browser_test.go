@@ -104,29 +104,7 @@ func TestPasteForInBrowser(t *testing.T) {
 // Reasons in Chinese: assets/rules.js's reasonIn, run on the table, says
 // every reason of the conditions' cases as ReasonIn does, in both languages.
 func TestReasonInBrowser(t *testing.T) {
-	raw, err := os.ReadFile("testdata/cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Cases []struct {
-			Reason string `json:"reason"`
-		} `json:"cases"`
-	}
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
-	var all []string
-	for _, c := range file.Cases {
-		for _, r := range strings.Split(c.Reason, "; ") {
-			if r != "" {
-				all = append(all, r)
-			}
-		}
-	}
-	if len(all) < 50 {
-		t.Fatalf("%d reasons in the cases: the cases should hold more", len(all))
-	}
+	all := caseReasons(t)
 	b := browsertest.New(t)
 	b.OpenScripts(browsertest.TempScript(t, "rules.table.js", Table()), "../../assets/rules.js")
 	in, _ := json.Marshal(all)

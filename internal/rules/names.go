@@ -114,8 +114,13 @@ var displayNames = map[string]words{
 	"shm.small":               {"/dev/shm too small (Bus error, no space, docker's 64 MB)", "/dev/shm 太小（Bus error、空间不足、docker 默认 64 MB）"},
 	"fabricmanager.down":      {"Fabric Manager failed or not running", "Fabric Manager 启动失败或未运行"},
 	"nvls.none":               {"no NVLS channels, said in words", "据称没有 NVLS 通道"},
+	"nccl.nvls":               {"NCCL sets up NVLS (NVLink SHARP)", "NCCL 启用 NVLS（NVLink SHARP）"},
+	"allreduce.custom":        {"custom all-reduce in use", "使用自定义 all-reduce"},
 	"perf.vs_headline":        {"a bandwidth figure set against the link's headline figure, said in words", "据称带宽数值与链路标称值相比偏低"},
 	"windows.distributed":     {"a distributed run on native Windows, said in words", "据称在原生 Windows 上运行分布式任务"},
+	"perf.no_speedup":         {"several GPUs no faster than one, said in words", "据称多块 GPU 并不比一块快"},
+	"perf.dataparallel":       {"several GPUs no faster than one with DataParallel or MXNet's kvstore, said in words", "据称使用 DataParallel 或 MXNet 的 kvstore 时多块 GPU 并不比一块快"},
+	"ranks.same_gpu":          {"several ranks on one GPU, said in words or shown by NCCL's set-up lines", "多个 rank 使用同一块 GPU（据称，或见于 NCCL 的初始化行）"},
 	"topo.known":              {"information on the path between GPUs (topology, an NCCL_DEBUG=INFO log, ACS, IOMMU, CPU sockets)", "GPU 之间路径的信息（拓扑、NCCL 调试日志、ACS、IOMMU、CPU 插槽）"},
 }
 

@@ -83,8 +83,13 @@
 //	perf.slow          the input says in words that communication between GPUs is slow (slower all-reduce, low bandwidth, a performance drop)
 //	shm.small          the input shows /dev/shm too small: a Bus error beside NCCL or UCX frames, UCX's shared-memory FIFO not allocated, /dev/shm out of space, docker's 64 MB
 //	nvls.none          the input says in words that NCCL uses no NVLS channels ("0 nvls channels"), outside NCCL's own lines
+//	nccl.nvls          NCCL found NVLink SHARP multicast on the GPU or bound memory to it (its NVLS INFO lines)
+//	allreduce.custom   the custom all-reduce of vLLM, SGLang or TensorRT-LLM is named as in use (its log line, files, switches or words)
 //	perf.vs_headline   the input sets a bandwidth figure against the link's headline in words ("480 GB/s ... the NVLink bw is 900 GB/s"), beside NVLink, NVSwitch or a bandwidth test
 //	windows.distributed the input says the run is on native Windows (Platform: Windows-10, win32, C:\Users paths), not WSL, and starts a distributed or multi-GPU run
+//	perf.no_speedup    the input says in words that several GPUs are no faster than one (slower than one GPU, no speedup, does not scale, low utilization, slow without NVLink)
+//	perf.dataparallel  perf.no_speedup, with PyTorch's DataParallel or MXNet's kvstore named in the input
+//	ranks.same_gpu     the input says several ranks or processes run on one GPU, or NCCL's set-up lines give two ranks of one host the same busId
 //	topo.known         beside communication said to be slow: whether the input shows the path between the GPUs (nvidia-smi topo, NCCL's transport or P2P settings, ACS, the IOMMU, CPU sockets, a bandwidth test's link)
 //	fabricmanager.down systemctl status shows nvidia-fabricmanager failed or inactive (dead), or its start exited with a failure
 //

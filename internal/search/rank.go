@@ -98,6 +98,7 @@ func reportsScore(n int) float64 { return 0.5 * float64(n) / float64(n+1) }
 // rank them alike. Explain and the search page (meta.js's "symptoms", in
 // this order) rank with it.
 type SymptomCause struct {
+	Reads      int     // how many of the paste's facts the entry's condition reads: set per paste
 	App        bool    // an application's entry: not of a layer every program runs on (platformDomains)
 	Note       bool    // the entry is a note
 	Confidence float64 // the entry's own estimate
@@ -109,11 +110,15 @@ func NewSymptomCause(e *kb.Entry) SymptomCause {
 }
 
 // SymptomBefore tells whether a ranks above b among the causes of one
-// symptom at the same tier: the platform's entries first, errors before
-// notes, then the higher confidence. Sorted stably, entries that tie keep
-// the knowledge base's order.
+// symptom at the same tier: the most specific first (the condition that
+// reads more of what the paste shows: a hang beside a named custom
+// all-reduce or NVLS before a hang alone), then the platform's entries,
+// errors before notes, then the higher confidence. Sorted stably, entries
+// that tie keep the knowledge base's order.
 func SymptomBefore(a, b SymptomCause) bool {
 	switch {
+	case a.Reads != b.Reads:
+		return a.Reads > b.Reads
 	case a.App != b.App:
 		return !a.App
 	case a.Note != b.Note:

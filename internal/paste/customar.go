@@ -1,0 +1,45 @@
+package paste
+
+// The custom all-reduce of vLLM, SGLang, TensorRT-LLM and their kin (one-
+// or two-shot kernels over CUDA IPC buffers, in place of NCCL for small
+// tensor-parallel all-reduces) named in a paste: by its own log line
+// ("Registering 4067 cuda graph addresses", printed once its CUDA-graph
+// buffers are shared), its files and classes (custom_all_reduce.cuh,
+// CustomAllreduce), its switches, or in words. Beside a hang or wrong
+// output it is the first thing to turn off; a line that only turns it off
+// ("--disable-custom-all-reduce", vLLM's "Custom allreduce is disabled")
+// does not name it as in use, unless it says the run fails without it.
+
+var (
+	reCustomAR        = pattern("customAR", `(?i)custom[ _-]?all[ _-]?reduce|custom[ _]ar\b|\bcustomallreduce|FORCE_NCCL_ALL_REDUCE_STRATEGY|Registering \d{1,9} cuda graph addresses|allreduce_fusion|cross_device_reduce_[12]stage`)
+	reCustomAROff     = pattern("customAROff", `(?i)disable[-_ ]custom[-_ ]?all[-_ ]?reduce|use_custom_all_reduce\s{1,4}disable|custom all-?reduce is disabled|custom allreduce is disabled`)
+	reCustomARWithout = pattern("customARWithout", `(?i)\bwithout\s{1,4}(?:the\s{1,4})?(?:--)?disable`)
+)
+
+// customARWords are the words, as written, one of which every match of
+// reCustomAR holds.
+var customARWords = []string{"custom all", "Custom all", "Custom All", "CUSTOM ALL", "custom_all", "Custom_all", "CUSTOM_ALL", "custom-all", "Custom-all", "customall", "customAll", "CustomAll", "Customall",
+	"custom AR", "Custom AR", "custom ar", "custom_ar", "custom_AR", "FORCE_NCCL_ALL_REDUCE_STRATEGY", "cuda graph addresses", "allreduce_fusion", "cross_device_reduce_"}
+
+// customAR is the state of this reader: the first line that names the
+// custom all-reduce as in use.
+type customAR struct {
+	named event
+}
+
+// customARLine reads stripped line s.
+func (x *Extractor) customARLine(s string, n int, raw string) {
+	c := &x.car
+	if c.named.set || !containsAny(s, customARWords...) || !reCustomAR.MatchString(s) {
+		return
+	}
+	if reCustomAROff.MatchString(s) && !reCustomARWithout.MatchString(s) {
+		return
+	}
+	c.named.mark(n, raw)
+}
+
+// customARFacts gives the reader's fact once the input ends.
+func (x *Extractor) customARFacts() {
+	x.setEvent("allreduce.custom", "bool", "true", 1, x.car.named, "description")
+}

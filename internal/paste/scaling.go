@@ -1,0 +1,154 @@
+package paste
+
+import "strings"
+
+// What people write, and NCCL shows, when nothing is broken but the launch.
+//
+// Several GPUs training no faster than one: "Multi-GPUs is slower than One GPU", "slower on 2 GPUs than on
+// 1 GPU", "no speedup with 4 GPUs", "the utilization is very low" on 4
+// GPUs, "slower when the GPUs are not linked with NVLink". Most such threads
+// end with a choice, not a fault: DataParallel's one process and its copies
+// through GPU 0, MXNet's kvstore reducing on the CPU, a batch too small to
+// pay for the gradient exchange, PCIe without NVLink. The line must say
+// what fails to speed up and that there are several GPUs (or DataParallel
+// or the kvstore); NCCL's own lines never say it.
+//
+// Several ranks on one GPU: said in words ("2 DDP instances on one GPU",
+// "multiple tensorflow ranks on the same GPU"), or shown by NCCL's set-up
+// lines, in which two ranks of one host give the same busId. Older NCCL
+// hangs there, newer refuses with "Duplicate GPU detected".
+
+var (
+	// Several GPUs fail to beat one: slower than one GPU, no speedup, not
+	// faster, does not scale, low utilization, slow without NVLink.
+	reScaleFail = pattern("scaleFail", `(?i)\bslower\b.{0,80}\bthan\b.{0,24}\b(?:one|1|a|single|the single)[\s_-]?(?:single[- ])?(?:gpu|card|device)s?\b|\bslower\b.{0,40}\b(?:with|using|on|across)\s(?:the\s)?(?:multi-?\s?(?:gpus?|cards?)|(?:multiple|several|more|[2-9]|two|three|four|eight)\s?(?:\w{1,12}\s)?(?:gpu|card)s?)|\b\d{1,2}\s?(?:x|times)\sslower\b|\bthe more gpus?\b.{0,20}\bthe slower\b|\b(?:more\s(?:time|hours|seconds|minutes)|longer)\b.{0,60}\bthan\b.{0,30}\b(?:one|1|a|single|the single)[\s_-]?(?:single[- ])?(?:gpu|card|device)s?\b|(?:\bnot|\bno|\bnever|\bhardly|\bbarely|n't)\s(?:\w{1,12}\s)?(?:any\s)?(?:faster|quicker)\b|(?:\bno|\bwithout|\blittle|\bzero|\bminimal|\bnegligible|\bcannot|\bcan not|\bnot|n't)\s(?:get\s|see\s|achieve\s|getting\s|seeing\s)?(?:any\s|a\s|the\s)?(?:\w{1,12}\s)?speed-?\s?ups?\b|\b(?:no|without|little)\s(?:\w{1,12}\s)?(?:improvement|gain|increase)s?\s(?:in|of)\s(?:the\s)?(?:\w{1,12}\s)?(?:speed|time|throughput)\b|(?:\bnot|n't)\s(?:\w{1,12}\s)?(?:scal(?:e|ing)|speed(?:ing)?\sup)\b|\bscal(?:es|ing)\s(?:badly|poorly)\b|\bpoor(?:ly)?\s(?:\w{1,12}\s)?scal(?:ing|es?)\b|\butil(?:ization|isation|s)?\b.{0,40}\b(?:low|less than|below|under)\b|\b(?:low|poor)\s(?:gpu\s)?util(?:ization|isation)?\b|\butil(?:ization|isation)?\s(?:is\s|of\s|remains\s|stays\s|was\s)?(?:\w{1,12}\s){0,3}~?[0-9](?:\.\d)?\s?%|\bslow(?:er|ly)?\b.{0,80}(?:\bwithout|\bno|\bnot\s(?:\w{1,12}\s){0,2}(?:with|use|using|have|has|linked|connected)(?:\s\w{1,12})?)\s(?:an?\s)?nvlink\b|\b(?:without|no)\s(?:an?\s)?nvlink\b.{0,80}\bslow|多卡.{0,30}(?:慢|没有.{0,4}(?:提升|加速|变快)|不如单卡|(?:和|与|跟)单卡差不多)|比(?:单卡|一块卡|一张卡|1卡|一卡).{0,8}慢|卡.{0,20}反而.{0,4}慢|(?:没有|并没有)(?:明显)?(?:加速|提速|提升)|利用率.{0,8}(?:低|不高)`)
+	// The same said without naming several GPUs, because it sets them
+	// against one ("slower than one GPU", "比单卡慢").
+	reScaleSelf = pattern("scaleSelf", `(?i)\bthan\b.{0,30}\b(?:one|1|a|single|the single)[\s_-]?(?:single[- ])?(?:gpu|card|device)s?\b|比(?:单卡|一块卡|一张卡|1卡|一卡)|单卡`)
+	// Several GPUs named: "multi-GPU", "4 GPUs", "4gpus", "the GPUs",
+	// "n_gpu", "the average GPU utilization", "多卡".
+	reScaleMulti = pattern("scaleMulti", `(?i)\bmulti-?\s?(?:gpus?|cards?|devices?|nodes?)\b|\bgpus\b|\b(?:[2-9]|1[0-6]|two|three|four|six|eight|several|multiple|more)\s?(?:x\s)?(?:\w{1,12}\s)?(?:gpus?|cards|devices)\b|\bn_gpus?\b|\b(?:average|total|each|every|per|all)\s(?:gpu|card)s?\b|多卡|双卡|两卡|两张|两块|多(?:块|张|个)?(?:gpu|显卡)|\d卡`)
+	// PyTorch's DataParallel (not DistributedDataParallel) and MXNet's
+	// kvstore: one process replicating through GPU 0, or gradients reduced
+	// through the CPU, by choice of the program.
+	reScaleDP = pattern("scaleDP", `(?i)(?:^|[^\w])(?:nn\.)?DataParallel\b|\bkv_?-?store\b`)
+	// "not slower": the denial.
+	reScaleNot = pattern("scaleNot", `(?i)(?:\bnot|\bnever|\bno longer|n't)\s(?:\w{1,12}\s)?slower\b`)
+	// DataParallel or the kvstore said on a line that says slow or low
+	// utilization ("Data Parallel slows things down", "Low running speed
+	// when run with kv-store").
+	reScaleDPSlow = pattern("scaleDPSlow", `(?i)\bslow(?:er|ly|s\sdown|ed\sdown|\sdown)?\b|\b(?:low|poor|bad)\s(?:\w{1,12}\s)?(?:speed|performance|throughput|utilization)\b|\bspeed\s(?:\w{1,12}\s){0,2}(?:declines?|drops?|is\slow)\b|慢`)
+)
+
+// Several ranks or processes on one GPU, said in words, or NCCL's refusal.
+var (
+	reSameGPU    = pattern("sameGPU", `(?i)\b(?:two|2|3|4|multiple|several|many|more than one|both)\s(?:\w{1,20}\s){0,2}(?:ranks?|processes|procs|workers|instances|jobs|replicas)\s(?:\w{1,12}\s){0,3}(?:on|to|share|sharing|using|use|in|into)\s(?:the\s)?(?:same|one|single|a single|1)\s(?:\w{1,12}\s)?(?:gpu|device|card)s?\b|\b(?:[2-9]|two|multiple|several)\s(?:ranks|processes|procs|workers)\sper\s(?:gpu|device|card)\b|\branks?\b.{0,60}\bsame\s(?:gpu|cuda device|device|card)\b|Duplicate GPU detected : rank \d+ and rank \d+ both on|多个(?:进程|rank).{0,10}(?:同一|一)(?:张|块|个)?(?:卡|gpu|显卡)`)
+	reSameGPUNot = pattern("sameGPUNot", `(?i)\b(?:not|never|no|without|avoid|instead of)\s(?:\w{1,12}\s){0,3}(?:the\s)?(?:same|one|single)\s(?:\w{1,12}\s)?(?:gpu|device|card)`)
+	// NCCL's set-up line of a rank: host, pid, rank, nranks, busId and,
+	// from 2.18 on, commId ("ncclCommInitRank comm 0x... rank 1 nranks 2
+	// cudaDev 1 nvmlDev 1 busId 70 commId 0x... - Init START").
+	reRankDev = pattern("rankDev", `([\w.-]+):(\d+):\d+ \[\d+\] NCCL INFO (?:\w+ )?comm 0x[0-9a-f]+ rank (\d+) nranks (\d+) cudaDev \d+ (?:nvmlDev \d+ )?busId ([0-9a-f]+)(?: commId (0x[0-9a-f]+))?`)
+)
+
+// sameGPUWords are the words, as written, one of which every match of
+// reSameGPU or reRankDev holds.
+var sameGPUWords = []string{"same", "Same", "SAME", "one GPU", "one gpu", "one card", "single GPU", "single gpu", "a GPU", "per GPU", "per gpu", "per device", "per card",
+	"1 GPU", "1 gpu", "one device", "Duplicate GPU", "同一", "一张卡", "一块卡", "busId "}
+
+// maxRankDevs bounds the set-up lines kept to compare (a log of thousands
+// of ranks needs only a pair).
+const maxRankDevs = 256
+
+// rankDev is a rank's GPU as one set-up line of NCCL gives it.
+type rankDev struct {
+	hostBus, pid, rank, nranks, comm string
+}
+
+// scaleWords are the words, as written, one of which every match of
+// reScaleFail, reScaleDP and reScaleDPSlow holds: the words of slowness, speed-up, scaling
+// and utilization, rare in NCCL's own lines.
+var scaleWords = []string{"slow", "Slow", "SLOW", "faster", "Faster", "FASTER", "quicker", "peeding up", "peedup", "peed-up", "peed up", "PEEDUP", "scal", "Scal", "SCAL", "util", "Util", "UTIL",
+	"longer", "Longer", "more time", "more hours", "more seconds", "more minutes", "improvement", "gain", "increase",
+	"慢", "加速", "提速", "提升", "变快", "单卡", "利用率",
+	"DataParallel", "Dataparallel", "dataparallel", "dataParallel", "DATAPARALLEL", "kvstore", "KVStore", "kvStore", "KVstore", "Kvstore", "KVSTORE", "kv_store", "kv-store", "KV_STORE"}
+
+// scaling is the state of this reader.
+type scaling struct {
+	fail event  // a line that says several GPUs are no faster than one
+	dp   bool   // the paste names DataParallel or the kvstore
+	same event  // a line that says, or shows, several ranks on one GPU
+	from string // who tells same: NCCL or a description
+	devs []rankDev
+	read map[string]bool // NCCL's lines read, which repeated tell nothing new (see done)
+}
+
+// scalingLine reads stripped line s.
+func (x *Extractor) scalingLine(s string, n int, raw string) {
+	c := &x.scale
+	if !c.same.set && containsAny(raw, sameGPUWords...) {
+		x.sameGPULine(s, n, raw)
+	}
+	if c.fail.set && c.dp || !containsAny(s, scaleWords...) || strings.Contains(s, "NCCL INFO") {
+		return
+	}
+	dp := reScaleDP.MatchString(s)
+	c.dp = c.dp || dp
+	if c.fail.set || reScaleNot.MatchString(s) {
+		return
+	}
+	if reScaleFail.MatchString(s) && (dp || reScaleSelf.MatchString(s) || reScaleMulti.MatchString(s)) || dp && reScaleDPSlow.MatchString(s) {
+		c.fail.mark(n, raw)
+	}
+}
+
+// sameGPULine reads several ranks on one GPU in line s, or in raw, NCCL's
+// set-up line whose prefix Strip removed: two ranks of one host on the
+// same busId, of one communicator (the same commId) or, before NCCL
+// printed commId, of two processes.
+func (x *Extractor) sameGPULine(s string, n int, raw string) {
+	c := &x.scale
+	if !strings.Contains(s, "NCCL INFO") {
+		if reSameGPU.MatchString(s) && !reSameGPUNot.MatchString(s) {
+			c.same.mark(n, raw)
+			c.from = "description"
+		}
+		return
+	}
+	// A line read before tells nothing new; past maxRankDevs lines the
+	// reader stops, as the prefilter does (see done).
+	if c.read[raw] || len(c.read) >= maxRankDevs {
+		return
+	}
+	if c.read == nil {
+		c.read = map[string]bool{}
+	}
+	c.read[raw] = true
+	m := reRankDev.FindStringSubmatch(raw)
+	if m == nil {
+		return
+	}
+	d := rankDev{hostBus: m[1] + " " + m[5], pid: m[2], rank: m[3], nranks: m[4], comm: m[6]}
+	for _, o := range c.devs {
+		if o.hostBus == d.hostBus && o.rank != d.rank && o.nranks == d.nranks &&
+			(d.comm != "" && o.comm == d.comm || d.comm == "" && o.comm == "" && o.pid != d.pid) {
+			c.same.mark(n, raw)
+			c.from = "NCCL"
+			return
+		}
+	}
+	c.devs = append(c.devs, d)
+}
+
+// scalingFacts gives the reader's fact once the input ends: with
+// DataParallel or the kvstore named, the program's choice is the likely
+// answer whatever else the paste shows; without, the words alone answer
+// only a paste in which nothing else is known (see Weak).
+func (x *Extractor) scalingFacts() {
+	c := &x.scale
+	x.setEvent("ranks.same_gpu", "bool", "true", 1, c.same, c.from)
+	if c.dp {
+		x.setEvent("perf.dataparallel", "bool", "true", 1, c.fail, "description")
+	} else {
+		x.setEvent("perf.no_speedup", "bool", "true", 1, c.fail, "description")
+	}
+}
