@@ -124,7 +124,7 @@
     this.car = { named: ev() };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
-      win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false };
+      win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev() };
     this.gpuArch = { seen: 0, first: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
@@ -544,19 +544,31 @@
     CONTAINER_WORDS = T.words.containers, P2P_INTENT_WORDS = T.words.p2pIntent, AMD_WORDS = T.words.amd,
     SOCKET_WORDS = T.words.sockets, SLOW_WORDS = T.words.slow, SHM_WORDS = T.words.shm, FM_WORDS = T.words.fm, NVLS_WORDS = T.words.nvls,
     WINDOWS_WORDS = T.words.windows, WIN_LAUNCH_WORDS = T.words.winLaunch,
-    BW_FIGURE_WORDS = T.words.bwFigure, BW_CARRIER_WORDS = T.words.bwCarrier;
+    BW_FIGURE_WORDS = T.words.bwFigure, BW_CARRIER_WORDS = T.words.bwCarrier, ACS_WORDS = T.words.acs, IOMMU_WORDS = T.words.iommu;
+  // grubIOMMUOn mirrors prose.go's: the options of GRUB's command line turn translation on.
+  function grubIOMMUOn(m) {
+    var on = false, re = new RegExp(RE.grubArg.source, "g"), a;
+    while ((a = re.exec(m))) {
+      var name = a[1], val = a[2].toLowerCase();
+      if (val === "on" || val === "force_enable" || val === "force") { on = on || name !== "iommu.passthrough"; }
+      else if (val === "off" || val === "pt" || val === "soft" || name === "iommu.passthrough" && (val === "1" || val === "y")) { return false; }
+    }
+    return on;
+  }
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
-    if (!p.hang.set && containsAny(s, HANG_WORDS) && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
+    if (!p.hang.set && containsAny(s, HANG_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
     if (!p.wrong.set && containsAny(s, WRONG_WORDS) && RE.wrongOut.test(s)) { mark(p.wrong, n, raw); }
     if (s.indexOf("^C") === 0 || s.indexOf("@^C") === 0 || s.indexOf("KeyboardInterrupt") >= 0) { mark(p.ctrlC, n, raw); }
     if (!p.dist && containsAny(raw, DIST_WORDS) && RE.distCall.test(raw)) { p.dist = true; }
     if (!p.mig.set && containsAny(s, MIG_WORDS) && RE.migProse.test(s) && !RE.placeNot.test(s)) { mark(p.mig, n, raw); }
+    if (!p.mig2 && containsAny(s, MIG_WORDS) && RE.migNamed.test(s) && !containsAny(s, ["MIG M.", "MIG Mode", "NCCL INFO"])) { p.mig2 = true; }
     if (!p.vm.set && containsAny(s, VM_WORDS) && RE.vmProse.test(s) && !RE.placeNot.test(s)) { mark(p.vm, n, raw); }
     if (!p.cont.set && containsAny(s, CONTAINER_WORDS) && RE.containers.test(s) && !RE.containerNot.test(s)) { mark(p.cont, n, raw); }
     if (!p.p2p && containsAny(s, P2P_INTENT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.p2pIntent.test(s)) { p.p2p = true; }
     if (!p.amd.set && containsAny(s, AMD_WORDS) && RE.amdCPU.test(s) && !RE.amdNot.test(s)) { mark(p.amd, n, raw); }
     if (!p.socks.set && containsAny(s, SOCKET_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.sockets.test(s) && !RE.socketsNot.test(s)) { mark(p.socks, n, raw); }
+    if (!p.sock1.set && s.indexOf("Socket(s):") === 0 && RE.oneSocket.test(s)) { mark(p.sock1, n, raw); }
     if (!p.slow.set && containsAny(s, SLOW_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.slow.test(s) &&
       RE.slowWhere.test(s) && !RE.slowNot.test(s)) { mark(p.slow, n, raw); }
     if (!p.shm.set && containsAny(s, SHM_WORDS) && s.indexOf("NCCL INFO") < 0) {
@@ -574,6 +586,12 @@
     if (!p.fm.set && containsAny(s, FM_WORDS)) {
       if (RE.fmHeader.test(s)) { p.fmAt = n; } else if (p.fmAt > 0 && n - p.fmAt <= 4 && RE.fmActive.test(s) || RE.fmExec.test(s)) { mark(p.fm, n, raw); }
     }
+    if (!p.acs.set && containsAny(s, ACS_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.acsOn.test(s) && !RE.acsNot.test(s)) { mark(p.acs, n, raw); }
+    if (!p.iommu.set && containsAny(s, IOMMU_WORDS) && s.indexOf("NCCL INFO") < 0) {
+      var g = RE.grubIOMMU.exec(s);
+      if (g && g[0] !== "") { if (grubIOMMUOn(g[0])) { mark(p.iommu, n, raw); } }
+      else if (RE.iommuSaid.test(s) && !RE.iommuNot.test(s)) { mark(p.iommu, n, raw); }
+    }
     this.scalingLine(s, n, raw);
   };
   // The gates of proseGates (prose.go); the rows come from the table.
@@ -584,7 +602,27 @@
     bwCar: function (x) { return x.prose.bwCar; },
     nativeLaunch: function (x) {
       return (x.prose.dist || x.prose.multi) && !x.prose.wsl && !Object.prototype.hasOwnProperty.call(x.prio, "wsl");
+    },
+    noPassthrough: function (x) {
+      var pt = x.f["iommu.passthrough"];
+      return !pt || pt.value !== "true";
     }
+  };
+
+  // pathFacts mirrors prose.go's: beside a run said to be slow, whether the
+  // path between the GPUs is shown.
+  X.pathFacts = function () {
+    var e = this.prose.slow, names = T.words.path, places = T.words.place, i, f;
+    if (!e.set || this.f["perf.no_speedup"] || this.f["perf.dataparallel"] || RE.slowRate.test(e.text)) { return; }
+    if (RE.slowTopo.test(e.text)) { this.setEvent("topo.known", "bool", "true", 0, e, "description"); return; }
+    for (i = 0; i < names.length; i++) {
+      if ((f = this.f[names[i]])) { this.setEvent("topo.known", "bool", "true", 0, e, f.source); return; }
+    }
+    for (i = 0; i < places.length; i++) {
+      if ((f = this.f[places[i]]) && f.value === "true") { this.setEvent("topo.known", "bool", "true", 0, e, f.source); return; }
+    }
+    if (this.prose.mig2) { this.setEvent("topo.known", "bool", "true", 0, e, "description"); return; }
+    this.setEvent("topo.known", "bool", "false", 0, e, "description");
   };
 
   // The scaling reader mirrors scaling.go.
@@ -625,6 +663,7 @@
     T.proseFacts.forEach(function (f) {
       if (f[4] === "" || PROSE_GATES[f[4]](x)) { x.setEvent(f[0], "bool", "true", f[1], x.prose[f[3]], f[2]); }
     });
+    if (!this.prose.socks.set) { this.setEvent("cpu.sockets", "bool", "false", 1, this.prose.sock1, "lscpu"); }
     this.scalingFacts();
   };
 
@@ -1002,6 +1041,7 @@
     this.setEvent("mig.enabled", "bool", String(this.mig.on.set), 1, this.mig.on.set ? this.mig.on : this.mig.seen, "nvidia-smi");
     this.setEvent("acs.redirect", "bool", String(this.acs.redirect.set), 1, this.acs.redirect.set ? this.acs.redirect : this.acs.any, "lspci");
     this.setEvent("gpu.consumer", "bool", String(this.consumer.set), 1, this.consumer.set ? this.consumer : this.dataCentre, "GPU name");
+    this.pathFacts();
     var f = this.f;
     return Object.keys(f).map(function (k) { return f[k]; }).sort(function (a, b) {
       return a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

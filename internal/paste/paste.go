@@ -719,6 +719,7 @@ func (x *Extractor) finish() []Fact {
 	} else {
 		x.setEvent("gpu.consumer", "bool", "false", 1, x.dataCentre, "GPU name")
 	}
+	x.pathFacts()
 	out := make([]Fact, 0, len(x.facts))
 	for _, f := range x.facts {
 		out = append(out, f)

@@ -65,6 +65,8 @@ const (
 	customARName                  // the custom all-reduce named (customar.go)
 	proseScaling                  // several GPUs no faster than one, DataParallel, kvstore (scaling.go)
 	sameGPU                       // several ranks on one GPU, said or shown by NCCL's set-up lines (scaling.go)
+	proseACS                      // ACS said to be on
+	proseIOMMU                    // the IOMMU said to be on, or GRUB's command line
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -151,7 +153,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 }, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...)
 
 // proseTriggers are the words of the container, P2P, AMD, socket, slow,
-// shm, Fabric Manager, NVLS, Windows, bandwidth-figure and scaling readers;
+// shm, Fabric Manager, NVLS, Windows, bandwidth-figure, scaling, ACS and IOMMU readers;
 // "docker" is containerHost's word already (see done).
 var proseTriggers = func() []trigger {
 	var out []trigger
@@ -175,7 +177,9 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(torchSaidWords, torchVersion)...)
 	out = append(out, wordTriggers(gpuNameWords, gpuArchName)...)
 	out = append(out, wordTriggers(scaleWords, proseScaling)...)
-	return append(out, wordTriggers(sameGPUWords, sameGPU)...)
+	out = append(out, wordTriggers(sameGPUWords, sameGPU)...)
+	out = append(out, wordTriggers(acsWords, proseACS)...)
+	return append(out, wordTriggers(iommuWords, proseIOMMU)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -405,13 +409,13 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case tensorPrint:
 		return x.sym.tensors.zeros.set && x.sym.tensors.differs.set
 	case proseHang:
-		return x.prose.hang.set
+		return x.prose.hang.set || x.marks&markNCCLInfo != 0
 	case distCall:
 		return x.prose.dist
 	case proseWrong:
 		return x.prose.wrong.set
 	case proseMIG:
-		return x.prose.mig.set
+		return x.prose.mig.set && x.prose.mig2
 	case proseVM:
 		return x.prose.vm.set
 	case testRank:
@@ -419,6 +423,10 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		// each Rank line may name another. NCCL's own lines ("localRank 0")
 		// are never nccl-tests' Rank lines.
 		return len(x.sym.busbw.hosts) >= 2 || hasNCCLInfo(raw)
+	case proseACS:
+		return x.prose.acs.set || x.marks&markNCCLInfo != 0
+	case proseIOMMU:
+		return x.prose.iommu.set || x.marks&markNCCLInfo != 0
 	case gpuArchName:
 		// Every architecture named settles it; NCCL's lines name none.
 		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0

@@ -10,11 +10,28 @@ import "strings"
 // that a hang of something else is not read as one.
 
 var (
-	reHangWord  = pattern("hangWord", `(?i)\b(?:hangs?|hanging|hung|stuck|freez(?:es|ing|e)|froze|frozen|deadlock(?:s|ed)?)\b|卡住|卡死|卡在|挂起|死锁`)
-	reHangNot   = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock)`)
-	reHangWhere = pattern("hangWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|broadcast|barrier|init_process_group|\bnccl|collective|\bgpus?\b|multi-?gpu|p2pBandwidthLatencyTest|simpleP2P|_perf\b|\bddp\b|distributed|deepspeed|torchrun|tensor.parallel|\bcuda\b|\.generate\(|vllm|分布式|多卡|显卡`)
-	reWrongOut  = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|returns?|prints?|gives?|generates?|produces?|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b`)
-	reDistCall  = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
+	// A hang said in words: the words of one (hangs, stuck, freezes,
+	// deadlock), and the other ways threads say it: "does not progress",
+	// "makes no progress", "waits forever", "blocks in jax.lax.psum
+	// forever", "never returns", "the process blocked", "nothing happens
+	// after", "timed out after 30 minutes", "stalled".
+	reHangWord = pattern("hangWord", `(?i)\b(?:hangs?|hanging|hung|stuck|freez(?:es|ing|e)|froze|frozen|deadlock(?:s|ed)?)\b|卡住|卡死|卡在|挂起|死锁|`+
+		`\b(?:does(?:n't| not)|did(?:n't| not)|do(?:n't| not)|never|won't|will not|can't|cannot|could(?:n't| not))\s(?:make\s(?:any\s)?)?progress(?:es)?\b|\bno (?:further |more )?progress\b|`+
+		`\b(?:waits?|waiting|waited|blocks?|blocking|blocked|sits?|sitting|spins?|spinning)\b.{0,40}\b(?:forever|indefinitely|infinitely)\b|`+
+		`\bnever (?:returns?|returned|finish(?:es|ed)?|completes?|completed|ends?|terminates?|exits?|proceeds?)\b|`+
+		`\b(?:is|are|was|were|gets?|got|being|been)\s(?:\w{1,20}\s)?blocked\b|\b(?:process|program|job|script|training)\s(?:blocks|blocked|block(?:$|[.,;:!]))|`+
+		`\bnothing (?:else |more )?happen(?:s|ed)\b|\btim(?:ed|es|e) ?out after \d{1,4}\s?(?:minutes?|mins?|hours?|hrs?|h)\b|\bstall(?:s|ed|ing)\b|`+
+		`没有?反应|不动了|一直等待|无响应|没有进展`)
+	reHangNot = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock|stall|block)|`+
+		// A hang that may come, not one that came ("can cause a hang",
+		// "causing ... or even a hang"); freezing layers and stuck on how.
+		`\b(?:can|could|may|might|will|would)\s(?:\w{1,20}\s){0,2}(?:cause[sd]?|lead to|result in|trigger)\b.{0,100}\b(?:hang|deadlock|stall|freez)|\bor even (?:a |to )?(?:hang|deadlock|stall)|`+
+		`\b(?:warp|pipeline|memory|instruction)\sstall|\bstall reasons?\b|\bprogress ?bars?\b|\bblock(?:s|ed)? (?:size|sizes|dim)\b|`+
+		`\bfreez\w{0,3}\s(?:the\s)?(?:\w{1,20}\s)?(?:layers?|weights?|params|parameters|backbone|encoder|embeddings?)\b|\bfrozen\s(?:\w{1,20}\s)?(?:layers?|weights?|params|parameters|backbone|encoder|embeddings?)\b|\bstuck (?:on how|at how|trying to figure)\b`)
+	reHangWhere = pattern("hangWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|broadcast|barrier|init_process_group|\bnccl|collective|\bgpus?\b|multi-?gpu|p2pBandwidthLatencyTest|simpleP2P|_perf\b|\bddp\b|distributed|deepspeed|torchrun|tensor.parallel|\bcuda\b|\.generate\(|vllm|分布式|多卡|显卡|`+
+		`all_?to_?all|horovod|\bjax\b|\bpmap\b|\bpsum\b|mpirun|\btraining\b|\btrain\(|训练`)
+	reWrongOut = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|returns?|prints?|gives?|generates?|produces?|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b`)
+	reDistCall = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
 	// Where the GPUs are, said in words: MIG slices by name or profile
 	// ("4 MIG instances (1g.10gb)"), a virtual machine or GPU passthrough.
 	reMIGProse = pattern("migProse", `\bMIG[- ](?:instances?|slices?|partitions?|devices?|enabled)\b|\b[1-7]g\.\d{1,3}gb\b`)
@@ -81,6 +98,34 @@ var (
 	reBWFigure  = pattern("bwFigure", `(?i)\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b.{0,200}(?:\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b)|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b.{0,200}\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b`)
 	reBWCarrier = pattern("bwCarrier", `(?i)nvlink|nvswitch|\bnvls\b|\bsharp\b|_perf\b|nccl-tests|\bbusbw\b|\balgbw\b|p2pBandwidthLatencyTest|nvbandwidth|\ball[ _-]?reduce\b`)
 	reWinLaunch = pattern("winLaunch", `(?i)\bdistributed\b|\btorchrun\b|\bddp\b|\bmulti-?\s?gpus?\b|\bnproc[_-]per[_-]node\b|CUDA_VISIBLE_DEVICES=\d,\d|accelerate launch|多卡|分布式`)
+	// ACS said to be on ("ACS is enabled on the PLX switches", "bridges that
+	// had ACS enabled", "ACS redirect is enabled on: 0000:0d:01.0",
+	// "IOMMU/ACS enabled in BIOS"), and the IOMMU said to be on ("IOMMUv2 is
+	// enabled in the BIOS", "VT-d enabled", "with IOMMU on"). "ACS on" and
+	// "IOMMU on" count only at a clause's end: "ACS on the switches" names
+	// where, not whether. A denial on the line ("disabled", "no", "not",
+	// "without", "turned off") rules the line out; "disable ACS" asks for a
+	// fix and is no denial, but says nothing of the state either.
+	reACSOn       = pattern("acsOn", `(?i)\bACS\b(?:\s(?:P2P\s)?(?:redirect(?:ion)?|control|capability|feature)s?)?\s(?:is\s|was\s|are\s|were\s|still\s|also\s|being\s|seems\s|got\s){0,2}(?:enabled|turned on|active)\b|\bACS (?:is |was )?on(?:$|[.,;:)!])`)
+	reACSNot      = pattern("acsNot", `(?i)\b(?:no|not|never|without|disabled|turned off|switched off)\s(?:\w{1,20}\s){0,3}ACS\b|\bACS\s(?:\w{1,20}\s){0,3}(?:not|never|disabled|off)\b|\bACS\w{0,4} (?:is |are )?(?:off|disabled)\b|n't\s(?:\w{1,20}\s){0,2}(?:enabled?\s)?ACS\b`)
+	reIOMMUOnSaid = pattern("iommuSaid", `(?i)\b(?:IOMMU(?:v2)?|VT-d|AMD-Vi|AMD IOMMU|Intel VT-d)(?:/ACS)?\s(?:\(\w{1,30}\)\s)?(?:support\s|mode\s|feature\s)?(?:is\s|was\s|are\s|still\s|also\s|being\s|got\s){0,2}(?:enabled|turned on|active)\b|\b(?:IOMMU|VT-d|AMD-Vi)\s(?:is\s|was\s)?on(?:$|[.,;:)!])|\b(?:IOMMU|VT-d)\s?[:=]\s?(?:enabled|on)\b|\bwith (?:the )?(?:IOMMU|VT-d) on\b`)
+	reIOMMUNot    = pattern("iommuNot", `(?i)\b(?:no|not|never|without|disabled|turned off|switched off)\s(?:\w{1,20}\s){0,3}(?:IOMMU|VT-d|AMD-Vi)|\b(?:IOMMU|VT-d|AMD-Vi)\w{0,2}\s(?:\w{1,20}\s){0,3}(?:not|never|disabled|off)\b|n't\s(?:\w{1,20}\s){0,2}(?:IOMMU|VT-d)`)
+	// A kernel command line as GRUB's configuration writes it
+	// (GRUB_CMDLINE_LINUX="quiet intel_iommu=on"): the value in quotes,
+	// which the kernel-line reader (paste.go) does not split at the quote.
+	// intel_iommu=on, amd_iommu=on and iommu=on turn translation on;
+	// iommu=pt, iommu=soft and an =off are the fixes and rule the line out.
+	reGrubIOMMU = pattern("grubIOMMU", `\bGRUB_CMDLINE_LINUX(?:_DEFAULT)?\s{0,2}=\s{0,2}["']?[^"']{0,400}`)
+	reMIGNamed  = pattern("migNamed", `\bMIG\b`)
+	// lscpu of a host with one socket: no pair of GPUs crosses sockets.
+	// A slow run's own line may name the path (nvidia-smi topo's PXB, PHB,
+	// PIX, SYS, NV#) or say it is a training's throughput (samples/sec,
+	// it/s): the first is the topology shown, the second a rate of the
+	// whole step, not of communication between GPUs.
+	reSlowTopo  = pattern("slowTopo", `\b(?:PXB|PHB|PIX|SYS|NV[1-9]\d?)\b`)
+	reSlowRate  = pattern("slowRate", `(?i)\b(?:samples?|images?|imgs?|it|iters?|tokens?|steps?)\s?(?:/\s?s(?:ec)?\b|per sec)`)
+	reOneSocket = pattern("oneSocket", `^Socket\(s\):\s{1,40}1$`)
+	reGrubArg   = pattern("grubArg", `(?:^|[\s"'=])(intel_iommu|amd_iommu|iommu|iommu\.passthrough)=(\w{1,20})`)
 )
 
 // migWords and vmWords are the words, as written, one of which every match
@@ -135,10 +180,22 @@ var (
 		"_perf", "nccl-tests", "busbw", "BusBw", "busBw", "BUSBW", "algbw", "AlgBw", "algBw", "p2pBandwidthLatencyTest", "nvbandwidth", "allreduce", "all_reduce", "all reduce", "All reduce", "all-reduce", "AllReduce", "Allreduce", "ALLREDUCE"}
 )
 
+// acsWords and iommuWords are the words, as written, one of which every
+// match of reACSOn, reIOMMUOnSaid and reGrubIOMMU holds. NCCL's own lines
+// name neither.
+var (
+	acsWords   = []string{"ACS", "acs ", "Acs "}
+	iommuWords = []string{"IOMMU", "iommu", "Iommu", "VT-d", "VT-D", "vt-d", "AMD-Vi", "GRUB_CMDLINE_LINUX"}
+)
+
 // hangWords are the words, as written, that a line saying a run hangs
-// holds one of (reHangWord, case folded): the prefilter's triggers.
+// holds one of (reHangWord, case folded): the prefilter's triggers. NCCL's
+// own lines ("Threads per block") are never read for them.
 var hangWords = []string{"hang", "Hang", "HANG", "hung", "Hung", "stuck", "Stuck", "STUCK", "freez", "Freez", "FREEZ", "froze", "Froze", "deadlock", "Deadlock",
-	"卡住", "卡死", "卡在", "挂起", "死锁"}
+	"卡住", "卡死", "卡在", "挂起", "死锁",
+	"progress", "Progress", "PROGRESS", "forever", "Forever", "FOREVER", "indefinitely", "Indefinitely", "infinitely", "never", "Never", "NEVER",
+	"block", "Block", "BLOCK", "nothing", "Nothing", "NOTHING", "out after", "Out after", "OUT AFTER", "stall", "Stall", "STALL",
+	"反应", "不动了", "一直等待", "无响应", "没有进展"}
 
 // wrongWords are the words, as written, one of which every match of
 // reWrongOut holds.
@@ -172,12 +229,16 @@ type prose struct {
 	multi bool  // the paste starts a distributed or multi-GPU run
 	bwFig event // a line that sets a bandwidth figure against the link's headline
 	bwCar bool  // the paste names NVLink, NVSwitch or a bandwidth test
+	sock1 event // lscpu shows one socket
+	mig2  bool  // a line names MIG, outside nvidia-smi's headers ("use NCCL with MIG")
+	acs   event // a line that says ACS is on
+	iommu event // a line that says the IOMMU is on, or a GRUB line that turns it on
 }
 
 // proseLine reads stripped line s.
 func (x *Extractor) proseLine(s string, n int, raw string) {
 	p := &x.prose
-	if !p.hang.set && containsAny(s, hangWords...) && reHangWord.MatchString(s) &&
+	if !p.hang.set && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangWord.MatchString(s) &&
 		reHangWhere.MatchString(s) && !reHangNot.MatchString(s) {
 		p.hang.mark(n, raw)
 	}
@@ -195,6 +256,11 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.mig.set && containsAny(s, migWords...) && reMIGProse.MatchString(s) && !rePlaceNot.MatchString(s) {
 		p.mig.mark(n, raw)
 	}
+	// nvidia-smi's table ("MIG M.") and -q ("MIG Mode") name MIG on every
+	// machine; the MIG reader of paste.go reads those.
+	if !p.mig2 && containsAny(s, migWords...) && reMIGNamed.MatchString(s) && !containsAny(s, "MIG M.", "MIG Mode", "NCCL INFO") {
+		p.mig2 = true
+	}
 	if !p.vm.set && containsAny(s, vmWords...) && reVMProse.MatchString(s) && !rePlaceNot.MatchString(s) {
 		p.vm.mark(n, raw)
 	}
@@ -211,6 +277,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.socks.set && containsAny(s, socketWords...) && !strings.Contains(s, "NCCL INFO") && reSockets.MatchString(s) && !reSocketsNot.MatchString(s) {
 		p.socks.mark(n, raw)
+	}
+	if !p.sock1.set && strings.HasPrefix(s, "Socket(s):") && reOneSocket.MatchString(s) {
+		p.sock1.mark(n, raw)
 	}
 	if !p.slow.set && containsAny(s, slowWords...) && !strings.Contains(s, "NCCL INFO") && reSlow.MatchString(s) &&
 		reSlowWhere.MatchString(s) && !reSlowNot.MatchString(s) {
@@ -256,7 +325,37 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.fm.mark(n, raw)
 		}
 	}
+	if !p.acs.set && containsAny(s, acsWords...) && !strings.Contains(s, "NCCL INFO") && reACSOn.MatchString(s) && !reACSNot.MatchString(s) {
+		p.acs.mark(n, raw)
+	}
+	if !p.iommu.set && containsAny(s, iommuWords...) && !strings.Contains(s, "NCCL INFO") {
+		if m := reGrubIOMMU.FindString(s); m != "" {
+			if grubIOMMUOn(m) {
+				p.iommu.mark(n, raw)
+			}
+		} else if reIOMMUOnSaid.MatchString(s) && !reIOMMUNot.MatchString(s) {
+			p.iommu.mark(n, raw)
+		}
+	}
 	x.scalingLine(s, n, raw)
+}
+
+// grubIOMMUOn says whether the options of GRUB's command line m turn the
+// IOMMU's translation on: intel_iommu=on, amd_iommu=on or iommu=on, and
+// neither passthrough (iommu=pt), software bouncing (iommu=soft) nor an
+// IOMMU turned off, which are the fixes.
+func grubIOMMUOn(m string) bool {
+	on := false
+	for _, a := range reGrubArg.FindAllStringSubmatch(m, -1) {
+		name, val := a[1], strings.ToLower(a[2])
+		switch {
+		case val == "on" || val == "force_enable" || val == "force":
+			on = on || name != "iommu.passthrough"
+		case val == "off" || val == "pt" || val == "soft" || name == "iommu.passthrough" && (val == "1" || val == "y"):
+			return false
+		}
+	}
+	return on
 }
 
 // proseFact is a fact a prose reader gives once the input ends: name set
@@ -287,6 +386,12 @@ var proseGates = map[string]func(x *Extractor) bool{
 		_, wsl := x.prio["wsl"]
 		return (x.prose.dist || x.prose.multi) && !x.prose.wsl && !wsl
 	},
+	// The IOMMU said on is not read where passthrough is known:
+	// translation, not the IOMMU itself, drops peer traffic.
+	"noPassthrough": func(x *Extractor) bool {
+		v, ok := x.facts["iommu.passthrough"]
+		return !ok || v.Value != "true"
+	},
 }
 
 // proseFactRows are the prose readers' facts in the order they are set. MIG
@@ -308,6 +413,11 @@ var proseFactRows = []proseFact{
 	{"nvls.none", 1, "description", "nvls", func(p *prose) event { return p.nvls }, ""},
 	{"perf.vs_headline", 1, "description", "bwFig", func(p *prose) event { return p.bwFig }, "bwCar"},
 	{"windows.distributed", 1, "description", "win", func(p *prose) event { return p.win }, "nativeLaunch"},
+	// Below every tool's reading: lspci's ACSCtl and setpci's word, dmesg
+	// and the running kernel's command line say what is, words what
+	// someone believes.
+	{"acs.redirect", 0, "description", "acs", func(p *prose) event { return p.acs }, ""},
+	{"iommu.enabled", 0, "description", "iommu", func(p *prose) event { return p.iommu }, "noPassthrough"},
 }
 
 // proseFacts gives the facts of these readers once the input ends.
@@ -317,5 +427,66 @@ func (x *Extractor) proseFacts() {
 			x.setEvent(f.name, "bool", "true", f.prio, f.ev(&x.prose), f.source)
 		}
 	}
+	// lscpu's one socket: no pair of GPUs crosses sockets.
+	if !x.prose.socks.set {
+		x.setEvent("cpu.sockets", "bool", "false", 1, x.prose.sock1, "lscpu")
+	}
 	x.scalingFacts()
+}
+
+// pathFactNames are the facts that tell the causes of a slow run apart: the
+// topology (NVLink, pairs across sockets), what NCCL chose or was told
+// (its transport, P2P refused, NCCL_P2P_DISABLE, NCCL_P2P_LEVEL), ACS,
+// the IOMMU, the CPU sockets, the link a bandwidth test ran over, the
+// cards and where they run.
+var pathFactNames = []string{"topo.sys_pairs", "nvlink.present", "nvswitch.present", "nccl.transport", "nccl.p2p_used", "nccl.p2p_refused",
+	"env.NCCL_P2P_DISABLE", "env.NCCL_P2P_LEVEL", "acs.redirect", "iommu.enabled", "iommu.passthrough", "iommu.faults", "cpu.sockets",
+	"p2p.all_pairs_ok", "p2p.link_gbs", "p2p.bw_below_link", "p2p.test.slow_pairs", "nccl.tests.link_gbs"}
+
+// placeFactNames tell the path only when true: GeForce cards without P2P,
+// a VM, WSL, MIG, GPUs split over containers; a data-centre card's name or
+// MIG off says nothing of it.
+var placeFactNames = []string{"gpu.consumer", "virtualized", "wsl", "mig.enabled", "container.p2p"}
+
+// pathFacts says, beside a run said to be slow, whether the paste shows
+// the path between the GPUs (topo.known): with nothing of it shown, the
+// usual suspects answer in the order one checks them (ACS redirect, P2P
+// not used, a slow PCIe path, CPU sockets), and the facts above tell them
+// apart.
+func (x *Extractor) pathFacts() {
+	e := x.prose.slow
+	if !e.set {
+		return
+	}
+	// Several GPUs said no faster than one have their own answer: nothing
+	// between the GPUs need be broken (scaling.go).
+	for _, name := range []string{"perf.no_speedup", "perf.dataparallel"} {
+		if _, ok := x.facts[name]; ok {
+			return
+		}
+	}
+	if reSlowRate.MatchString(e.text) {
+		return
+	}
+	if reSlowTopo.MatchString(e.text) {
+		x.setEvent("topo.known", "bool", "true", 0, e, "description")
+		return
+	}
+	for _, name := range pathFactNames {
+		if f, ok := x.facts[name]; ok {
+			x.setEvent("topo.known", "bool", "true", 0, e, f.Source)
+			return
+		}
+	}
+	for _, name := range placeFactNames {
+		if f, ok := x.facts[name]; ok && f.Value == "true" {
+			x.setEvent("topo.known", "bool", "true", 0, e, f.Source)
+			return
+		}
+	}
+	if x.prose.mig2 {
+		x.setEvent("topo.known", "bool", "true", 0, e, "description")
+		return
+	}
+	x.setEvent("topo.known", "bool", "false", 0, e, "description")
 }

@@ -513,6 +513,7 @@ func (x *Extractor) symptomFacts() {
 // and last the GPUs themselves (GeForce cards, which have no P2P), the
 // likeliest reason when nothing else is shown.
 var symptomConditions = []struct{ fact, cond string }{
+	{"acs.redirect", "acs.redirect"},
 	{"hang.seen", "hang.seen"},
 	{"nccl.stopped_after_init", "nccl.stopped_after_init"},
 	{"shm.small", "shm.small"},
@@ -534,7 +535,6 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"mig.enabled", "mig.enabled"},
 	{"container.p2p", "container.p2p"},
 	{"gpu.bar1_small", "gpu.bar1_small"},
-	{"acs.redirect", "acs.redirect"},
 	{"iommu.faults", "iommu.faults > 0"},
 	{"cpu.amd", "cpu.amd"},
 	{"xid.nvlink", "xid.nvlink"},

@@ -90,6 +90,7 @@
 //	perf.no_speedup    the input says in words that several GPUs are no faster than one (slower than one GPU, no speedup, does not scale, low utilization, slow without NVLink)
 //	perf.dataparallel  perf.no_speedup, with PyTorch's DataParallel or MXNet's kvstore named in the input
 //	ranks.same_gpu     the input says several ranks or processes run on one GPU, or NCCL's set-up lines give two ranks of one host the same busId
+//	topo.known         beside communication said to be slow: whether the input shows the path between the GPUs (nvidia-smi topo, NCCL's transport or P2P settings, ACS, the IOMMU, CPU sockets, a bandwidth test's link)
 //	fabricmanager.down systemctl status shows nvidia-fabricmanager failed or inactive (dead), or its start exited with a failure
 //
 // Facts come from a p2p-probe report, from the --test section of one, or

@@ -27,7 +27,7 @@ type pasteSource struct {
 // pasteSources are read in order: the first that names a fact shows it.
 var pasteSources = []pasteSource{
 	{Paste: "nvidia-smi topo -p2p r", Facts: []string{"p2p.all_pairs_ok", "p2p.blocked_pairs"}},
-	{Paste: "nvidia-smi topo -m", Facts: []string{"nvlink.present", "nvswitch.present", "topo.sys_pairs"}},
+	{Paste: "nvidia-smi topo -m", Facts: []string{"nvlink.present", "nvswitch.present", "topo.sys_pairs", "topo.known"}},
 	{Paste: "nvidia-smi -L", Facts: []string{"gpu.count", "mig.enabled", "gpu.consumer", "gpu.arch"}},
 	{Paste: "nvidia-smi", Facts: []string{"driver.version", "cuda.driver"}},
 	{Paste: "nvcc --version", Facts: []string{"cuda.version"}},
