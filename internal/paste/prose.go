@@ -190,11 +190,13 @@ var (
 
 // hangWords are the words, as written, that a line saying a run hangs
 // holds one of (reHangWord, case folded): the prefilter's triggers. NCCL's
-// own lines ("Threads per block") are never read for them.
+// own lines ("Threads per block") are never read for them, nor "BLOCK" in
+// capitals, which PyTorch prints with every CUDA error
+// (CUDA_LAUNCH_BLOCKING=1) and a person never writes of a hang.
 var hangWords = []string{"hang", "Hang", "HANG", "hung", "Hung", "stuck", "Stuck", "STUCK", "freez", "Freez", "FREEZ", "froze", "Froze", "deadlock", "Deadlock",
 	"卡住", "卡死", "卡在", "挂起", "死锁",
 	"progress", "Progress", "PROGRESS", "forever", "Forever", "FOREVER", "indefinitely", "Indefinitely", "infinitely", "never", "Never", "NEVER",
-	"block", "Block", "BLOCK", "nothing", "Nothing", "NOTHING", "out after", "Out after", "OUT AFTER", "stall", "Stall", "STALL",
+	"block", "Block", "nothing", "Nothing", "NOTHING", "out after", "Out after", "OUT AFTER", "stall", "Stall", "STALL",
 	"反应", "不动了", "一直等待", "无响应", "没有进展"}
 
 // wrongWords are the words, as written, one of which every match of

@@ -50,17 +50,30 @@ var (
 	reGPUBlackwell = pattern("gpuBlackwell", `\b(?:B200|B100|B300|GB200|GB300|GB10)\b|\bRTX PRO [456]000\b|\b(?:RTX|GeForce) ?50[5-9]0(?: ?Ti)?\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?50[5-9]0\b`)
 )
 
-// gpuArchs are the architectures in the order gpuArchBits numbers them.
+// gpuArchs are the architectures in the order gpuArchBits numbers them,
+// each with the words, as written, one of which every match of its pattern
+// holds: a line is matched only against the patterns whose words it holds,
+// for a log names the same GPU on every line of a repeated block.
 var gpuArchs = []struct {
-	name string
-	re   *regexp.Regexp
-}{{"ampere", reGPUAmpere}, {"ada", reGPUAda}, {"hopper", reGPUHopper}, {"blackwell", reGPUBlackwell}}
+	name  string
+	re    *regexp.Regexp
+	words []string
+}{
+	{"ampere", reGPUAmpere, []string{"A100", "A800", "A30", "A40", "A10", "A16", "RTX A", "3050", "3060", "3070", "3080", "3090"}},
+	{"ada", reGPUAda, []string{"L40", "L4", "L20", "Ada", "4050", "4060", "4070", "4080", "4090"}},
+	{"hopper", reGPUHopper, []string{"H100", "H200", "H800", "H20", "GH200"}},
+	{"blackwell", reGPUBlackwell, []string{"B200", "B100", "B300", "GB200", "GB300", "GB10", "RTX PRO", "5050", "5060", "5070", "5080", "5090"}},
+}
 
 // gpuNameWords are the words, as written, one of which every match of the
 // gpu* patterns holds. NCCL's own lines name no GPU model.
-var gpuNameWords = []string{"A100", "A800", "A30", "A40", "A10", "A16", "RTX A", "3050", "3060", "3070", "3080", "3090",
-	"L40", "L4", "L20", "Ada", "4050", "4060", "4070", "4080", "4090", "H100", "H200", "H800", "H20", "GH200",
-	"B200", "B100", "B300", "GB200", "GB300", "GB10", "RTX PRO", "5050", "5060", "5070", "5080", "5090"}
+var gpuNameWords = func() []string {
+	var out []string
+	for _, a := range gpuArchs {
+		out = append(out, a.words...)
+	}
+	return out
+}()
 
 // gpuArchLine notes the architectures GPU names on stripped line s give.
 func (x *Extractor) gpuArchLine(s string, n int, raw string) {
@@ -68,7 +81,7 @@ func (x *Extractor) gpuArchLine(s string, n int, raw string) {
 		return
 	}
 	for i, a := range gpuArchs {
-		if x.gpuArch.seen&(1<<i) == 0 && a.re.MatchString(s) {
+		if x.gpuArch.seen&(1<<i) == 0 && containsAny(s, a.words...) && a.re.MatchString(s) {
 			x.gpuArch.seen |= 1 << i
 			x.gpuArch.first.mark(n, raw)
 		}
