@@ -6,7 +6,9 @@ package ahocorasick
 
 import (
 	"bytes"
+	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Automaton finds literals in two steps. A filter of the first three bytes
@@ -21,7 +23,13 @@ import (
 // It is read-only once built, so one Automaton may scan in many goroutines
 // at once.
 type Automaton struct {
-	class [256]int32 // byte -> its class; the bytes no literal holds share class 0
+	class [256]int32 // byte -> its class; the bytes no literal holds share class 0, those above ASCII one class
+	// wide[lit] is the literal where it holds a byte above ASCII (nil when
+	// none does). Such bytes share one class, so that the few literals of
+	// other scripts do not give every state of the trie a column for each
+	// of their bytes; a wide literal is reported only once the text is seen
+	// to hold it where the walk ended.
+	wide []string
 	// trie: state*n + class -> the child state*n, 0 where there is none
 	// (the root is no one's child), negated (minus one) where literals end.
 	trie []int32
@@ -54,10 +62,24 @@ func New(lits []string) *Automaton {
 		}
 	}
 	n := 1
-	for b := range used {
+	for b := range used[:utf8.RuneSelf] {
 		if used[b] {
 			a.class[b] = int32(n)
 			n++
+		}
+	}
+	if slices.Contains(used[utf8.RuneSelf:], true) {
+		for b := utf8.RuneSelf; b < len(used); b++ {
+			if used[b] {
+				a.class[b] = int32(n)
+			}
+		}
+		n++
+		a.wide = make([]string, len(lits))
+		for id, l := range lits {
+			if strings.IndexFunc(l, func(r rune) bool { return r >= utf8.RuneSelf }) >= 0 {
+				a.wide[id] = l
+			}
 		}
 	}
 	// Room for the trie's largest size is taken at once, so that building
@@ -117,10 +139,16 @@ func New(lits []string) *Automaton {
 	return a
 }
 
-// ending calls found with the literals that end at premultiplied state s.
-func (a *Automaton) ending(s int32, found func(lit int)) {
+// ending calls found with the literals that end at premultiplied state s,
+// reached with the text b up to end.
+func ending[T string | []byte](a *Automaton, s int32, b T, end int, found func(lit int)) {
 	k := uint64(s) * a.inv >> 32
 	for _, l := range a.lits[a.at[k]:a.at[k+1]] {
+		if a.wide != nil {
+			if w := a.wide[l]; w != "" && (end < len(w) || string(b[end-len(w):end]) != w) {
+				continue
+			}
+		}
 		found(int(l))
 	}
 }
@@ -134,13 +162,13 @@ func (a *Automaton) set3(w uint32) {
 // set order; a literal found twice is reported twice.
 func (a *Automaton) Scan(b []byte, found func(lit int)) {
 	scan(a, b, found)
-	a.ones(func(from int, c byte) int { return bytes.IndexByte(b[from:], c) }, found)
+	ones(a, b, func(from int, c byte) int { return bytes.IndexByte(b[from:], c) }, found)
 }
 
 // ScanString is Scan of a string.
 func (a *Automaton) ScanString(s string, found func(lit int)) {
 	scan(a, s, found)
-	a.ones(func(from int, c byte) int { return strings.IndexByte(s[from:], c) }, found)
+	ones(a, s, func(from int, c byte) int { return strings.IndexByte(s[from:], c) }, found)
 }
 
 // scan finds the literals of two bytes or more.
@@ -180,14 +208,14 @@ func walk[T string | []byte](a *Automaton, b T, i int, found func(lit int)) {
 		s = trie[s+class[b[j]]]
 		if s < 0 {
 			s = -s - 1
-			a.ending(s, found)
+			ending(a, s, b, j+1, found)
 		}
 	}
 }
 
-// ones finds the literals of one byte, with index (from, c): the index of
-// c in the text from from, or -1.
-func (a *Automaton) ones(index func(from int, c byte) int, found func(lit int)) {
+// ones finds the literals of one byte in b, with index (from, c): the
+// index of c in the text from from, or -1.
+func ones[T string | []byte](a *Automaton, b T, index func(from int, c byte) int, found func(lit int)) {
 	for _, c := range a.one {
 		s := -a.trie[a.class[c]] - 1
 		for i := 0; ; i++ {
@@ -195,8 +223,8 @@ func (a *Automaton) ones(index func(from int, c byte) int, found func(lit int)) 
 			if j < 0 {
 				break
 			}
-			a.ending(s, found)
 			i += j
+			ending(a, s, b, i+1, found)
 		}
 	}
 }

@@ -67,6 +67,10 @@ func TestScanFindsWhatIndexFinds(t *testing.T) {
 		{[]string{"aa", "a", "aaa", ""}, "aaaa"},
 		{[]string{"x"}, ""},
 		{nil, "anything"},
+		// Bytes above ASCII share a class: literals of one path of
+		// classes are told apart by their bytes.
+		{[]string{"卡住", "挂起", "死锁", "卡", "\xa1", "hang"}, "任务卡住了\xa1，没有挂起 hang"},
+		{[]string{"é", "è", "ü"}, "déjà vu über"},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 200; i++ {
@@ -78,6 +82,17 @@ func TestScanFindsWhatIndexFinds(t *testing.T) {
 			lits []string
 			text string
 		}{lits, randText(rng, rng.IntN(40))})
+	}
+	// Texts and literals of several bytes above ASCII, which share a class.
+	for i := 0; i < 200; i++ {
+		var lits []string
+		for j := 0; j < 1+rng.IntN(8); j++ {
+			lits = append(lits, randWide(rng, 1+rng.IntN(4)))
+		}
+		cases = append(cases, struct {
+			lits []string
+			text string
+		}{lits, randWide(rng, rng.IntN(40))})
 	}
 	// Many literals, so that the filter of first bytes is dense and
 	// literals share prefixes, suffixes and first bytes.
@@ -115,6 +130,15 @@ func randText(rng *rand.Rand, n int) string {
 	var b strings.Builder
 	for i := 0; i < n; i++ {
 		b.WriteByte("abc \xff"[rng.IntN(5)])
+	}
+	return b.String()
+}
+
+// randWide is randText with several bytes above ASCII.
+func randWide(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteByte("a \xe5\x8d\xa1\xff"[rng.IntN(6)])
 	}
 	return b.String()
 }
