@@ -73,39 +73,27 @@ func TestScanFindsWhatIndexFinds(t *testing.T) {
 		{[]string{"é", "è", "ü"}, "déjà vu über"},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 200; i++ {
-		var lits []string
-		for j := 0; j < 1+rng.IntN(6); j++ {
-			lits = append(lits, randText(rng, 1+rng.IntN(4)))
+	// random adds n cases of up to most literals (at least least) of 1 to
+	// litLen bytes and a text of up to textLen bytes, all drawn from
+	// alphabet.
+	random := func(n, least, most, litLen, textLen int, alphabet string) {
+		for i := 0; i < n; i++ {
+			var lits []string
+			for j := 0; j < least+rng.IntN(most-least+1); j++ {
+				lits = append(lits, randText(rng, alphabet, 1+rng.IntN(litLen)))
+			}
+			cases = append(cases, struct {
+				lits []string
+				text string
+			}{lits, randText(rng, alphabet, rng.IntN(textLen))})
 		}
-		cases = append(cases, struct {
-			lits []string
-			text string
-		}{lits, randText(rng, rng.IntN(40))})
 	}
-	// Texts and literals of several bytes above ASCII, which share a class.
-	for i := 0; i < 200; i++ {
-		var lits []string
-		for j := 0; j < 1+rng.IntN(8); j++ {
-			lits = append(lits, randWide(rng, 1+rng.IntN(4)))
-		}
-		cases = append(cases, struct {
-			lits []string
-			text string
-		}{lits, randWide(rng, rng.IntN(40))})
-	}
+	random(200, 1, 6, 4, 40, "abc \xff")
+	// Several bytes above ASCII, which share a class.
+	random(200, 1, 8, 4, 40, "a \xe5\x8d\xa1\xff")
 	// Many literals, so that the filter of first bytes is dense and
 	// literals share prefixes, suffixes and first bytes.
-	for i := 0; i < 20; i++ {
-		var lits []string
-		for j := 0; j < 50+rng.IntN(300); j++ {
-			lits = append(lits, randText(rng, 1+rng.IntN(8)))
-		}
-		cases = append(cases, struct {
-			lits []string
-			text string
-		}{lits, randText(rng, rng.IntN(120))})
-	}
+	random(20, 50, 349, 8, 120, "abc \xff")
 	for _, c := range cases {
 		a := New(c.lits)
 		want := sorted(naive(c.lits, c.text))
@@ -126,19 +114,10 @@ func TestScanFindsWhatIndexFinds(t *testing.T) {
 }
 
 // randText draws from a small alphabet, so that literals overlap often.
-func randText(rng *rand.Rand, n int) string {
+func randText(rng *rand.Rand, alphabet string, n int) string {
 	var b strings.Builder
 	for i := 0; i < n; i++ {
-		b.WriteByte("abc \xff"[rng.IntN(5)])
-	}
-	return b.String()
-}
-
-// randWide is randText with several bytes above ASCII.
-func randWide(rng *rand.Rand, n int) string {
-	var b strings.Builder
-	for i := 0; i < n; i++ {
-		b.WriteByte("a \xe5\x8d\xa1\xff"[rng.IntN(6)])
+		b.WriteByte(alphabet[rng.IntN(len(alphabet))])
 	}
 	return b.String()
 }
