@@ -124,7 +124,8 @@
     this.car = { named: ev() };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
-      win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev() };
+      win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
+      ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev() };
     this.gpuArch = { seen: 0, first: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
@@ -593,6 +594,19 @@
       else if (RE.iommuSaid.test(s) && !RE.iommuNot.test(s)) { mark(p.iommu, n, raw); }
     }
     this.scalingLine(s, n, raw);
+    this.platformLine(s, n, raw);
+  };
+  // The platform readers mirror platform.go.
+  var PLATFORM_WORDS = T.words.platform, PLATFORM_NAMES = T.words.platformNames;
+  X.platformLine = function (s, n, raw) {
+    var p = this.prose;
+    if (p.ctr.set && p.wslSaid.set && p.vmSaid.set && p.share.set && p.iso.set || s.indexOf("NCCL INFO") >= 0 ||
+      !containsAny(s, PLATFORM_WORDS) && !containsAny(s, PLATFORM_NAMES)) { return; }
+    if (!p.ctr.set && RE.containerSaid.test(s) && !RE.containerSaidNot.test(s)) { mark(p.ctr, n, raw); }
+    if (!p.wslSaid.set && containsAny(s, ["WSL", "wsl", "Wsl", "Windows Subsystem", "windows subsystem"]) && RE.wslSaid.test(s) && !RE.wslSaidNot.test(s)) { mark(p.wslSaid, n, raw); }
+    if (!p.vmSaid.set && RE.vmSaid.test(s) && !RE.placeNot.test(s) && !RE.vmSaidNot.test(s)) { mark(p.vmSaid, n, raw); }
+    if (!p.share.set && RE.sharing.test(s) && !RE.sharingNot.test(s)) { mark(p.share, n, raw); }
+    if (!p.iso.set && (RE.isolated.test(s) || RE.isolatedSaid.test(s)) && !RE.isolatedNot.test(s)) { mark(p.iso, n, raw); }
   };
   // The gates of proseGates (prose.go); the rows come from the table.
   var PROSE_GATES = {

@@ -67,6 +67,7 @@ const (
 	sameGPU                       // several ranks on one GPU, said or shown by NCCL's set-up lines (scaling.go)
 	proseACS                      // ACS said to be on
 	proseIOMMU                    // the IOMMU said to be on, or GRUB's command line
+	prosePlatform                 // where the GPUs run, said (platform.go)
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -179,7 +180,8 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(scaleWords, proseScaling)...)
 	out = append(out, wordTriggers(sameGPUWords, sameGPU)...)
 	out = append(out, wordTriggers(acsWords, proseACS)...)
-	return append(out, wordTriggers(iommuWords, proseIOMMU)...)
+	out = append(out, wordTriggers(iommuWords, proseIOMMU)...)
+	return append(out, wordTriggers(platformWords, prosePlatform)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -353,9 +355,9 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case wslHost:
 		return has("wsl")
 	case containerHost:
-		return has("container") && x.prose.cont.set
+		return has("container") && x.prose.cont.set && x.prose.plat.ctr.set
 	case proseContainers:
-		return x.prose.cont.set
+		return x.prose.cont.set && x.prose.plat.ctr.set
 	case proseP2P:
 		// NCCL's own lines never say it (see proseLine); the line's marks,
 		// found in the same pass as its words, tell them without a search.
@@ -433,6 +435,9 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case gpuNameLine:
 		// NCCL's lines ("fabric UUID") never name a GPU as nvidia-smi does.
 		return x.sym.busbw.nameEv.set || hasNCCLInfo(raw)
+	case prosePlatform:
+		// NCCL's lines (a pod's host name) never say it (see platformLine).
+		return x.prose.plat.settled() || x.marks&markNCCLInfo != 0
 	}
 	return false
 }

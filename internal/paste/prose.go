@@ -235,6 +235,8 @@ type prose struct {
 	mig2  bool  // a line names MIG, outside nvidia-smi's headers ("use NCCL with MIG")
 	acs   event // a line that says ACS is on
 	iommu event // a line that says the IOMMU is on, or a GRUB line that turns it on
+
+	plat platform // where the GPUs run, said (platform.go)
 }
 
 // proseLine reads stripped line s.
@@ -340,6 +342,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		}
 	}
 	x.scalingLine(s, n, raw)
+	x.platformLine(s, n, raw)
 }
 
 // grubIOMMUOn says whether the options of GRUB's command line m turn the
@@ -420,6 +423,14 @@ var proseFactRows = []proseFact{
 	// someone believes.
 	{"acs.redirect", 0, "description", "acs", func(p *prose) event { return p.acs }, ""},
 	{"iommu.enabled", 0, "description", "iommu", func(p *prose) event { return p.iommu }, "noPassthrough"},
+	// Where the GPUs run, said in words (platform.go): below the host's
+	// own signs (/.dockerenv, the WSL kernel, nvidia-smi's virtualization
+	// mode).
+	{"container", 0, "description", "ctr", func(p *prose) event { return p.plat.ctr }, ""},
+	{"wsl", 0, "description", "wslSaid", func(p *prose) event { return p.plat.wsl }, ""},
+	{"virtualized", 0, "description", "vmSaid", func(p *prose) event { return p.plat.vm }, ""},
+	{"gpu.sharing", 1, "description", "share", func(p *prose) event { return p.plat.share }, ""},
+	{"gpus.isolated", 1, "description", "iso", func(p *prose) event { return p.plat.iso }, ""},
 }
 
 // proseFacts gives the facts of these readers once the input ends.

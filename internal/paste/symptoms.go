@@ -542,6 +542,8 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},
 	{"ranks.same_gpu", "ranks.same_gpu"},
+	{"gpu.sharing", "gpu.sharing"},
+	{"gpus.isolated", "gpus.isolated"},
 }
 
 // rankedSymptoms is symptomConditions in the order a paste's symptoms are

@@ -72,6 +72,7 @@ func Table() []byte {
 	t.Words["scale"] = scaleWords
 	t.Words["sameGPU"] = sameGPUWords
 	t.Words["acs"], t.Words["iommu"], t.Words["path"], t.Words["place"] = acsWords, iommuWords, pathFactNames, placeFactNames
+	t.Words["platform"], t.Words["platformNames"] = platformWords, platformNames
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}

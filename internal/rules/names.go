@@ -122,6 +122,8 @@ var displayNames = map[string]words{
 	"perf.dataparallel":       {"several GPUs no faster than one with DataParallel or MXNet's kvstore, said in words", "据称使用 DataParallel 或 MXNet 的 kvstore 时多块 GPU 并不比一块快"},
 	"ranks.same_gpu":          {"several ranks on one GPU, said in words or shown by NCCL's set-up lines", "多个 rank 使用同一块 GPU（据称，或见于 NCCL 的初始化行）"},
 	"topo.known":              {"information on the path between GPUs (topology, an NCCL_DEBUG=INFO log, ACS, IOMMU, CPU sockets)", "GPU 之间路径的信息（拓扑、NCCL 调试日志、ACS、IOMMU、CPU 插槽）"},
+	"gpu.sharing":             {"a GPU-sharing layer intercepting CUDA (HAMi's libvgpu)", "拦截 CUDA 调用的 GPU 共享层（HAMi 的 `libvgpu`）"},
+	"gpus.isolated":           {"each process sees only its own GPU (per-task GPU binding, enroot's device restriction)", "每个进程只能看到自己的 GPU（按任务绑定 GPU、enroot 的设备限制）"},
 }
 
 // The whole reasons facts give of themselves (their yes and no) in each

@@ -92,6 +92,8 @@
 //	ranks.same_gpu     the input says several ranks or processes run on one GPU, or NCCL's set-up lines give two ranks of one host the same busId
 //	topo.known         beside communication said to be slow: whether the input shows the path between the GPUs (nvidia-smi topo, NCCL's transport or P2P settings, ACS, the IOMMU, CPU sockets, a bandwidth test's link)
 //	fabricmanager.down systemctl status shows nvidia-fabricmanager failed or inactive (dead), or its start exited with a failure
+//	gpu.sharing        the input names a GPU-sharing layer that intercepts CUDA in the process (HAMi, its libvgpu.so, Volcano's vGPU plugin, their limits)
+//	gpus.isolated      the input says or sets each process to see only its own GPU (srun --gpus-per-task, --gpu-bind=single:1, ENROOT_RESTRICT_DEV, CUDA_VISIBLE_DEVICES=$LOCAL_RANK)
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
 // from a pasted log (nvidia-smi topo, NCCL_DEBUG=INFO, dmesg, lspci, the CUDA
