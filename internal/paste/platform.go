@@ -48,22 +48,19 @@ var (
 )
 
 // platformWords are the words, as written, one of which every match of the
-// readers above holds, and which no other reader wakes on: the container
-// reader's words that prose.go's and the host reader's own (docker,
-// container, pods, enroot, pyxis, pptainer, ingularity) wake as well, and
-// WSL and the VM words are theirs (see done). Each is rare in NCCL's own
-// lines, which are never read for them.
-var platformWords = []string{"Kubernetes", "kubernetes", "KUBERNETES", "k8s", "K8s", "K8S", " pod", " Pod", "kubectl", "nvidia.com/", "--shm-size", "ipc=host", "ipc host", "ipc: host", "ipc:host", "shm_size", "nvcr.io/",
-	"容器", "虚拟机",
-	"Windows Subsystem", "windows subsystem",
-	"vmware", "VMware", "VMWARE", "Vmware", "vSphere", "vsphere", "VSPHERE", "ESXi", "esxi", "ESXI", "Esxi", "gpudirect-clique", "gpudirect_clique", "libvirt", "virt-manager", "kubevirt", "KubeVirt", "cloud-hypervisor",
-	"vGPU", "vgpu", "VGPU",
-	"HAMi", "HAMI", "hami", "Hami", "CUDA_DEVICE_", "CUDA_DISABLE_CONTROL",
-	"--gpus-per-task", "--gpu-bind", "--tres-bind", "ENROOT_RESTRICT_DEV", "CUDA_VISIBLE_DEVICES=$", "only sees", "only see", "sees only", "see only", "one GPU", "one gpu", "1 GPU", "1 gpu", "single GPU", "single gpu", "own GPU", "own gpu"}
+// readers above holds besides those of platformNames. Each is rare in
+// NCCL's own lines, which are never read for them, and so are its first
+// three bytes, which cost the prefilter a walk wherever they are found:
+// "bvirt" rather than "libvirt", "S=$" rather than "CUDA_VISIBLE_DEVICES=$".
+var platformWords = []string{"Kubernetes", "kubernetes", "KUBERNETES", "k8s", "K8s", "K8S", "pod", "Pod", "POD", "kubectl", ".com/gpu", "m-size", "m_size", "pc=host", "pc host", "pc: host", "pc:host", "cr.io/", "容器", "虚拟机",
+	"Subsystem for", "subsystem for",
+	"vmware", "VMware", "VMWARE", "Vmware", "vSphere", "vsphere", "VSPHERE", "ESXi", "esxi", "ESXI", "Esxi", "clique", "bvirt", "t-manager", "d-hypervisor", "Azure", "azure", "AWS", "aws", "GCP", "gcp", "GCE", "EC2", "ec2", "OCI", "libaba", "liyun", "vGPU", "vgpu", "VGPU",
+	"HAMi", "HAMI", "hami", "Hami", "_LIMIT", "E_CONTROL",
+	"s-per-task", "u-bind", "s-bind", "ENROOT_RESTRICT_DEV", "S=$", "sees", "Sees", "can see", "only see", "visible to e", "visible in e", "exposed to e", "exposed in e"}
 
-// platformNames are the words of the container reader that other readers
-// wake on (containerWords, the host reader's), and WSL's.
-var platformNames = []string{"docker", "Docker", "DOCKER", "container", "Container", "CONTAINER", "podman", "pod", "Pod", "ingularity", "pptainer", "enroot", "pyxis", "WSL", "wsl", "Wsl"}
+// platformNames are the words of the container and WSL readers that other
+// readers wake on (containerWords, the host reader's, windowsWords).
+var platformNames = []string{"docker", "Docker", "DOCKER", "container", "Container", "CONTAINER", "ingularity", "pptainer", "enroot", "pyxis", "WSL", "wsl", "Wsl"}
 
 // platform is the state of these readers.
 type platform struct {
@@ -83,7 +80,7 @@ func (p *platform) settled() bool {
 // "NVLS multicast support") never say where the run is.
 func (x *Extractor) platformLine(s string, n int, raw string) {
 	p := &x.prose.plat
-	if p.settled() || strings.Contains(s, "NCCL INFO") || !containsAny(s, platformWords...) && !containsAny(s, platformNames...) {
+	if p.settled() || !x.platformWords(s) || strings.Contains(s, "NCCL INFO") {
 		return
 	}
 	if !p.ctr.set && reContainerSaid.MatchString(s) && !reContainerSaidNot.MatchString(s) {
@@ -101,4 +98,19 @@ func (x *Extractor) platformLine(s string, n int, raw string) {
 	if !p.iso.set && (reIsolated.MatchString(s) || reIsolatedSaid.MatchString(s)) && !reIsolatedNot.MatchString(s) {
 		p.iso.mark(n, raw)
 	}
+}
+
+// platformWake are the readers whose words include platformWords and
+// platformNames.
+const platformWake = 1<<prosePlatform | 1<<containerHost | 1<<proseContainers | 1<<wslHost | 1<<proseWindows
+
+// platformWords says whether line s holds one of the readers' words. A line
+// the prefilter scanned tells it by the readers it woke, without searching
+// the line again; one read in full without a scan (while a table is being
+// read, or every line when unfiltered) is searched.
+func (x *Extractor) platformWords(s string) bool {
+	if x.woken != 0 {
+		return x.woken&platformWake != 0
+	}
+	return containsAny(s, platformWords...) || containsAny(s, platformNames...)
 }
