@@ -604,7 +604,7 @@ func (x *Extractor) versionLine(s string, n int, raw string) {
 	if m := find(s, reNvcc, "Cuda compilation tools"); m != nil {
 		x.set("cuda.version", "version", m[1], 3, n, raw, "nvcc")
 	}
-	if m := find(s, reTorch, "torch", "PyTorch"); m != nil {
+	if m := find(s, reTorch, "PyTorch version", "torch==", "torch "); m != nil {
 		x.set("python.torch", "version", first(m), 1, n, raw, "PyTorch")
 	}
 	if m := find(s, reTF, "ensor"); m != nil {
