@@ -124,7 +124,8 @@
     this.car = { named: ev() };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
-      win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev() };
+      win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
+      peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false };
     this.gpuArch = { seen: 0, first: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
@@ -593,6 +594,19 @@
       else if (RE.iommuSaid.test(s) && !RE.iommuNot.test(s)) { mark(p.iommu, n, raw); }
     }
     this.scalingLine(s, n, raw);
+    this.noiseLine(s, n, raw);
+  };
+  // The harmless messages said in words mirror noise.go.
+  var PEER_ALREADY_WORDS = T.words.peerAlready, IBV_WARN_WORDS = T.words.ibvWarn, FABRIC_NS_WORDS = T.words.fabricNS,
+    ERROR_COLUMN_WORDS = T.words.errorColumn, TESTS_NAMED_WORDS = T.words.testsNamed;
+  X.noiseLine = function (s, n, raw) {
+    var p = this.prose;
+    if (s.indexOf("NCCL INFO") >= 0 || s.indexOf("NCCL WARN") >= 0) { return; }
+    if (!p.peerAlready.set && containsAny(s, PEER_ALREADY_WORDS) && RE.peerAlready.test(s) && !RE.peerAlreadyNot.test(s)) { mark(p.peerAlready, n, raw); }
+    if (!p.ibvWarn.set && containsAny(s, IBV_WARN_WORDS) && RE.ibvWarn.test(s)) { mark(p.ibvWarn, n, raw); }
+    if (!p.fabricNS.set && containsAny(s, FABRIC_NS_WORDS) && RE.fabricNS.test(s)) { mark(p.fabricNS, n, raw); }
+    if (!p.errorColumn.set && containsAny(s, ERROR_COLUMN_WORDS) && RE.errorColumn.test(s)) { mark(p.errorColumn, n, raw); }
+    if (!p.testsNamed && containsAny(s, TESTS_NAMED_WORDS) && RE.testsNamed.test(s)) { p.testsNamed = true; }
   };
   // The gates of proseGates (prose.go); the rows come from the table.
   var PROSE_GATES = {
@@ -606,6 +620,10 @@
     noPassthrough: function (x) {
       var pt = x.f["iommu.passthrough"];
       return !pt || pt.value !== "true";
+    },
+    testsNoWrong: function (x) {
+      var w = x.f["nccl.tests.wrong"];
+      return x.prose.testsNamed && (!w || w.value === "0");
     }
   };
 

@@ -67,6 +67,10 @@ const (
 	sameGPU                       // several ranks on one GPU, said or shown by NCCL's set-up lines (scaling.go)
 	proseACS                      // ACS said to be on
 	proseIOMMU                    // the IOMMU said to be on, or GRUB's command line
+	proseAlready                  // peer access already enabled, said or reported by a checker (noise.go)
+	proseIbv                      // libibverbs's provider warnings (noise.go)
+	proseFabric                   // the fabric state Not Supported (noise.go)
+	proseErrCol                   // nccl-tests' error column asked about, nccl-tests named (noise.go)
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -179,7 +183,12 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(scaleWords, proseScaling)...)
 	out = append(out, wordTriggers(sameGPUWords, sameGPU)...)
 	out = append(out, wordTriggers(acsWords, proseACS)...)
-	return append(out, wordTriggers(iommuWords, proseIOMMU)...)
+	out = append(out, wordTriggers(iommuWords, proseIOMMU)...)
+	out = append(out, wordTriggers(peerAlreadyWords, proseAlready)...)
+	out = append(out, wordTriggers(ibvWarnWords, proseIbv)...)
+	out = append(out, wordTriggers(fabricNSWords, proseFabric)...)
+	out = append(out, wordTriggers(errorColumnWords, proseErrCol)...)
+	return append(out, wordTriggers(testsNamedWords, proseErrCol)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -427,6 +436,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.acs.set || x.marks&markNCCLInfo != 0
 	case proseIOMMU:
 		return x.prose.iommu.set || x.marks&markNCCLInfo != 0
+	case proseAlready, proseIbv, proseFabric, proseErrCol:
+		return x.noiseDone(r)
 	case gpuArchName:
 		// Every architecture named settles it; NCCL's lines name none.
 		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0

@@ -235,6 +235,12 @@ type prose struct {
 	mig2  bool  // a line names MIG, outside nvidia-smi's headers ("use NCCL with MIG")
 	acs   event // a line that says ACS is on
 	iommu event // a line that says the IOMMU is on, or a GRUB line that turns it on
+	// noise.go
+	peerAlready event // a line that says peer access was already enabled, or a checker reports it
+	ibvWarn     event // a line that speaks of libibverbs's provider warnings
+	fabricNS    event // a line that says the NVLink fabric state is Not Supported or N/A
+	errorColumn event // a line that asks about nccl-tests' error column
+	testsNamed  bool  // the paste names nccl-tests or shows its table
 }
 
 // proseLine reads stripped line s.
@@ -340,6 +346,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		}
 	}
 	x.scalingLine(s, n, raw)
+	x.noiseLine(s, n, raw)
 }
 
 // grubIOMMUOn says whether the options of GRUB's command line m turn the
@@ -394,6 +401,7 @@ var proseGates = map[string]func(x *Extractor) bool{
 		v, ok := x.facts["iommu.passthrough"]
 		return !ok || v.Value != "true"
 	},
+	"testsNoWrong": testsNoWrong,
 }
 
 // proseFactRows are the prose readers' facts in the order they are set. MIG
@@ -420,6 +428,11 @@ var proseFactRows = []proseFact{
 	// someone believes.
 	{"acs.redirect", 0, "description", "acs", func(p *prose) event { return p.acs }, ""},
 	{"iommu.enabled", 0, "description", "iommu", func(p *prose) event { return p.iommu }, "noPassthrough"},
+	// Harmless messages said in words (noise.go).
+	{"p2p.already_enabled", 1, "description", "peerAlready", func(p *prose) event { return p.peerAlready }, ""},
+	{"ibverbs.provider_warning", 1, "description", "ibvWarn", func(p *prose) event { return p.ibvWarn }, ""},
+	{"fabric.not_supported", 1, "description", "fabricNS", func(p *prose) event { return p.fabricNS }, ""},
+	{"nccl.tests.error_column", 1, "description", "errorColumn", func(p *prose) event { return p.errorColumn }, "testsNoWrong"},
 }
 
 // proseFacts gives the facts of these readers once the input ends.

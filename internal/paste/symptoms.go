@@ -542,6 +542,11 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},
 	{"ranks.same_gpu", "ranks.same_gpu"},
+	// Harmless messages said in words (noise.go), below every fault.
+	{"p2p.already_enabled", "p2p.already_enabled"},
+	{"ibverbs.provider_warning", "ibverbs.provider_warning"},
+	{"fabric.not_supported", "fabric.not_supported"},
+	{"nccl.tests.error_column", "nccl.tests.error_column"},
 }
 
 // rankedSymptoms is symptomConditions in the order a paste's symptoms are
@@ -576,7 +581,17 @@ func Symptom(name string) (string, bool) {
 // nothing in it is known, not even a note, for a known message says more.
 func Weak(name string) bool {
 	return name == "gpu.consumer" || name == "nvls.none" || name == "windows.distributed" || name == "perf.vs_headline" ||
-		name == "perf.no_speedup"
+		name == "perf.no_speedup" || noiseFact(name)
+}
+
+// noiseFact says whether symptom name is a harmless message said in words
+// (noise.go): a note that answers only when nothing else is known.
+func noiseFact(name string) bool {
+	switch name {
+	case "p2p.already_enabled", "ibverbs.provider_warning", "fabric.not_supported", "nccl.tests.error_column":
+		return true
+	}
+	return false
 }
 
 // SymptomRank is the place of fact name among the symptoms, the most

@@ -72,6 +72,8 @@ func Table() []byte {
 	t.Words["scale"] = scaleWords
 	t.Words["sameGPU"] = sameGPUWords
 	t.Words["acs"], t.Words["iommu"], t.Words["path"], t.Words["place"] = acsWords, iommuWords, pathFactNames, placeFactNames
+	t.Words["peerAlready"], t.Words["ibvWarn"], t.Words["fabricNS"] = peerAlreadyWords, ibvWarnWords, fabricNSWords
+	t.Words["errorColumn"], t.Words["testsNamed"] = errorColumnWords, testsNamedWords
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}

@@ -92,6 +92,10 @@
 //	ranks.same_gpu     the input says several ranks or processes run on one GPU, or NCCL's set-up lines give two ranks of one host the same busId
 //	topo.known         beside communication said to be slow: whether the input shows the path between the GPUs (nvidia-smi topo, NCCL's transport or P2P settings, ACS, the IOMMU, CPU sockets, a bandwidth test's link)
 //	fabricmanager.down systemctl status shows nvidia-fabricmanager failed or inactive (dead), or its start exited with a failure
+//	p2p.already_enabled the input says peer access was already enabled (in words, cudaErrorPeerAccessAlreadyEnabled), or names cuda-memcheck, compute-sanitizer or cuda-gdb beside the enable call
+//	ibverbs.provider_warning the input speaks of libibverbs's provider warnings (libibverbs: Warning, /etc/libibverbs.d), outside NCCL's own lines
+//	fabric.not_supported the input says a GPU's NVLink fabric state is Not Supported or N/A (state=Not Supported)
+//	nccl.tests.error_column the input asks about nccl-tests' error column or says Out of bounds values is 0 in words, names nccl-tests, and shows no wrong values
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
 // from a pasted log (nvidia-smi topo, NCCL_DEBUG=INFO, dmesg, lspci, the CUDA
