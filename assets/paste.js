@@ -125,7 +125,7 @@
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
-      peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false };
+      peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev() };
     this.gpuArch = { seen: 0, first: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
@@ -598,7 +598,7 @@
   };
   // The harmless messages said in words mirror noise.go.
   var PEER_ALREADY_WORDS = T.words.peerAlready, IBV_WARN_WORDS = T.words.ibvWarn, FABRIC_NS_WORDS = T.words.fabricNS,
-    ERROR_COLUMN_WORDS = T.words.errorColumn, TESTS_NAMED_WORDS = T.words.testsNamed;
+    ERROR_COLUMN_WORDS = T.words.errorColumn, TESTS_NAMED_WORDS = T.words.testsNamed, NO_NCCL_SAID_WORDS = T.words.noNCCLSaid;
   X.noiseLine = function (s, n, raw) {
     var p = this.prose;
     if (s.indexOf("NCCL INFO") >= 0 || s.indexOf("NCCL WARN") >= 0) { return; }
@@ -606,6 +606,7 @@
     if (!p.ibvWarn.set && containsAny(s, IBV_WARN_WORDS) && RE.ibvWarn.test(s)) { mark(p.ibvWarn, n, raw); }
     if (!p.fabricNS.set && containsAny(s, FABRIC_NS_WORDS) && RE.fabricNS.test(s)) { mark(p.fabricNS, n, raw); }
     if (!p.errorColumn.set && containsAny(s, ERROR_COLUMN_WORDS) && RE.errorColumn.test(s)) { mark(p.errorColumn, n, raw); }
+    if (!p.noNCCL.set && containsAny(s, NO_NCCL_SAID_WORDS) && RE.noNCCLSaid.test(s)) { mark(p.noNCCL, n, raw); }
     if (!p.testsNamed && containsAny(s, TESTS_NAMED_WORDS) && RE.testsNamed.test(s)) { p.testsNamed = true; }
   };
   // The gates of proseGates (prose.go); the rows come from the table.
@@ -620,6 +621,9 @@
     noPassthrough: function (x) {
       var pt = x.f["iommu.passthrough"];
       return !pt || pt.value !== "true";
+    },
+    notWSL: function (x) {
+      return !x.prose.wsl && !Object.prototype.hasOwnProperty.call(x.prio, "wsl");
     },
     testsNoWrong: function (x) {
       var w = x.f["nccl.tests.wrong"];

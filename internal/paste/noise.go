@@ -43,7 +43,14 @@ var (
 	// as out of bounds. The summary line itself ("Out of bounds values :
 	// 0 OK") is nccl-tests' own and not read here.
 	reErrorColumn = pattern("errorColumn", `(?i)(?:\berror|#wrong|\bwrong)\s(?:column|field|col)s?\b|\bout of bounds values?\s(?:is|are|was|were|shows?|says?|stays?|remains?)\s(?:still\s)?(?:0|zero)\b`)
-	reTestsNamed  = pattern("testsNamed", `(?i)nccl[- _]?tests?\b|_perf\b|\bbusbw\b|\balgbw\b|\bout of bounds values?\b`)
+	// NCCL, or a multi-GPU run, said to be unavailable on native Windows or
+	// macOS ("NCCL is not supported on windows", "NCLL is not available on
+	// windows", "NCCL for Windows is not supported", "Windows doesnt support
+	// nccl", "multi-GPU (tp>1) is not supported on Windows yet"): NCCL
+	// exists for Linux only.
+	reNoNCCLSaid = pattern("noNCCLSaid", `(?i)\b(?:nc{1,2}l{1,2}|multi-?\s?gpus?|tensor[- ]parallel\w{0,6}|tp\s?>\s?1)\b.{0,40}\b(?:is|are)\s(?:still\s)?(?:not|n't)\s(?:yet\s)?(?:supported|available)\s(?:yet\s)?(?:on|in|for|under)\s(?:native\s)?(?:windows|macos)\b|`+
+		`\bnccl (?:for|on) (?:windows|macos) is (?:not|n't) (?:yet )?(?:supported|available)|\b(?:windows|macos)\s(?:does(?:n't|nt| not)|do(?:n't| not)|cannot|can't)\s(?:yet\s)?support\s(?:the\s)?nccl\b|windows\s?不(?:能用|支持)\s?nccl|nccl\s?在\s?windows\s?[下上]\s?不支持`)
+	reTestsNamed = pattern("testsNamed", `(?i)nccl[- _]?tests?\b|_perf\b|\bbusbw\b|\balgbw\b|\bout of bounds values?\b`)
 )
 
 // peerAlreadyWords, ibvWarnWords, fabricNSWords, errorColumnWords and
@@ -55,6 +62,7 @@ var (
 	ibvWarnWords     = []string{"libibverbs.d/", "ibverbs: W", "ibverbs: w", "ibverbs Warn", "ibverbs warn", "from libibverbs", "From libibverbs", "by libibverbs", "By libibverbs", "load driver '"}
 	fabricNSWords    = []string{"abric state", "abric State", "abric STATE", "ABRIC STATE", "abric status", "abric Status", "abric_state", "abric.state", "abric_status", "abric.status", "=Not Supported"}
 	errorColumnWords = []string{"error column", "Error column", "ERROR column", "error field", "Error field", "error col", "wrong column", "wrong field", "wrong col", "ut of bounds value", "ut of Bounds Value", "ut of Bounds value", "UT OF BOUNDS VALUE"}
+	noNCCLSaidWords  = []string{"Windows", "windows", "WINDOWS", "macOS", "macos", "MacOS", "MACOS", "Macos"}
 	testsNamedWords  = []string{"nccl-test", "nccl test", "nccl_test", "NCCL-test", "NCCL test", "NCCL_test", "nccl-Test", "NCCL Test", "NCCL-Test", "_perf", "busbw", "algbw",
 		"ut of bounds value", "ut of Bounds Value", "ut of Bounds value", "UT OF BOUNDS VALUE"}
 )
@@ -77,6 +85,9 @@ func (x *Extractor) noiseLine(s string, n int, raw string) {
 	if !p.errorColumn.set && containsAny(s, errorColumnWords...) && reErrorColumn.MatchString(s) {
 		p.errorColumn.mark(n, raw)
 	}
+	if !p.noNCCL.set && containsAny(s, noNCCLSaidWords...) && reNoNCCLSaid.MatchString(s) {
+		p.noNCCL.mark(n, raw)
+	}
 	if !p.testsNamed && containsAny(s, testsNamedWords...) && reTestsNamed.MatchString(s) {
 		p.testsNamed = true
 	}
@@ -98,8 +109,17 @@ func (x *Extractor) noiseDone(r reader) bool {
 		return p.fabricNS.set
 	case proseErrCol:
 		return p.errorColumn.set && p.testsNamed
+	case proseNoNCCL:
+		return p.noNCCL.set
 	}
 	return false
+}
+
+// notWSL is the gate of NCCL said to be missing on Windows: WSL, said or
+// shown anywhere, is Linux and has it.
+func notWSL(x *Extractor) bool {
+	_, wsl := x.prio["wsl"]
+	return !x.prose.wsl && !wsl
 }
 
 // testsNoWrong is the gate of the error column asked about: nccl-tests

@@ -71,6 +71,7 @@ const (
 	proseIbv                      // libibverbs's provider warnings (noise.go)
 	proseFabric                   // the fabric state Not Supported (noise.go)
 	proseErrCol                   // nccl-tests' error column asked about, nccl-tests named (noise.go)
+	proseNoNCCL                   // NCCL said to be missing on Windows or macOS (noise.go)
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -188,7 +189,8 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(ibvWarnWords, proseIbv)...)
 	out = append(out, wordTriggers(fabricNSWords, proseFabric)...)
 	out = append(out, wordTriggers(errorColumnWords, proseErrCol)...)
-	return append(out, wordTriggers(testsNamedWords, proseErrCol)...)
+	out = append(out, wordTriggers(testsNamedWords, proseErrCol)...)
+	return append(out, wordTriggers(noNCCLSaidWords, proseNoNCCL)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -436,7 +438,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.acs.set || x.marks&markNCCLInfo != 0
 	case proseIOMMU:
 		return x.prose.iommu.set || x.marks&markNCCLInfo != 0
-	case proseAlready, proseIbv, proseFabric, proseErrCol:
+	case proseAlready, proseIbv, proseFabric, proseErrCol, proseNoNCCL:
 		return x.noiseDone(r)
 	case gpuArchName:
 		// Every architecture named settles it; NCCL's lines name none.

@@ -97,7 +97,7 @@ var (
 	// mostly answered by what a healthy link gives.
 	reBWFigure  = pattern("bwFigure", `(?i)\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b.{0,200}(?:\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b)|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b.{0,200}\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b`)
 	reBWCarrier = pattern("bwCarrier", `(?i)nvlink|nvswitch|\bnvls\b|\bsharp\b|_perf\b|nccl-tests|\bbusbw\b|\balgbw\b|p2pBandwidthLatencyTest|nvbandwidth|\ball[ _-]?reduce\b`)
-	reWinLaunch = pattern("winLaunch", `(?i)\bdistributed\b|\btorchrun\b|\bddp\b|\bmulti-?\s?gpus?\b|\bnproc[_-]per[_-]node\b|CUDA_VISIBLE_DEVICES=\d,\d|accelerate launch|多卡|分布式`)
+	reWinLaunch = pattern("winLaunch", `(?i)\bdistributed\b|\btorchrun\b|\bddp\b|\bmulti-?\s?gpus?\b|\bnproc[_-]per[_-]node\b|CUDA_VISIBLE_DEVICES=\d,\d|accelerate launch|--tp\s?[2-9]\b|--tensor[-_]parallel[-_]size[= ]\s?[2-9]\b|多卡|分布式`)
 	// ACS said to be on ("ACS is enabled on the PLX switches", "bridges that
 	// had ACS enabled", "ACS redirect is enabled on: 0000:0d:01.0",
 	// "IOMMU/ACS enabled in BIOS"), and the IOMMU said to be on ("IOMMUv2 is
@@ -169,7 +169,7 @@ var (
 var (
 	windowsWords   = []string{"Windows", "windows", "WINDOWS", "win32", "win1", "Win1", ":\\", "WSL", "wsl", "Wsl"}
 	winLaunchWords = []string{"distributed", "Distributed", "torchrun", "ddp", "DDP", "Ddp", "multi-gpu", "multi-GPU", "Multi-GPU", "multi gpu", "multi GPU", "Multi GPU",
-		"multigpu", "MultiGPU", "nproc", "CUDA_VISIBLE_DEVICES=", "accelerate launch", "多卡", "分布式"}
+		"multigpu", "MultiGPU", "nproc", "CUDA_VISIBLE_DEVICES=", "accelerate launch", "--tp", "tensor-parallel-size", "tensor_parallel_size", "多卡", "分布式"}
 )
 
 // bwFigureWords and bwCarrierWords are the words, as written, one of which
@@ -241,6 +241,7 @@ type prose struct {
 	fabricNS    event // a line that says the NVLink fabric state is Not Supported or N/A
 	errorColumn event // a line that asks about nccl-tests' error column
 	testsNamed  bool  // the paste names nccl-tests or shows its table
+	noNCCL      event // a line that says NCCL or a multi-GPU run is not supported on Windows or macOS
 }
 
 // proseLine reads stripped line s.
@@ -402,6 +403,7 @@ var proseGates = map[string]func(x *Extractor) bool{
 		return !ok || v.Value != "true"
 	},
 	"testsNoWrong": testsNoWrong,
+	"notWSL":       notWSL,
 }
 
 // proseFactRows are the prose readers' facts in the order they are set. MIG
@@ -433,6 +435,7 @@ var proseFactRows = []proseFact{
 	{"ibverbs.provider_warning", 1, "description", "ibvWarn", func(p *prose) event { return p.ibvWarn }, ""},
 	{"fabric.not_supported", 1, "description", "fabricNS", func(p *prose) event { return p.fabricNS }, ""},
 	{"nccl.tests.error_column", 1, "description", "errorColumn", func(p *prose) event { return p.errorColumn }, "testsNoWrong"},
+	{"windows.distributed", 1, "description", "noNCCL", func(p *prose) event { return p.noNCCL }, "notWSL"},
 }
 
 // proseFacts gives the facts of these readers once the input ends.

@@ -86,7 +86,7 @@
 //	nccl.nvls          NCCL found NVLink SHARP multicast on the GPU or bound memory to it (its NVLS INFO lines)
 //	allreduce.custom   the custom all-reduce of vLLM, SGLang or TensorRT-LLM is named as in use (its log line, files, switches or words)
 //	perf.vs_headline   the input sets a bandwidth figure against the link's headline in words ("480 GB/s ... the NVLink bw is 900 GB/s"), beside NVLink, NVSwitch or a bandwidth test
-//	windows.distributed the input says the run is on native Windows (Platform: Windows-10, win32, C:\Users paths), not WSL, and starts a distributed or multi-GPU run
+//	windows.distributed the input says the run is on native Windows (Platform: Windows-10, win32, C:\Users paths), not WSL, and starts a distributed or multi-GPU run; or says NCCL (a multi-GPU run) is not supported on Windows or macOS
 //	perf.no_speedup    the input says in words that several GPUs are no faster than one (slower than one GPU, no speedup, does not scale, low utilization, slow without NVLink)
 //	perf.dataparallel  perf.no_speedup, with PyTorch's DataParallel or MXNet's kvstore named in the input
 //	ranks.same_gpu     the input says several ranks or processes run on one GPU, or NCCL's set-up lines give two ranks of one host the same busId
