@@ -125,7 +125,7 @@
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
-      peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev() };
+      peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev() };
     this.gpuArch = { seen: 0, first: ev() };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
@@ -598,7 +598,8 @@
   };
   // The harmless messages said in words mirror noise.go.
   var PEER_ALREADY_WORDS = T.words.peerAlready, IBV_WARN_WORDS = T.words.ibvWarn, FABRIC_NS_WORDS = T.words.fabricNS,
-    ERROR_COLUMN_WORDS = T.words.errorColumn, TESTS_NAMED_WORDS = T.words.testsNamed, NO_NCCL_SAID_WORDS = T.words.noNCCLSaid;
+    ERROR_COLUMN_WORDS = T.words.errorColumn, TESTS_NAMED_WORDS = T.words.testsNamed, NO_NCCL_SAID_WORDS = T.words.noNCCLSaid,
+    SPLIT_MODE_WORDS = T.words.splitMode;
   X.noiseLine = function (s, n, raw) {
     var p = this.prose;
     if (s.indexOf("NCCL INFO") >= 0 || s.indexOf("NCCL WARN") >= 0) { return; }
@@ -607,6 +608,7 @@
     if (!p.fabricNS.set && containsAny(s, FABRIC_NS_WORDS) && RE.fabricNS.test(s)) { mark(p.fabricNS, n, raw); }
     if (!p.errorColumn.set && containsAny(s, ERROR_COLUMN_WORDS) && RE.errorColumn.test(s)) { mark(p.errorColumn, n, raw); }
     if (!p.noNCCL.set && containsAny(s, NO_NCCL_SAID_WORDS) && RE.noNCCLSaid.test(s)) { mark(p.noNCCL, n, raw); }
+    if (!p.splitMode.set && containsAny(s, SPLIT_MODE_WORDS) && RE.splitMode.test(s)) { mark(p.splitMode, n, raw); }
     if (!p.testsNamed && containsAny(s, TESTS_NAMED_WORDS) && RE.testsNamed.test(s)) { p.testsNamed = true; }
   };
   // The gates of proseGates (prose.go); the rows come from the table.
@@ -635,7 +637,7 @@
   // path between the GPUs is shown.
   X.pathFacts = function () {
     var e = this.prose.slow, names = T.words.path, places = T.words.place, i, f;
-    if (!e.set || this.f["perf.no_speedup"] || this.f["perf.dataparallel"] || RE.slowRate.test(e.text)) { return; }
+    if (!e.set || this.f["perf.no_speedup"] || this.f["perf.dataparallel"] || this.f["llamacpp.split_mode"] || RE.slowRate.test(e.text)) { return; }
     if (RE.slowTopo.test(e.text)) { this.setEvent("topo.known", "bool", "true", 0, e, "description"); return; }
     for (i = 0; i < names.length; i++) {
       if ((f = this.f[names[i]])) { this.setEvent("topo.known", "bool", "true", 0, e, f.source); return; }

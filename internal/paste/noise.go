@@ -50,6 +50,11 @@ var (
 	// exists for Linux only.
 	reNoNCCLSaid = pattern("noNCCLSaid", `(?i)\b(?:nc{1,2}l{1,2}|multi-?\s?gpus?|tensor[- ]parallel\w{0,6}|tp\s?>\s?1)\b.{0,40}\b(?:is|are)\s(?:still\s)?(?:not|n't)\s(?:yet\s)?(?:supported|available)\s(?:yet\s)?(?:on|in|for|under)\s(?:native\s)?(?:windows|macos)\b|`+
 		`\bnccl (?:for|on) (?:windows|macos) is (?:not|n't) (?:yet )?(?:supported|available)|\b(?:windows|macos)\s(?:does(?:n't|nt| not)|do(?:n't| not)|cannot|can't)\s(?:yet\s)?support\s(?:the\s)?nccl\b|windows\s?不(?:能用|支持)\s?nccl|nccl\s?在\s?windows\s?[下上]\s?不支持`)
+	// llama.cpp's (and ollama's) split mode named ("split_mode = \"layer\"",
+	// "--split-mode row", "-sm row", "splitting by layer"): with the default,
+	// layer, the GPUs run one after another and little crosses between
+	// them, whatever the link.
+	reSplitMode  = pattern("splitMode", `(?i)\bsplit[-_ ]mode\b|(?:^|\s)-sm\s(?:layer|row|none|tensor)\b|\bsplit(?:ting)?\s(?:by|across)\s(?:layers?|rows?)\b`)
 	reTestsNamed = pattern("testsNamed", `(?i)nccl[- _]?tests?\b|_perf\b|\bbusbw\b|\balgbw\b|\bout of bounds values?\b`)
 )
 
@@ -63,6 +68,7 @@ var (
 	fabricNSWords    = []string{"abric state", "abric State", "abric STATE", "ABRIC STATE", "abric status", "abric Status", "abric_state", "abric.state", "abric_status", "abric.status", "=Not Supported"}
 	errorColumnWords = []string{"error column", "Error column", "ERROR column", "error field", "Error field", "error col", "wrong column", "wrong field", "wrong col", "ut of bounds value", "ut of Bounds Value", "ut of Bounds value", "UT OF BOUNDS VALUE"}
 	noNCCLSaidWords  = []string{"Windows", "windows", "WINDOWS", "macOS", "macos", "MacOS", "MACOS", "Macos"}
+	splitModeWords   = []string{"split_mode", "split-mode", "split mode", "Split mode", "Split Mode", "SPLIT_MODE", "-sm ", "splitting by", "split by", "splitting across", "split across"}
 	testsNamedWords  = []string{"nccl-test", "nccl test", "nccl_test", "NCCL-test", "NCCL test", "NCCL_test", "nccl-Test", "NCCL Test", "NCCL-Test", "_perf", "busbw", "algbw",
 		"ut of bounds value", "ut of Bounds Value", "ut of Bounds value", "UT OF BOUNDS VALUE"}
 )
@@ -88,6 +94,9 @@ func (x *Extractor) noiseLine(s string, n int, raw string) {
 	if !p.noNCCL.set && containsAny(s, noNCCLSaidWords...) && reNoNCCLSaid.MatchString(s) {
 		p.noNCCL.mark(n, raw)
 	}
+	if !p.splitMode.set && containsAny(s, splitModeWords...) && reSplitMode.MatchString(s) {
+		p.splitMode.mark(n, raw)
+	}
 	if !p.testsNamed && containsAny(s, testsNamedWords...) && reTestsNamed.MatchString(s) {
 		p.testsNamed = true
 	}
@@ -111,6 +120,8 @@ func (x *Extractor) noiseDone(r reader) bool {
 		return p.errorColumn.set && p.testsNamed
 	case proseNoNCCL:
 		return p.noNCCL.set
+	case proseSplit:
+		return p.splitMode.set
 	}
 	return false
 }

@@ -72,6 +72,7 @@ const (
 	proseFabric                   // the fabric state Not Supported (noise.go)
 	proseErrCol                   // nccl-tests' error column asked about, nccl-tests named (noise.go)
 	proseNoNCCL                   // NCCL said to be missing on Windows or macOS (noise.go)
+	proseSplit                    // llama.cpp's split mode named (noise.go)
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -190,7 +191,8 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(fabricNSWords, proseFabric)...)
 	out = append(out, wordTriggers(errorColumnWords, proseErrCol)...)
 	out = append(out, wordTriggers(testsNamedWords, proseErrCol)...)
-	return append(out, wordTriggers(noNCCLSaidWords, proseNoNCCL)...)
+	out = append(out, wordTriggers(noNCCLSaidWords, proseNoNCCL)...)
+	return append(out, wordTriggers(splitModeWords, proseSplit)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -438,7 +440,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.acs.set || x.marks&markNCCLInfo != 0
 	case proseIOMMU:
 		return x.prose.iommu.set || x.marks&markNCCLInfo != 0
-	case proseAlready, proseIbv, proseFabric, proseErrCol, proseNoNCCL:
+	case proseAlready, proseIbv, proseFabric, proseErrCol, proseNoNCCL, proseSplit:
 		return x.noiseDone(r)
 	case gpuArchName:
 		// Every architecture named settles it; NCCL's lines name none.

@@ -242,6 +242,7 @@ type prose struct {
 	errorColumn event // a line that asks about nccl-tests' error column
 	testsNamed  bool  // the paste names nccl-tests or shows its table
 	noNCCL      event // a line that says NCCL or a multi-GPU run is not supported on Windows or macOS
+	splitMode   event // a line that names llama.cpp's split mode
 }
 
 // proseLine reads stripped line s.
@@ -436,6 +437,7 @@ var proseFactRows = []proseFact{
 	{"fabric.not_supported", 1, "description", "fabricNS", func(p *prose) event { return p.fabricNS }, ""},
 	{"nccl.tests.error_column", 1, "description", "errorColumn", func(p *prose) event { return p.errorColumn }, "testsNoWrong"},
 	{"windows.distributed", 1, "description", "noNCCL", func(p *prose) event { return p.noNCCL }, "notWSL"},
+	{"llamacpp.split_mode", 1, "description", "splitMode", func(p *prose) event { return p.splitMode }, ""},
 }
 
 // proseFacts gives the facts of these readers once the input ends.
@@ -477,8 +479,9 @@ func (x *Extractor) pathFacts() {
 		return
 	}
 	// Several GPUs said no faster than one have their own answer: nothing
-	// between the GPUs need be broken (scaling.go).
-	for _, name := range []string{"perf.no_speedup", "perf.dataparallel"} {
+	// between the GPUs need be broken (scaling.go); so has llama.cpp's
+	// split mode named, whose default runs the GPUs one after another.
+	for _, name := range []string{"perf.no_speedup", "perf.dataparallel", "llamacpp.split_mode"} {
 		if _, ok := x.facts[name]; ok {
 			return
 		}

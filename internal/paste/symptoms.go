@@ -547,22 +547,27 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"ibverbs.provider_warning", "ibverbs.provider_warning"},
 	{"fabric.not_supported", "fabric.not_supported"},
 	{"nccl.tests.error_column", "nccl.tests.error_column"},
+	{"llamacpp.split_mode", "llamacpp.split_mode"},
 }
 
 // rankedSymptoms is symptomConditions in the order a paste's symptoms are
 // answered: the GPUs' names (gpu.consumer) last, whatever comes after them
 // in the list, for nearly every paste shows them and anything said of the
-// run tells more.
+// run tells more; below them only the harmless messages said in words
+// (noise.go), which must never come before a fault the paste may show.
 var rankedSymptoms = func() []struct{ fact, cond string } {
-	var out, last []struct{ fact, cond string }
+	var out, last, noise []struct{ fact, cond string }
 	for _, s := range symptomConditions {
-		if s.fact == "gpu.consumer" {
+		switch {
+		case s.fact == "gpu.consumer":
 			last = append(last, s)
-		} else {
+		case noiseFact(s.fact):
+			noise = append(noise, s)
+		default:
 			out = append(out, s)
 		}
 	}
-	return append(out, last...)
+	return append(append(out, last...), noise...)
 }()
 
 // Symptom gives the condition under which fact name shows something wrong
@@ -588,7 +593,7 @@ func Weak(name string) bool {
 // (noise.go): a note that answers only when nothing else is known.
 func noiseFact(name string) bool {
 	switch name {
-	case "p2p.already_enabled", "ibverbs.provider_warning", "fabric.not_supported", "nccl.tests.error_column":
+	case "p2p.already_enabled", "ibverbs.provider_warning", "fabric.not_supported", "nccl.tests.error_column", "llamacpp.split_mode":
 		return true
 	}
 	return false

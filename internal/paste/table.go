@@ -74,6 +74,7 @@ func Table() []byte {
 	t.Words["acs"], t.Words["iommu"], t.Words["path"], t.Words["place"] = acsWords, iommuWords, pathFactNames, placeFactNames
 	t.Words["peerAlready"], t.Words["ibvWarn"], t.Words["fabricNS"] = peerAlreadyWords, ibvWarnWords, fabricNSWords
 	t.Words["errorColumn"], t.Words["testsNamed"], t.Words["noNCCLSaid"] = errorColumnWords, testsNamedWords, noNCCLSaidWords
+	t.Words["splitMode"] = splitModeWords
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}

@@ -126,6 +126,7 @@ var displayNames = map[string]words{
 	"ibverbs.provider_warning": {"libibverbs's warning about a provider driver it could not load", "libibverbs 关于无法加载某个 provider 驱动的警告"},
 	"fabric.not_supported":     {"the NVLink fabric state Not Supported or N/A, said in words", "据称 NVLink fabric 状态为 Not Supported 或 N/A"},
 	"nccl.tests.error_column":  {"nccl-tests' error column asked about, with no wrong values", "询问 nccl-tests 的 error 列，且没有错误值"},
+	"llamacpp.split_mode":      {"llama.cpp's split mode (layer or row) named", "提到 llama-cpp 的多卡拆分模式（layer 或 row）"},
 }
 
 // The whole reasons facts give of themselves (their yes and no) in each

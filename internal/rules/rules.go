@@ -95,6 +95,7 @@
 //	p2p.already_enabled the input says peer access was already enabled (in words, cudaErrorPeerAccessAlreadyEnabled), or names cuda-memcheck, compute-sanitizer or cuda-gdb beside the enable call
 //	ibverbs.provider_warning the input speaks of libibverbs's provider warnings (libibverbs: Warning, /etc/libibverbs.d), outside NCCL's own lines
 //	fabric.not_supported the input says a GPU's NVLink fabric state is Not Supported or N/A (state=Not Supported)
+//	llamacpp.split_mode the input names llama.cpp's or ollama's split mode (split_mode, --split-mode, -sm layer|row, splitting by layer)
 //	nccl.tests.error_column the input asks about nccl-tests' error column or says Out of bounds values is 0 in words, names nccl-tests, and shows no wrong values
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
