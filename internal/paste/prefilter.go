@@ -67,6 +67,7 @@ const (
 	sameGPU                       // several ranks on one GPU, said or shown by NCCL's set-up lines (scaling.go)
 	proseACS                      // ACS said to be on
 	proseIOMMU                    // the IOMMU said to be on, or GRUB's command line
+	proseStory                    // a version story: one version works, another fails (verstory.go)
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -179,7 +180,8 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(scaleWords, proseScaling)...)
 	out = append(out, wordTriggers(sameGPUWords, sameGPU)...)
 	out = append(out, wordTriggers(acsWords, proseACS)...)
-	return append(out, wordTriggers(iommuWords, proseIOMMU)...)
+	out = append(out, wordTriggers(iommuWords, proseIOMMU)...)
+	return append(out, wordTriggers(storyWords, proseStory)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -427,6 +429,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.acs.set || x.marks&markNCCLInfo != 0
 	case proseIOMMU:
 		return x.prose.iommu.set || x.marks&markNCCLInfo != 0
+	case proseStory:
+		return x.story.ev.set || x.marks&markNCCLInfo != 0
 	case gpuArchName:
 		// Every architecture named settles it; NCCL's lines name none.
 		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0

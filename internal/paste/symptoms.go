@@ -542,22 +542,27 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},
 	{"ranks.same_gpu", "ranks.same_gpu"},
+	{"version.regression", "version.regression"},
 }
 
 // rankedSymptoms is symptomConditions in the order a paste's symptoms are
-// answered: the GPUs' names (gpu.consumer) last, whatever comes after them
-// in the list, for nearly every paste shows them and anything said of the
-// run tells more.
+// answered: a version that works set against one that fails first, for
+// such an A/B names the cause of whatever else the paste shows; the GPUs'
+// names (gpu.consumer) last, whatever comes after them in the list, for
+// nearly every paste shows them and anything said of the run tells more.
 var rankedSymptoms = func() []struct{ fact, cond string } {
-	var out, last []struct{ fact, cond string }
+	var first, out, last []struct{ fact, cond string }
 	for _, s := range symptomConditions {
-		if s.fact == "gpu.consumer" {
+		switch s.fact {
+		case "version.regression":
+			first = append(first, s)
+		case "gpu.consumer":
 			last = append(last, s)
-		} else {
+		default:
 			out = append(out, s)
 		}
 	}
-	return append(out, last...)
+	return append(append(first, out...), last...)
 }()
 
 // Symptom gives the condition under which fact name shows something wrong
@@ -578,6 +583,12 @@ func Weak(name string) bool {
 	return name == "gpu.consumer" || name == "nvls.none" || name == "windows.distributed" || name == "perf.vs_headline" ||
 		name == "perf.no_speedup"
 }
+
+// Explains says whether symptom name tells the cause of the paste's other
+// symptoms: a version said to work set against one said to fail names
+// what the hang or the slow run that comes with it comes from, so the
+// entries that either calls for answer it.
+func Explains(name string) bool { return name == "version.regression" }
 
 // SymptomRank is the place of fact name among the symptoms, the most
 // telling first; -1 when it is none.

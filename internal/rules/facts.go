@@ -30,7 +30,8 @@ var factNames = []string{"gpu.count", "gpu.arch", "p2p.all_pairs_ok", "p2p.block
 	"nccl.tests.busbw_peak", "nccl.tests.link_gbs", "nccl.tests.busbw_pct", "nccl.tests.nvlink", "nccl.tests.small_sizes",
 	"hang.seen", "output.wrong", "container.p2p", "cpu.amd", "cpu.sockets", "perf.slow", "shm.small", "fabricmanager.down", "nvls.none", "windows.distributed", "perf.vs_headline",
 	"nccl.nvls", "allreduce.custom",
-	"perf.no_speedup", "perf.dataparallel", "ranks.same_gpu", "topo.known"}
+	"perf.no_speedup", "perf.dataparallel", "ranks.same_gpu", "topo.known",
+	"version.regression", "version.component", "version.good", "version.bad"}
 
 func knownFact(name string) bool {
 	if strings.HasPrefix(name, "env.") && len(name) > 4 || strings.HasPrefix(name, "python.") && len(name) > 7 {

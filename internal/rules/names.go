@@ -122,6 +122,10 @@ var displayNames = map[string]words{
 	"perf.dataparallel":       {"several GPUs no faster than one with DataParallel or MXNet's kvstore, said in words", "据称使用 DataParallel 或 MXNet 的 kvstore 时多块 GPU 并不比一块快"},
 	"ranks.same_gpu":          {"several ranks on one GPU, said in words or shown by NCCL's set-up lines", "多个 rank 使用同一块 GPU（据称，或见于 NCCL 的初始化行）"},
 	"topo.known":              {"information on the path between GPUs (topology, an NCCL_DEBUG=INFO log, ACS, IOMMU, CPU sockets)", "GPU 之间路径的信息（拓扑、NCCL 调试日志、ACS、IOMMU、CPU 插槽）"},
+	"version.regression":      {"one version works and another fails, said in words", "据称某个版本正常而另一个版本出错"},
+	"version.component":       {"the component whose versions were compared", "比较了版本的组件"},
+	"version.good":            {"the version said to work", "据称正常的版本"},
+	"version.bad":             {"the version said to fail", "据称出错的版本"},
 }
 
 // The whole reasons facts give of themselves (their yes and no) in each

@@ -92,6 +92,9 @@
 //	ranks.same_gpu     the input says several ranks or processes run on one GPU, or NCCL's set-up lines give two ranks of one host the same busId
 //	topo.known         beside communication said to be slow: whether the input shows the path between the GPUs (nvidia-smi topo, NCCL's transport or P2P settings, ACS, the IOMMU, CPU sockets, a bandwidth test's link)
 //	fabricmanager.down systemctl status shows nvidia-fabricmanager failed or inactive (dead), or its start exited with a failure
+//	version.regression the input says one version of a component works and another fails (hangs, is slow), or that an upgrade, downgrade or rollback broke or fixed it
+//	version.component  that component: driver, nccl, cuda, torch, vllm, jax, aws-ofi-nccl, openmpi, ucx, deepspeed, tensorrt-llm, sglang
+//	version.good       the version said to work; version.bad the version said to fail
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
 // from a pasted log (nvidia-smi topo, NCCL_DEBUG=INFO, dmesg, lspci, the CUDA
