@@ -850,7 +850,7 @@
     var by = lang === W.lang || HAN_ANY.test(w.query) ? lang : W.lang;
     return search(w.query, by, W.results).then(function (res) {
       var out = res.filter(function (r) { return r.kind === "entry"; }).slice(0, W.closest);
-      if (!out.length || out[0].score < W.minScore || (out[0].shared || 0) < W.minShared) { return null; }
+      if (!out.length || out[0].score < W.minScore || (out[0].shared || 0) < (w.terms >= W.longWords ? W.minSharedLong : W.minShared)) { return null; }
       if (by !== lang) {
         out = out.map(function (r) { var x = Object.assign({}, r); x.path = lang + r.path.slice(by.length); return x; });
       }

@@ -274,8 +274,11 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	// page shows them in a box marked by words, in the same order, from the
 	// client index and through the API, in English and Chinese. Real prose
 	// of https://github.com/NVIDIA/nvtrust/issues/55 and
-	// https://github.com/siderolabs/pkgs/issues/720.
+	// https://github.com/siderolabs/pkgs/issues/720; the longer story of
+	// https://github.com/wilicc/gpu-burn/issues/92 is answered under the
+	// floor of long descriptions (search.LongWords).
 	for _, q := range []string{
+		"gpu_burn fails to test _NVIDIA H100 80GB HBM3_. I'll provide a successful test on a similar _NVIDIA H100 PCIe_ with the same OS configuration.\n* Why does the test fail? NVLink vs PCIe?\n* How do I interpret this error message where gpu_burn fails to exit properly? It throws itself into an infinite loop.\n",
 		"I tried to install nvidia-fabricmanager-550 on the host. But it gives error to start the service with the mismatch with driver version.\n",
 		"After building proprietary driver there is an error from Fabric Manager service:\nIt might make sense to release drivers based on datacenter documentation in a bundle with FabricManager.\n",
 	} {

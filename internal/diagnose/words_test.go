@@ -82,7 +82,9 @@ func TestByWordsLeavesNoiseAlone(t *testing.T) {
 		"random words": "banana purple keyboard lighthouse umbrella seventeen giraffe window\nthe quick brown fox jumps over the lazy dog near a quiet river bank\n",
 		"lorem ipsum":  "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.\n",
 	}
-	for _, f := range []string{"h200x2-nvidia-smi-q.txt", "h200x2-topo-m.txt", "h200x2-topo-p2p.txt", "nvidia-smi-q-bar1-6x4090.txt", "topo-m-nic.txt", "nvbandwidth.txt", "nccl-tests-ring-busbw.txt"} {
+	// collect_env's banner and an environment dump are short prose that
+	// shares a word or two with some entry by chance.
+	for _, f := range []string{"scalellm-env.txt", "collect-env-vllm.txt", "h200x2-nvidia-smi-q.txt", "h200x2-topo-m.txt", "h200x2-topo-p2p.txt", "nvidia-smi-q-bar1-6x4090.txt", "topo-m-nic.txt", "nvbandwidth.txt", "nccl-tests-ring-busbw.txt"} {
 		b, err := os.ReadFile("../paste/testdata/" + f)
 		if err != nil {
 			t.Fatal(err)
@@ -100,6 +102,41 @@ func TestByWordsLeavesNoiseAlone(t *testing.T) {
 				t.Errorf("%s: answered by words with %s (query %q)", name, m.Causes[0].ID, m.Words.Query)
 			}
 		}
+	}
+}
+
+// A description of LongWords words or more is answered when its first
+// entry holds MinSharedLong of its words: the real description of
+// https://github.com/wilicc/gpu-burn/issues/92 shares less than MinShared
+// with any entry, as long stories do.
+func TestByWordsLongDescription(t *testing.T) {
+	const in = "gpu_burn fails to test _NVIDIA H100 80GB HBM3_. I'll provide a successful test on a similar _NVIDIA H100 PCIe_ with the same OS configuration.\n" +
+		"* Why does the test fail? NVLink vs PCIe?\n" +
+		"* How do I interpret this error message where gpu_burn fails to exit properly? It throws itself into an infinite loop.\n"
+	d := explainJSON(t, in)
+	if len(d.Messages) != 1 || !d.Messages[0].ByWords {
+		t.Fatalf("%d messages, want one by words", len(d.Messages))
+	}
+	m := d.Messages[0]
+	if m.Words.Terms < search.LongWords {
+		t.Fatalf("%d ranking words, want at least %d", m.Words.Terms, search.LongWords)
+	}
+	ix, err := wordsIndex(repoSite(t), "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ix.Search(m.Words.Query, "en", search.WordsResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Kind != "entry" {
+			continue
+		}
+		if r.ID != m.Causes[0].ID || r.Shared < search.MinSharedLong || r.Shared >= search.MinShared {
+			t.Errorf("first entry %s holds %.3f of the words, explain's first is %s: want it between %v and %v", r.ID, r.Shared, m.Causes[0].ID, search.MinSharedLong, search.MinShared)
+		}
+		break
 	}
 }
 
