@@ -98,6 +98,15 @@ func TestSymptoms(t *testing.T) {
 		{"a hang on a release with no known hang in the table (NVIDIA/nccl#1936)", "[Issue]: NCCL hangs occasionally when using fixed port for repeated stress testing\n2e5hmh4t0q1th5f:205631:205631 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n", 1, "pytorch/nccl-watchdog-timeout"},
 		{"NCCL 2.4.2 said and nothing wrong", "We integrate NCCL 2.4.2 in our framework.\n", 0, ""},
 		{"a release of the table beside a known error line: the line's own entry first (lines of NVIDIA/nccl#257 and pytorch/pytorch#118369)", "NCCL version 2.4.8+cuda10.0\n[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=880, OpType=BROADCAST, NumelIn=131137536, NumelOut=131137536, Timeout(ms)=1800000) ran for 1800648 milliseconds before timing out.\nThe all_reduce hangs.\n", 2, "pytorch/nccl-watchdog-timeout"},
+		// A version said to work set against one said to fail names the
+		// cause of the hang it comes with: the story answers first, with
+		// what the story and the hang call for (the driver branch on
+		// GeForce cards), else the regression between the versions.
+		{"a driver said to work, another to hang at all_reduce, on GeForce cards", "Two NVIDIA GeForce RTX 3090 cards. It works with driver 535 but training hangs at all_reduce with 545.23.08\n", 1, "cuda/driver-branch-p2p-hang-geforce"},
+		{"the same story on A100s", "8x NVIDIA A100-SXM4-80GB. It works with driver 535 but training hangs at all_reduce with 545.23.08\n", 1, "nccl/regression-between-versions"},
+		{"an upgrade of PyTorch, then a hang (pytorch/pytorch#131952)", "We recently upgraded from PyTorch 2.1 to 2.4 and our training script hangs at the first collective, even though I can confirm all the ranks get there.\n", 1, "nccl/regression-between-versions"},
+		{"a hang said in words beside nvidia-smi's 545 driver on GeForce cards (huggingface/text-generation-inference#1559's header)", "| NVIDIA-SMI 545.29.06              Driver Version: 545.29.06    CUDA Version: 12.3     |\n|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\nThe all_reduce hangs with tensor parallel on 2 GPUs.\n", 3, "cuda/driver-branch-p2p-hang-geforce"},
+		{"the same hang beside the 535 driver: not the branch", "| NVIDIA-SMI 535.154.05             Driver Version: 535.154.05   CUDA Version: 12.2     |\n|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\nThe all_reduce hangs with tensor parallel on 2 GPUs.\n", 3, "pytorch/nccl-watchdog-timeout"},
 	} {
 		d := explainJSON(t, c.in)
 		var errs []Message
