@@ -106,6 +106,12 @@ func TestSymptoms(t *testing.T) {
 		{"the same story on A100s", "8x NVIDIA A100-SXM4-80GB. It works with driver 535 but training hangs at all_reduce with 545.23.08\n", 1, "nccl/regression-between-versions"},
 		{"an upgrade of PyTorch, then a hang (pytorch/pytorch#131952)", "We recently upgraded from PyTorch 2.1 to 2.4 and our training script hangs at the first collective, even though I can confirm all the ranks get there.\n", 1, "nccl/regression-between-versions"},
 		{"a hang said in words beside nvidia-smi's 545 driver on GeForce cards (huggingface/text-generation-inference#1559's header)", "| NVIDIA-SMI 545.29.06              Driver Version: 545.29.06    CUDA Version: 12.3     |\n|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\nThe all_reduce hangs with tensor parallel on 2 GPUs.\n", 3, "cuda/driver-branch-p2p-hang-geforce"},
+		// NCCL's own story: a release of the table answers first, another
+		// release the regression between the versions.
+		{"NCCL said to hang in one release and complete in the next, the first in the table (constructed)", "The pipeline hangs with NCCL 2.30.6 and completes with NCCL 2.30.7.\n", 1, "nccl/release-with-known-hang"},
+		{"a downgrade of NCCL from a release of the table that fixed it, no hang said (constructed)", "Downgrading NCCL from 2.19.3 to 2.18.6 fixed it.\n", 1, "nccl/release-with-known-hang"},
+		{"NCCL 2.19 said to hang at init at 16 nodes where 2.18.6 works (NVIDIA/nccl#1116's cuMem deadlock, constructed)", "alltoall_perf hangs at init on 16 nodes with NCCL 2.19.3, but works with NCCL 2.18.6\n", 1, "nccl/release-with-known-hang"},
+		{"NCCL said to work in one release and hang in another outside the table (constructed)", "It works with NCCL 2.26.2 but hangs with NCCL 2.27.3\n", 1, "nccl/regression-between-versions"},
 		{"the same hang beside the 535 driver: not the branch", "| NVIDIA-SMI 535.154.05             Driver Version: 535.154.05   CUDA Version: 12.2     |\n|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\nThe all_reduce hangs with tensor parallel on 2 GPUs.\n", 3, "pytorch/nccl-watchdog-timeout"},
 	} {
 		d := explainJSON(t, c.in)
