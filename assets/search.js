@@ -822,8 +822,14 @@
   }
   // wordsQuery mirrors diagnose's wordsQuery: the paste's distinct prose
   // lines from the first, until they hold the words a search ranks by.
+  var LOG_LINE = new RegExp(W.logLine), PERSON = new RegExp(W.person.replace(/^\(\?i\)/, ""), "i");
+  // told mirrors search.Told: a sentence a person wrote, not a program's line.
+  function told(l) {
+    var P = window.p2pkbPaste, t = l.trim();
+    return !!P && P.strip(l) === t && !LOG_LINE.test(t);
+  }
   function wordsQuery(text) {
-    var lines = text.split("\n"), taken = {}, seen = {}, nterms = 0, out = [], bytes = 0, used = 0, full = false, partial = false;
+    var lines = text.split("\n"), taken = {}, seen = {}, toldSeen = {}, nterms = 0, ntold = 0, person = false, out = [], bytes = 0, used = 0, full = false, partial = false;
     if (lines.length && lines[lines.length - 1] === "") { lines.pop(); }
     for (var i = 0; i < lines.length && !partial; i++) {
       var l = lines[i].replace(/\r$/, "");
@@ -832,13 +838,19 @@
       taken["~" + l] = true;
       var room = W.maxBytes - bytes - 1, b = utf8Len(l);
       if (b > room) { full = partial = true; continue; }
-      terms(l).forEach(function (t) { if (!/^[0-9]+$/.test(t) && nterms < W.maxTerms && !seen[t]) { seen[t] = true; nterms++; } });
+      var byPerson = told(l);
+      person = person || byPerson && PERSON.test(l);
+      terms(l).forEach(function (t) {
+        if (/^[0-9]+$/.test(t) || nterms >= W.maxTerms) { return; }
+        if (!seen[t]) { seen[t] = true; nterms++; }
+        if (byPerson && !toldSeen[t]) { toldSeen[t] = true; ntold++; }
+      });
       out.push(l);
       bytes += b + (out.length > 1 ? 1 : 0);
       used = i + 1;
       if (nterms >= W.maxTerms) { full = true; }
     }
-    return { query: out.join("\n"), terms: nterms, lines: used, of: lines.length, partial: partial };
+    return { query: out.join("\n"), terms: nterms, told: person ? ntold : 0, lines: used, of: lines.length, partial: partial };
   }
   // closestByWords resolves to the entries closest to q's prose (search.Index.Closest), or null.
   // Prose without Han characters is ranked by the words of W.lang's pages in
@@ -860,12 +872,20 @@
   }
   // renderByWords shows the closest entries in a box marked as such, never
   // as a recognized message, each judged by the facts as explain judges it.
-  function renderByWords(section, w, facts) {
+  function renderByWords(section, w, facts, known) {
     var t = function (k) { return section.dataset[k] || k; };
+    // Beside recognized lines, only the entries that are not already a
+    // cause, after the results: the recognized answer comes first.
+    var where = w.beside ? document.getElementById("search-beside") : section;
+    Array.prototype.forEach.call(where.querySelectorAll(".causes.by-words"), function (b) { b.remove(); });
+    var entries = w.beside ? w.entries.filter(function (r) { return !known[r.id]; }) : w.entries;
+    if (!entries.length) { return; }
     var box = el("div", "causes by-words");
     box.dataset.byWords = "true";
-    box.appendChild(el("p", "causes-head", w.partial ? t("byWordsPart").replace("%d", w.lines).replace("%d", w.of).replace("%d", w.terms) : t("byWords")));
-    var causes = w.entries.map(function (r, i) {
+    if (w.beside) { box.dataset.beside = "true"; }
+    var key = w.beside ? "besideWords" : "byWords";
+    box.appendChild(el("p", "causes-head", w.partial ? t(key + "Part").replace("%d", w.lines).replace("%d", w.of).replace("%d", w.terms) : t(key)));
+    var causes = entries.map(function (r, i) {
       var v = judge(r, facts, false);
       return { r: r, i: i, truth: v.truth, reasons: v.reasons, tier: v.tier };
     });
@@ -875,8 +895,8 @@
       ol.appendChild(causeItem(section, c.r, c.truth, c.reasons, facts, ""));
     });
     box.appendChild(ol);
-    section.appendChild(box);
-    section.hidden = false;
+    where.appendChild(box);
+    where.hidden = false;
   }
 
   // rankCauses puts each message's causes in the result list in their order.
@@ -984,7 +1004,14 @@
       var facts = machineFacts(), groups = symptomGroups(symptoms, facts).concat(causeGroups(shown, q, facts));
       renderCauses(causes, groups, facts);
       renderComposed(causes, composed);
-      if (closest) { renderByWords(causes, closest, facts); }
+      if (closest) {
+        // Beside recognized lines, the entries already a cause are left out.
+        var known = {};
+        shown.forEach(function (r) { if (r.kind === "entry" && r.match) { known[r.id] = true; } });
+        groups.forEach(function (g) { g.causes.forEach(function (c) { known[c.result.id] = true; }); });
+        composed.forEach(function (c) { c.causes.forEach(function (x) { known[x.result.id] = true; }); });
+        renderByWords(causes, closest, facts, known);
+      }
       return groups;
     };
     document.addEventListener("p2pkb-machine", function () {
@@ -1006,9 +1033,12 @@
         return symptomLines(q, lang, matched.length > 0).then(function (s) { symptoms = s; return results; });
       });
     }).then(function (results) {
-      // No line recognized: the entries closest to the paste's words, as explain answers.
-      if (results.some(function (r) { return r.match; }) || composed.length || symptoms.length) { return results; }
-      return closestByWords(q, lang).then(function (w) { closest = w; return results; });
+      // No line recognized: the entries closest to the paste's words, as
+      // explain answers; beside recognized lines, those closest to a
+      // description long enough to tell a story (search.LongWords).
+      var recognized = results.some(function (r) { return r.match; }) || composed.length > 0 || symptoms.length > 0;
+      if (recognized && wordsQuery(q).told < W.longWords) { return results; }
+      return closestByWords(q, lang).then(function (w) { if (w) { w.beside = recognized; } closest = w; return results; });
     }).then(function (results) {
       shown = results;
       results = rankCauses(results, showCauses());

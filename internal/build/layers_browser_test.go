@@ -330,5 +330,50 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 		}
 	}
 	b.Screenshot("by_words")
+
+	// A description a person wrote beside a recognized line: explain adds
+	// the entries closest to its words that are not already causes, and the
+	// page shows the same after the line's causes, in a box marked beside
+	// them. The first post of https://github.com/EleutherAI/gpt-neox/issues/1147.
+	const told = "hi\ni started training on two nodes and used 125M.yml config file and only changed the directories for data and tokenizer files. also added my own hostfile. now during training it gives me this error:\n" +
+		"```\nNCCL error in: ProcessGroupNCCL.cpp:1269, internal error, NCCL version 2.14.3\n```\n" +
+		"i run the code again with `NCCL_DEBUG=INFO` and got this:\n```\nnode2: Last error:\nnode2: Net : Call to recv from NODE2_IP<56843> failed : Connection refused\n```\n"
+	var tout bytes.Buffer
+	if _, err := diagnose.Explain(&tout, s, strings.NewReader(told), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {
+		t.Fatal(err)
+	}
+	var td diagnose.Diagnosis
+	if err := json.Unmarshal(tout.Bytes(), &td); err != nil {
+		t.Fatal(err)
+	}
+	var beside []string
+	for _, m := range td.Messages {
+		if m.Beside {
+			for _, c := range m.Causes {
+				beside = append(beside, c.ID)
+			}
+		}
+	}
+	if len(beside) == 0 {
+		t.Fatalf("explain adds nothing beside the recognized line of %q", told)
+	}
+	for _, root := range []string{fileRoot, srv.URL + "/"} {
+		b := b
+		if root != fileRoot {
+			b = served
+		}
+		for _, lang := range []string{"en", "zh"} {
+			runQuery(t, b, root, lang, told)
+			got := browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-beside .causes[data-beside="true"] li[data-cause-id]')].map(li => li.dataset.causeId)`)
+			if strings.Join(got, ",") != strings.Join(beside, ",") {
+				t.Errorf("%s %s: the page beside the recognized line %v, explain %v", root, lang, got, beside)
+			}
+			// After the recognized causes, never before them.
+			if order := browsertest.Eval[bool](b, `(() => { const box = document.querySelector('#search-beside .causes[data-beside="true"]'), list = document.getElementById('search-results'); return !!box && !!(list.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING) && !document.querySelector('#search-causes .causes[data-beside]'); })()`); !order {
+				t.Errorf("%s %s: the box beside the recognized line is not after the results, or is among the causes above them", root, lang)
+			}
+		}
+	}
+	b.Screenshot("beside_words")
 	checkQuiet(t, b, fileRoot)
 }

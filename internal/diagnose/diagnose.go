@@ -40,10 +40,14 @@ type Message struct {
 	// parts (each Cause.Via says which), never an entry of the message.
 	Composed bool   `json:"composed,omitempty"`
 	Note     string `json:"note,omitempty"` // what a composed message is made of, in words
-	// ByWords: nothing in the input was recognized; the causes are the
-	// entries closest to its words (words.go), not causes of a known
-	// message, and Line is 0. Words says which part of the input found them.
+	// ByWords: the causes are the entries closest to the input's words
+	// (words.go), not causes of a known message, and Line is 0: nothing in
+	// the input was recognized, or (Beside) a description long enough to
+	// tell a story came with recognized lines, and these entries, none of
+	// them already a cause, come after those lines' causes. Words says which
+	// part of the input found them.
 	ByWords bool   `json:"by_words,omitempty"`
+	Beside  bool   `json:"beside_recognized,omitempty"`
 	Words   *Words `json:"words,omitempty"`
 
 	judged  bool // there were facts to judge the causes by
@@ -471,23 +475,53 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 	if len(errs)+len(notes) == 0 {
 		// Nothing recognized: the entries closest to its words, in a
 		// message of their own that the summary does not count.
-		m, err := byWords(s, words, facts, o)
+		m, err := byWords(s, words, facts, o, nil)
 		if err != nil || m == nil {
 			return nil, sum, err
 		}
 		if o.Follow {
-			if o.JSON {
-				err = writeJSONLine(w, *m)
-			} else {
-				err = writeMessage(w, *m, o, judge)
-			}
-			if err != nil {
+			if err := writeFollow(w, *m, o, judge); err != nil {
 				return nil, sum, err
 			}
 		}
 		return []Message{*m}, sum, nil
 	}
-	return append(errs, notes...), sum, nil
+	msgs := append(errs, notes...)
+	// A description told beside the recognized lines (a person's story of
+	// what they ran and saw) is also read for its words: the recognized
+	// causes first, then the entries closest to the story that are not
+	// among them, in a message of their own that the summary does not count.
+	if words.long() {
+		shown := map[string]bool{}
+		for _, m := range msgs {
+			for _, c := range m.Causes {
+				shown[c.ID] = true
+			}
+		}
+		m, err := byWords(s, words, facts, o, shown)
+		if err != nil {
+			return nil, sum, err
+		}
+		if m != nil {
+			m.Beside = true
+			if o.Follow {
+				if err := writeFollow(w, *m, o, judge); err != nil {
+					return nil, sum, err
+				}
+			}
+			msgs = append(msgs, *m)
+		}
+	}
+	return msgs, sum, nil
+}
+
+// writeFollow writes m as explain --follow writes each message: a JSON
+// line, or text.
+func writeFollow(w io.Writer, m Message, o Options, judge bool) error {
+	if o.JSON {
+		return writeJSONLine(w, m)
+	}
+	return writeMessage(w, m, o, judge)
 }
 
 func count(sum *Summary, m Message) {

@@ -86,7 +86,7 @@ func answer(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options, j
 	if !o.Follow {
 		notesShown := false
 		for i, m := range msgs {
-			if m.ByWords {
+			if m.ByWords && !m.Beside {
 				closest = &msgs[i]
 				continue
 			}
@@ -144,7 +144,7 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 	switch {
 	case m.ByWords:
 		// No line to show: what the entries are, and which words found them.
-		fmt.Fprintf(w, "%s %s\n", o.paint(dim, "○"), o.after("", wordsNote(o.Lang, m.Words), 2))
+		fmt.Fprintf(w, "%s %s\n", o.paint(dim, "○"), o.after("", wordsNote(o.Lang, m), 2))
 		listed = true
 	default:
 		fmt.Fprintf(w, "%s %s: %s\n", mark, fmt.Sprintf(text(o.Lang, "line"), m.Line), shown)
@@ -198,7 +198,12 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 			fmt.Fprintf(w, " — %s%s", o.verdict(c.Verdict), because(o.Lang, c.Reasons))
 		}
 		fmt.Fprintln(w)
-		if c.Verdict == rules.False.String() && listed {
+		// Ruled out, or only close to the words of a description told beside
+		// recognized lines: a line each, after the causes in full.
+		if c.Verdict == rules.False.String() && listed || m.Beside {
+			if m.Beside {
+				fmt.Fprintf(w, "%s\n", o.after(ind, c.Signature, len(ind)))
+			}
 			fmt.Fprintf(w, "%s%s %s\n", ind, text(o.Lang, "more"), o.href(c.URL))
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/site"
@@ -41,6 +42,8 @@ type wordsQuery struct {
 	b       strings.Builder
 	lines   map[string]bool // the lines taken
 	terms   map[string]bool // the ranking words in them
+	told    map[string]bool // those of them in lines a person wrote (search.Told)
+	person  bool            // one of those lines speaks of its writer (search.Person)
 	n, used int             // lines seen; the last line taken from
 	read    int64           // bytes of the input read
 	full    bool            // the budget is spent, or wordsScanBytes read
@@ -48,7 +51,7 @@ type wordsQuery struct {
 }
 
 func newWordsQuery() *wordsQuery {
-	return &wordsQuery{lines: map[string]bool{}, terms: map[string]bool{}}
+	return &wordsQuery{lines: map[string]bool{}, terms: map[string]bool{}, told: map[string]bool{}}
 }
 
 // add reads line n (a piece of it, for a line over a piece).
@@ -81,9 +84,14 @@ func (q *wordsQuery) add(n int, line []byte) {
 		q.full, q.partial = true, true
 		return
 	}
+	told := search.Told(l, paste.Strip(l))
+	q.person = q.person || told && search.Person(l)
 	for _, t := range search.Terms(l) {
 		if !isNumber(t) && len(q.terms) < search.MaxQueryTerms {
 			q.terms[t] = true
+			if told {
+				q.told[t] = true
+			}
 		}
 	}
 	if q.b.Len() > 0 {
@@ -125,10 +133,18 @@ func wordsIndex(s *site.Site, lang string) (*search.Index, error) {
 	return ix, nil
 }
 
-// byWords answers an input in which nothing was recognized with the
-// entries closest to its words, each judged by the facts f like any cause;
-// nil when none is close enough.
-func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options) (*Message, error) {
+// long tells whether the input holds a description: search.LongWords
+// ranking words or more in lines a person wrote (search.Told), not a log's,
+// one of them in the first person.
+func (q *wordsQuery) long() bool {
+	return q != nil && q.person && len(q.told) >= search.LongWords
+}
+
+// byWords answers an input with the entries closest to its words, each
+// judged by the facts f like any cause, less those in shown (the causes of
+// the recognized lines); nil when none is close enough, or every one is
+// shown already.
+func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options, shown map[string]bool) (*Message, error) {
 	if q == nil || q.b.Len() == 0 {
 		return nil, nil
 	}
@@ -147,7 +163,7 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options) (*Message, e
 	var rs []ranked
 	for _, r := range res {
 		e := s.KB.ByID[r.ID]
-		if e == nil {
+		if e == nil || shown[r.ID] {
 			continue
 		}
 		c, conditional, err := cause(s, e, f, o)
@@ -157,6 +173,9 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options) (*Message, e
 		c.Score = r.Score
 		rs = append(rs, ranked{c: c, tier: tierOf(c, conditional)})
 	}
+	if len(rs) == 0 {
+		return nil, nil
+	}
 	// The facts first, as for any message; the words' order within each tier.
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].tier < rs[j].tier })
 	m := &Message{Severity: "by_words", ByWords: true, judged: len(f) > 0,
@@ -165,21 +184,29 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options) (*Message, e
 	return m, nil
 }
 
-// wordsNote says, in lang, what the closest entries are and which part of
-// the input found them.
-func wordsNote(lang string, w *Words) string {
-	if w.Partial {
-		return fmt.Sprintf(text(lang, "by_words_part"), w.Lines, w.Of, w.Terms)
+// wordsNote says, in lang, what the closest entries of m are and which
+// part of the input found them.
+func wordsNote(lang string, m Message) string {
+	key := "by_words"
+	if m.Beside {
+		key = "beside_words"
 	}
-	return text(lang, "by_words")
+	if m.Words.Partial {
+		return fmt.Sprintf(text(lang, key+"_part"), m.Words.Lines, m.Words.Of, m.Words.Terms)
+	}
+	return text(lang, key)
 }
 
 func init() {
 	for lang, m := range map[string]map[string]string{
 		"en": {"by_words": "No known error line. Closest entries by the words of the input (not a recognized message; check that the cause fits):",
-			"by_words_part": "No known error line. Closest entries by the words of the input (not a recognized message; check that the cause fits). Only the words of lines 1-%d of %d were used: the first %d distinct words, as many as a search ranks by:"},
+			"by_words_part":     "No known error line. Closest entries by the words of the input (not a recognized message; check that the cause fits). Only the words of lines 1-%d of %d were used: the first %d distinct words, as many as a search ranks by:",
+			"beside_words":      "Also close to the words of the description, beside the recognized lines (not a recognized message; check that the cause fits):",
+			"beside_words_part": "Also close to the words of the description, beside the recognized lines (not a recognized message; check that the cause fits). Only the words of lines 1-%d of %d were used: the first %d distinct words, as many as a search ranks by:"},
 		"zh": {"by_words": "没有已知的错误行。按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）：",
-			"by_words_part": "没有已知的错误行。按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）。只用了第 1-%d 行（共 %d 行）的词语：前 %d 个不同的词，即搜索排序所用的全部词数："},
+			"by_words_part":     "没有已知的错误行。按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）。只用了第 1-%d 行（共 %d 行）的词语：前 %d 个不同的词，即搜索排序所用的全部词数：",
+			"beside_words":      "除已识别的行之外，按描述的词语也接近的条目（不是识别出的信息；请核对原因是否相符）：",
+			"beside_words_part": "除已识别的行之外，按描述的词语也接近的条目（不是识别出的信息；请核对原因是否相符）。只用了第 1-%d 行（共 %d 行）的词语：前 %d 个不同的词，即搜索排序所用的全部词数："},
 	} {
 		for k, v := range m {
 			texts[lang][k] = v

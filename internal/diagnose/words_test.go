@@ -140,6 +140,71 @@ func TestByWordsLongDescription(t *testing.T) {
 	}
 }
 
+// A description a person wrote beside a recognized line is read for its
+// words too: after the line's causes, in a message of its own marked
+// beside them, holding no entry already shown, not counted in the summary,
+// and said so in English and Chinese. A log's own sentences, however many,
+// are no description. The paste is the first post of
+// https://github.com/EleutherAI/gpt-neox/issues/1147.
+func TestByWordsBesideRecognized(t *testing.T) {
+	const in = "hi\ni started training on two nodes and used 125M.yml config file and only changed the directories for data and tokenizer files. also added my own hostfile. now during training it gives me this error:\n" +
+		"```\nNCCL error in: ProcessGroupNCCL.cpp:1269, internal error, NCCL version 2.14.3\n```\n" +
+		"i run the code again with `NCCL_DEBUG=INFO` and got this:\n" +
+		"```\nnode2: Last error:\nnode2: Net : Call to recv from NODE2_IP<56843> failed : Connection refused\n```\n"
+	d := explainJSON(t, in)
+	if len(d.Messages) < 2 {
+		t.Fatalf("%d messages, want the recognized line's and one beside it", len(d.Messages))
+	}
+	last := d.Messages[len(d.Messages)-1]
+	if !last.ByWords || !last.Beside || last.Line != 0 || len(last.Causes) == 0 || d.Errors+d.Notes != len(d.Messages)-1 {
+		t.Fatalf("last message: by words %v, beside %v, line %d, %d causes; summary %+v", last.ByWords, last.Beside, last.Line, len(last.Causes), d.Summary)
+	}
+	shown := map[string]bool{}
+	for _, m := range d.Messages[:len(d.Messages)-1] {
+		if m.ByWords || m.Line == 0 {
+			t.Errorf("message at line %d: by words %v before the recognized lines' end", m.Line, m.ByWords)
+		}
+		for _, c := range m.Causes {
+			shown[c.ID] = true
+		}
+	}
+	for _, c := range last.Causes {
+		if shown[c.ID] {
+			t.Errorf("%s is both a recognized cause and close by words", c.ID)
+		}
+	}
+	for lang, want := range map[string]string{"en": text("en", "beside_words"), "zh": text("zh", "beside_words")} {
+		var out bytes.Buffer
+		if _, err := Explain(&out, repoSite(t), strings.NewReader(in), nil, Options{Lang: lang, Paste: paste.New()}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), want) || strings.Contains(out.String(), text(lang, "no_match")) {
+			t.Errorf("%s: the text lacks %q, or says nothing was recognized:\n%s", lang, want, out.String())
+		}
+	}
+	// The same error line among NCCL's INFO lines and PyTorch's own
+	// sentences, with no person's words: nothing beside it.
+	var log strings.Builder
+	log.WriteString("NCCL error in: ProcessGroupNCCL.cpp:1269, internal error, NCCL version 2.14.3\n")
+	for i := range 40 {
+		fmt.Fprintf(&log, "node1:15874:17284 [4] NCCL INFO Channel %02d : 4[61000] -> 3[42000] via SHM/direct/direct after the connection was set up between ranks %d and %d\n", i, i, i+1)
+	}
+	log.WriteString("CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\n")
+	for _, m := range explainJSON(t, log.String()).Messages {
+		if m.ByWords {
+			t.Errorf("a log with no description: by words %v (beside %v)", idsOf(m.Causes), m.Beside)
+		}
+	}
+}
+
+func idsOf(cs []Cause) []string {
+	var ids []string
+	for _, c := range cs {
+		ids = append(ids, c.ID)
+	}
+	return ids
+}
+
 // A huge paste of unknown prose builds a bounded query and says which lines
 // it used, in English and Chinese (whose entries rank by their Chinese
 // text, so the first may differ).

@@ -46,7 +46,7 @@ type Families struct {
 
 // Sets are the report sets in the repository, in the order they were
 // collected: the development set, then each validation set.
-var Sets = []string{"reports/dev.json", "reports/validation.json", "reports/validation2.json", "reports/validation3.json", "reports/validation4.json", "reports/validation5.json"}
+var Sets = []string{"reports/dev.json", "reports/validation.json", "reports/validation2.json", "reports/validation3.json", "reports/validation4.json", "reports/validation5.json", "reports/validation6.json"}
 
 // LoadSet reads a set file: a JSON array of reports. Errors name the file
 // and the report.
@@ -138,18 +138,20 @@ type Outcome struct {
 	Causes      []string // every cause of every message, in the order explain shows them, each once
 	First       string   // the first cause shown; "" when nothing was recognized and no entry is close to its words
 	ByWords     bool     // nothing was recognized: the causes are the entries closest to the report's words
+	Beside      bool     // lines were recognized, and the entries closest to the report's words follow their causes
 	RightAmong  bool     // an entry of the right family is among the causes
 	RightFirst  bool     // the first cause shown is of the right family
 	Contradicts bool     // the first cause shown is an entry the report contradicts
+	recognized  *Outcome // the same, counting recognized lines and symptoms only
 }
 
 // Recognized is the outcome counting recognized lines and symptoms only,
 // without the entries closest to the words.
 func (oc Outcome) Recognized() Outcome {
-	if oc.ByWords {
-		return Outcome{Report: oc.Report}
+	if oc.recognized == nil {
+		return oc
 	}
-	return oc
+	return *oc.recognized
 }
 
 // right says whether entry id answers r: listed as acceptable, or of one of
@@ -175,6 +177,7 @@ func (f *Families) right(r Report, id string) bool {
 type diagnosis struct {
 	Messages []struct {
 		ByWords bool `json:"by_words"`
+		Beside  bool `json:"beside_recognized"`
 		Causes  []struct {
 			ID string `json:"id"`
 		} `json:"causes"`
@@ -193,25 +196,33 @@ func Explain(s *site.Site, f *Families, r Report) (Outcome, error) {
 	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
 		return Outcome{}, fmt.Errorf("%s: reading explain --json: %w", r.URL, err)
 	}
-	oc := Outcome{Report: r}
-	seen := map[string]bool{}
+	oc, lines := Outcome{Report: r}, Outcome{Report: r}
 	for _, m := range d.Messages {
-		oc.ByWords = oc.ByWords || m.ByWords
+		oc.ByWords = oc.ByWords || m.ByWords && !m.Beside
+		oc.Beside = oc.Beside || m.Beside
 		for _, c := range m.Causes {
-			if seen[c.ID] {
-				continue
+			oc.add(f, c.ID)
+			if !m.ByWords {
+				lines.add(f, c.ID)
 			}
-			seen[c.ID] = true
-			oc.Causes = append(oc.Causes, c.ID)
-			oc.RightAmong = oc.RightAmong || f.right(r, c.ID)
 		}
 	}
-	if len(oc.Causes) > 0 {
-		oc.First = oc.Causes[0]
-		oc.RightFirst = f.right(r, oc.First)
-		oc.Contradicts = contains(r.Contradicted, oc.First)
-	}
+	oc.recognized = &lines
 	return oc, nil
+}
+
+// add counts entry id as the next cause shown, unless it was shown already.
+func (oc *Outcome) add(f *Families, id string) {
+	if contains(oc.Causes, id) {
+		return
+	}
+	if len(oc.Causes) == 0 {
+		oc.First = id
+		oc.RightFirst = f.right(oc.Report, id)
+		oc.Contradicts = contains(oc.Report.Contradicted, id)
+	}
+	oc.Causes = append(oc.Causes, id)
+	oc.RightAmong = oc.RightAmong || f.right(oc.Report, id)
 }
 
 // Score is the figures of one set: as explain answers, the entries closest
@@ -224,6 +235,7 @@ type Score struct {
 	RightFirst  int // reports whose first cause shown is of the right family
 	Contradicts int // reports whose first cause shown is an entry they contradict
 	ByWords     int // reports answered by the words alone
+	Beside      int // reports whose recognized lines came with a description, answered by its words too
 	Lines       Counts
 	Misses      []Outcome
 }
@@ -268,6 +280,9 @@ func Measure(s *site.Site, f *Families, name string, rs []Report) (Score, error)
 		if oc.ByWords {
 			sc.ByWords++
 		}
+		if oc.Beside {
+			sc.Beside++
+		}
 		if !oc.RightAmong || !oc.RightFirst || oc.Contradicts {
 			sc.Misses = append(sc.Misses, oc)
 		}
@@ -277,7 +292,7 @@ func Measure(s *site.Site, f *Families, name string, rs []Report) (Score, error)
 
 // Write prints a set's figures and its misses.
 func (sc Score) Write(w io.Writer, f *Families) {
-	fmt.Fprintf(w, "%s: %d reports (%d answered by their words alone)\n", sc.Name, sc.Reports, sc.ByWords)
+	fmt.Fprintf(w, "%s: %d reports (%d answered by their words alone, %d with entries close to a description beside recognized lines)\n", sc.Name, sc.Reports, sc.ByWords, sc.Beside)
 	fmt.Fprintf(w, "                                 as explain answers | recognized lines only\n")
 	fmt.Fprintf(w, "  right family among the causes: %3d (%3.0f%%)         | %3d (%3.0f%%)\n", sc.RightAmong, 100*sc.Share(sc.RightAmong), sc.Lines.RightAmong, 100*sc.Share(sc.Lines.RightAmong))
 	fmt.Fprintf(w, "  right family first:            %3d (%3.0f%%)         | %3d (%3.0f%%)\n", sc.RightFirst, 100*sc.Share(sc.RightFirst), sc.Lines.RightFirst, 100*sc.Share(sc.Lines.RightFirst))

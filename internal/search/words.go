@@ -46,6 +46,36 @@ const LongWords = 20
 // MinSharedLong is MinShared for an input of LongWords ranking words or more.
 const MinSharedLong = 0.05
 
+// logLineSource marks a prose line as a program's, not a person's: a
+// logger's level first, an exception's name, NCCL's own INFO and WARN
+// lines. With the log prefixes a line starts with (paste.Strip), it tells
+// the lines of a description (Told).
+const logLineSource = `^(?:(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL|NOTICE|TRACE)\b|[\w.]*(?:Error|Exception|Warning):|.*\bNCCL (?:INFO|WARN)\b)`
+
+var logLine = regexp.MustCompile(logLineSource)
+
+// personSource finds a person speaking of themselves: a description has a
+// line that does ("when I upgraded the driver", "we run eight GPUs"); a
+// program's sentences do not ("GPU device may be out of range, do you
+// have enough GPUs?").
+const personSource = `(?i)(?:^|[^\w'])(?:i|i'm|i've|i'd|i'll|my|me|we|we're|we've|our)(?:$|[^\w'])`
+
+var person = regexp.MustCompile(personSource)
+
+// Person tells whether a line told by a person (Told) speaks of them.
+func Person(line string) bool { return person.MatchString(line) }
+
+// Told tells whether a prose line (Prose) is a sentence a person wrote
+// rather than one a program logged: it starts with no log prefix
+// (stripped, the line without them, is the line itself) and has no
+// logger's marks. A description of LongWords such words told beside
+// recognized lines, one of them in the first person (Person), is read for
+// its closest entries too.
+func Told(line, stripped string) bool {
+	t := strings.TrimSpace(line)
+	return stripped == t && !logLine.MatchString(t)
+}
+
 // minShared is the share the first closest entry of text must hold.
 func minShared(text string) float64 {
 	if rankingWords(text) >= LongWords {
@@ -187,6 +217,8 @@ type WordsRules struct {
 	MinScore   float64 `json:"minScore"`
 	MinShared  float64 `json:"minShared"`
 	LongWords  int     `json:"longWords"`
+	LogLine    string  `json:"logLine"` // Told's marks of a program's line
+	Person     string  `json:"person"`  // Person's words
 	MinSharedL float64 `json:"minSharedLong"`
 	ProseWords int     `json:"proseWords"`
 	MaxLine    int     `json:"maxProseLine"`
@@ -197,7 +229,7 @@ type WordsRules struct {
 
 // WordsTable is WordsRules with this package's values.
 func WordsTable() WordsRules {
-	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared, LongWords: LongWords, MinSharedL: MinSharedLong,
+	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared, LongWords: LongWords, MinSharedL: MinSharedLong, LogLine: logLineSource, Person: personSource,
 		ProseWords: proseWords, MaxLine: maxProseLine, MaxTerms: MaxQueryTerms, MaxBytes: MaxQueryBytes, Lang: wordsLang}
 }
 
