@@ -606,7 +606,7 @@ func (x *Extractor) versionLine(s string, n int, raw string) {
 	if m := find(s, reNvcc, "Cuda compilation tools"); m != nil {
 		x.set("cuda.version", "version", m[1], 3, n, raw, "nvcc")
 	}
-	if m := find(s, reTorch, "torch", "PyTorch"); m != nil {
+	if m := find(s, reTorch, "PyTorch version", "torch==", "torch "); m != nil {
 		x.set("python.torch", "version", first(m), 1, n, raw, "PyTorch")
 	}
 	if m := find(s, reTF, "ensor"); m != nil {
@@ -625,9 +625,13 @@ func (x *Extractor) versionLine(s string, n int, raw string) {
 		x.set("python.nccl", "version", m[1], 1, n, raw, "pip")
 	}
 	// GeForce names, also as people write them: RTX 3090, 2x 4090, 3090s.
+	// Each keeps its first line: once both are known, a name says nothing new.
+	if x.consumer.set && x.dataCentre.set {
+		return
+	}
 	if containsAny(s, consumerWords...) && reConsumer.MatchString(s) {
 		x.consumer.mark(n, raw)
-	} else if containsAny(s, "Tesla ", "NVIDIA ") && reDataCentre.MatchString(s) {
+	} else if !x.dataCentre.set && containsAny(s, "Tesla ", "NVIDIA ") && reDataCentre.MatchString(s) {
 		x.dataCentre.mark(n, raw)
 	}
 }
