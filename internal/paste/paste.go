@@ -97,6 +97,7 @@ type Extractor struct {
 	scale scaling  // scaling.go
 	car   customAR // customar.go
 	link  link     // link.go
+	story story    // verstory.go
 
 	gpuArch struct {
 		seen  uint8 // the architectures named, by gpuArchs' order
@@ -374,6 +375,7 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	x.kernelLine(s, n, raw)
 	x.versionLine(s, n, raw)
 	x.versionProse(s, n, raw)
+	x.storyLine(s, n, raw)
 	x.gpuArchLine(s, n, raw)
 	x.symptomScan(s, n, raw)
 	x.proseLine(s, n, raw)
@@ -679,6 +681,7 @@ func (x *Extractor) finish() []Fact {
 	x.customARFacts()
 	x.linkFacts()
 	x.gpuArchFacts()
+	x.storyFacts()
 	if x.simple.ran.set {
 		x.setEvent("p2p.test.ran", "bool", "true", 1, x.simple.ran, "simpleP2P")
 	}

@@ -73,6 +73,7 @@ const (
 	proseErrCol                   // nccl-tests' error column asked about, nccl-tests named (noise.go)
 	proseNoNCCL                   // NCCL said to be missing on Windows or macOS (noise.go)
 	proseSplit                    // llama.cpp's split mode named (noise.go)
+	proseStory                    // a version story: one version works, another fails (verstory.go)
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -192,7 +193,8 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(errorColumnWords, proseErrCol)...)
 	out = append(out, wordTriggers(testsNamedWords, proseErrCol)...)
 	out = append(out, wordTriggers(noNCCLSaidWords, proseNoNCCL)...)
-	return append(out, wordTriggers(splitModeWords, proseSplit)...)
+	out = append(out, wordTriggers(splitModeWords, proseSplit)...)
+	return append(out, wordTriggers(storyWords, proseStory)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -442,6 +444,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.iommu.set || x.marks&markNCCLInfo != 0
 	case proseAlready, proseIbv, proseFabric, proseErrCol, proseNoNCCL, proseSplit:
 		return x.noiseDone(r)
+	case proseStory:
+		return x.story.ev.set || x.marks&markNCCLInfo != 0
 	case gpuArchName:
 		// Every architecture named settles it; NCCL's lines name none.
 		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0

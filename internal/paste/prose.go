@@ -433,7 +433,7 @@ var proseFactRows = []proseFact{
 	{"iommu.enabled", 0, "description", "iommu", func(p *prose) event { return p.iommu }, "noPassthrough"},
 	// Harmless messages said in words (noise.go).
 	{"p2p.already_enabled", 1, "description", "peerAlready", func(p *prose) event { return p.peerAlready }, ""},
-	{"ibverbs.provider_warning", 1, "description", "ibvWarn", func(p *prose) event { return p.ibvWarn }, ""},
+	{"ibverbs.warning", 1, "description", "ibvWarn", func(p *prose) event { return p.ibvWarn }, ""},
 	{"fabric.not_supported", 1, "description", "fabricNS", func(p *prose) event { return p.fabricNS }, ""},
 	{"nccl.tests.error_column", 1, "description", "errorColumn", func(p *prose) event { return p.errorColumn }, "testsNoWrong"},
 	{"windows.distributed", 1, "description", "noNCCL", func(p *prose) event { return p.noNCCL }, "notWSL"},

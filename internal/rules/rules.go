@@ -93,10 +93,13 @@
 //	topo.known         beside communication said to be slow: whether the input shows the path between the GPUs (nvidia-smi topo, NCCL's transport or P2P settings, ACS, the IOMMU, CPU sockets, a bandwidth test's link)
 //	fabricmanager.down systemctl status shows nvidia-fabricmanager failed or inactive (dead), or its start exited with a failure
 //	p2p.already_enabled the input says peer access was already enabled (in words, cudaErrorPeerAccessAlreadyEnabled), or names cuda-memcheck, compute-sanitizer or cuda-gdb beside the enable call
-//	ibverbs.provider_warning the input speaks of libibverbs's provider warnings (libibverbs: Warning, /etc/libibverbs.d), outside NCCL's own lines
+//	ibverbs.warning the input speaks of libibverbs's provider warnings (libibverbs: Warning, /etc/libibverbs.d), outside NCCL's own lines
 //	fabric.not_supported the input says a GPU's NVLink fabric state is Not Supported or N/A (state=Not Supported)
 //	llamacpp.split_mode the input names llama.cpp's or ollama's split mode (split_mode, --split-mode, -sm layer|row, splitting by layer)
 //	nccl.tests.error_column the input asks about nccl-tests' error column or says Out of bounds values is 0 in words, names nccl-tests, and shows no wrong values
+//	version.regression the input says one version of a component works and another fails (hangs, is slow), or that an upgrade, downgrade or rollback broke or fixed it
+//	version.component  that component: driver, nccl, cuda, torch, vllm, jax, aws-ofi-nccl, openmpi, ucx, deepspeed, tensorrt-llm, sglang
+//	version.good       the version said to work; version.bad the version said to fail
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
 // from a pasted log (nvidia-smi topo, NCCL_DEBUG=INFO, dmesg, lspci, the CUDA
