@@ -125,8 +125,10 @@
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
+      peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
       ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev() };
     this.gpuArch = { seen: 0, first: ev() };
+    this.story = { ev: ev(), component: "", fact: "", good: "", bad: "" };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     this.scale = { fail: ev(), dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0 };
@@ -191,6 +193,7 @@
     this.kernelLine(s, n, raw);
     this.versionLine(s, n, raw);
     this.versionProse(s, n, raw);
+    this.storyLine(s, n, raw);
     this.gpuArchLine(s, n, raw);
     this.symptomScan(s, n, raw);
     this.proseLine(s, n, raw);
@@ -594,6 +597,22 @@
       else if (RE.iommuSaid.test(s) && !RE.iommuNot.test(s)) { mark(p.iommu, n, raw); }
     }
     this.scalingLine(s, n, raw);
+    this.noiseLine(s, n, raw);
+  };
+  // The harmless messages said in words mirror noise.go.
+  var PEER_ALREADY_WORDS = T.words.peerAlready, IBV_WARN_WORDS = T.words.ibvWarn, FABRIC_NS_WORDS = T.words.fabricNS,
+    ERROR_COLUMN_WORDS = T.words.errorColumn, TESTS_NAMED_WORDS = T.words.testsNamed, NO_NCCL_SAID_WORDS = T.words.noNCCLSaid,
+    SPLIT_MODE_WORDS = T.words.splitMode;
+  X.noiseLine = function (s, n, raw) {
+    var p = this.prose;
+    if (s.indexOf("NCCL INFO") >= 0 || s.indexOf("NCCL WARN") >= 0) { return; }
+    if (!p.peerAlready.set && containsAny(s, PEER_ALREADY_WORDS) && RE.peerAlready.test(s) && !RE.peerAlreadyNot.test(s)) { mark(p.peerAlready, n, raw); }
+    if (!p.ibvWarn.set && containsAny(s, IBV_WARN_WORDS) && RE.ibvWarn.test(s)) { mark(p.ibvWarn, n, raw); }
+    if (!p.fabricNS.set && containsAny(s, FABRIC_NS_WORDS) && RE.fabricNS.test(s)) { mark(p.fabricNS, n, raw); }
+    if (!p.errorColumn.set && containsAny(s, ERROR_COLUMN_WORDS) && RE.errorColumn.test(s)) { mark(p.errorColumn, n, raw); }
+    if (!p.noNCCL.set && containsAny(s, NO_NCCL_SAID_WORDS) && RE.noNCCLSaid.test(s)) { mark(p.noNCCL, n, raw); }
+    if (!p.splitMode.set && containsAny(s, SPLIT_MODE_WORDS) && RE.splitMode.test(s)) { mark(p.splitMode, n, raw); }
+    if (!p.testsNamed && containsAny(s, TESTS_NAMED_WORDS) && RE.testsNamed.test(s)) { p.testsNamed = true; }
     this.platformLine(s, n, raw);
   };
   // The platform readers mirror platform.go.
@@ -620,6 +639,13 @@
     noPassthrough: function (x) {
       var pt = x.f["iommu.passthrough"];
       return !pt || pt.value !== "true";
+    },
+    notWSL: function (x) {
+      return !x.prose.wsl && !Object.prototype.hasOwnProperty.call(x.prio, "wsl");
+    },
+    testsNoWrong: function (x) {
+      var w = x.f["nccl.tests.wrong"];
+      return x.prose.testsNamed && (!w || w.value === "0");
     }
   };
 
@@ -627,7 +653,7 @@
   // path between the GPUs is shown.
   X.pathFacts = function () {
     var e = this.prose.slow, names = T.words.path, places = T.words.place, i, f;
-    if (!e.set || this.f["perf.no_speedup"] || this.f["perf.dataparallel"] || RE.slowRate.test(e.text)) { return; }
+    if (!e.set || this.f["perf.no_speedup"] || this.f["perf.dataparallel"] || this.f["llamacpp.split_mode"] || RE.slowRate.test(e.text)) { return; }
     if (RE.slowTopo.test(e.text)) { this.setEvent("topo.known", "bool", "true", 0, e, "description"); return; }
     for (i = 0; i < names.length; i++) {
       if ((f = this.f[names[i]])) { this.setEvent("topo.known", "bool", "true", 0, e, f.source); return; }
@@ -718,6 +744,90 @@
       var end = m.index + m[0].length;
       if (single(s.slice(end), m[1])) { this.set("python.torch", "version", m[1], 0, n, raw, "description"); }
     }
+  };
+
+  // storyLine mirrors verstory.go's: a version said to work set against
+  // one said to fail, or the change that led to one.
+  var STORY_WORDS = T.words.story, STORY_COMPONENTS = T.words.storyComponents;
+  function storyComponent(word) {
+    var w = word.toLowerCase().split(/[ \t]+/).join(" ");
+    for (var i = 0; i + 2 < STORY_COMPONENTS.length; i += 3) { if (STORY_COMPONENTS[i] === w) { return [STORY_COMPONENTS[i + 1], STORY_COMPONENTS[i + 2]]; } }
+    return ["", ""];
+  }
+  function storyShape(comp, v, first) {
+    var i = v.indexOf("."), major = i < 0 ? v : v.slice(0, i);
+    if (comp === "driver") { return major.length === 3 && major.charAt(0) >= "3"; }
+    var j = first.indexOf("."), fmajor = j < 0 ? first : first.slice(0, j);
+    return i >= 0 && major === fmajor;
+  }
+  function storyPolarity(c) {
+    if (RE.storyNone.test(c)) { return 0; }
+    if (RE.storyNotWork.test(c)) { return -1; }
+    if (RE.storyDenied.test(c) || RE.storyFix.test(c)) { return 1; }
+    if (RE.storyBad.test(c)) { return -1; }
+    if (RE.storyGood.test(c)) { return 1; }
+    return 0;
+  }
+  // groupAt is the offset in s of group g of match m (JavaScript gives the
+  // match's start only): the group is the match's last occurrence of it.
+  function groupAt(m, g) { return m.index + m[0].lastIndexOf(m[g]); }
+  X.storyLine = function (s, n, raw) {
+    if (this.story.ev.set || !containsAny(s, STORY_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
+    var named = [], m, re, i, k;
+    re = global("storyComp");
+    for (k = 0; k < 8 && (m = re.exec(s)); k++) { named.push({ v: m[2], at: groupAt(m, 2), comp: storyComponent(m[1])[0] }); }
+    re = global("storyDriver");
+    for (k = 0; k < 4 && (m = re.exec(s)); k++) { var dv = m[1] || m[2]; named.push({ v: dv, at: m.index + m[0].indexOf(dv), comp: "driver" }); }
+    var comp = "", first = "", firstAt = s.length;
+    named.forEach(function (v) {
+      if (v.comp !== "" && v.at < firstAt && storyShape(v.comp, v.v, v.v)) { comp = v.comp; first = v.v; firstAt = v.at; }
+    });
+    if (comp === "") { return; }
+    var vers = [];
+    re = global("storyVer");
+    for (k = 0; k < 16 && (m = re.exec(s)); k++) {
+      var v = m[1], at = groupAt(m, 1), owner = "";
+      for (i = 0; i < named.length; i++) { if (named[i].at === at) { owner = named[i].comp; } }
+      if ((owner === comp || owner === "") && storyShape(comp, v, first)) { vers.push({ v: v, at: at }); }
+    }
+    var cuts = [0];
+    re = global("storyCut");
+    for (k = 0; k < 32 && (m = re.exec(s)); k++) { cuts.push(m.index + m[0].length); if (m[0] === "") { re.lastIndex++; } }
+    cuts.push(s.length);
+    function clause(at) { for (var j = 1; j < cuts.length; j++) { if (at < cuts[j]) { return j - 1; } } return cuts.length - 2; }
+    function hasVer(c) { return vers.some(function (v) { return clause(v.at) === c; }); }
+    var from = {};
+    re = global("storyFromTo");
+    for (k = 0; k < 4 && (m = re.exec(s)); k++) { from[m.index + m[0].indexOf(m[1], 4)] = true; }
+    var good = "", bad = "";
+    vers.forEach(function (v) {
+      var c = clause(v.at), pol = storyPolarity(s.slice(cuts[c], cuts[c + 1]));
+      if (pol === 0 && c + 2 < cuts.length && !hasVer(c + 1)) { pol = storyPolarity(s.slice(cuts[c + 1], cuts[c + 2])); }
+      if (pol === 0 && c > 0 && !hasVer(c - 1)) { pol = storyPolarity(s.slice(cuts[c - 1], cuts[c])); }
+      if (from[v.at]) { pol = -pol; }
+      if (pol > 0 && good === "") { good = v.v; } else if (pol < 0 && bad === "") { bad = v.v; }
+    });
+    if (good !== "" && bad !== "") { if (versionCmp(good, bad) === 0) { return; } }
+    else if (good !== "" || bad !== "") { if (!RE.storyChange.test(s)) { return; } }
+    else { return; }
+    var fact = "";
+    for (i = 0; i + 2 < STORY_COMPONENTS.length; i += 3) {
+      if (STORY_COMPONENTS[i + 1] === comp && (fact === "" || STORY_COMPONENTS[i] === comp)) { fact = STORY_COMPONENTS[i + 2]; }
+    }
+    this.story = { ev: ev(), component: comp, fact: fact, good: good, bad: bad };
+    mark(this.story.ev, n, raw);
+  };
+  X.storyFacts = function () {
+    var st = this.story;
+    if (!st.ev.set) { return; }
+    this.setEvent("version.regression", "bool", "true", 1, st.ev, "description");
+    this.setEvent("version.component", "str", st.component, 1, st.ev, "description");
+    if (st.good !== "") { this.setEvent("version.good", "version", st.good, 1, st.ev, "description"); }
+    if (st.bad !== "") { this.setEvent("version.bad", "version", st.bad, 1, st.ev, "description"); }
+    if (st.fact === "" || prioOf(this, st.fact) > 0) { return; }
+    var f = this.f[st.fact];
+    if (f && (st.bad !== "" || st.good !== "" && versionCmp(f.value, st.good) === 0)) { delete this.f[st.fact]; delete this.prio[st.fact]; }
+    if (st.bad !== "" && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad))) { this.setEvent(st.fact, "version", st.bad, 0, st.ev, "description"); }
   };
 
   // gpuArchLine mirrors versions.go's: the architectures GPU names give.
@@ -1037,6 +1147,7 @@
     this.gpuArchFacts();
     this.customARFacts();
     this.linkFacts();
+    this.storyFacts();
     var s = this.simple;
     if (s.ran.set) { this.setEvent("p2p.test.ran", "bool", "true", 1, s.ran, "simpleP2P"); }
     if (s.verifyKO.set) { this.setEvent("p2p.test.data_ok", "bool", "false", 2, s.verifyKO, "simpleP2P"); }

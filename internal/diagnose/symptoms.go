@@ -35,9 +35,13 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 		if !ok || known && paste.Weak(p.Name) || !holds(cond, own) {
 			continue
 		}
+		// A symptom that tells the cause of the others (paste.Explains)
+		// goes without them all: an entry that it or the failure it
+		// explains calls for ("a hang, or a version said to fail") answers it.
+		explains := paste.Explains(p.Name)
 		without := rules.Facts{}
 		for k, v := range own {
-			if k != p.Name {
+			if k != p.Name && !(explains && paste.SymptomRank(k) >= 0) {
 				without[k] = v
 			}
 		}

@@ -98,6 +98,21 @@ func TestSymptoms(t *testing.T) {
 		{"a hang on a release with no known hang in the table (NVIDIA/nccl#1936)", "[Issue]: NCCL hangs occasionally when using fixed port for repeated stress testing\n2e5hmh4t0q1th5f:205631:205631 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n", 1, "pytorch/nccl-watchdog-timeout"},
 		{"NCCL 2.4.2 said and nothing wrong", "We integrate NCCL 2.4.2 in our framework.\n", 0, ""},
 		{"a release of the table beside a known error line: the line's own entry first (lines of NVIDIA/nccl#257 and pytorch/pytorch#118369)", "NCCL version 2.4.8+cuda10.0\n[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=880, OpType=BROADCAST, NumelIn=131137536, NumelOut=131137536, Timeout(ms)=1800000) ran for 1800648 milliseconds before timing out.\nThe all_reduce hangs.\n", 2, "pytorch/nccl-watchdog-timeout"},
+		// A version said to work set against one said to fail names the
+		// cause of the hang it comes with: the story answers first, with
+		// what the story and the hang call for (the driver branch on
+		// GeForce cards), else the regression between the versions.
+		{"a driver said to work, another to hang at all_reduce, on GeForce cards", "Two NVIDIA GeForce RTX 3090 cards. It works with driver 535 but training hangs at all_reduce with 545.23.08\n", 1, "cuda/driver-branch-p2p-hang-geforce"},
+		{"the same story on A100s", "8x NVIDIA A100-SXM4-80GB. It works with driver 535 but training hangs at all_reduce with 545.23.08\n", 1, "nccl/regression-between-versions"},
+		{"an upgrade of PyTorch, then a hang (pytorch/pytorch#131952)", "We recently upgraded from PyTorch 2.1 to 2.4 and our training script hangs at the first collective, even though I can confirm all the ranks get there.\n", 1, "nccl/regression-between-versions"},
+		{"a hang said in words beside nvidia-smi's 545 driver on GeForce cards (huggingface/text-generation-inference#1559's header)", "| NVIDIA-SMI 545.29.06              Driver Version: 545.29.06    CUDA Version: 12.3     |\n|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\nThe all_reduce hangs with tensor parallel on 2 GPUs.\n", 3, "cuda/driver-branch-p2p-hang-geforce"},
+		// NCCL's own story: a release of the table answers first, another
+		// release the regression between the versions.
+		{"NCCL said to hang in one release and complete in the next, the first in the table (constructed)", "The pipeline hangs with NCCL 2.30.6 and completes with NCCL 2.30.7.\n", 1, "nccl/release-with-known-hang"},
+		{"a downgrade of NCCL from a release of the table that fixed it, no hang said (constructed)", "Downgrading NCCL from 2.19.3 to 2.18.6 fixed it.\n", 1, "nccl/release-with-known-hang"},
+		{"NCCL 2.19 said to hang at init at 16 nodes where 2.18.6 works (NVIDIA/nccl#1116's cuMem deadlock, constructed)", "alltoall_perf hangs at init on 16 nodes with NCCL 2.19.3, but works with NCCL 2.18.6\n", 1, "nccl/release-with-known-hang"},
+		{"NCCL said to work in one release and hang in another outside the table (constructed)", "It works with NCCL 2.26.2 but hangs with NCCL 2.27.3\n", 1, "nccl/regression-between-versions"},
+		{"the same hang beside the 535 driver: not the branch", "| NVIDIA-SMI 535.154.05             Driver Version: 535.154.05   CUDA Version: 12.2     |\n|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\nThe all_reduce hangs with tensor parallel on 2 GPUs.\n", 3, "pytorch/nccl-watchdog-timeout"},
 	} {
 		d := explainJSON(t, c.in)
 		var errs []Message

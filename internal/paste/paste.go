@@ -97,6 +97,7 @@ type Extractor struct {
 	scale scaling  // scaling.go
 	car   customAR // customar.go
 	link  link     // link.go
+	story story    // verstory.go
 
 	gpuArch struct {
 		seen  uint8 // the architectures named, by gpuArchs' order
@@ -374,6 +375,7 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	x.kernelLine(s, n, raw)
 	x.versionLine(s, n, raw)
 	x.versionProse(s, n, raw)
+	x.storyLine(s, n, raw)
 	x.gpuArchLine(s, n, raw)
 	x.symptomScan(s, n, raw)
 	x.proseLine(s, n, raw)
@@ -623,9 +625,13 @@ func (x *Extractor) versionLine(s string, n int, raw string) {
 		x.set("python.nccl", "version", m[1], 1, n, raw, "pip")
 	}
 	// GeForce names, also as people write them: RTX 3090, 2x 4090, 3090s.
+	// Each keeps its first line: once both are known, a name says nothing new.
+	if x.consumer.set && x.dataCentre.set {
+		return
+	}
 	if containsAny(s, consumerWords...) && reConsumer.MatchString(s) {
 		x.consumer.mark(n, raw)
-	} else if containsAny(s, "Tesla ", "NVIDIA ") && reDataCentre.MatchString(s) {
+	} else if !x.dataCentre.set && containsAny(s, "Tesla ", "NVIDIA ") && reDataCentre.MatchString(s) {
 		x.dataCentre.mark(n, raw)
 	}
 }
@@ -675,6 +681,7 @@ func (x *Extractor) finish() []Fact {
 	x.customARFacts()
 	x.linkFacts()
 	x.gpuArchFacts()
+	x.storyFacts()
 	if x.simple.ran.set {
 		x.setEvent("p2p.test.ran", "bool", "true", 1, x.simple.ran, "simpleP2P")
 	}

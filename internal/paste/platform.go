@@ -22,8 +22,10 @@ var (
 		`\b(?:singularity|apptainer)\s(?:exec|run|shell)\b|\benroot\s(?:start|import|create)\b|容器(?:里|中|内)|(?:docker|k8s|kubernetes)\s?(?:里|中|内|环境)`)
 	reContainerSaidNot = pattern("containerSaidNot", `(?i)\b(?:no|not|without|outside(?:\sof)?|instead of)\s(?:an?\s|the\s|any\s)?(?:docker|podman|containers?|pods?|kubernetes|k8s)\b`)
 	// WSL said: "on WSL2", "WSL 2", "Windows Subsystem for Linux".
-	reWSLSaid    = pattern("wslSaid", `(?i)\bWSL\s?2?\b|\bWindows Subsystem for Linux\b`)
-	reWSLSaidNot = pattern("wslSaidNot", `(?i)\b(?:not|no|without|outside|instead of|rather than)\s(?:on\s|in\s|under\s|using\s)?(?:the\s)?(?:wsl|windows subsystem)`)
+	reWSLSaid = pattern("wslSaid", `(?i)\bWSL\s?2?\b|\bWindows Subsystem for Linux\b`)
+	// WSL given as advice ("or run your training under a WSL Ubuntu
+	// environment") says nothing of where the run is.
+	reWSLSaidNot = pattern("wslSaidNot", `(?i)\b(?:not|no|without|outside|instead of|rather than)\s(?:on\s|in\s|under\s|using\s)?(?:the\s)?(?:wsl|windows subsystem)|\b(?:or|try|should|could|can)\s(?:\w{1,20}\s){0,5}(?:under|in|on|with|using)\s(?:an?\s)?wsl`)
 	// A virtual machine under hypervisors the VM reader (prose.go) does not
 	// name, or set up for GPUs: VMware and ESXi, vSphere, libvirt, KubeVirt,
 	// cloud-hypervisor, QEMU's x-nv-gpudirect-clique, a cloud's VM, NVIDIA

@@ -67,6 +67,13 @@ const (
 	sameGPU                       // several ranks on one GPU, said or shown by NCCL's set-up lines (scaling.go)
 	proseACS                      // ACS said to be on
 	proseIOMMU                    // the IOMMU said to be on, or GRUB's command line
+	proseAlready                  // peer access already enabled, said or reported by a checker (noise.go)
+	proseIbv                      // libibverbs's provider warnings (noise.go)
+	proseFabric                   // the fabric state Not Supported (noise.go)
+	proseErrCol                   // nccl-tests' error column asked about, nccl-tests named (noise.go)
+	proseNoNCCL                   // NCCL said to be missing on Windows or macOS (noise.go)
+	proseSplit                    // llama.cpp's split mode named (noise.go)
+	proseStory                    // a version story: one version works, another fails (verstory.go)
 	prosePlatform                 // where the GPUs run, said (platform.go)
 )
 
@@ -181,6 +188,14 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(sameGPUWords, sameGPU)...)
 	out = append(out, wordTriggers(acsWords, proseACS)...)
 	out = append(out, wordTriggers(iommuWords, proseIOMMU)...)
+	out = append(out, wordTriggers(peerAlreadyWords, proseAlready)...)
+	out = append(out, wordTriggers(ibvWarnWords, proseIbv)...)
+	out = append(out, wordTriggers(fabricNSWords, proseFabric)...)
+	out = append(out, wordTriggers(errorColumnWords, proseErrCol)...)
+	out = append(out, wordTriggers(testsNamedWords, proseErrCol)...)
+	out = append(out, wordTriggers(noNCCLSaidWords, proseNoNCCL)...)
+	out = append(out, wordTriggers(splitModeWords, proseSplit)...)
+	out = append(out, wordTriggers(storyWords, proseStory)...)
 	return append(out, wordTriggers(platformWords, prosePlatform)...)
 }()
 
@@ -429,6 +444,10 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.acs.set || x.marks&markNCCLInfo != 0
 	case proseIOMMU:
 		return x.prose.iommu.set || x.marks&markNCCLInfo != 0
+	case proseAlready, proseIbv, proseFabric, proseErrCol, proseNoNCCL, proseSplit:
+		return x.noiseDone(r)
+	case proseStory:
+		return x.story.ev.set || x.marks&markNCCLInfo != 0
 	case gpuArchName:
 		// Every architecture named settles it; NCCL's lines name none.
 		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0

@@ -97,7 +97,7 @@ var (
 	// mostly answered by what a healthy link gives.
 	reBWFigure  = pattern("bwFigure", `(?i)\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b.{0,200}(?:\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b)|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b.{0,200}\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b`)
 	reBWCarrier = pattern("bwCarrier", `(?i)nvlink|nvswitch|\bnvls\b|\bsharp\b|_perf\b|nccl-tests|\bbusbw\b|\balgbw\b|p2pBandwidthLatencyTest|nvbandwidth|\ball[ _-]?reduce\b`)
-	reWinLaunch = pattern("winLaunch", `(?i)\bdistributed\b|\btorchrun\b|\bddp\b|\bmulti-?\s?gpus?\b|\bnproc[_-]per[_-]node\b|CUDA_VISIBLE_DEVICES=\d,\d|accelerate launch|多卡|分布式`)
+	reWinLaunch = pattern("winLaunch", `(?i)\bdistributed\b|\btorchrun\b|\bddp\b|\bmulti-?\s?gpus?\b|\bnproc[_-]per[_-]node\b|CUDA_VISIBLE_DEVICES=\d,\d|accelerate launch|--tp\s?[2-9]\b|--tensor[-_]parallel[-_]size[= ]\s?[2-9]\b|多卡|分布式`)
 	// ACS said to be on ("ACS is enabled on the PLX switches", "bridges that
 	// had ACS enabled", "ACS redirect is enabled on: 0000:0d:01.0",
 	// "IOMMU/ACS enabled in BIOS"), and the IOMMU said to be on ("IOMMUv2 is
@@ -169,7 +169,7 @@ var (
 var (
 	windowsWords   = []string{"Windows", "windows", "WINDOWS", "win32", "win1", "Win1", ":\\", "WSL", "wsl", "Wsl"}
 	winLaunchWords = []string{"distributed", "Distributed", "torchrun", "ddp", "DDP", "Ddp", "multi-gpu", "multi-GPU", "Multi-GPU", "multi gpu", "multi GPU", "Multi GPU",
-		"multigpu", "MultiGPU", "nproc", "CUDA_VISIBLE_DEVICES=", "accelerate launch", "多卡", "分布式"}
+		"multigpu", "MultiGPU", "nproc", "CUDA_VISIBLE_DEVICES=", "accelerate launch", "--tp", "tensor-parallel-size", "tensor_parallel_size", "多卡", "分布式"}
 )
 
 // bwFigureWords and bwCarrierWords are the words, as written, one of which
@@ -235,6 +235,14 @@ type prose struct {
 	mig2  bool  // a line names MIG, outside nvidia-smi's headers ("use NCCL with MIG")
 	acs   event // a line that says ACS is on
 	iommu event // a line that says the IOMMU is on, or a GRUB line that turns it on
+	// noise.go
+	peerAlready event // a line that says peer access was already enabled, or a checker reports it
+	ibvWarn     event // a line that speaks of libibverbs's provider warnings
+	fabricNS    event // a line that says the NVLink fabric state is Not Supported or N/A
+	errorColumn event // a line that asks about nccl-tests' error column
+	testsNamed  bool  // the paste names nccl-tests or shows its table
+	noNCCL      event // a line that says NCCL or a multi-GPU run is not supported on Windows or macOS
+	splitMode   event // a line that names llama.cpp's split mode
 
 	plat platform // where the GPUs run, said (platform.go)
 }
@@ -342,6 +350,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		}
 	}
 	x.scalingLine(s, n, raw)
+	x.noiseLine(s, n, raw)
 	x.platformLine(s, n, raw)
 }
 
@@ -397,6 +406,8 @@ var proseGates = map[string]func(x *Extractor) bool{
 		v, ok := x.facts["iommu.passthrough"]
 		return !ok || v.Value != "true"
 	},
+	"testsNoWrong": testsNoWrong,
+	"notWSL":       notWSL,
 }
 
 // proseFactRows are the prose readers' facts in the order they are set. MIG
@@ -423,6 +434,13 @@ var proseFactRows = []proseFact{
 	// someone believes.
 	{"acs.redirect", 0, "description", "acs", func(p *prose) event { return p.acs }, ""},
 	{"iommu.enabled", 0, "description", "iommu", func(p *prose) event { return p.iommu }, "noPassthrough"},
+	// Harmless messages said in words (noise.go).
+	{"p2p.already_enabled", 1, "description", "peerAlready", func(p *prose) event { return p.peerAlready }, ""},
+	{"ibverbs.warning", 1, "description", "ibvWarn", func(p *prose) event { return p.ibvWarn }, ""},
+	{"fabric.not_supported", 1, "description", "fabricNS", func(p *prose) event { return p.fabricNS }, ""},
+	{"nccl.tests.error_column", 1, "description", "errorColumn", func(p *prose) event { return p.errorColumn }, "testsNoWrong"},
+	{"windows.distributed", 1, "description", "noNCCL", func(p *prose) event { return p.noNCCL }, "notWSL"},
+	{"llamacpp.split_mode", 1, "description", "splitMode", func(p *prose) event { return p.splitMode }, ""},
 	// Where the GPUs run, said in words (platform.go): below the host's
 	// own signs (/.dockerenv, the WSL kernel, nvidia-smi's virtualization
 	// mode).
@@ -472,8 +490,9 @@ func (x *Extractor) pathFacts() {
 		return
 	}
 	// Several GPUs said no faster than one have their own answer: nothing
-	// between the GPUs need be broken (scaling.go).
-	for _, name := range []string{"perf.no_speedup", "perf.dataparallel"} {
+	// between the GPUs need be broken (scaling.go); so has llama.cpp's
+	// split mode named, whose default runs the GPUs one after another.
+	for _, name := range []string{"perf.no_speedup", "perf.dataparallel", "llamacpp.split_mode"} {
 		if _, ok := x.facts[name]; ok {
 			return
 		}

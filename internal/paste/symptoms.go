@@ -542,24 +542,39 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},
 	{"ranks.same_gpu", "ranks.same_gpu"},
+	{"version.regression", "version.regression"},
+	// Harmless messages said in words (noise.go), below every fault.
+	{"p2p.already_enabled", "p2p.already_enabled"},
+	{"ibverbs.warning", "ibverbs.warning"},
+	{"fabric.not_supported", "fabric.not_supported"},
+	{"nccl.tests.error_column", "nccl.tests.error_column"},
+	{"llamacpp.split_mode", "llamacpp.split_mode"},
 	{"gpu.sharing", "gpu.sharing"},
 	{"gpus.isolated", "gpus.isolated"},
 }
 
 // rankedSymptoms is symptomConditions in the order a paste's symptoms are
-// answered: the GPUs' names (gpu.consumer) last, whatever comes after them
-// in the list, for nearly every paste shows them and anything said of the
-// run tells more.
+// answered: a version that works set against one that fails first, for
+// such an A/B names the cause of whatever else the paste shows; the GPUs'
+// names (gpu.consumer) last, whatever comes after them in the list, for
+// nearly every paste shows them and anything said of the run tells more;
+// below them only the harmless messages said in words (noise.go), which
+// must never come before a fault the paste may show.
 var rankedSymptoms = func() []struct{ fact, cond string } {
-	var out, last []struct{ fact, cond string }
+	var first, out, last, noise []struct{ fact, cond string }
 	for _, s := range symptomConditions {
-		if s.fact == "gpu.consumer" {
+		switch {
+		case s.fact == "version.regression":
+			first = append(first, s)
+		case s.fact == "gpu.consumer":
 			last = append(last, s)
-		} else {
+		case noiseFact(s.fact):
+			noise = append(noise, s)
+		default:
 			out = append(out, s)
 		}
 	}
-	return append(out, last...)
+	return append(append(append(first, out...), last...), noise...)
 }()
 
 // Symptom gives the condition under which fact name shows something wrong
@@ -578,8 +593,24 @@ func Symptom(name string) (string, bool) {
 // nothing in it is known, not even a note, for a known message says more.
 func Weak(name string) bool {
 	return name == "gpu.consumer" || name == "nvls.none" || name == "windows.distributed" || name == "perf.vs_headline" ||
-		name == "perf.no_speedup"
+		name == "perf.no_speedup" || noiseFact(name)
 }
+
+// noiseFact says whether symptom name is a harmless message said in words
+// (noise.go): a note that answers only when nothing else is known.
+func noiseFact(name string) bool {
+	switch name {
+	case "p2p.already_enabled", "ibverbs.warning", "fabric.not_supported", "nccl.tests.error_column", "llamacpp.split_mode":
+		return true
+	}
+	return false
+}
+
+// Explains says whether symptom name tells the cause of the paste's other
+// symptoms: a version said to work set against one said to fail names
+// what the hang or the slow run that comes with it comes from, so the
+// entries that either calls for answer it.
+func Explains(name string) bool { return name == "version.regression" }
 
 // SymptomRank is the place of fact name among the symptoms, the most
 // telling first; -1 when it is none.

@@ -71,7 +71,11 @@ func Table() []byte {
 	t.Words["ncclSaid"], t.Words["torchSaid"], t.Words["gpuName"] = ncclSaidWords, torchSaidWords, gpuNameWords
 	t.Words["scale"] = scaleWords
 	t.Words["sameGPU"] = sameGPUWords
+	t.Words["story"], t.Words["storyComponents"] = storyWords, storyComponentWords()
 	t.Words["acs"], t.Words["iommu"], t.Words["path"], t.Words["place"] = acsWords, iommuWords, pathFactNames, placeFactNames
+	t.Words["peerAlready"], t.Words["ibvWarn"], t.Words["fabricNS"] = peerAlreadyWords, ibvWarnWords, fabricNSWords
+	t.Words["errorColumn"], t.Words["testsNamed"], t.Words["noNCCLSaid"] = errorColumnWords, testsNamedWords, noNCCLSaidWords
+	t.Words["splitMode"] = splitModeWords
 	t.Words["platform"], t.Words["platformNames"] = platformWords, platformNames
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])

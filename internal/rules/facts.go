@@ -31,6 +31,9 @@ var factNames = []string{"gpu.count", "gpu.arch", "p2p.all_pairs_ok", "p2p.block
 	"hang.seen", "output.wrong", "container.p2p", "cpu.amd", "cpu.sockets", "perf.slow", "shm.small", "fabricmanager.down", "nvls.none", "windows.distributed", "perf.vs_headline",
 	"nccl.nvls", "allreduce.custom",
 	"perf.no_speedup", "perf.dataparallel", "ranks.same_gpu", "topo.known",
+	"p2p.already_enabled", "ibverbs.warning", "fabric.not_supported", "nccl.tests.error_column",
+	"llamacpp.split_mode",
+	"version.regression", "version.component", "version.good", "version.bad",
 	"gpu.sharing", "gpus.isolated"}
 
 func knownFact(name string) bool {

@@ -86,12 +86,20 @@
 //	nccl.nvls          NCCL found NVLink SHARP multicast on the GPU or bound memory to it (its NVLS INFO lines)
 //	allreduce.custom   the custom all-reduce of vLLM, SGLang or TensorRT-LLM is named as in use (its log line, files, switches or words)
 //	perf.vs_headline   the input sets a bandwidth figure against the link's headline in words ("480 GB/s ... the NVLink bw is 900 GB/s"), beside NVLink, NVSwitch or a bandwidth test
-//	windows.distributed the input says the run is on native Windows (Platform: Windows-10, win32, C:\Users paths), not WSL, and starts a distributed or multi-GPU run
+//	windows.distributed the input says the run is on native Windows (Platform: Windows-10, win32, C:\Users paths), not WSL, and starts a distributed or multi-GPU run; or says NCCL (a multi-GPU run) is not supported on Windows or macOS
 //	perf.no_speedup    the input says in words that several GPUs are no faster than one (slower than one GPU, no speedup, does not scale, low utilization, slow without NVLink)
 //	perf.dataparallel  perf.no_speedup, with PyTorch's DataParallel or MXNet's kvstore named in the input
 //	ranks.same_gpu     the input says several ranks or processes run on one GPU, or NCCL's set-up lines give two ranks of one host the same busId
 //	topo.known         beside communication said to be slow: whether the input shows the path between the GPUs (nvidia-smi topo, NCCL's transport or P2P settings, ACS, the IOMMU, CPU sockets, a bandwidth test's link)
 //	fabricmanager.down systemctl status shows nvidia-fabricmanager failed or inactive (dead), or its start exited with a failure
+//	p2p.already_enabled the input says peer access was already enabled (in words, cudaErrorPeerAccessAlreadyEnabled), or names cuda-memcheck, compute-sanitizer or cuda-gdb beside the enable call
+//	ibverbs.warning the input speaks of libibverbs's provider warnings (libibverbs: Warning, /etc/libibverbs.d), outside NCCL's own lines
+//	fabric.not_supported the input says a GPU's NVLink fabric state is Not Supported or N/A (state=Not Supported)
+//	llamacpp.split_mode the input names llama.cpp's or ollama's split mode (split_mode, --split-mode, -sm layer|row, splitting by layer)
+//	nccl.tests.error_column the input asks about nccl-tests' error column or says Out of bounds values is 0 in words, names nccl-tests, and shows no wrong values
+//	version.regression the input says one version of a component works and another fails (hangs, is slow), or that an upgrade, downgrade or rollback broke or fixed it
+//	version.component  that component: driver, nccl, cuda, torch, vllm, jax, aws-ofi-nccl, openmpi, ucx, deepspeed, tensorrt-llm, sglang
+//	version.good       the version said to work; version.bad the version said to fail
 //	gpu.sharing        the input names a GPU-sharing layer that intercepts CUDA in the process (HAMi, its libvgpu.so, Volcano's vGPU plugin, their limits)
 //	gpus.isolated      the input says or sets each process to see only its own GPU (srun --gpus-per-task, --gpu-bind=single:1, ENROOT_RESTRICT_DEV, CUDA_VISIBLE_DEVICES=$LOCAL_RANK)
 //

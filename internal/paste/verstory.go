@@ -1,0 +1,287 @@
+package paste
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/p2pkb/p2pkb/internal/rules"
+)
+
+// A version story said in words: "it works with driver 535 but hangs with
+// 545.23.08", "downgrading NCCL to 2.18.3 fixed it", "hangs with NCCL
+// 2.30.7 and completes with NCCL 2.31.2", "when I upgraded the NVIDIA
+// driver to 545.23.08, it got stuck". People who have tried two versions of
+// one component say so, and that A/B is the strongest clue a paste can hold:
+// a regression between those versions. One line must name the component
+// with a version, and either a version that works and another that fails,
+// or one of them with the change that led to it (an upgrade, a downgrade, a
+// rollback, a pin). "I use driver 535", a version in an environment dump,
+// "it hangs with NCCL 2.19.3" alone, "upgrading did not fix it" and "it
+// still hangs" tell no such story.
+
+var (
+	// A component named with its version: "driver 535", "NVIDIA driver to
+	// 545.23.08", "NCCL 2.30.7", "PyTorch version 2.3", "vLLM v0.4.2".
+	reStoryComp = pattern("storyComp", `(?i)\b(nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series)s?)?(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|=|:|(?:降级|升级|回退|版本)[到为至]?))?[ \t]{0,3}[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
+	// A driver named by its version first: "the 545 driver", "R545 drivers",
+	// "545.23.08 NVIDIA driver"; or by its version's shape alone, three
+	// digits and two more parts ("revert to 535.154.05"), which no other
+	// component's version has.
+	reStoryDriver = pattern("storyDriver", `\b[rR]?([3-9]\d{2}(?:\.\d{1,3}){0,2})(?:[ \t]{1,3}(?:series|branch))?[ \t]{1,3}(?:[Nn][Vv][Ii][Dd][Ii][Aa][ \t]{1,3})?[Dd]rivers?\b|(?:^|[^\w.])([3-9]\d{2}\.\d{1,3}\.\d{2})(?:[^\w.]|\.?$|\.\s)`)
+	// "from 545 to 535", "from PyTorch 2.1 to 2.4": the first is the
+	// version left, the second the one taken.
+	reStoryFromTo = pattern("storyFromTo", `(?i)\bfrom\s(?:[\w-]{1,16}\s){0,2}[vr]?(\d{1,3}(?:\.\d{1,3}){0,3})\s(?:to|->|=>)\s(?:[\w-]{1,16}\s){0,2}[vr]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
+	// Any version on the line, for those said without the name ("works with
+	// driver 535 but hangs with 545.23.08").
+	reStoryVer = pattern("storyVer", `\b[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
+	// Where a line's clauses end: each says how one version behaves.
+	reStoryCut = pattern("storyCut", `(?i)[;!?]|[,.](?:\s|$)|\s(?:but|while|whereas|however|though|although|and|yet|then|whilst)\s|[，。；]|但`)
+	// What a clause says of its version: it fixed the trouble ("solved the
+	// problem"), fails (hangs, is slow, crashes, breaks) or works. A denial
+	// turns a failure into working ("no problem with 535", "does not hang
+	// with 2.18"), and a work denied is a failure ("doesn't work with 545").
+	// A fix denied, "still", "same issue" or a condition ("if", "whether")
+	// says nothing of the version.
+	reStoryBad     = pattern("storyBad", `(?i)\b(?:hangs?|hung|hanging|stuck|freez\w{0,3}|froze|deadlock\w{0,2}|fail\w{0,4}|crash\w{0,3}|breaks|broke|broken|break|slow\w{0,3}|errors?|segfault\w{0,2}|regress\w{0,4}|corrupt\w{0,3}|degrad\w{0,5}|wrong|garbage|gibberish|timeouts?|timed out|bug|issues?|problems?)\b|卡住|卡死|挂起|报错|失败|变慢`)
+	reStoryNotWork = pattern("storyNotWork", `(?i)(?:\bnot|\bnever|\bno longer|n't)\s(?:\w{1,12}\s)?(?:work\w{0,3}|run\w{0,3}|pass\w{0,3}|finish\w{0,3}|complete\w{0,1})\b|n't\W{0,4}$`)
+	reStoryDenied  = pattern("storyDenied", `(?i)(?:\bnot|\bnever|n't|\bno|\bwithout|\bzero)\s(?:\w{1,12}\s){0,3}(?:hang|hung|stuck|freez|froze|deadlock|fail|crash|break|broke|slow|error|segfault|regress|corrupt|degrad|issue|problem|bug)|没有?问题|不会?卡`)
+	reStoryFix     = pattern("storyFix", `(?i)\b(?:fix(?:es|ed)?|solve[sd]?|resolve[sd]?|help(?:s|ed)?|cured?|avoid(?:s|ed)?|(?:is|are|was|were) gone|disappear(?:s|ed)?|went away|goes away)\b|解决`)
+	reStoryGood    = pattern("storyGood", `(?i)\b(?:works?|worked|working|fine|pass(?:es|ed)?|complete[sd]?|ok|okay|normal(?:ly)?|succeed\w{0,3}|success\w{0,4})\b|正常|可以`)
+	reStoryNone    = pattern("storyNone", `(?i)(?:\bnot|\bnever|n't|\bno)\s(?:\w{1,12}\s)?(?:fix|solve|resolve|help|change|make a difference)|\bstill\b|\bsame (?:issue|problem|error|hang|result|behaviou?r)|\b(?:if|whether)\b|还是|仍然`)
+	// The change that led to a version: an upgrade, a downgrade, a
+	// rollback, a pin, a switch back, "since" a version ("since PyTorch
+	// 2.3"); "after training" is none.
+	reStoryChange = pattern("storyChange", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|updat\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}|pinn(?:ed|ing)|pin|switch\w{0,3}(?: back)? to|went back to|go(?:ing)? back to)\b|\bsince\s(?:[\w-]{1,16}\s)?v?\d|升级|降级|回退`)
+)
+
+// storyWords are the words, as written, one of which every line the story
+// reader acts on holds: the change or the outcome of a comparison. Each is
+// rare in NCCL's own INFO lines, which are not read for it.
+var storyWords = []string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", "DOWNGRAD", "updat", "Updat", "roll", "Roll", "revert", "Revert", "pinn", "Pinn", "pin ", "Pin ",
+	"switch", "Switch", "went back", "back to", "since", "Since",
+	"works", "Works", "worked", "Worked", "working", "passes", "passed", "fine", "fixed", "Fixed", "fixes", "solved", "Solved", "resolved", "Resolved", "helped", "completes",
+	"gone", "disappear", "went away", "goes away", "no such", "No such", "n't", "not ", "no issue", "No issue", "no problem", "No problem",
+	"升级", "降级", "回退"}
+
+// storyComponents name each component as the facts do, by the word a line
+// uses for it (lower case), and the fact that holds its version where one does.
+var storyComponents = map[string][2]string{
+	"nvidia driver": {"driver", "driver.version"}, "nvidia-driver": {"driver", "driver.version"}, "nvidia drivers": {"driver", "driver.version"},
+	"nvidia-drivers": {"driver", "driver.version"}, "driver": {"driver", "driver.version"}, "drivers": {"driver", "driver.version"},
+	"nccl": {"nccl", "nccl.version"}, "cuda": {"cuda", ""}, "pytorch": {"torch", "python.torch"}, "torch": {"torch", "python.torch"},
+	"vllm": {"vllm", "python.vllm"}, "jax": {"jax", "python.jax"}, "jaxlib": {"jax", "python.jaxlib"}, "aws-ofi-nccl": {"aws-ofi-nccl", ""},
+	"open mpi": {"openmpi", ""}, "openmpi": {"openmpi", ""}, "ompi": {"openmpi", ""}, "ucx": {"ucx", ""}, "deepspeed": {"deepspeed", ""},
+	"tensorrt-llm": {"tensorrt-llm", ""}, "sglang": {"sglang", ""},
+}
+
+// storyComponentWords is storyComponents as the browser's table holds it:
+// word, component, fact, in the words' order.
+func storyComponentWords() []string {
+	words := make([]string, 0, len(storyComponents))
+	for w := range storyComponents {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	var out []string
+	for _, w := range words {
+		out = append(out, w, storyComponents[w][0], storyComponents[w][1])
+	}
+	return out
+}
+
+// story is the state of this reader: the first line that tells a story.
+type story struct {
+	ev        event
+	component string // as storyComponents names it
+	fact      string // the fact of its version, or ""
+	good, bad string // the version that works and the one that fails; either may be ""
+}
+
+// verAt is a version said on a line, at byte offset at.
+type verAt struct {
+	v    string
+	at   int
+	comp string // the component named with it, or ""
+}
+
+// storyLine reads stripped line s for a version story.
+func (x *Extractor) storyLine(s string, n int, raw string) {
+	if x.story.ev.set || !containsAny(s, storyWords...) || strings.Contains(s, "NCCL INFO") {
+		return
+	}
+	var named []verAt
+	for _, m := range reStoryComp.FindAllStringSubmatchIndex(s, 8) {
+		named = append(named, verAt{s[m[4]:m[5]], m[4], storyComponents[normalSpace(strings.ToLower(s[m[2]:m[3]]))][0]})
+	}
+	for _, m := range reStoryDriver.FindAllStringSubmatchIndex(s, 4) {
+		if m[2] < 0 {
+			m = m[2:]
+		}
+		named = append(named, verAt{s[m[2]:m[3]], m[2], "driver"})
+	}
+	comp, first, firstAt := "", "", len(s)
+	for _, v := range named {
+		if v.comp != "" && v.at < firstAt && storyShape(v.comp, v.v, v.v) {
+			comp, first, firstAt = v.comp, v.v, v.at
+		}
+	}
+	if comp == "" {
+		return
+	}
+	// The component's versions: those named with it, and those said alone
+	// in its shape; another component's versions are not its.
+	var vers []verAt
+	for _, m := range reStoryVer.FindAllStringSubmatchIndex(s, 16) {
+		v, at, owner := s[m[2]:m[3]], m[2], ""
+		for _, nv := range named {
+			if nv.at == at {
+				owner = nv.comp
+			}
+		}
+		if (owner == comp || owner == "") && storyShape(comp, v, first) {
+			vers = append(vers, verAt{v, at, comp})
+		}
+	}
+	cuts := append([]int{0}, storyCuts(s)...)
+	cuts = append(cuts, len(s))
+	clause := func(at int) int {
+		for i := 1; i < len(cuts); i++ {
+			if at < cuts[i] {
+				return i - 1
+			}
+		}
+		return len(cuts) - 2
+	}
+	hasVer := func(c int) bool {
+		for _, v := range vers {
+			if clause(v.at) == c {
+				return true
+			}
+		}
+		return false
+	}
+	// The version left in "from A to B" fares the other way from the one
+	// taken.
+	from := map[int]bool{}
+	for _, m := range reStoryFromTo.FindAllStringSubmatchIndex(s, 4) {
+		from[m[2]] = true
+	}
+	good, bad := "", ""
+	for _, v := range vers {
+		c := clause(v.at)
+		pol := storyPolarity(s[cuts[c]:cuts[c+1]])
+		// "when I upgraded the driver to 545, it got stuck", "training slows
+		// down when upgrading from PyTorch 1.6 to 1.7": the outcome in the
+		// next clause, else the one before, when it names no version.
+		if pol == 0 && c+2 < len(cuts) && !hasVer(c+1) {
+			pol = storyPolarity(s[cuts[c+1]:cuts[c+2]])
+		}
+		if pol == 0 && c > 0 && !hasVer(c-1) {
+			pol = storyPolarity(s[cuts[c-1]:cuts[c]])
+		}
+		if from[v.at] {
+			pol = -pol
+		}
+		switch {
+		case pol > 0 && good == "":
+			good = v.v
+		case pol < 0 && bad == "":
+			bad = v.v
+		}
+	}
+	switch {
+	case good != "" && bad != "":
+		if rules.CompareVersions(good, bad) == 0 {
+			return
+		}
+	case good != "" || bad != "":
+		if !reStoryChange.MatchString(s) {
+			return
+		}
+	default:
+		return
+	}
+	x.story = story{component: comp, good: good, bad: bad}
+	for k, c := range storyComponents {
+		if c[0] == comp && (x.story.fact == "" || k == comp) {
+			x.story.fact = c[1]
+		}
+	}
+	x.story.ev.mark(n, raw)
+}
+
+// storyShape says whether v can be a version of comp on a line whose first
+// version of it is first: a driver's is three digits, then dot-separated
+// numbers (535, 545.23.08); another's has a dot and the same major as
+// first, so that "CUDA 12.1" beside "NCCL 2.18.3" is not NCCL's.
+func storyShape(comp, v, first string) bool {
+	major, _, dot := strings.Cut(v, ".")
+	if comp == "driver" {
+		return len(major) == 3 && major[0] >= '3'
+	}
+	fmajor, _, _ := strings.Cut(first, ".")
+	return dot && major == fmajor
+}
+
+// storyCuts are the offsets in s where its clauses end.
+func storyCuts(s string) []int {
+	var out []int
+	for _, m := range reStoryCut.FindAllStringIndex(s, 32) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// storyPolarity says what clause c says of its version: 1 works, -1
+// fails, 0 nothing.
+func storyPolarity(c string) int {
+	switch {
+	case reStoryNone.MatchString(c):
+		return 0
+	case reStoryNotWork.MatchString(c):
+		return -1
+	case reStoryDenied.MatchString(c), reStoryFix.MatchString(c):
+		return 1
+	case reStoryBad.MatchString(c):
+		return -1
+	case reStoryGood.MatchString(c):
+		return 1
+	}
+	return 0
+}
+
+// normalSpace turns runs of spaces and tabs in s into one space.
+func normalSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// storyFacts gives the story's facts once the input ends: that it was told
+// (version.regression), of which component, its good and bad versions, and
+// the bad version as the component's own version where words alone gave
+// that one (the version the job runs is the one that fails): a version said
+// in words that is the story's good one is no longer the one in use.
+func (x *Extractor) storyFacts() {
+	st := &x.story
+	if !st.ev.set {
+		return
+	}
+	x.setEvent("version.regression", "bool", "true", 1, st.ev, "description")
+	x.setEvent("version.component", "str", st.component, 1, st.ev, "description")
+	if st.good != "" {
+		x.setEvent("version.good", "version", st.good, 1, st.ev, "description")
+	}
+	if st.bad != "" {
+		x.setEvent("version.bad", "version", st.bad, 1, st.ev, "description")
+	}
+	if st.fact == "" {
+		return
+	}
+	if p, ok := x.prio[st.fact]; ok && p > 0 {
+		return
+	}
+	if f, ok := x.facts[st.fact]; ok && (st.bad != "" || st.good != "" && rules.CompareVersions(f.Value, st.good) == 0) {
+		delete(x.facts, st.fact)
+		delete(x.prio, st.fact)
+	}
+	if st.bad != "" && (st.fact != "driver.version" || storyShape("driver", st.bad, st.bad)) {
+		x.setEvent(st.fact, "version", st.bad, 0, st.ev, "description")
+	}
+}
