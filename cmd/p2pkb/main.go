@@ -244,6 +244,7 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 0, err
 	}
 	defer closeIn()
+	fewProcs()
 	loaded := lowMemory(*src.kb)
 	s, err := src.model()
 	if err != nil {

@@ -4,7 +4,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
+
+	"github.com/p2pkb/p2pkb/internal/diagnose"
 )
 
 // lowMemory bounds the heap of search and explain with --kb, which hold a
@@ -54,4 +57,16 @@ func jsonBytes(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// fewProcs runs explain on the processors it keeps busy (diagnose.Procs),
+// unless GOMAXPROCS says otherwise. On a node of 16 cores, explain of a
+// 300 MB log read as fast on 4 to 16 processors (174-281 MB/s, 170-255 at
+// 8, 182-212 at 4 in five runs each), and peaked at 58-60 MB of memory on
+// 16 against 52-54 MB on 4: every processor adds its caches and a
+// collector's worker.
+func fewProcs() {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(min(runtime.GOMAXPROCS(0), diagnose.Procs))
+	}
 }

@@ -3,7 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+
+	"github.com/p2pkb/p2pkb/internal/diagnose"
 )
 
 // The heap limit follows the KB's JSON, the files that are loaded, and not
@@ -30,5 +33,25 @@ func TestHeapLimitFollowsTheKB(t *testing.T) {
 	}
 	if got := heapLimit(60 << 20); got != 240<<20 {
 		t.Errorf("heapLimit of a 60 MiB KB = %d, want %d", got, 240<<20)
+	}
+}
+
+// explain runs on no more processors than it keeps busy, unless GOMAXPROCS
+// says how many; a machine with fewer keeps all of its own.
+func TestExplainFewProcs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	t.Setenv("GOMAXPROCS", "")
+	for _, have := range []int{16, diagnose.Procs, 2} {
+		runtime.GOMAXPROCS(have)
+		fewProcs()
+		if got, want := runtime.GOMAXPROCS(0), min(have, diagnose.Procs); got != want {
+			t.Errorf("on %d processors explain runs on %d, want %d", have, got, want)
+		}
+	}
+	t.Setenv("GOMAXPROCS", "16")
+	runtime.GOMAXPROCS(16)
+	fewProcs()
+	if got := runtime.GOMAXPROCS(0); got != 16 {
+		t.Errorf("with GOMAXPROCS=16 explain runs on %d processors", got)
 	}
 }

@@ -15,6 +15,11 @@ const (
 	maxWorkers = 4
 )
 
+// Procs is how many processors explain keeps busy: the workers that find
+// the literals ahead, and the goroutine that reads the lines. More add no
+// speed, only their own caches and collector workers to the memory.
+const Procs = maxWorkers + 1
+
 // batch is a run of lines, copied, and the literals found in each.
 type batch struct {
 	buf     []byte
