@@ -269,6 +269,20 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	}
 	b.Screenshot("layered_four_ways")
 
+	// eachPage runs fn on the search page from file:// and served, in
+	// English and Chinese.
+	eachPage := func(fn func(b *browsertest.Browser, root, lang string)) {
+		for _, root := range []string{fileRoot, srv.URL + "/"} {
+			pb := b
+			if root != fileRoot {
+				pb = served
+			}
+			for _, lang := range []string{"en", "zh"} {
+				fn(pb, root, lang)
+			}
+		}
+	}
+
 	// A paste with no known line: explain answers with the entries closest
 	// to its prose, /api/search ranks the same for explain's query, and the
 	// page shows them in a box marked by words, in the same order, from the
@@ -282,14 +296,7 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 		"I tried to install nvidia-fabricmanager-550 on the host. But it gives error to start the service with the mismatch with driver version.\n",
 		"After building proprietary driver there is an error from Fabric Manager service:\nIt might make sense to release drivers based on datacenter documentation in a bundle with FabricManager.\n",
 	} {
-		var out bytes.Buffer
-		if _, err := diagnose.Explain(&out, s, strings.NewReader(q), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {
-			t.Fatal(err)
-		}
-		var d diagnose.Diagnosis
-		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
-			t.Fatal(err)
-		}
+		d := explainPaste(t, s, q)
 		if len(d.Messages) != 1 || !d.Messages[0].ByWords {
 			t.Fatalf("%q: explain gives %d messages, want one by words", q, len(d.Messages))
 		}
@@ -308,26 +315,20 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 		if strings.Join(api, ",") != strings.Join(want, ",") {
 			t.Errorf("%q: the built site's index %v, explain %v", q, api, want)
 		}
-		for _, root := range []string{fileRoot, srv.URL + "/"} {
-			b := b
-			if root != fileRoot {
-				b = served
+		// In Chinese too: English prose is ranked by the English pages'
+		// words (search.WordsLang), and the entries link to Chinese pages.
+		eachPage(func(b *browsertest.Browser, root, lang string) {
+			runQuery(t, b, root, lang, q)
+			got := browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id]')].map(li => li.dataset.causeId)`)
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("%s %s %q: the page by words %v, explain %v", root, lang, q, got, want)
 			}
-			// In Chinese too: English prose is ranked by the English pages'
-			// words (search.WordsLang), and the entries link to Chinese pages.
-			for _, lang := range []string{"en", "zh"} {
-				runQuery(t, b, root, lang, q)
-				got := browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id]')].map(li => li.dataset.causeId)`)
-				if strings.Join(got, ",") != strings.Join(want, ",") {
-					t.Errorf("%s %s %q: the page by words %v, explain %v", root, lang, q, got, want)
-				}
-				for _, href := range browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id] a')].map(a => a.getAttribute("href"))`) {
-					if !strings.Contains(href, lang+"/kb/") {
-						t.Errorf("%s %s: the page by words links to %s", root, lang, href)
-					}
+			for _, href := range browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id] a')].map(a => a.getAttribute("href"))`) {
+				if !strings.Contains(href, lang+"/kb/") {
+					t.Errorf("%s %s: the page by words links to %s", root, lang, href)
 				}
 			}
-		}
+		})
 	}
 	b.Screenshot("by_words")
 
@@ -338,16 +339,8 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	const told = "hi\ni started training on two nodes and used 125M.yml config file and only changed the directories for data and tokenizer files. also added my own hostfile. now during training it gives me this error:\n" +
 		"```\nNCCL error in: ProcessGroupNCCL.cpp:1269, internal error, NCCL version 2.14.3\n```\n" +
 		"i run the code again with `NCCL_DEBUG=INFO` and got this:\n```\nnode2: Last error:\nnode2: Net : Call to recv from NODE2_IP<56843> failed : Connection refused\n```\n"
-	var tout bytes.Buffer
-	if _, err := diagnose.Explain(&tout, s, strings.NewReader(told), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {
-		t.Fatal(err)
-	}
-	var td diagnose.Diagnosis
-	if err := json.Unmarshal(tout.Bytes(), &td); err != nil {
-		t.Fatal(err)
-	}
 	var beside []string
-	for _, m := range td.Messages {
+	for _, m := range explainPaste(t, s, told).Messages {
 		if m.Beside {
 			for _, c := range m.Causes {
 				beside = append(beside, c.ID)
@@ -357,23 +350,31 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	if len(beside) == 0 {
 		t.Fatalf("explain adds nothing beside the recognized line of %q", told)
 	}
-	for _, root := range []string{fileRoot, srv.URL + "/"} {
-		b := b
-		if root != fileRoot {
-			b = served
+	eachPage(func(b *browsertest.Browser, root, lang string) {
+		runQuery(t, b, root, lang, told)
+		got := browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-beside .causes[data-beside="true"] li[data-cause-id]')].map(li => li.dataset.causeId)`)
+		if strings.Join(got, ",") != strings.Join(beside, ",") {
+			t.Errorf("%s %s: the page beside the recognized line %v, explain %v", root, lang, got, beside)
 		}
-		for _, lang := range []string{"en", "zh"} {
-			runQuery(t, b, root, lang, told)
-			got := browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-beside .causes[data-beside="true"] li[data-cause-id]')].map(li => li.dataset.causeId)`)
-			if strings.Join(got, ",") != strings.Join(beside, ",") {
-				t.Errorf("%s %s: the page beside the recognized line %v, explain %v", root, lang, got, beside)
-			}
-			// After the recognized causes, never before them.
-			if order := browsertest.Eval[bool](b, `(() => { const box = document.querySelector('#search-beside .causes[data-beside="true"]'), list = document.getElementById('search-results'); return !!box && !!(list.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING) && !document.querySelector('#search-causes .causes[data-beside]'); })()`); !order {
-				t.Errorf("%s %s: the box beside the recognized line is not after the results, or is among the causes above them", root, lang)
-			}
+		// After the recognized causes, never before them.
+		if order := browsertest.Eval[bool](b, `(() => { const box = document.querySelector('#search-beside .causes[data-beside="true"]'), list = document.getElementById('search-results'); return !!box && !!(list.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING) && !document.querySelector('#search-causes .causes[data-beside]'); })()`); !order {
+			t.Errorf("%s %s: the box beside the recognized line is not after the results, or is among the causes above them", root, lang)
 		}
-	}
+	})
 	b.Screenshot("beside_words")
 	checkQuiet(t, b, fileRoot)
+}
+
+// explainPaste is explain --json of q in English, with the facts of the paste.
+func explainPaste(t *testing.T, s *site.Site, q string) diagnose.Diagnosis {
+	t.Helper()
+	var out bytes.Buffer
+	if _, err := diagnose.Explain(&out, s, strings.NewReader(q), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {
+		t.Fatal(err)
+	}
+	var d diagnose.Diagnosis
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

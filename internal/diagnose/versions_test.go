@@ -50,3 +50,26 @@ func TestReleaseRowsFirst(t *testing.T) {
 		}
 	}
 }
+
+// The release table reads the version as NCCL prints it, with the CUDA it
+// was built for (VERSION_STRING in NCCL's src/init.cc), not as a
+// framework's error quotes it, whose own entry answers. Both lines are
+// written in the shape those programs print.
+func TestReleaseTableReadsNCCLsOwnLine(t *testing.T) {
+	has := func(in string) bool {
+		for _, m := range explainJSON(t, in).Messages {
+			for _, c := range m.Causes {
+				if c.ID == "nccl/release-with-known-hang" {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !has("ip-10-0-1-10:2843:2843 [0] NCCL INFO NCCL version 2.4.8+cuda10.1\n") {
+		t.Error("NCCL's own version line of a release of the table: not read")
+	}
+	if has("RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:784, unhandled system error, NCCL version 2.7.8\n") {
+		t.Error("a framework's quote of the version read as NCCL's own line")
+	}
+}

@@ -153,6 +153,19 @@ func TestScoring(t *testing.T) {
 	if !oc.Contradicts || oc.RightFirst || oc.RightAmong {
 		t.Errorf("contradicted first cause: contradicts %v, first right %v, among %v", oc.Contradicts, oc.RightFirst, oc.RightAmong)
 	}
+	// A description told beside a recognized line: its closest entries
+	// count as explain answers, not as recognized lines (the first post of
+	// https://github.com/EleutherAI/gpt-neox/issues/1147).
+	told := "hi\ni started training on two nodes and used 125M.yml config file and only changed the directories for data and tokenizer files. also added my own hostfile. now during training it gives me this error:\n" +
+		"```\nNCCL error in: ProcessGroupNCCL.cpp:1269, internal error, NCCL version 2.14.3\n```\n"
+	oc, err = Explain(s, f, Report{URL: "https://x/4", Family: []int{1}, Paste: told})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := oc.Recognized()
+	if !oc.Beside || oc.ByWords || len(lines.Causes) == 0 || len(lines.Causes) >= len(oc.Causes) || lines.First != oc.First || !slices.Equal(lines.Causes, oc.Causes[:len(lines.Causes)]) {
+		t.Errorf("beside a recognized line: beside %v, by words %v, causes %v, recognized %v", oc.Beside, oc.ByWords, oc.Causes, lines.Causes)
+	}
 	oc, err = Explain(s, f, Report{URL: "https://x/3", Family: []int{1}, Paste: "all good\n"})
 	if err != nil {
 		t.Fatal(err)
