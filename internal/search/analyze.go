@@ -39,7 +39,7 @@ func StopWords() []string {
 var maxStopWord int
 
 func init() {
-	for _, w := range strings.Fields(`a am an and are as at be by for from has have in is it its of on or that the this to was were will with`) {
+	for _, w := range strings.Fields(`a am an and are as at be by done for from got has have he hello help her hi his in is it its just me might my of on or our please seems she thank thanks that the them they this to us very was we went were will with you your`) {
 		stopWords[w] = true
 		maxStopWord = max(maxStopWord, len(w))
 	}
