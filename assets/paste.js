@@ -126,7 +126,7 @@
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
-      ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev() };
+      ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev(), hangLine: ev() };
     this.gpuArch = { seen: 0, first: ev() };
     this.story = { ev: ev(), component: "", fact: "", good: "", bad: "" };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
@@ -598,6 +598,14 @@
     }
     this.scalingLine(s, n, raw);
     this.noiseLine(s, n, raw);
+    this.hangLineRead(s, n, raw);
+  };
+  // The hang said by the program that waited mirrors hangline.go.
+  var HANG_LINE_WORDS = T.words.hangLine;
+  X.hangLineRead = function (s, n, raw) {
+    var p = this.prose;
+    if (p.hangLine.set || !containsAny(s, HANG_LINE_WORDS) || s.indexOf("NCCL INFO") >= 0 || !RE.hangLine.test(s) || RE.hangLineNot.test(s)) { return; }
+    mark(p.hangLine, n, raw);
   };
   // The harmless messages said in words mirror noise.go.
   var PEER_ALREADY_WORDS = T.words.peerAlready, IBV_WARN_WORDS = T.words.ibvWarn, FABRIC_NS_WORDS = T.words.fabricNS,
