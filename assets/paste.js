@@ -602,10 +602,11 @@
   };
   // The hang said by the program that waited mirrors hangline.go.
   var HANG_LINE_WORDS = T.words.hangLine;
+  function hangLine(line) {
+    return containsAny(line, HANG_LINE_WORDS) && line.indexOf("NCCL INFO") < 0 && RE.hangLine.test(line) && !RE.hangLineNot.test(line);
+  }
   X.hangLineRead = function (s, n, raw) {
-    var p = this.prose;
-    if (p.hangLine.set || !containsAny(s, HANG_LINE_WORDS) || s.indexOf("NCCL INFO") >= 0 || !RE.hangLine.test(s) || RE.hangLineNot.test(s)) { return; }
-    mark(p.hangLine, n, raw);
+    if (!this.prose.hangLine.set && hangLine(s)) { mark(this.prose.hangLine, n, raw); }
   };
   // The harmless messages said in words mirror noise.go.
   var PEER_ALREADY_WORDS = T.words.peerAlready, IBV_WARN_WORDS = T.words.ibvWarn, FABRIC_NS_WORDS = T.words.fabricNS,
@@ -1228,5 +1229,5 @@
     });
   }
 
-  window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms };
+  window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms, hangLine: hangLine };
 })();

@@ -163,6 +163,26 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	}
 	// A hang and a release with a known hang, both said in words: https://github.com/NVIDIA/nccl/issues/311
 	symptomPastes["We integrate NCCL 2.4.2 in our framework and `ncclAllGather` hangs after training for at least one day which could be reproduced.\n"] = true
+	// A line that says only that something hung, answered with what the
+	// rest of the paste says about why first: PyTorch's watchdog on the first
+	// all-reduce (https://github.com/huggingface/picotron_tutorial/issues/6)
+	// beside nvidia-smi's header of the 545 driver on a GeForce RTX 3090
+	// (https://github.com/huggingface/text-generation-inference/issues/1559,
+	// whose shards' first all-reduce timed out the same way): the driver
+	// branch first. With nothing else known, the watchdog's own entry.
+	watchdog := "[E ProcessGroupNCCL.cpp:474] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=120000) ran for 120621 milliseconds before timing out.\n"
+	hangPastes := map[string]string{
+		"| NVIDIA-SMI 545.29.06              Driver Version: 545.29.06    CUDA Version: 12.3     |\n|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\n" + watchdog: "cuda/driver-branch-p2p-hang-geforce",
+		watchdog: "pytorch/nccl-watchdog-timeout",
+	}
+	for q, first := range hangPastes {
+		pastes = append(pastes, q)
+		order, _, _ := goOrder(t, s, q, false, true)
+		n := strings.Count(q, "\n")
+		if got := order[n]; len(got) == 0 || got[0] != first+" " {
+			t.Errorf("%.60q: explain answers the watchdog's line with %v, want %s first", q, got, first)
+		}
+	}
 	for _, f := range []string{"collect-env-wsl.txt", "torch-copy-zeros-2gpu.txt", "torch-copy-differs-4090.txt", "topo-5090x2-gns.txt", "horovod-hang-after-init.log"} {
 		data, err := os.ReadFile("../paste/testdata/" + f)
 		if err != nil {

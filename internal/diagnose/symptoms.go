@@ -85,3 +85,70 @@ func holds(cond string, f rules.Facts) bool {
 	v, err := rules.Applies(nil, cond, f)
 	return err == nil && v.Truth == rules.True
 }
+
+// hangFacts are the facts that say a run hung: a hang said or shown by a
+// program's line (hang.seen), or a log that stops after NCCL's set-up.
+var hangFacts = []string{"hang.seen", "nccl.stopped_after_init"}
+
+// hangFirst answers the error lines of an input that all say only that
+// something hung (paste.HangLine: a watchdog's timeout, a barrier's) with
+// what the rest of the paste says about why: in each of msgs, the entries
+// that explain the hang come before the line's own causes. An entry
+// explains it when its condition reads a hang fact and holds with the
+// paste's facts, but neither without the hang nor with the hang alone (an
+// entry that says only that something hung is a cause of the line itself),
+// and its condition holds by the facts f; those not known to hold stay
+// where they were. They are ranked as a symptom's causes (SymptomBefore).
+// The search page does the same (assets/search.js, hangFirst).
+func hangFirst(s *site.Site, msgs []Message, pasted []paste.Fact, f rules.Facts, o Options) error {
+	own := paste.Facts(pasted)
+	without, alone := rules.Facts{}, rules.Facts{}
+	for k, v := range own {
+		if slices.Contains(hangFacts, k) {
+			alone[k] = v
+		} else {
+			without[k] = v
+		}
+	}
+	if len(alone) == 0 {
+		return nil
+	}
+	var rs []ranked
+	for _, e := range s.KB.Entries {
+		names, err := rules.FactsIn(e.AppliesWhen)
+		if err != nil || !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(hangFacts, n) }) ||
+			!holds(e.AppliesWhen, own) || holds(e.AppliesWhen, without) || holds(e.AppliesWhen, alone) {
+			continue
+		}
+		c, _, err := cause(s, e, f, o)
+		if err != nil {
+			return err
+		}
+		if tierOf(c, true) != 0 {
+			continue
+		}
+		sc := search.NewSymptomCause(e)
+		for _, n := range names {
+			if _, ok := own[n]; ok {
+				sc.Reads++
+			}
+		}
+		rs = append(rs, ranked{c: c, tier: 0, symptom: sc})
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return search.SymptomBefore(rs[i].symptom, rs[j].symptom) })
+	for i := range msgs {
+		m := &msgs[i]
+		var ahead []Cause
+		for _, r := range rs {
+			if !slices.ContainsFunc(m.Causes, func(c Cause) bool { return c.ID == r.c.ID }) {
+				ahead = append(ahead, r.c)
+			}
+		}
+		if len(ahead) == 0 {
+			continue
+		}
+		m.Causes = append(ahead, m.Causes...)
+		m.Verdict, m.TellApart, m.Collect = "applies", nil, nil
+	}
+	return nil
+}

@@ -38,9 +38,15 @@ var hangLineWords = []string{"Watchdog caught", "Timeout at NCCL work", "dump si
 // hangLineRead reads stripped line s for the first line that says a
 // collective, a set-up or a barrier timed out.
 func (x *Extractor) hangLineRead(s string, n int, raw string) {
-	p := &x.prose
-	if p.hangLine.set || !containsAny(s, hangLineWords...) || strings.Contains(s, "NCCL INFO") || !reHangLine.MatchString(s) || reHangLineNot.MatchString(s) {
-		return
+	if p := &x.prose; !p.hangLine.set && HangLine(s) {
+		p.hangLine.mark(n, raw)
 	}
-	p.hangLine.mark(n, raw)
+}
+
+// HangLine says whether line is one of a program saying that a collective,
+// a set-up or a barrier timed out: a line that tells that something hung,
+// not why. Explain answers such lines with what the rest of the paste says
+// about why first (assets/paste.js's hangLine is the same).
+func HangLine(line string) bool {
+	return containsAny(line, hangLineWords...) && !strings.Contains(line, "NCCL INFO") && reHangLine.MatchString(line) && !reHangLineNot.MatchString(line)
 }
