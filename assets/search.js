@@ -777,9 +777,10 @@
   // The hang's explanations, as explain gives them (diagnose's hangFirst):
   // when every error line of the paste says only that something hung
   // (paste.js's hangLine: a watchdog's timeout, a barrier's), the entries
-  // whose condition reads a hang fact and holds with the paste's facts, but
-  // neither without the hang nor with the hang alone, come first in each
-  // such line's causes, if they hold by the facts. hangExplains resolves to
+  // whose condition reads a hang fact and holds with the facts the software
+  // printed (not those of the description), but neither without the hang
+  // nor with the hang alone, come first in each such line's causes, if they
+  // hold by the facts. hangExplains resolves to
   // those entries, unjudged, in meta.js's order with those reading more of
   // the paste's facts first (search.SymptomBefore), with the paste's facts
   // and meta.js's notes.
@@ -787,7 +788,8 @@
   function hangExplains(q, lang) {
     var P = window.p2pkbPaste, R = window.p2pkbRules;
     if (!P || !R || !P.hangLine) { return Promise.resolve(null); }
-    var own = P.merge(null, P.extract(q)).facts, without = {}, alone = {}, has = Object.prototype.hasOwnProperty;
+    // The facts the software printed: a person's words do not move ahead of the program's line.
+    var own = P.merge(null, P.extract(q).filter(function (p) { return p.source !== "description"; })).facts, without = {}, alone = {}, has = Object.prototype.hasOwnProperty;
     Object.keys(own).forEach(function (k) { if (HANG_FACTS.indexOf(k) >= 0) { alone[k] = own[k]; } else { without[k] = own[k]; } });
     if (!Object.keys(alone).length) { return Promise.resolve(null); }
     var holds = function (cond, f) {

@@ -92,16 +92,18 @@ var hangFacts = []string{"hang.seen", "nccl.stopped_after_init"}
 
 // hangFirst answers the error lines of an input that all say only that
 // something hung (paste.HangLine: a watchdog's timeout, a barrier's) with
-// what the rest of the paste says about why: in each of msgs, the entries
+// what the rest of the paste shows about why: in each of msgs, the entries
 // that explain the hang come before the line's own causes. An entry
 // explains it when its condition reads a hang fact and holds with the
-// paste's facts, but neither without the hang nor with the hang alone (an
-// entry that says only that something hung is a cause of the line itself),
-// and its condition holds by the facts f; those not known to hold stay
-// where they were. They are ranked as a symptom's causes (SymptomBefore).
-// The search page does the same (assets/search.js, hangFirst).
+// facts the software printed (a person's words, facts of the description,
+// are a weaker witness than the program's own line and do not move ahead
+// of it), but neither without the hang nor with the hang alone (an entry
+// that says only that something hung is a cause of the line itself), and
+// its condition holds by the facts f; those not known to hold stay where
+// they were. They are ranked as a symptom's causes (SymptomBefore). The
+// search page does the same (assets/search.js, hangFirst).
 func hangFirst(s *site.Site, msgs []Message, pasted []paste.Fact, f rules.Facts, o Options) error {
-	own := paste.Facts(pasted)
+	own := paste.Facts(slices.DeleteFunc(slices.Clone(pasted), func(p paste.Fact) bool { return p.Source == paste.Said }))
 	without, alone := rules.Facts{}, rules.Facts{}
 	for k, v := range own {
 		if slices.Contains(hangFacts, k) {

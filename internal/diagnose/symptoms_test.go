@@ -159,10 +159,11 @@ func TestEnvironmentNoteWithoutPrefix(t *testing.T) {
 
 // An input whose error lines all say only that something hung (a
 // watchdog's timeout) is answered with what the rest of it says about why
-// first: the entries that hold with the hang and the paste's facts, before
-// the line's own cause; with nothing else known, with a fact that does not
-// hold, with a harmless note, or beside an error line that names a failure,
-// the line's own cause stays first.
+// first: the entries that hold with the hang and the facts the software
+// printed, before the line's own cause; with nothing else known, with a
+// fact that does not hold or one a person wrote, beside a healthy note, or
+// beside an error line that names a failure, the line's own cause stays
+// first.
 func TestHangFirst(t *testing.T) {
 	// PyTorch's watchdog on the first all-reduce
 	// (https://github.com/huggingface/picotron_tutorial/issues/6), and
@@ -182,6 +183,9 @@ func TestHangFirst(t *testing.T) {
 		{"the 535 driver: nothing explains it", smi535 + watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
 		{"the timeout alone", watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
 		{"a healthy note beside it: NCCL's P2P channel of a real H200 node (../shared/reference/h200x4)", "vm:2032:2032 [3] NCCL INFO Channel 00/0 : 3[3] -> 0[0] via P2P/CUMEM\n" + watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
+		{"NCCL's release of the table in its own line (a version with a known hang)", "NCCL version 2.19.3+cuda12.3\n" + watchdog, []string{"nccl/release-with-known-hang", "pytorch/nccl-watchdog-timeout"}},
+		// A person's words are a weaker witness than the program's line.
+		{"the custom all-reduce said in words (constructed)", "The server runs with the custom all-reduce on 2 GPUs.\n" + watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
 		{"an error line that names a failure beside it: that line's causes say more", smi545 + "RuntimeError: CUDA error: peer access is not supported between these two devices\n" + watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
 	} {
 		d := explainJSON(t, c.in)
