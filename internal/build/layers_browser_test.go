@@ -275,6 +275,9 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 					t.Errorf("%s line %d: the page %v, explain %v", root, box.Line, box.Causes, want)
 				}
 			}
+			if hangPastes[q] == "cuda/driver-branch-p2p-hang-geforce" && root == fileRoot {
+				b.Screenshot("four_ways_hang_first")
+			}
 			for line, ids := range explainOrder {
 				if (len(ids) > 1 || symptomPastes[q]) && !shown[line] {
 					t.Errorf("%s line %d: explain lists %d causes, the page shows none", root, line, len(ids))
