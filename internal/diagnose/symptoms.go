@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
@@ -55,13 +56,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			if err != nil {
 				return nil, err
 			}
-			sc := search.NewSymptomCause(e)
-			for _, n := range names {
-				if _, ok := own[n]; ok {
-					sc.Reads++
-				}
-			}
-			rs = append(rs, ranked{c: c, tier: tierOf(c, true), symptom: sc})
+			rs = append(rs, ranked{c: c, tier: tierOf(c, true), symptom: symptomCause(e, names, own)})
 		}
 		if len(rs) == 0 {
 			continue
@@ -78,6 +73,18 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// symptomCause is e, whose condition reads names, as a cause of a symptom
+// of a paste with facts own: it reads as many of them as own holds.
+func symptomCause(e *kb.Entry, names []string, own rules.Facts) search.SymptomCause {
+	sc := search.NewSymptomCause(e)
+	for _, n := range names {
+		if _, ok := own[n]; ok {
+			sc.Reads++
+		}
+	}
+	return sc
 }
 
 // holds says whether condition cond holds for facts f.
@@ -129,13 +136,7 @@ func hangFirst(s *site.Site, msgs []Message, pasted []paste.Fact, f rules.Facts,
 		if tierOf(c, true) != 0 {
 			continue
 		}
-		sc := search.NewSymptomCause(e)
-		for _, n := range names {
-			if _, ok := own[n]; ok {
-				sc.Reads++
-			}
-		}
-		rs = append(rs, ranked{c: c, tier: 0, symptom: sc})
+		rs = append(rs, ranked{c: c, tier: 0, symptom: symptomCause(e, names, own)})
 	}
 	sort.SliceStable(rs, func(i, j int) bool { return search.SymptomBefore(rs[i].symptom, rs[j].symptom) })
 	for i := range msgs {
