@@ -5,8 +5,8 @@ import "strings"
 // A hang said by the program that waited: the error lines that say a
 // collective, a communicator's set-up or a barrier did not finish in time.
 // Such a line says that something hung, not why: the rest of the paste (the
-// driver branch, NCCL's release, /dev/shm in a container, GPUs isolated per
-// task) may say why, and the entries that read hang.seen hold with it.
+// driver branch, NCCL's release, /dev/shm in a container, NVLS) may say why,
+// and the entries that read hang.seen hold with it.
 
 var (
 	// PyTorch's NCCL watchdog ("Watchdog caught collective operation
