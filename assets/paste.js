@@ -121,7 +121,7 @@
       rebar: { mib: 0, ev: ev(), small: ev() },
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
-    this.car = { named: ev() };
+    this.car = { named: ev(), log: false };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
@@ -860,8 +860,9 @@
     if (c.named.set || !containsAny(s, CUSTOM_AR_WORDS) || !RE.customAR.test(s)) { return; }
     if (RE.customAROff.test(s) && !RE.customARWithout.test(s)) { return; }
     mark(c.named, n, raw);
+    c.log = RE.customARLog.test(s);
   };
-  X.customARFacts = function () { this.setEvent("allreduce.custom", "bool", "true", 1, this.car.named, "description"); };
+  X.customARFacts = function () { this.setEvent("allreduce.custom", "bool", "true", 1, this.car.named, this.car.log ? "log" : "description"); };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
   X.gpuLine = function (s, n, raw) {

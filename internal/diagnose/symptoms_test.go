@@ -185,6 +185,7 @@ func TestHangFirst(t *testing.T) {
 		{"a healthy note beside it: NCCL's P2P channel of a real H200 node (../shared/reference/h200x4)", "vm:2032:2032 [3] NCCL INFO Channel 00/0 : 3[3] -> 0[0] via P2P/CUMEM\n" + watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
 		{"NCCL's release of the table in its own line (a version with a known hang)", "NCCL version 2.19.3+cuda12.3\n" + watchdog, []string{"nccl/release-with-known-hang", "pytorch/nccl-watchdog-timeout"}},
 		// A person's words are a weaker witness than the program's line.
+		{"the custom all-reduce's own log line, its graph buffers shared (https://github.com/sgl-project/sglang/pull/11275)", "[2025-10-06 20:05:27 DP0 TP0] Registering 0 cuda graph addresses\n" + watchdog, []string{"vllm/custom-allreduce-hang-or-wrong-output", "pytorch/nccl-watchdog-timeout"}},
 		{"the custom all-reduce said in words (constructed)", "The server runs with the custom all-reduce on 2 GPUs.\n" + watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
 		{"an error line that names a failure beside it: that line's causes say more", smi545 + "RuntimeError: CUDA error: peer access is not supported between these two devices\n" + watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
 	} {
