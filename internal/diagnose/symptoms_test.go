@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -175,34 +176,42 @@ func TestHangFirst(t *testing.T) {
 		smi545   = "| NVIDIA-SMI 545.29.06              Driver Version: 545.29.06    CUDA Version: 12.3     |\n|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\n"
 		smi535   = "| NVIDIA-SMI 535.154.05             Driver Version: 535.154.05   CUDA Version: 12.2     |\n|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\n"
 	)
-	for _, c := range []struct {
-		name, in string
-		want     []string // the causes of the watchdog's message, in order
-	}{
-		{"the 545 driver on GeForce cards explains the timeout", smi545 + watchdog, []string{"cuda/driver-branch-p2p-hang-geforce", "pytorch/nccl-watchdog-timeout"}},
-		{"the 535 driver: nothing explains it", smi535 + watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
-		{"the timeout alone", watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
-		{"a healthy note beside it: NCCL's P2P channel of a real H200 node (../shared/reference/h200x4)", "vm:2032:2032 [3] NCCL INFO Channel 00/0 : 3[3] -> 0[0] via P2P/CUMEM\n" + watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
-		{"NCCL's release of the table in its own line (a version with a known hang)", "NCCL version 2.19.3+cuda12.3\n" + watchdog, []string{"nccl/release-with-known-hang", "pytorch/nccl-watchdog-timeout"}},
-		// A person's words are a weaker witness than the program's line.
-		{"the custom all-reduce's own log line, its graph buffers shared (https://github.com/sgl-project/sglang/pull/11275)", "[2025-10-06 20:05:27 DP0 TP0] Registering 0 cuda graph addresses\n" + watchdog, []string{"vllm/custom-allreduce-hang-or-wrong-output", "pytorch/nccl-watchdog-timeout"}},
-		{"the custom all-reduce said in words (constructed)", "The server runs with the custom all-reduce on 2 GPUs.\n" + watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
-		{"an error line that names a failure beside it: that line's causes say more", smi545 + "RuntimeError: CUDA error: peer access is not supported between these two devices\n" + watchdog, []string{"pytorch/nccl-watchdog-timeout"}},
-	} {
-		d := explainJSON(t, c.in)
+	// The line's own causes: the entries that match it, as explain gives
+	// them with nothing else in the paste.
+	causes := func(in string) []string {
 		var got []string
-		for _, m := range d.Messages {
+		for _, m := range explainJSON(t, in).Messages {
 			if strings.Contains(m.LineText, "Watchdog caught") {
 				for _, x := range m.Causes {
 					got = append(got, x.ID)
 				}
 				if m.Causes[0].Verdict != "applies" {
-					t.Errorf("%s: the first cause %s is %s, want applies", c.name, m.Causes[0].ID, m.Causes[0].Verdict)
+					t.Errorf("%.60q: the first cause %s is %s, want applies", in, m.Causes[0].ID, m.Causes[0].Verdict)
 				}
 			}
 		}
-		if strings.Join(got, ",") != strings.Join(c.want, ",") {
-			t.Errorf("%s: the watchdog's causes %v, want %v", c.name, got, c.want)
+		return got
+	}
+	own := causes(watchdog)
+	if !slices.Contains(own, "pytorch/nccl-watchdog-timeout") {
+		t.Fatalf("the watchdog's line alone: causes %v, want the watchdog's entry among them", own)
+	}
+	for _, c := range []struct {
+		name, in string
+		ahead    []string // what comes before the line's own causes
+	}{
+		{"the 545 driver on GeForce cards explains the timeout", smi545 + watchdog, []string{"cuda/driver-branch-p2p-hang-geforce"}},
+		{"the 535 driver: nothing explains it", smi535 + watchdog, nil},
+		{"a healthy note beside it: NCCL's P2P channel of a real H200 node (../shared/reference/h200x4)", "vm:2032:2032 [3] NCCL INFO Channel 00/0 : 3[3] -> 0[0] via P2P/CUMEM\n" + watchdog, nil},
+		{"NCCL's release of the table in its own line (a version with a known hang)", "NCCL version 2.19.3+cuda12.3\n" + watchdog, []string{"nccl/release-with-known-hang"}},
+		{"the custom all-reduce's own log line, its graph buffers shared (https://github.com/sgl-project/sglang/pull/11275)", "[2025-10-06 20:05:27 DP0 TP0] Registering 0 cuda graph addresses\n" + watchdog, []string{"vllm/custom-allreduce-hang-or-wrong-output"}},
+		// A person's words are a weaker witness than the program's line.
+		{"the custom all-reduce said in words (constructed)", "The server runs with the custom all-reduce on 2 GPUs.\n" + watchdog, nil},
+		{"an error line that names a failure beside it: that line's causes say more", smi545 + "RuntimeError: CUDA error: peer access is not supported between these two devices\n" + watchdog, nil},
+	} {
+		want := append(slices.Clone(c.ahead), own...)
+		if got := causes(c.in); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: the watchdog's causes %v, want %v", c.name, got, want)
 		}
 	}
 }
