@@ -121,12 +121,12 @@
       rebar: { mib: 0, ev: ev(), small: ev() },
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
-    this.car = { named: ev() };
+    this.car = { named: ev(), log: false };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
-      ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev() };
+      ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev(), hangLine: ev() };
     this.gpuArch = { seen: 0, first: ev() };
     this.story = { ev: ev(), component: "", fact: "", good: "", bad: "" };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
@@ -598,6 +598,15 @@
     }
     this.scalingLine(s, n, raw);
     this.noiseLine(s, n, raw);
+    this.hangLineRead(s, n, raw);
+  };
+  // The hang said by the program that waited mirrors hangline.go.
+  var HANG_LINE_WORDS = T.words.hangLine;
+  function hangLine(line) {
+    return containsAny(line, HANG_LINE_WORDS) && line.indexOf("NCCL INFO") < 0 && RE.hangLine.test(line) && !RE.hangLineNot.test(line);
+  }
+  X.hangLineRead = function (s, n, raw) {
+    if (!this.prose.hangLine.set && hangLine(s)) { mark(this.prose.hangLine, n, raw); }
   };
   // The harmless messages said in words mirror noise.go.
   var PEER_ALREADY_WORDS = T.words.peerAlready, IBV_WARN_WORDS = T.words.ibvWarn, FABRIC_NS_WORDS = T.words.fabricNS,
@@ -851,8 +860,9 @@
     if (c.named.set || !containsAny(s, CUSTOM_AR_WORDS) || !RE.customAR.test(s)) { return; }
     if (RE.customAROff.test(s) && !RE.customARWithout.test(s)) { return; }
     mark(c.named, n, raw);
+    c.log = RE.customARLog.test(s);
   };
-  X.customARFacts = function () { this.setEvent("allreduce.custom", "bool", "true", 1, this.car.named, "description"); };
+  X.customARFacts = function () { this.setEvent("allreduce.custom", "bool", "true", 1, this.car.named, this.car.log ? "log" : "description"); };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
   X.gpuLine = function (s, n, raw) {
@@ -1220,5 +1230,5 @@
     });
   }
 
-  window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms };
+  window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms, hangLine: hangLine };
 })();

@@ -774,6 +774,67 @@
       }));
     });
   }
+  // The hang's explanations, as explain gives them (diagnose's hangFirst):
+  // when every error line of the paste says only that something hung
+  // (paste.js's hangLine: a watchdog's timeout, a barrier's), the entries
+  // whose condition reads a hang fact and holds with the facts the software
+  // printed (not those of the description), but neither without the hang
+  // nor with the hang alone, come first in each such line's causes, if they
+  // hold by the facts. hangExplains resolves to
+  // those entries, unjudged, in meta.js's order with those reading more of
+  // the paste's facts first (search.SymptomBefore), with the paste's facts
+  // and meta.js's notes.
+  var HANG_FACTS = ["hang.seen", "nccl.stopped_after_init"];
+  function hangExplains(q, lang) {
+    var P = window.p2pkbPaste, R = window.p2pkbRules;
+    if (!P || !R || !P.hangLine) { return Promise.resolve(null); }
+    // The facts the software printed: a person's words do not move ahead of the program's line.
+    var own = P.merge(null, P.extract(q).filter(function (p) { return p.source !== "description"; })).facts, without = {}, alone = {}, has = Object.prototype.hasOwnProperty;
+    Object.keys(own).forEach(function (k) { if (HANG_FACTS.indexOf(k) >= 0) { alone[k] = own[k]; } else { without[k] = own[k]; } });
+    if (!Object.keys(alone).length) { return Promise.resolve(null); }
+    var holds = function (cond, f) {
+      try { return R.applies([], cond, f).truth === "applies"; } catch (e) { return false; }
+    };
+    return load(lang, "meta").then(function (meta) {
+      var docs = [];
+      (meta.symptoms || []).forEach(function (row, i) {
+        var names = [];
+        try { names = factsIn(R.parse(row[1]), []); } catch (e) { return; }
+        if (!names.some(function (n) { return HANG_FACTS.indexOf(n) >= 0; }) || !holds(row[1], own) || holds(row[1], without) || holds(row[1], alone)) { return; }
+        var reads = names.filter(function (n, j) { return names.indexOf(n) === j && has.call(own, n); }).length;
+        docs.push({ doc: row[0], reads: reads, i: i });
+      });
+      docs = docs.sort(function (a, b) { return b.reads - a.reads || a.i - b.i; }).map(function (d) { return d.doc; });
+      var notes = {};
+      (meta.notes || []).forEach(function (id) { notes[id] = true; });
+      return Promise.all(docs.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)).then(function (c) { return rowResult(c[d % meta.chunk]); }); }))
+        .then(function (rs) { return { own: own, results: rs, notes: notes }; });
+    });
+  }
+  // hangFirst puts the hang's explanations that hold by the facts (the
+  // panel's, else the paste's own) first in the causes of each group of a
+  // line that says only that something hung, when every error line does
+  // (a group whose causes are all notes is no error line; a composed line is
+  // one, and no hang line).
+  function hangFirst(groups, hang, composed, facts) {
+    var P = window.p2pkbPaste;
+    if (!hang || !hang.results.length || composed.length) { return groups; }
+    var errs = groups.filter(function (g) { return !g.causes.every(function (c) { return hang.notes[c.result.id]; }); });
+    if (!errs.length || !errs.every(function (g) { return P.hangLine(g.text.slice(0, 1000)); })) { return groups; }
+    var f = facts || hang.own;
+    var ahead = hang.results.map(function (r) {
+      var v = judge(r, f, true);
+      return { result: r, truth: v.truth, reasons: v.reasons, condition: r.applies_when || "", tier: v.tier };
+    }).filter(function (c) { return c.tier === 0; });
+    errs.forEach(function (g) {
+      var mine = ahead.filter(function (c) { return !g.causes.some(function (x) { return x.result.id === c.result.id; }); });
+      if (!mine.length) { return; }
+      g.causes = mine.concat(g.causes);
+      conclude(g, f);
+    });
+    return groups;
+  }
+
   // symptomGroups judges the causes of each symptom by the facts (the
   // panel's, else the paste's own, as explain judges by both) as causes of a
   // message shown whatever their number.
@@ -902,7 +963,7 @@
   // rankCauses puts each message's causes in the result list in their order.
   function rankCauses(results, groups) {
     var pos = {};
-    groups.forEach(function (g, i) { g.causes.forEach(function (c, j) { pos[c.result.id] = [i, j]; }); });
+    groups.forEach(function (g, i) { g.causes.forEach(function (c, j) { if (!pos[c.result.id]) { pos[c.result.id] = [i, j]; } }); });
     var matched = results.filter(function (r) { return pos[r.id]; }).sort(function (a, b) {
       return pos[a.id][0] - pos[b.id][0] || pos[a.id][1] - pos[b.id][1];
     });
@@ -998,10 +1059,10 @@
     });
     if (!q.trim()) { input.focus(); return; }
     status.textContent = status.dataset.searching;
-    var causes = document.getElementById("search-causes"), shown = null, composed = [], closest = null, symptoms = [];
+    var causes = document.getElementById("search-causes"), shown = null, composed = [], closest = null, symptoms = [], hang = null;
     var showCauses = function () {
       if (!shown || !causes) { return; }
-      var facts = machineFacts(), groups = symptomGroups(symptoms, facts).concat(causeGroups(shown, q, facts));
+      var facts = machineFacts(), groups = symptomGroups(symptoms, facts).concat(hangFirst(causeGroups(shown, q, facts), hang, composed, facts));
       renderCauses(causes, groups, facts);
       renderComposed(causes, composed);
       if (closest) {
@@ -1029,7 +1090,10 @@
       return load(lang, "meta").then(function (meta) {
         var notes = {}, matched = results.filter(function (r) { return r.kind === "entry" && r.match; });
         (meta.notes || []).forEach(function (id) { notes[id] = true; });
-        if (composed.length || matched.some(function (r) { return !notes[r.id]; })) { return results; }
+        if (composed.length) { return results; }
+        // Error lines: those that say only that something hung are answered
+        // with what explains the hang first (hangFirst).
+        if (matched.some(function (r) { return !notes[r.id]; })) { return hangExplains(q, lang).then(function (h) { hang = h; return results; }); }
         return symptomLines(q, lang, matched.length > 0).then(function (s) { symptoms = s; return results; });
       });
     }).then(function (results) {

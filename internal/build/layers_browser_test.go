@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -163,6 +164,33 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	}
 	// A hang and a release with a known hang, both said in words: https://github.com/NVIDIA/nccl/issues/311
 	symptomPastes["We integrate NCCL 2.4.2 in our framework and `ncclAllGather` hangs after training for at least one day which could be reproduced.\n"] = true
+	// A line that says only that something hung, answered with what the
+	// rest of the paste says about why first: PyTorch's watchdog on the first
+	// all-reduce (https://github.com/huggingface/picotron_tutorial/issues/6)
+	// beside nvidia-smi's header of the 545 driver on a GeForce RTX 3090
+	// (https://github.com/huggingface/text-generation-inference/issues/1559,
+	// whose shards' first all-reduce timed out the same way): the driver
+	// branch first. With nothing else known, the line's own entries, in the
+	// order explain gives them without the paste's facts.
+	watchdog := "[E ProcessGroupNCCL.cpp:474] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=120000) ran for 120621 milliseconds before timing out.\n"
+	hangPastes := map[string]string{
+		"| NVIDIA-SMI 545.29.06              Driver Version: 545.29.06    CUDA Version: 12.3     |\n|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\n" + watchdog: "cuda/driver-branch-p2p-hang-geforce",
+		watchdog: "",
+	}
+	for q, first := range hangPastes {
+		pastes = append(pastes, q)
+		order, _, _ := goOrder(t, s, q, false, true)
+		n := strings.Count(q, "\n")
+		got := order[n]
+		if first == "" {
+			own, _, _ := goOrder(t, s, watchdog, false, false)
+			if strings.Join(got, ",") != strings.Join(own[1], ",") || !slices.Contains(got, "pytorch/nccl-watchdog-timeout ") {
+				t.Errorf("%.60q: explain answers the watchdog's line with %v, want its own entries %v", q, got, own[1])
+			}
+		} else if len(got) == 0 || got[0] != first+" " {
+			t.Errorf("%.60q: explain answers the watchdog's line with %v, want %s first", q, got, first)
+		}
+	}
 	for _, f := range []string{"collect-env-wsl.txt", "torch-copy-zeros-2gpu.txt", "torch-copy-differs-4090.txt", "topo-5090x2-gns.txt", "horovod-hang-after-init.log"} {
 		data, err := os.ReadFile("../paste/testdata/" + f)
 		if err != nil {
@@ -254,6 +282,9 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 				if want := explainOrder[box.Line]; strings.Join(box.Causes, ",") != strings.Join(want, ",") {
 					t.Errorf("%s line %d: the page %v, explain %v (%.80q)", root, box.Line, box.Causes, want, q)
 				}
+			}
+			if hangPastes[q] == "cuda/driver-branch-p2p-hang-geforce" && root == fileRoot {
+				b.Screenshot("four_ways_hang_first")
 			}
 			for line, ids := range explainOrder {
 				if (len(ids) > 1 || symptomPastes[q]) && !shown[line] {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/p2pkb/p2pkb/internal/errvocab"
 	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
 	"github.com/p2pkb/p2pkb/internal/site"
@@ -435,6 +436,9 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 	}
 	facts := mergeFacts(f, o)
 	var errs, notes []Message
+	// Whether every error line says only that something hung (hangFirst);
+	// messages written as they came are left as written.
+	hangs := o.Paste != nil && !o.Follow
 	for _, x := range all {
 		msg, err := message(s, x.n, x.line, x.ms, x.rd, facts, o)
 		if err != nil {
@@ -444,6 +448,12 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 			notes = append(notes, msg)
 		} else {
 			errs = append(errs, msg)
+			hangs = hangs && x.ms != nil && paste.HangLine(string(x.line[:min(len(x.line), maxLineText)]))
+		}
+	}
+	if hangs && len(errs) > 0 {
+		if err := hangFirst(s, errs, o.Paste.Facts(), facts, o); err != nil {
+			return nil, sum, err
 		}
 	}
 	// A wrapper's message (PyTorch's "NCCL error in: ..., unhandled cuda

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/p2pkb/p2pkb/internal/kb"
 	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/search"
@@ -55,13 +56,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			if err != nil {
 				return nil, err
 			}
-			sc := search.NewSymptomCause(e)
-			for _, n := range names {
-				if _, ok := own[n]; ok {
-					sc.Reads++
-				}
-			}
-			rs = append(rs, ranked{c: c, tier: tierOf(c, true), symptom: sc})
+			rs = append(rs, ranked{c: c, tier: tierOf(c, true), symptom: symptomCause(e, names, own)})
 		}
 		if len(rs) == 0 {
 			continue
@@ -80,8 +75,83 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 	return out, nil
 }
 
+// symptomCause is e, whose condition reads names, as a cause of a symptom
+// of a paste with facts own: it reads as many of them as own holds.
+func symptomCause(e *kb.Entry, names []string, own rules.Facts) search.SymptomCause {
+	sc := search.NewSymptomCause(e)
+	for _, n := range names {
+		if _, ok := own[n]; ok {
+			sc.Reads++
+		}
+	}
+	return sc
+}
+
 // holds says whether condition cond holds for facts f.
 func holds(cond string, f rules.Facts) bool {
 	v, err := rules.Applies(nil, cond, f)
 	return err == nil && v.Truth == rules.True
+}
+
+// hangFacts are the facts that say a run hung: a hang said or shown by a
+// program's line (hang.seen), or a log that stops after NCCL's set-up.
+var hangFacts = []string{"hang.seen", "nccl.stopped_after_init"}
+
+// hangFirst answers the error lines of an input that all say only that
+// something hung (paste.HangLine: a watchdog's timeout, a barrier's) with
+// what the rest of the paste shows about why: in each of msgs, the entries
+// that explain the hang come before the line's own causes. An entry
+// explains it when its condition reads a hang fact and holds with the
+// facts the software printed (a person's words, facts of the description,
+// are a weaker witness than the program's own line and do not move ahead
+// of it), but neither without the hang nor with the hang alone (an entry
+// that says only that something hung is a cause of the line itself), and
+// its condition holds by the facts f; those not known to hold stay where
+// they were. They are ranked as a symptom's causes (SymptomBefore). The
+// search page does the same (assets/search.js, hangFirst).
+func hangFirst(s *site.Site, msgs []Message, pasted []paste.Fact, f rules.Facts, o Options) error {
+	own := paste.Facts(slices.DeleteFunc(slices.Clone(pasted), func(p paste.Fact) bool { return p.Source == paste.Said }))
+	without, alone := rules.Facts{}, rules.Facts{}
+	for k, v := range own {
+		if slices.Contains(hangFacts, k) {
+			alone[k] = v
+		} else {
+			without[k] = v
+		}
+	}
+	if len(alone) == 0 {
+		return nil
+	}
+	var rs []ranked
+	for _, e := range s.KB.Entries {
+		names, err := rules.FactsIn(e.AppliesWhen)
+		if err != nil || !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(hangFacts, n) }) ||
+			!holds(e.AppliesWhen, own) || holds(e.AppliesWhen, without) || holds(e.AppliesWhen, alone) {
+			continue
+		}
+		c, _, err := cause(s, e, f, o)
+		if err != nil {
+			return err
+		}
+		if tierOf(c, true) != 0 {
+			continue
+		}
+		rs = append(rs, ranked{c: c, tier: 0, symptom: symptomCause(e, names, own)})
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return search.SymptomBefore(rs[i].symptom, rs[j].symptom) })
+	for i := range msgs {
+		m := &msgs[i]
+		var ahead []Cause
+		for _, r := range rs {
+			if !slices.ContainsFunc(m.Causes, func(c Cause) bool { return c.ID == r.c.ID }) {
+				ahead = append(ahead, r.c)
+			}
+		}
+		if len(ahead) == 0 {
+			continue
+		}
+		m.Causes = append(ahead, m.Causes...)
+		m.Verdict, m.TellApart, m.Collect = "applies", nil, nil
+	}
+	return nil
 }

@@ -2,6 +2,8 @@ package diagnose
 
 import (
 	"os"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -97,7 +99,7 @@ func TestSymptoms(t *testing.T) {
 		{"a hang said in words on PyTorch 2.7.0 from collect_env (pytorch/pytorch#153960's title; constructed with collect_env's line)", "Passing `device_id` to `torch.distributed.init_process_group()` results in NCCL randomly hanging during communications\nPyTorch version: 2.7.0+cu126\n", 1, "nccl/release-with-known-hang"},
 		{"a hang on a release with no known hang in the table (NVIDIA/nccl#1936)", "[Issue]: NCCL hangs occasionally when using fixed port for repeated stress testing\n2e5hmh4t0q1th5f:205631:205631 [0] NCCL INFO NCCL version 2.27.5+cuda12.9\n", 1, "pytorch/nccl-watchdog-timeout"},
 		{"NCCL 2.4.2 said and nothing wrong", "We integrate NCCL 2.4.2 in our framework.\n", 0, ""},
-		{"a release of the table beside a known error line: the line's own entry first (lines of NVIDIA/nccl#257 and pytorch/pytorch#118369)", "NCCL version 2.4.8+cuda10.0\n[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=880, OpType=BROADCAST, NumelIn=131137536, NumelOut=131137536, Timeout(ms)=1800000) ran for 1800648 milliseconds before timing out.\nThe all_reduce hangs.\n", 2, "pytorch/collective-mismatch-across-ranks"},
+		{"a release of the table beside the watchdog's timeout, a line that says only that something hung: the release first (lines of NVIDIA/nccl#257 and pytorch/pytorch#118369)", "NCCL version 2.4.8+cuda10.0\n[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=880, OpType=BROADCAST, NumelIn=131137536, NumelOut=131137536, Timeout(ms)=1800000) ran for 1800648 milliseconds before timing out.\nThe all_reduce hangs.\n", 2, "nccl/release-with-known-hang"},
 		// A version said to work set against one said to fail names the
 		// cause of the hang it comes with: the story answers first, with
 		// what the story and the hang call for (the driver branch on
@@ -152,6 +154,64 @@ func TestEnvironmentNoteWithoutPrefix(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%q: first cause %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// An input whose error lines all say only that something hung (a
+// watchdog's timeout) is answered with what the rest of it says about why
+// first: the entries that hold with the hang and the facts the software
+// printed, before the line's own cause; with nothing else known, with a
+// fact that does not hold or one a person wrote, beside a healthy note, or
+// beside an error line that names a failure, the line's own cause stays
+// first.
+func TestHangFirst(t *testing.T) {
+	// PyTorch's watchdog on the first all-reduce
+	// (https://github.com/huggingface/picotron_tutorial/issues/6), and
+	// nvidia-smi's header and a GeForce row with the 545 driver
+	// (https://github.com/huggingface/text-generation-inference/issues/1559,
+	// where the shards' first all-reduce timed out the same way).
+	const (
+		watchdog = "[E ProcessGroupNCCL.cpp:474] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=120000) ran for 120621 milliseconds before timing out.\n"
+		smi545   = "| NVIDIA-SMI 545.29.06              Driver Version: 545.29.06    CUDA Version: 12.3     |\n|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\n"
+		smi535   = "| NVIDIA-SMI 535.154.05             Driver Version: 535.154.05   CUDA Version: 12.2     |\n|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0 Off |                  N/A |\n"
+	)
+	// The line's own causes: the entries that match it, as explain gives
+	// them with nothing else in the paste.
+	causes := func(in string) []string {
+		var got []string
+		for _, m := range explainJSON(t, in).Messages {
+			if strings.Contains(m.LineText, "Watchdog caught") {
+				for _, x := range m.Causes {
+					got = append(got, x.ID)
+				}
+				if m.Causes[0].Verdict != "applies" {
+					t.Errorf("%.60q: the first cause %s is %s, want applies", in, m.Causes[0].ID, m.Causes[0].Verdict)
+				}
+			}
+		}
+		return got
+	}
+	own := causes(watchdog)
+	if !slices.Contains(own, "pytorch/nccl-watchdog-timeout") {
+		t.Fatalf("the watchdog's line alone: causes %v, want the watchdog's entry among them", own)
+	}
+	for _, c := range []struct {
+		name, in string
+		ahead    []string // what comes before the line's own causes
+	}{
+		{"the 545 driver on GeForce cards explains the timeout", smi545 + watchdog, []string{"cuda/driver-branch-p2p-hang-geforce"}},
+		{"the 535 driver: nothing explains it", smi535 + watchdog, nil},
+		{"a healthy note beside it: NCCL's P2P channel of a real H200 node (../shared/reference/h200x4)", "vm:2032:2032 [3] NCCL INFO Channel 00/0 : 3[3] -> 0[0] via P2P/CUMEM\n" + watchdog, nil},
+		{"NCCL's release of the table in its own line (a version with a known hang)", "NCCL version 2.19.3+cuda12.3\n" + watchdog, []string{"nccl/release-with-known-hang"}},
+		{"the custom all-reduce's own log line, its graph buffers shared (https://github.com/sgl-project/sglang/pull/11275)", "[2025-10-06 20:05:27 DP0 TP0] Registering 0 cuda graph addresses\n" + watchdog, []string{"vllm/custom-allreduce-hang-or-wrong-output"}},
+		// A person's words are a weaker witness than the program's line.
+		{"the custom all-reduce said in words (constructed)", "The server runs with the custom all-reduce on 2 GPUs.\n" + watchdog, nil},
+		{"an error line that names a failure beside it: that line's causes say more", smi545 + "RuntimeError: CUDA error: peer access is not supported between these two devices\n" + watchdog, nil},
+	} {
+		want := append(slices.Clone(c.ahead), own...)
+		if got := causes(c.in); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: the watchdog's causes %v, want %v", c.name, got, want)
 		}
 	}
 }

@@ -14,6 +14,9 @@ var (
 	reCustomAR        = pattern("customAR", `(?i)custom[ _-]?all[ _-]?reduce|custom[ _]ar\b|\bcustomallreduce|FORCE_NCCL_ALL_REDUCE_STRATEGY|Registering \d{1,9} cuda graph addresses|allreduce_fusion|cross_device_reduce_[12]stage`)
 	reCustomAROff     = pattern("customAROff", `(?i)disable[-_ ]custom[-_ ]?all[-_ ]?reduce|use_custom_all_reduce\s{1,4}disable|custom all-?reduce is disabled|custom allreduce is disabled`)
 	reCustomARWithout = pattern("customARWithout", `(?i)\bwithout\s{1,4}(?:the\s{1,4})?(?:--)?disable`)
+	// The program's own lines that show it running: vLLM's and SGLang's log
+	// line once its graph buffers are shared, and its kernels' names.
+	reCustomARLog = pattern("customARLog", `Registering \d{1,9} cuda graph addresses|cross_device_reduce_[12]stage`)
 )
 
 // customARWords are the words, as written, one of which every match of
@@ -25,6 +28,7 @@ var customARWords = []string{"custom all", "Custom all", "Custom All", "CUSTOM A
 // custom all-reduce as in use.
 type customAR struct {
 	named event
+	log   bool // that line is the program's own (reCustomARLog), not words
 }
 
 // customARLine reads stripped line s.
@@ -37,9 +41,14 @@ func (x *Extractor) customARLine(s string, n int, raw string) {
 		return
 	}
 	c.named.mark(n, raw)
+	c.log = reCustomARLog.MatchString(s)
 }
 
 // customARFacts gives the reader's fact once the input ends.
 func (x *Extractor) customARFacts() {
-	x.setEvent("allreduce.custom", "bool", "true", 1, x.car.named, "description")
+	source := Said
+	if x.car.log {
+		source = "log"
+	}
+	x.setEvent("allreduce.custom", "bool", "true", 1, x.car.named, source)
 }

@@ -75,6 +75,7 @@ const (
 	proseSplit                    // llama.cpp's split mode named (noise.go)
 	proseStory                    // a version story: one version works, another fails (verstory.go)
 	prosePlatform                 // where the GPUs run, said (platform.go)
+	hangLine                      // a collective, a set-up or a barrier timed out (hangline.go)
 )
 
 // mark says that a line holds one of the words the hang reader asks of
@@ -196,7 +197,8 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(noNCCLSaidWords, proseNoNCCL)...)
 	out = append(out, wordTriggers(splitModeWords, proseSplit)...)
 	out = append(out, wordTriggers(storyWords, proseStory)...)
-	return append(out, wordTriggers(platformWords, prosePlatform)...)
+	out = append(out, wordTriggers(platformWords, prosePlatform)...)
+	return append(out, wordTriggers(hangLineWords, hangLine)...)
 }()
 
 // markWord is a word of the hang reader and its mark.
@@ -457,6 +459,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case prosePlatform:
 		// NCCL's lines (a pod's host name) never say it (see platformLine).
 		return x.prose.plat.settled() || x.marks&markNCCLInfo != 0
+	case hangLine:
+		return x.prose.hangLine.set || x.marks&markNCCLInfo != 0
 	}
 	return false
 }

@@ -252,6 +252,8 @@ type prose struct {
 	splitMode   event // a line that names llama.cpp's split mode
 
 	plat platform // where the GPUs run, said (platform.go)
+
+	hangLine event // an error line that says a collective, a set-up or a barrier timed out (hangline.go)
 }
 
 // proseLine reads stripped line s.
@@ -359,6 +361,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	x.scalingLine(s, n, raw)
 	x.noiseLine(s, n, raw)
 	x.platformLine(s, n, raw)
+	x.hangLineRead(s, n, raw)
 }
 
 // grubIOMMUOn says whether the options of GRUB's command line m turn the
@@ -456,6 +459,9 @@ var proseFactRows = []proseFact{
 	{"virtualized", 0, "description", "vmSaid", func(p *prose) event { return p.plat.vm }, ""},
 	{"gpu.sharing", 1, "description", "share", func(p *prose) event { return p.plat.share }, ""},
 	{"gpus.isolated", 1, "description", "iso", func(p *prose) event { return p.plat.iso }, ""},
+	// The program's own line that a collective or a barrier timed out
+	// (hangline.go): above a hang said in words.
+	{"hang.seen", 3, "error line", "hangLine", func(p *prose) event { return p.hangLine }, ""},
 }
 
 // proseFacts gives the facts of these readers once the input ends.

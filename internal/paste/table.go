@@ -77,6 +77,7 @@ func Table() []byte {
 	t.Words["errorColumn"], t.Words["testsNamed"], t.Words["noNCCLSaid"] = errorColumnWords, testsNamedWords, noNCCLSaidWords
 	t.Words["splitMode"] = splitModeWords
 	t.Words["platform"], t.Words["platformNames"] = platformWords, platformNames
+	t.Words["hangLine"] = hangLineWords
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}

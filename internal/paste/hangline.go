@@ -1,0 +1,56 @@
+package paste
+
+import "strings"
+
+// A hang said by the program that waited: the error lines that say a
+// collective, a communicator's set-up or a barrier did not finish in time.
+// Such a line says that something hung, not why: the rest of the paste (the
+// driver branch, NCCL's release, /dev/shm in a container, NVLS) may say why,
+// and the entries that read hang.seen hold with it.
+
+var (
+	// PyTorch's NCCL watchdog ("Watchdog caught collective operation
+	// timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, ...) ran for 60273
+	// milliseconds before timing out", "Timeout at NCCL work: 1, last
+	// enqueued NCCL work: 1", its flight recorder's "Received a dump signal
+	// due to a collective timeout", its heartbeat monitor's "watchdog got
+	// stuck for 480 seconds without making progress"), the store-based
+	// barrier of init_process_group, the non-blocking communicator's init
+	// ("NCCL timeout when waiting for nonblocking call to become
+	// successful", "NCCL timeout in: ../torch/csrc/distributed/c10d/
+	// NCCLUtils.cpp:84"), Horovod's stall inspector ("waiting
+	// for remainder of ranks for more than 60 seconds") and XLA's rendezvous
+	// ("Expected 8 threads to join the rendezvous, but not all of them
+	// arrived on time").
+	reHangLine = pattern("hangLine", `Watchdog caught collective operation timeout|\bTimeout at NCCL work: -?\d|Received a dump signal due to a collective timeout|\bwatchdog got stuck for \d{1,9} seconds without making progress|`+
+		`Timed out initializing process group in store based ?barrier|\bNCCL timeout (?:in: \S|when waiting for nonblocking call)|`+
+		`waiting for remainder of ranks for more than \d{1,9} seconds|Expected \d{1,6} threads to join the rendezvous, but not all of them arrived`)
+	// A person who quotes the line to say it no longer comes ("no more
+	// Watchdog caught collective operation timeout after the fix").
+	reHangLineNot = pattern("hangLineNot", `(?i)(?:\bno|\bnot|\bnever|\bwithout|\bno longer|\bno more|n't)\s(?:\w{1,20}\s){0,4}["'\x60(]?(?:\[[^\]]{0,40}\]\s)?(?:watchdog caught|timeout at nccl work|nccl timeout|watchdog got stuck|timed out initializing process group|waiting for remainder)`)
+)
+
+// hangLineWords are the words, as written, one of which every match of
+// reHangLine holds; NCCL's own INFO lines hold none.
+var hangLineWords = []string{"Watchdog caught", "Timeout at NCCL work", "dump signal", "watchdog got stuck", "store based", "NCCL timeout",
+	"remainder of ranks", "join the rendezvous"}
+
+// hangLineRead reads stripped line s for the first line that says a
+// collective, a set-up or a barrier timed out.
+func (x *Extractor) hangLineRead(s string, n int, raw string) {
+	if p := &x.prose; !p.hangLine.set && HangLine(s) {
+		p.hangLine.mark(n, raw)
+	}
+}
+
+// Said is the source of the facts read from a person's words rather than
+// from what a program printed.
+const Said = "description"
+
+// HangLine says whether line is one of a program saying that a collective,
+// a set-up or a barrier timed out: a line that tells that something hung,
+// not why. Explain answers such lines with what the rest of the paste says
+// about why first (assets/paste.js's hangLine is the same).
+func HangLine(line string) bool {
+	return containsAny(line, hangLineWords...) && !strings.Contains(line, "NCCL INFO") && reHangLine.MatchString(line) && !reHangLineNot.MatchString(line)
+}
