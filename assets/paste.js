@@ -128,7 +128,7 @@
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
       ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev() };
     this.gpuArch = { seen: 0, first: ev() };
-    this.story = { ev: ev(), component: "", fact: "", good: "", bad: "" };
+    this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [] };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     this.scale = { fail: ev(), dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0 };
@@ -748,7 +748,7 @@
 
   // storyLine mirrors verstory.go's: a version said to work set against
   // one said to fail, or the change that led to one.
-  var STORY_WORDS = T.words.story, STORY_COMPONENTS = T.words.storyComponents;
+  var STORY_WORDS = T.words.story, STORY_COMPONENTS = T.words.storyComponents, MAX_HALVES = 16;
   function storyComponent(word) {
     var w = word.toLowerCase().split(/[ \t]+/).join(" ");
     for (var i = 0; i + 2 < STORY_COMPONENTS.length; i += 3) { if (STORY_COMPONENTS[i] === w) { return [STORY_COMPONENTS[i + 1], STORY_COMPONENTS[i + 2]]; } }
@@ -807,27 +807,44 @@
       if (from[v.at]) { pol = -pol; }
       if (pol > 0 && good === "") { good = v.v; } else if (pol < 0 && bad === "") { bad = v.v; }
     });
+    var e = ev();
+    mark(e, n, raw);
     if (good !== "" && bad !== "") { if (versionCmp(good, bad) === 0) { return; } }
-    else if (good !== "" || bad !== "") { if (!RE.storyChange.test(s)) { return; } }
+    else if (good !== "" || bad !== "") { if (!RE.storyChange.test(s)) { this.storyHalf(comp, good, bad, e); return; } }
     else { return; }
+    this.tellStory(comp, good, bad, e, e, e);
+  };
+  X.tellStory = function (comp, good, bad, e, goodEv, badEv) {
     var fact = "";
-    for (i = 0; i + 2 < STORY_COMPONENTS.length; i += 3) {
+    for (var i = 0; i + 2 < STORY_COMPONENTS.length; i += 3) {
       if (STORY_COMPONENTS[i + 1] === comp && (fact === "" || STORY_COMPONENTS[i] === comp)) { fact = STORY_COMPONENTS[i + 2]; }
     }
-    this.story = { ev: ev(), component: comp, fact: fact, good: good, bad: bad };
-    mark(this.story.ev, n, raw);
+    this.story = { ev: e, component: comp, fact: fact, good: good, bad: bad, goodEv: good !== "" ? goodEv : ev(), badEv: bad !== "" ? badEv : ev(), halves: [] };
+  };
+  // storyHalf mirrors verstory.go's: half a story told over lines.
+  X.storyHalf = function (comp, good, bad, e) {
+    var hs = this.story.halves, h = null;
+    for (var i = 0; i < hs.length; i++) { if (hs[i].component === comp) { h = hs[i]; } }
+    if (!h) {
+      if (hs.length >= MAX_HALVES) { return; }
+      h = { component: comp, good: "", bad: "", goodEv: ev(), badEv: ev() };
+      hs.push(h);
+    }
+    if (good !== "" && h.good === "") { h.good = good; h.goodEv = e; }
+    if (bad !== "" && h.bad === "") { h.bad = bad; h.badEv = e; }
+    if (h.good !== "" && h.bad !== "" && versionCmp(h.good, h.bad) !== 0) { this.tellStory(comp, h.good, h.bad, e, h.goodEv, h.badEv); }
   };
   X.storyFacts = function () {
     var st = this.story;
     if (!st.ev.set) { return; }
     this.setEvent("version.regression", "bool", "true", 1, st.ev, "description");
     this.setEvent("version.component", "str", st.component, 1, st.ev, "description");
-    if (st.good !== "") { this.setEvent("version.good", "version", st.good, 1, st.ev, "description"); }
-    if (st.bad !== "") { this.setEvent("version.bad", "version", st.bad, 1, st.ev, "description"); }
+    if (st.good !== "") { this.setEvent("version.good", "version", st.good, 1, st.goodEv, "description"); }
+    if (st.bad !== "") { this.setEvent("version.bad", "version", st.bad, 1, st.badEv, "description"); }
     if (st.fact === "" || prioOf(this, st.fact) > 0) { return; }
     var f = this.f[st.fact];
     if (f && (st.bad !== "" || st.good !== "" && versionCmp(f.value, st.good) === 0)) { delete this.f[st.fact]; delete this.prio[st.fact]; }
-    if (st.bad !== "" && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad))) { this.setEvent(st.fact, "version", st.bad, 0, st.ev, "description"); }
+    if (st.bad !== "" && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad))) { this.setEvent(st.fact, "version", st.bad, 0, st.badEv, "description"); }
   };
 
   // gpuArchLine mirrors versions.go's: the architectures GPU names give.

@@ -21,8 +21,9 @@ import (
 
 var (
 	// A component named with its version: "driver 535", "NVIDIA driver to
-	// 545.23.08", "NCCL 2.30.7", "PyTorch version 2.3", "vLLM v0.4.2".
-	reStoryComp = pattern("storyComp", `(?i)\b(nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series)s?)?(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|=|:|(?:降级|升级|回退|版本)[到为至]?))?[ \t]{0,3}[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
+	// 545.23.08", "NCCL 2.30.7", "PyTorch version 2.3", "vLLM v0.4.2",
+	// "vllm library version `v0.6.1`" (Markdown quotes it as code).
+	reStoryComp = pattern("storyComp", `(?i)\b(nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series|library)s?){0,2}(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|=|:|(?:降级|升级|回退|版本)[到为至]?))?[ \t]{0,3}[\x60'"]?[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
 	// A driver named by its version first: "the 545 driver", "R545 drivers",
 	// "545.23.08 NVIDIA driver"; or by its version's shape alone, three
 	// digits and two more parts ("revert to 535.154.05"), which no other
@@ -59,9 +60,13 @@ var (
 // rare in NCCL's own INFO lines, which are not read for it.
 var storyWords = []string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", "DOWNGRAD", "updat", "Updat", "roll", "Roll", "revert", "Revert", "pinn", "Pinn", "pin ", "Pin ",
 	"switch", "Switch", "went back", "back to", "since", "Since",
-	"works", "Works", "worked", "Worked", "working", "passes", "passed", "fine", "fixed", "Fixed", "fixes", "solved", "Solved", "resolved", "Resolved", "helped", "completes",
+	"works", "Works", "worked", "Worked", "working", "passes", "passed", "fine", "fixed", "Fixed", "fixes", "solved", "Solved", "resolved", "Resolved", "helped", "completes", "succeed", "Succeed",
 	"gone", "disappear", "went away", "goes away", "no such", "No such", "n't", "not ", "no issue", "No issue", "no problem", "No problem",
-	"升级", "降级", "回退"}
+	"升级", "降级", "回退",
+	// A failure said beside one version, which a version said to work on
+	// another line completes (storyHalf).
+	"hang", "Hang", "hung", "stuck", "Stuck", "deadlock", "Deadlock", "freez", "froze", "crash", "Crash", "broke", "Broke",
+	"regress", "Regress", "slow", "Slow", "卡住", "卡死", "挂起"}
 
 // storyComponents name each component as the facts do, by the word a line
 // uses for it (lower case), and the fact that holds its version where one does.
@@ -89,13 +94,30 @@ func storyComponentWords() []string {
 	return out
 }
 
-// story is the state of this reader: the first line that tells a story.
+// story is the state of this reader: the first line that tells a story,
+// or the line that completes one told over two lines.
 type story struct {
-	ev        event
-	component string // as storyComponents names it
-	fact      string // the fact of its version, or ""
-	good, bad string // the version that works and the one that fails; either may be ""
+	ev            event
+	component     string // as storyComponents names it
+	fact          string // the fact of its version, or ""
+	good, bad     string // the version that works and the one that fails; either may be ""
+	goodEv, badEv event  // the lines that say them
+	halves        []storyHalf
 }
+
+// storyHalf is half a story told over lines: "I tested alltoall_perf with
+// NCCL 2.19.1 ... it hangs at init" on one, "When I used nccl 2.18.6, there
+// are no problems" on another. Each line says how one version of a
+// component fares, with no change that led to it; a version said to work
+// and another said to fail, of the same component, make the story.
+type storyHalf struct {
+	component     string
+	good, bad     string
+	goodEv, badEv event
+}
+
+// maxHalves bounds the components whose halves are kept.
+const maxHalves = 16
 
 // verAt is a version said on a line, at byte offset at.
 type verAt struct {
@@ -189,6 +211,8 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 			bad = v.v
 		}
 	}
+	var e event
+	e.mark(n, raw)
 	switch {
 	case good != "" && bad != "":
 		if rules.CompareVersions(good, bad) == 0 {
@@ -196,18 +220,58 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		}
 	case good != "" || bad != "":
 		if !reStoryChange.MatchString(s) {
+			x.storyHalf(comp, good, bad, e)
 			return
 		}
 	default:
 		return
 	}
-	x.story = story{component: comp, good: good, bad: bad}
+	x.tellStory(comp, good, bad, e, e, e)
+}
+
+// tellStory sets the story of comp: good and bad said on lines goodEv and
+// badEv, told by line e.
+func (x *Extractor) tellStory(comp, good, bad string, e, goodEv, badEv event) {
+	x.story = story{component: comp, good: good, bad: bad, ev: e}
+	if good != "" {
+		x.story.goodEv = goodEv
+	}
+	if bad != "" {
+		x.story.badEv = badEv
+	}
 	for k, c := range storyComponents {
 		if c[0] == comp && (x.story.fact == "" || k == comp) {
 			x.story.fact = c[1]
 		}
 	}
-	x.story.ev.mark(n, raw)
+}
+
+// storyHalf notes that line e says version good of comp works, or bad
+// fails, and tells the story once another line has said the other of
+// another version.
+func (x *Extractor) storyHalf(comp, good, bad string, e event) {
+	var h *storyHalf
+	for i := range x.story.halves {
+		if x.story.halves[i].component == comp {
+			h = &x.story.halves[i]
+		}
+	}
+	if h == nil {
+		if len(x.story.halves) >= maxHalves {
+			return
+		}
+		x.story.halves = append(x.story.halves, storyHalf{component: comp})
+		h = &x.story.halves[len(x.story.halves)-1]
+	}
+	if good != "" && h.good == "" {
+		h.good, h.goodEv = good, e
+	}
+	if bad != "" && h.bad == "" {
+		h.bad, h.badEv = bad, e
+	}
+	if h.good != "" && h.bad != "" && rules.CompareVersions(h.good, h.bad) != 0 {
+		x.tellStory(comp, h.good, h.bad, e, h.goodEv, h.badEv)
+	}
 }
 
 // storyShape says whether v can be a version of comp on a line whose first
@@ -266,10 +330,10 @@ func (x *Extractor) storyFacts() {
 	x.setEvent("version.regression", "bool", "true", 1, st.ev, "description")
 	x.setEvent("version.component", "str", st.component, 1, st.ev, "description")
 	if st.good != "" {
-		x.setEvent("version.good", "version", st.good, 1, st.ev, "description")
+		x.setEvent("version.good", "version", st.good, 1, st.goodEv, "description")
 	}
 	if st.bad != "" {
-		x.setEvent("version.bad", "version", st.bad, 1, st.ev, "description")
+		x.setEvent("version.bad", "version", st.bad, 1, st.badEv, "description")
 	}
 	if st.fact == "" {
 		return
@@ -282,6 +346,6 @@ func (x *Extractor) storyFacts() {
 		delete(x.prio, st.fact)
 	}
 	if st.bad != "" && (st.fact != "driver.version" || storyShape("driver", st.bad, st.bad)) {
-		x.setEvent(st.fact, "version", st.bad, 0, st.ev, "description")
+		x.setEvent(st.fact, "version", st.bad, 0, st.badEv, "description")
 	}
 }
