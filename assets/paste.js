@@ -847,6 +847,27 @@
     if (st.bad !== "" && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad))) { this.setEvent(st.fact, "version", st.bad, 0, st.badEv, "description"); }
   };
 
+  // impliedFacts mirrors implied.go's: the NCCL PyTorch's wheel requires.
+  var TORCH_NCCL = T.words.torchNCCL;
+  function impliedNCCL(v) {
+    var i = v.indexOf("+"), local = i < 0 ? "" : v.slice(i + 1);
+    if (i >= 0) { v = v.slice(0, i); }
+    if (local !== "" && local.indexOf("cu") !== 0 || /[abdr]/.test(v)) { return ""; }
+    var parts = v.split(".");
+    if (parts.length < 2) { return ""; }
+    var minor = parts[0] + "." + parts[1];
+    for (var k = 0; k + 1 < TORCH_NCCL.length; k += 2) { if (TORCH_NCCL[k] === minor) { return TORCH_NCCL[k + 1]; } }
+    return "";
+  }
+  X.impliedFacts = function () {
+    var t = this.f["python.torch"];
+    if (!t || this.f["nccl.version"] || this.f["python.nccl"] || this.story.ev.set && this.story.component === "torch") { return; }
+    var nccl = impliedNCCL(t.value);
+    if (nccl === "") { return; }
+    var e = { set: true, line: t.line, text: t.text };
+    this.setEvent("nccl.bundled", "version", nccl, 0, e, "PyTorch's wheel");
+  };
+
   // gpuArchLine mirrors versions.go's: the architectures GPU names give.
   var GPU_NAME_WORDS = T.words.gpuName, GPU_ARCHS = [["ampere", RE.gpuAmpere], ["ada", RE.gpuAda], ["hopper", RE.gpuHopper], ["blackwell", RE.gpuBlackwell]];
   X.gpuArchLine = function (s, n, raw) {
@@ -1165,6 +1186,7 @@
     this.customARFacts();
     this.linkFacts();
     this.storyFacts();
+    this.impliedFacts();
     var s = this.simple;
     if (s.ran.set) { this.setEvent("p2p.test.ran", "bool", "true", 1, s.ran, "simpleP2P"); }
     if (s.verifyKO.set) { this.setEvent("p2p.test.data_ok", "bool", "false", 2, s.verifyKO, "simpleP2P"); }

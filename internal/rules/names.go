@@ -133,6 +133,7 @@ var displayNames = map[string]words{
 	"version.bad":             {"the version said to fail", "据称出错的版本"},
 	"gpu.sharing":             {"a GPU-sharing layer intercepting CUDA (HAMi's libvgpu)", "拦截 CUDA 调用的 GPU 共享层（HAMi 的 `libvgpu`）"},
 	"gpus.isolated":           {"each process sees only its own GPU (per-task GPU binding, enroot's device restriction)", "每个进程只能看到自己的 GPU（按任务绑定 GPU、enroot 的设备限制）"},
+	"nccl.bundled":            {"NCCL of PyTorch's wheel (implied by its version)", "PyTorch wheel 自带的 NCCL（由其版本推断）"},
 }
 
 // The whole reasons facts give of themselves (their yes and no) in each
