@@ -128,7 +128,7 @@
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
       ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev() };
     this.gpuArch = { seen: 0, first: ev() };
-    this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [] };
+    this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [], installed: "" };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     this.scale = { fail: ev(), dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0 };
@@ -771,7 +771,25 @@
   // groupAt is the offset in s of group g of match m (JavaScript gives the
   // match's start only): the group is the match's last occurrence of it.
   function groupAt(m, g) { return m.index + m[0].lastIndexOf(m[g]); }
+  var STORY_INSTALL = T.words.storyInstall;
+  function installedComponent(m) {
+    for (var i = 1; i < m.length; i++) {
+      var g = (m[i] || "").toLowerCase();
+      if (g === "") { continue; }
+      if (g.indexOf("nvidia-nccl") === 0 || g === "libnccl2") { return "nccl"; }
+      if (g === "nvidia-driver" || g === "cuda-drivers") { return "driver"; }
+      if (g === "cuda-toolkit") { return "cuda"; }
+      if (g === "pytorch") { return "torch"; }
+      if (g.indexOf("tensorrt") === 0) { return "tensorrt-llm"; }
+      return g;
+    }
+    return "";
+  }
   X.storyLine = function (s, n, raw) {
+    var im;
+    if (this.story.installed === "" && containsAny(s, STORY_INSTALL) && s.indexOf("NCCL INFO") < 0 && (im = RE.storyInstall.exec(s))) {
+      this.story.installed = installedComponent(im);
+    }
     if (this.story.ev.set || !containsAny(s, STORY_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
     var named = [], m, re, i, k;
     re = global("storyComp");
@@ -782,7 +800,7 @@
     named.forEach(function (v) {
       if (v.comp !== "" && v.at < firstAt && storyShape(v.comp, v.v, v.v)) { comp = v.comp; first = v.v; firstAt = v.at; }
     });
-    if (comp === "") { return; }
+    if (comp === "") { this.bareStory(s, n, raw); return; }
     var vers = [];
     re = global("storyVer");
     for (k = 0; k < 16 && (m = re.exec(s)); k++) {
@@ -814,12 +832,37 @@
     else { return; }
     this.tellStory(comp, good, bad, e, e, e);
   };
+  // bareStory mirrors verstory.go's: a story that names no version.
+  X.bareStory = function (s, n, raw) {
+    var m = RE.storyBare.exec(s), re, k, mm;
+    if (!m) { return; }
+    var cuts = [0];
+    re = global("storyCut");
+    for (k = 0; k < 32 && (mm = re.exec(s)); k++) { cuts.push(mm.index + mm[0].length); if (mm[0] === "") { re.lastIndex++; } }
+    cuts.push(s.length);
+    var c = 0;
+    while (c + 2 < cuts.length && m.index >= cuts[c + 1]) { c++; }
+    if (RE.storyAdvice.test(s.slice(cuts[c], cuts[c + 1]))) { return; }
+    var pol = 0;
+    for (var i = c; pol === 0 && i <= c + 2 && i + 1 < cuts.length; i++) { pol = storyPolarity(s.slice(cuts[i], cuts[i + 1])); }
+    if (pol === 0) { return; }
+    var comp = "";
+    re = global("storyCompWord");
+    for (k = 0; k < 4 && (mm = re.exec(s)); k++) {
+      var rest = s.slice(mm.index + mm[0].length).toLowerCase();
+      if (rest.indexOf("-test") !== 0 && rest.indexOf("_test") !== 0) { comp = storyComponent(mm[1])[0]; break; }
+    }
+    var e = ev();
+    mark(e, n, raw);
+    this.tellStory(comp, "", "", e, e, e);
+    this.story.bare = true;
+  };
   X.tellStory = function (comp, good, bad, e, goodEv, badEv) {
     var fact = "";
     for (var i = 0; i + 2 < STORY_COMPONENTS.length; i += 3) {
       if (STORY_COMPONENTS[i + 1] === comp && (fact === "" || STORY_COMPONENTS[i] === comp)) { fact = STORY_COMPONENTS[i + 2]; }
     }
-    this.story = { ev: e, component: comp, fact: fact, good: good, bad: bad, goodEv: good !== "" ? goodEv : ev(), badEv: bad !== "" ? badEv : ev(), halves: [] };
+    this.story = { ev: e, component: comp, fact: fact, good: good, bad: bad, goodEv: good !== "" ? goodEv : ev(), badEv: bad !== "" ? badEv : ev(), halves: [], installed: this.story.installed };
   };
   // storyHalf mirrors verstory.go's: half a story told over lines.
   X.storyHalf = function (comp, good, bad, e) {
@@ -837,7 +880,9 @@
   X.storyFacts = function () {
     var st = this.story;
     if (!st.ev.set) { return; }
-    this.setEvent("version.regression", "bool", "true", 1, st.ev, "description");
+    this.setEvent(st.bare ? "version.changed" : "version.regression", "bool", "true", 1, st.ev, "description");
+    if (st.component === "") { st.component = st.installed; }
+    if (st.component === "") { return; }
     this.setEvent("version.component", "str", st.component, 1, st.ev, "description");
     if (st.good !== "") { this.setEvent("version.good", "version", st.good, 1, st.goodEv, "description"); }
     if (st.bad !== "") { this.setEvent("version.bad", "version", st.bad, 1, st.badEv, "description"); }

@@ -196,6 +196,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(noNCCLSaidWords, proseNoNCCL)...)
 	out = append(out, wordTriggers(splitModeWords, proseSplit)...)
 	out = append(out, wordTriggers(storyWords, proseStory)...)
+	out = append(out, wordTriggers(storyInstallWords, proseStory)...)
 	return append(out, wordTriggers(platformWords, prosePlatform)...)
 }()
 
@@ -447,7 +448,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseAlready, proseIbv, proseFabric, proseErrCol, proseNoNCCL, proseSplit:
 		return x.noiseDone(r)
 	case proseStory:
-		return x.story.ev.set || x.marks&markNCCLInfo != 0
+		// A story that names no component reads on for one installed.
+		return x.story.ev.set && (x.story.component != "" || x.story.installed != "") || x.marks&markNCCLInfo != 0
 	case gpuArchName:
 		// Every architecture named settles it; NCCL's lines name none.
 		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0

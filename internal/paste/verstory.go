@@ -52,7 +52,22 @@ var (
 	// The change that led to a version: an upgrade, a downgrade, a
 	// rollback, a pin, a switch back, "since" a version ("since PyTorch
 	// 2.3"); "after training" is none.
-	reStoryChange = pattern("storyChange", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|updat\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}|pinn(?:ed|ing)|pin|switch\w{0,3}(?: back)? to|went back to|go(?:ing)? back to)\b|\bsince\s(?:[\w-]{1,16}\s)?v?\d|升级|降级|回退`)
+	// A story that names no version: "after the upgrade it hangs",
+	// "downgrading fixed it", "the new version broke it", "works on the
+	// old image". The change must be one of versions (an upgrade, a
+	// downgrade, a rollback, a new or old release, an update of a
+	// component): "after updating my code" is none.
+	reStoryBare = pattern("storyBare", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}\s(?:back\s)?to|(?:new|newer|newest|latest|old|older|previous)\s(?:\w{1,12}\s)?(?:versions?|releases?|images?|drivers?|builds?|containers?|wheels?)|(?:drivers?|nccl|cuda|torch|pytorch|vllm)\supdates?|updat\w{1,4}\s(?:the\s|my\s|our\s)?(?:nvidia\s)?(?:drivers?|nccl|cuda|torch|pytorch|vllm))\b|升级|降级|回退|旧版本|新版本`)
+	// Advice, a plan or a question is no story: "try downgrading",
+	// "should I upgrade?", "please update the driver".
+	reStoryAdvice = pattern("storyAdvice", `(?i)\b(?:try|should|could|would|recommend\w{0,3}|suggest\w{0,3}|please|maybe|might|plan\w{0,3}|going to|will|want to|need to|have to|consider\w{0,3})\b|\?|建议|是否`)
+	// A component named without its version, on the story's line.
+	reStoryCompWord = pattern("storyCompWord", `(?i)\b(nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang)\b`)
+	// A component named elsewhere: installed by pip, conda or apt, or the
+	// image the job runs ("pip install -U vllm", "apt-get install
+	// libnccl2=2.18.3-1+cuda12.2", "nvcr.io/nvidia/pytorch:24.05-py3").
+	reStoryInstall = pattern("storyInstall", `(?i)\b(?:pip3?|uv pip|conda|mamba|apt|apt-get|yum|dnf)\s(?:\S{1,40}\s){0,4}?install\s(?:-\S{1,30}\s){0,4}["']?(torch|vllm|jaxlib|jax|deepspeed|sglang|tensorrt[-_]llm|nvidia-nccl-cu\d{2}|libnccl2|nvidia-driver|cuda-drivers|cuda-toolkit)\b|\b(?:nvcr\.io/nvidia/(pytorch)|vllm/(vllm)-openai|lmsysorg/(sglang)):`)
+	reStoryChange  = pattern("storyChange", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|updat\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}|pinn(?:ed|ing)|pin|switch\w{0,3}(?: back)? to|went back to|go(?:ing)? back to)\b|\bsince\s(?:[\w-]{1,16}\s)?v?\d|升级|降级|回退`)
 )
 
 // storyWords are the words, as written, one of which every line the story
@@ -66,7 +81,13 @@ var storyWords = []string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", 
 	// A failure said beside one version, which a version said to work on
 	// another line completes (storyHalf).
 	"hang", "Hang", "hung", "stuck", "Stuck", "deadlock", "Deadlock", "freez", "froze", "crash", "Crash", "broke", "Broke",
-	"regress", "Regress", "slow", "Slow", "卡住", "卡死", "挂起"}
+	"regress", "Regress", "slow", "Slow", "卡住", "卡死", "挂起",
+	// A new or old release said without its version (reStoryBare).
+	"new ", "New ", "newer", "latest", "Latest", "old ", "Old ", "older", "previous", "Previous", "旧版本", "新版本"}
+
+// storyInstallWords are the words, as written, one of which every match of
+// reStoryInstall holds: what names a component elsewhere in the paste.
+var storyInstallWords = []string{"install", "nvcr.io/nvidia/", "vllm-openai:", "lmsysorg/sglang:"}
 
 // storyComponents name each component as the facts do, by the word a line
 // uses for it (lower case), and the fact that holds its version where one does.
@@ -103,6 +124,8 @@ type story struct {
 	good, bad     string // the version that works and the one that fails; either may be ""
 	goodEv, badEv event  // the lines that say them
 	halves        []storyHalf
+	installed     string // a component installed or run as an image elsewhere in the paste, for a story that names none
+	bare          bool   // a change of versions that names no version (bareStory)
 }
 
 // storyHalf is half a story told over lines: "I tested alltoall_perf with
@@ -128,6 +151,11 @@ type verAt struct {
 
 // storyLine reads stripped line s for a version story.
 func (x *Extractor) storyLine(s string, n int, raw string) {
+	if x.story.installed == "" && containsAny(s, storyInstallWords...) && !strings.Contains(s, "NCCL INFO") {
+		if m := reStoryInstall.FindStringSubmatch(s); m != nil {
+			x.story.installed = installedComponent(m)
+		}
+	}
 	if x.story.ev.set || !containsAny(s, storyWords...) || strings.Contains(s, "NCCL INFO") {
 		return
 	}
@@ -148,6 +176,7 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		}
 	}
 	if comp == "" {
+		x.bareStory(s, n, raw)
 		return
 	}
 	// The component's versions: those named with it, and those said alone
@@ -229,10 +258,73 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 	x.tellStory(comp, good, bad, e, e, e)
 }
 
+// bareStory reads line s for a story that names no version: a change of
+// versions and what it did, in the same clause or the two after ("after
+// downgrading HPC-X ..., I tried NCCL-test and it worked well"), or a new
+// or old release said to fail or work.
+// The component is the one the line names, else the one installed or run
+// elsewhere in the paste (storyFacts), else unknown.
+func (x *Extractor) bareStory(s string, n int, raw string) {
+	m := reStoryBare.FindStringIndex(s)
+	if m == nil {
+		return
+	}
+	cuts := append([]int{0}, storyCuts(s)...)
+	cuts = append(cuts, len(s))
+	c := 0
+	for c+2 < len(cuts) && m[0] >= cuts[c+1] {
+		c++
+	}
+	if reStoryAdvice.MatchString(s[cuts[c]:cuts[c+1]]) {
+		return
+	}
+	pol := 0
+	for i := c; pol == 0 && i <= c+2 && i+1 < len(cuts); i++ {
+		pol = storyPolarity(s[cuts[i]:cuts[i+1]])
+	}
+	if pol == 0 {
+		return
+	}
+	// nccl-tests ("NCCL-test") is not NCCL.
+	comp := ""
+	for _, w := range reStoryCompWord.FindAllStringIndex(s, 4) {
+		if rest := strings.ToLower(s[w[1]:]); !strings.HasPrefix(rest, "-test") && !strings.HasPrefix(rest, "_test") {
+			comp = storyComponents[normalSpace(strings.ToLower(s[w[0]:w[1]]))][0]
+			break
+		}
+	}
+	var e event
+	e.mark(n, raw)
+	x.tellStory(comp, "", "", e, e, e)
+	x.story.bare = true
+}
+
+// installedComponent is the component match m of reStoryInstall names.
+func installedComponent(m []string) string {
+	for _, g := range m[1:] {
+		switch g = strings.ToLower(g); {
+		case g == "":
+		case strings.HasPrefix(g, "nvidia-nccl") || g == "libnccl2":
+			return "nccl"
+		case g == "nvidia-driver" || g == "cuda-drivers":
+			return "driver"
+		case g == "cuda-toolkit":
+			return "cuda"
+		case g == "pytorch":
+			return "torch"
+		case strings.HasPrefix(g, "tensorrt"):
+			return "tensorrt-llm"
+		default:
+			return g
+		}
+	}
+	return ""
+}
+
 // tellStory sets the story of comp: good and bad said on lines goodEv and
 // badEv, told by line e.
 func (x *Extractor) tellStory(comp, good, bad string, e, goodEv, badEv event) {
-	x.story = story{component: comp, good: good, bad: bad, ev: e}
+	x.story = story{component: comp, good: good, bad: bad, ev: e, installed: x.story.installed}
 	if good != "" {
 		x.story.goodEv = goodEv
 	}
@@ -327,7 +419,18 @@ func (x *Extractor) storyFacts() {
 	if !st.ev.set {
 		return
 	}
-	x.setEvent("version.regression", "bool", "true", 1, st.ev, "description")
+	// A change that names no version is weaker: version.changed.
+	if st.bare {
+		x.setEvent("version.changed", "bool", "true", 1, st.ev, "description")
+	} else {
+		x.setEvent("version.regression", "bool", "true", 1, st.ev, "description")
+	}
+	if st.component == "" {
+		st.component = st.installed
+	}
+	if st.component == "" {
+		return
+	}
 	x.setEvent("version.component", "str", st.component, 1, st.ev, "description")
 	if st.good != "" {
 		x.setEvent("version.good", "version", st.good, 1, st.goodEv, "description")
