@@ -80,10 +80,12 @@ var storyWords = []string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", 
 	"升级", "降级", "回退",
 	// A failure said beside one version, which a version said to work on
 	// another line completes (storyHalf).
-	"hang", "Hang", "hung", "stuck", "Stuck", "deadlock", "Deadlock", "freez", "froze", "crash", "Crash", "broke", "Broke",
+	// "hang" alone is in "change": the forms a failure takes.
+	"hangs", "hang ", "hang.", "hang,", "hanging", "Hang", "hung", "stuck", "Stuck", "deadlock", "Deadlock", "freez", "froze", "crash", "Crash", "broke", "Broke",
 	"regress", "Regress", "slow", "Slow", "卡住", "卡死", "挂起",
 	// A new or old release said without its version (reStoryBare).
-	"new ", "New ", "newer", "latest", "Latest", "old ", "Old ", "older", "previous", "Previous", "旧版本", "新版本"}
+	// Led by a space: "renew", "threshold" and "hold" are none.
+	" new ", "New ", " newer", "latest", "Latest", " old ", "Old ", " older", "previous", "Previous", "旧版本", "新版本"}
 
 // storyInstallWords are the words, as written, one of which every match of
 // reStoryInstall holds: what names a component elsewhere in the paste.
