@@ -251,6 +251,7 @@ func explainCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, 
 		return 0, err
 	}
 	loaded()
+	readingGC()
 	w, o := stdout, diagnose.Options{Lang: l, JSON: *asJSON, BaseURL: *baseURL, Follow: *follow, Warn: stderr, Paste: paste.New(), RepoURL: *repoURL}
 	if *follow {
 		in, w = io.TeeReader(in, stdout), stderr

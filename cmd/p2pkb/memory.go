@@ -59,6 +59,21 @@ func jsonBytes(dir string) int64 {
 	return n
 }
 
+// readingGC collects garbage at 1.5 times the live heap while explain reads
+// a log, rather than Go's default of twice, unless GOGC or GOMEMLIMIT say
+// otherwise: the heap that reading holds is small (about 15 MB beside the
+// catalogue) and a log makes garbage at a steady rate, so collecting
+// sooner costs little. On a 16-core node, five runs each on a 300 MB log:
+// 225-324 MB/s and 52.4-54.5 MB at 50, against 235-258 MB/s and
+// 55.5-57.5 MB at the default.
+func readingGC() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(readingGCPercent)
+	}
+}
+
+const readingGCPercent = 50
+
 // fewProcs runs explain on the processors it keeps busy (diagnose.Procs),
 // unless GOMAXPROCS says otherwise. On a node of 16 cores, explain of a
 // 300 MB log read as fast on 4 to 16 processors (174-281 MB/s, 170-255 at

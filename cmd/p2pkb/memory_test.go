@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"github.com/p2pkb/p2pkb/internal/diagnose"
@@ -53,5 +54,23 @@ func TestExplainFewProcs(t *testing.T) {
 	fewProcs()
 	if got := runtime.GOMAXPROCS(0); got != 16 {
 		t.Errorf("with GOMAXPROCS=16 explain runs on %d processors", got)
+	}
+}
+
+// While explain reads a log, garbage is collected at readingGCPercent,
+// unless GOGC or GOMEMLIMIT say otherwise.
+func TestReadingGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	for _, c := range []struct {
+		gogc, memlimit string
+		want           int
+	}{{"", "", readingGCPercent}, {"200", "", 100}, {"", "1GiB", 100}} {
+		t.Setenv("GOGC", c.gogc)
+		t.Setenv("GOMEMLIMIT", c.memlimit)
+		debug.SetGCPercent(100)
+		readingGC()
+		if got := debug.SetGCPercent(100); got != c.want {
+			t.Errorf("GOGC=%q GOMEMLIMIT=%q: collecting at %d%%, want %d%%", c.gogc, c.memlimit, got, c.want)
+		}
 	}
 }

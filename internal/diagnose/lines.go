@@ -95,6 +95,9 @@ type lineReader struct {
 	// are pre, rather than found in the line as it is read.
 	ahead bool
 	pre   []int32
+	// xAhead: the extractor reads the lines on a goroutine of its own
+	// (eachLineAhead), not in read.
+	xAhead bool
 }
 
 // prepared is what a catalogue's line readers share, kept for the last
@@ -132,7 +135,7 @@ func (r *lineReader) foundLit(lit int) {
 		r.m.Found(lit)
 	case lit < r.split+r.layers:
 		r.layer = true
-	case r.x != nil:
+	case r.x != nil && !r.xAhead:
 		r.x.Found(lit - r.split - r.layers)
 	}
 }
@@ -145,7 +148,8 @@ func (r *lineReader) foundLit(lit int) {
 func (r *lineReader) read(n int, line []byte, done func(*search.Doc) bool) []search.LineMatch {
 	r.layer = false
 	r.m.Begin()
-	if r.x != nil {
+	xHere := r.x != nil && !r.xAhead
+	if xHere {
 		r.x.Begin()
 	}
 	if r.ahead {
@@ -155,7 +159,7 @@ func (r *lineReader) read(n int, line []byte, done func(*search.Doc) bool) []sea
 	} else {
 		r.ac.Scan(line, r.found)
 	}
-	if r.x != nil {
+	if xHere {
 		r.x.End(n, line)
 	}
 	if r.layer {

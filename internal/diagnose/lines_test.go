@@ -4,11 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/p2pkb/p2pkb/internal/paste"
 )
 
 // A message across the boundary of two pieces of a long line is whole in
@@ -128,5 +132,53 @@ func TestEachLineAhead(t *testing.T) {
 	broken := io.MultiReader(strings.NewReader(in.String()[:2*batchBytes]), iotest.ErrReader(stop))
 	if err := r.eachLineAhead(broken, func(int, []byte) error { return nil }, func(int, int64) {}); err != stop {
 		t.Errorf("the input's error: %v", err)
+	}
+}
+
+// Read ahead, the extractor reads every line on its own goroutine and finds
+// the facts that reading the lines in order finds: here the reference
+// node's nvidia-smi outputs and NCCL log, spread over several batches and a
+// long line, with filler between them.
+func TestEachLineAheadFacts(t *testing.T) {
+	s := repoSite(t)
+	var in strings.Builder
+	filler := func() {
+		for i := 0; i < batchBytes/60; i++ {
+			fmt.Fprintf(&in, "step %d loss 1.%04d lr 3e-4 throughput 1234 tokens/s\n", i, i)
+		}
+	}
+	for _, name := range []string{"nvidia-smi-q.txt", "nvidia-smi-topo-m.txt", "nccl-allreduce-default.log"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "reference", "h200x4", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		filler()
+		in.Write(b)
+	}
+	in.WriteString(strings.Repeat("x", 2*pieceBytes) + " NCCL version 2.21.5+cuda12.4\n")
+	filler()
+
+	read := func(ahead bool) []paste.Fact {
+		x := paste.New()
+		r := newLineReader(s, "en", x)
+		each := eachLine
+		if ahead {
+			each = r.eachLineAhead
+		}
+		err := each(strings.NewReader(in.String()), func(n int, line []byte) error {
+			r.read(n, line, nil)
+			return nil
+		}, func(int, int64) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x.Facts()
+	}
+	want, got := read(false), read(true)
+	if len(want) < 5 {
+		t.Fatalf("%d facts read in order: the input is not what the test needs: %+v", len(want), want)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("read ahead, facts\n%+v\nin order\n%+v", got, want)
 	}
 }

@@ -39,7 +39,7 @@ func StopWords() []string {
 var maxStopWord int
 
 func init() {
-	for _, w := range strings.Fields(`a an and are as at be by for from has have in is it its of on or that the this to was were will with`) {
+	for _, w := range strings.Fields(`a am an and are as at be by for from has have in is it its of on or that the this to was were will with`) {
 		stopWords[w] = true
 		maxStopWord = max(maxStopWord, len(w))
 	}
