@@ -791,6 +791,7 @@
       this.story.installed = installedComponent(im);
     }
     if (this.story.ev.set || !containsAny(s, STORY_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
+    if (!/[0-9]/.test(s)) { this.bareStory(s, n, raw); return; }
     var named = [], m, re, i, k;
     re = global("storyComp");
     for (k = 0; k < 8 && (m = re.exec(s)); k++) { named.push({ v: m[2], at: groupAt(m, 2), comp: storyComponent(m[1])[0] }); }
@@ -833,7 +834,9 @@
     this.tellStory(comp, good, bad, e, e, e);
   };
   // bareStory mirrors verstory.go's: a story that names no version.
+  var STORY_BARE = T.words.storyBare;
   X.bareStory = function (s, n, raw) {
+    if (!containsAny(s, STORY_BARE)) { return; }
     var m = RE.storyBare.exec(s), re, k, mm;
     if (!m) { return; }
     var cuts = [0];

@@ -89,7 +89,13 @@ var storyWords = []string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", 
 
 // storyInstallWords are the words, as written, one of which every match of
 // reStoryInstall holds: what names a component elsewhere in the paste.
-var storyInstallWords = []string{"install", "nvcr.io/nvidia/", "vllm-openai:", "lmsysorg/sglang:"}
+var storyInstallWords = []string{"pip install", "pip3 install", "conda install", "mamba install", "apt install", "apt-get install", "apt-get -y install",
+	"yum install", "dnf install", "nvcr.io/nvidia/", "vllm-openai:", "lmsysorg/sglang:"}
+
+// storyBareWords are the words, as written, one of which every match of
+// reStoryBare holds (case aside, where a sentence may start with it).
+var storyBareWords = []string{"pgrad", "PGRAD", "owngrad", "OWNGRAD", "back", "Back", "revert", "Revert", "new", "New", "old", "Old", "latest", "Latest",
+	"previous", "Previous", "pdat", "升级", "降级", "回退", "版本"}
 
 // storyComponents name each component as the facts do, by the word a line
 // uses for it (lower case), and the fact that holds its version where one does.
@@ -159,6 +165,12 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		}
 	}
 	if x.story.ev.set || !containsAny(s, storyWords...) || strings.Contains(s, "NCCL INFO") {
+		return
+	}
+	// A version has a digit; a line without one can tell a story that
+	// names none only.
+	if strings.IndexAny(s, "0123456789") < 0 {
+		x.bareStory(s, n, raw)
 		return
 	}
 	var named []verAt
@@ -267,6 +279,9 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 // The component is the one the line names, else the one installed or run
 // elsewhere in the paste (storyFacts), else unknown.
 func (x *Extractor) bareStory(s string, n int, raw string) {
+	if !containsAny(s, storyBareWords...) {
+		return
+	}
 	m := reStoryBare.FindStringIndex(s)
 	if m == nil {
 		return
