@@ -748,7 +748,7 @@
 
   // storyLine mirrors verstory.go's: a version said to work set against
   // one said to fail, or the change that led to one.
-  var STORY_WORDS = T.words.story, STORY_COMPONENTS = T.words.storyComponents, MAX_HALVES = 16;
+  var STORY_WORDS = T.words.story, STORY_COMPONENTS = T.words.storyComponents, MAX_HALVES = 16, MAX_HALF_GAP = 12;
   function storyComponent(word) {
     var w = word.toLowerCase().split(/[ \t]+/).join(" ");
     for (var i = 0; i + 2 < STORY_COMPONENTS.length; i += 3) { if (STORY_COMPONENTS[i] === w) { return [STORY_COMPONENTS[i + 1], STORY_COMPONENTS[i + 2]]; } }
@@ -876,9 +876,9 @@
       h = { component: comp, good: "", bad: "", goodEv: ev(), badEv: ev() };
       hs.push(h);
     }
-    if (good !== "" && h.good === "") { h.good = good; h.goodEv = e; }
-    if (bad !== "" && h.bad === "") { h.bad = bad; h.badEv = e; }
-    if (h.good !== "" && h.bad !== "" && versionCmp(h.good, h.bad) !== 0) { this.tellStory(comp, h.good, h.bad, e, h.goodEv, h.badEv); }
+    if (good !== "" && (h.good === "" || e.line - h.goodEv.line > MAX_HALF_GAP)) { h.good = good; h.goodEv = e; }
+    if (bad !== "" && (h.bad === "" || e.line - h.badEv.line > MAX_HALF_GAP)) { h.bad = bad; h.badEv = e; }
+    if (h.good !== "" && h.bad !== "" && versionCmp(h.good, h.bad) !== 0 && Math.abs(h.goodEv.line - h.badEv.line) <= MAX_HALF_GAP) { this.tellStory(comp, h.good, h.bad, e, h.goodEv, h.badEv); }
   };
   X.storyFacts = function () {
     var st = this.story;

@@ -147,8 +147,14 @@ type storyHalf struct {
 	goodEv, badEv event
 }
 
-// maxHalves bounds the components whose halves are kept.
-const maxHalves = 16
+// maxHalves bounds the components whose halves are kept; maxHalfGap is
+// how many lines apart the two halves of a story may be said: a person
+// tells it in a few sentences, and a long log's lines far apart speak of
+// other runs.
+const (
+	maxHalves  = 16
+	maxHalfGap = 12
+)
 
 // verAt is a version said on a line, at byte offset at.
 type verAt struct {
@@ -372,13 +378,14 @@ func (x *Extractor) storyHalf(comp, good, bad string, e event) {
 		x.story.halves = append(x.story.halves, storyHalf{component: comp})
 		h = &x.story.halves[len(x.story.halves)-1]
 	}
-	if good != "" && h.good == "" {
+	// The first of each is kept until it is too far behind to pair.
+	if good != "" && (h.good == "" || e.line-h.goodEv.line > maxHalfGap) {
 		h.good, h.goodEv = good, e
 	}
-	if bad != "" && h.bad == "" {
+	if bad != "" && (h.bad == "" || e.line-h.badEv.line > maxHalfGap) {
 		h.bad, h.badEv = bad, e
 	}
-	if h.good != "" && h.bad != "" && rules.CompareVersions(h.good, h.bad) != 0 {
+	if h.good != "" && h.bad != "" && rules.CompareVersions(h.good, h.bad) != 0 && h.goodEv.line-h.badEv.line <= maxHalfGap && h.badEv.line-h.goodEv.line <= maxHalfGap {
 		x.tellStory(comp, h.good, h.bad, e, h.goodEv, h.badEv)
 	}
 }
