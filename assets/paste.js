@@ -631,7 +631,7 @@
   var PROSE_GATES = {
     dist: function (x) { return x.prose.dist; },
     p2p: function (x) { return x.prose.p2p; },
-    lib: function (x) { return x.prose.lib; },
+    lib: function (x) { return x.prose.lib || x.nccl.firstChannel.set; },
     bwCar: function (x) { return x.prose.bwCar; },
     nativeLaunch: function (x) {
       return (x.prose.dist || x.prose.multi) && !x.prose.wsl && !Object.prototype.hasOwnProperty.call(x.prio, "wsl");

@@ -252,7 +252,7 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 					t.Errorf("%s line %d: the page reads the layer %q, explain %q", root, box.Line, box.Layered, explainLayered[box.Line])
 				}
 				if want := explainOrder[box.Line]; strings.Join(box.Causes, ",") != strings.Join(want, ",") {
-					t.Errorf("%s line %d: the page %v, explain %v", root, box.Line, box.Causes, want)
+					t.Errorf("%s line %d: the page %v, explain %v (%.80q)", root, box.Line, box.Causes, want, q)
 				}
 			}
 			for line, ids := range explainOrder {

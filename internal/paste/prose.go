@@ -66,9 +66,11 @@ var (
 	reSlowWhere = pattern("slowWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|\bnccl|collective|\bp2p\b|peer[- ]to[- ]peer|nvlink|\bpcie|bandwidth|busbw|algbw|_perf\b|communicat|\bgpus?\b|multi-?gpu|tensor.parallel|通信|带宽`)
 	reSlowNot   = pattern("slowNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bno)\s{1,4}(?:\w{1,20}\s{1,4})?(?:slow|low|poor|bad|degrad|performance (?:drop|degradation|regression))`)
 	// /dev/shm too small for NCCL's or UCX's shared memory: a Bus error
-	// (SIGBUS, signal 7) beside NCCL or UCX frames, UCX's shared-memory FIFO
-	// not allocated, /dev/shm out of space, or docker's 64 MB default.
-	reBusError = pattern("busError", `Caught signal 7 \(Bus error|received signal SIGBUS|Signal: Bus error \(7\)|\bBus error \(signal 7\)|\(exitcode: -7\)|\bexitcode\s{0,2}:\s{0,2}-7\b`)
+	// (SIGBUS, signal 7; the shell's "Bus error (core dumped)" when the
+	// process it ran died of it) beside NCCL or UCX frames or NCCL's
+	// channel lines, UCX's shared-memory FIFO not allocated, /dev/shm out
+	// of space, or docker's 64 MB default.
+	reBusError = pattern("busError", `Caught signal 7 \(Bus error|received signal SIGBUS|Signal: Bus error \(7\)|\bBus error \(signal 7\)|\(exitcode: -7\)|\bexitcode\s{0,2}:\s{0,2}-7\b|^Bus error \(core dumped\)`)
 	reSHMLib   = pattern("shmLib", `\bnccl(?:ShmOpen|GroupEnd|ProxyService)\(|libnccl\.so|\bxla_extension\.so|\bu(?:cp|ct|cs)_\w{2,40}\(`)
 	reSHMSmall = pattern("shmSmall", `mm_iface failed to allocate receive FIFO|No space left on device.{0,80}/dev/shm|/dev/shm.{0,80}No space left on device|/dev/shm\b.{0,60}\b64\s?M(?:i?B)?\b|\b64\s?M(?:i?B)?\b.{0,60}/dev/shm|"ShmSize":\s?67108864\b|[Dd]efault\s(?:\w{1,20}\s){0,3}(?:shm|shared memory)\b.{0,40}\b64\s?M|\b64\s?M(?:i?B)?\s(?:\w{1,20}\s){0,3}(?:of\s)?(?:shm|shared memory)\b`)
 	// No NVLS channels, said in words ("nccl info is 0 nvls channel. Is
@@ -389,12 +391,12 @@ type proseFact struct {
 // proseGates are the conditions a prose fact may need besides its line: a
 // hang said by Ctrl-C counts in a distributed run only, a container split
 // only where P2P or IPC is wanted, a Bus error only in NCCL's or UCX's
-// frames, a figure only beside what carries it, native Windows only with a
-// distributed launch and no WSL.
+// frames or beside NCCL's channel lines, a figure only beside what carries
+// it, native Windows only with a distributed launch and no WSL.
 var proseGates = map[string]func(x *Extractor) bool{
 	"dist":  func(x *Extractor) bool { return x.prose.dist },
 	"p2p":   func(x *Extractor) bool { return x.prose.p2p },
-	"lib":   func(x *Extractor) bool { return x.prose.lib },
+	"lib":   func(x *Extractor) bool { return x.prose.lib || x.nccl.firstChannel.set },
 	"bwCar": func(x *Extractor) bool { return x.prose.bwCar },
 	"nativeLaunch": func(x *Extractor) bool {
 		_, wsl := x.prio["wsl"]
