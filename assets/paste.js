@@ -128,7 +128,7 @@
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
       ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev(), hangLine: ev() };
     this.gpuArch = { seen: 0, first: ev() };
-    this.story = { ev: ev(), component: "", fact: "", good: "", bad: "" };
+    this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [], installed: "" };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     this.scale = { fail: ev(), dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0 };
@@ -757,7 +757,7 @@
 
   // storyLine mirrors verstory.go's: a version said to work set against
   // one said to fail, or the change that led to one.
-  var STORY_WORDS = T.words.story, STORY_COMPONENTS = T.words.storyComponents;
+  var STORY_WORDS = T.words.story, STORY_COMPONENTS = T.words.storyComponents, MAX_HALVES = 16, MAX_HALF_GAP = 12;
   function storyComponent(word) {
     var w = word.toLowerCase().split(/[ \t]+/).join(" ");
     for (var i = 0; i + 2 < STORY_COMPONENTS.length; i += 3) { if (STORY_COMPONENTS[i] === w) { return [STORY_COMPONENTS[i + 1], STORY_COMPONENTS[i + 2]]; } }
@@ -780,8 +780,27 @@
   // groupAt is the offset in s of group g of match m (JavaScript gives the
   // match's start only): the group is the match's last occurrence of it.
   function groupAt(m, g) { return m.index + m[0].lastIndexOf(m[g]); }
+  var STORY_INSTALL = T.words.storyInstall;
+  function installedComponent(m) {
+    for (var i = 1; i < m.length; i++) {
+      var g = (m[i] || "").toLowerCase();
+      if (g === "") { continue; }
+      if (g.indexOf("nvidia-nccl") === 0 || g === "libnccl2") { return "nccl"; }
+      if (g === "nvidia-driver" || g === "cuda-drivers") { return "driver"; }
+      if (g === "cuda-toolkit") { return "cuda"; }
+      if (g === "pytorch") { return "torch"; }
+      if (g.indexOf("tensorrt") === 0) { return "tensorrt-llm"; }
+      return g;
+    }
+    return "";
+  }
   X.storyLine = function (s, n, raw) {
+    var im;
+    if (this.story.installed === "" && containsAny(s, STORY_INSTALL) && s.indexOf("NCCL INFO") < 0 && (im = RE.storyInstall.exec(s))) {
+      this.story.installed = installedComponent(im);
+    }
     if (this.story.ev.set || !containsAny(s, STORY_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
+    if (!/[0-9]/.test(s)) { this.bareStory(s, n, raw); return; }
     var named = [], m, re, i, k;
     re = global("storyComp");
     for (k = 0; k < 8 && (m = re.exec(s)); k++) { named.push({ v: m[2], at: groupAt(m, 2), comp: storyComponent(m[1])[0] }); }
@@ -791,7 +810,7 @@
     named.forEach(function (v) {
       if (v.comp !== "" && v.at < firstAt && storyShape(v.comp, v.v, v.v)) { comp = v.comp; first = v.v; firstAt = v.at; }
     });
-    if (comp === "") { return; }
+    if (comp === "") { this.bareStory(s, n, raw); return; }
     var vers = [];
     re = global("storyVer");
     for (k = 0; k < 16 && (m = re.exec(s)); k++) {
@@ -816,27 +835,94 @@
       if (from[v.at]) { pol = -pol; }
       if (pol > 0 && good === "") { good = v.v; } else if (pol < 0 && bad === "") { bad = v.v; }
     });
+    var e = ev();
+    mark(e, n, raw);
     if (good !== "" && bad !== "") { if (versionCmp(good, bad) === 0) { return; } }
-    else if (good !== "" || bad !== "") { if (!RE.storyChange.test(s)) { return; } }
+    else if (good !== "" || bad !== "") { if (!RE.storyChange.test(s)) { this.storyHalf(comp, good, bad, e); return; } }
     else { return; }
+    this.tellStory(comp, good, bad, e, e, e);
+  };
+  // bareStory mirrors verstory.go's: a story that names no version.
+  var STORY_BARE = T.words.storyBare;
+  X.bareStory = function (s, n, raw) {
+    if (!containsAny(s, STORY_BARE)) { return; }
+    var m = RE.storyBare.exec(s), re, k, mm;
+    if (!m) { return; }
+    var cuts = [0];
+    re = global("storyCut");
+    for (k = 0; k < 32 && (mm = re.exec(s)); k++) { cuts.push(mm.index + mm[0].length); if (mm[0] === "") { re.lastIndex++; } }
+    cuts.push(s.length);
+    var c = 0;
+    while (c + 2 < cuts.length && m.index >= cuts[c + 1]) { c++; }
+    if (RE.storyAdvice.test(s.slice(cuts[c], cuts[c + 1]))) { return; }
+    var pol = 0;
+    for (var i = c; pol === 0 && i <= c + 2 && i + 1 < cuts.length; i++) { pol = storyPolarity(s.slice(cuts[i], cuts[i + 1])); }
+    if (pol === 0) { return; }
+    var comp = "";
+    re = global("storyCompWord");
+    for (k = 0; k < 4 && (mm = re.exec(s)); k++) {
+      var rest = s.slice(mm.index + mm[0].length).toLowerCase();
+      if (rest.indexOf("-test") !== 0 && rest.indexOf("_test") !== 0) { comp = storyComponent(mm[1])[0]; break; }
+    }
+    var e = ev();
+    mark(e, n, raw);
+    this.tellStory(comp, "", "", e, e, e);
+    this.story.bare = true;
+  };
+  X.tellStory = function (comp, good, bad, e, goodEv, badEv) {
     var fact = "";
-    for (i = 0; i + 2 < STORY_COMPONENTS.length; i += 3) {
+    for (var i = 0; i + 2 < STORY_COMPONENTS.length; i += 3) {
       if (STORY_COMPONENTS[i + 1] === comp && (fact === "" || STORY_COMPONENTS[i] === comp)) { fact = STORY_COMPONENTS[i + 2]; }
     }
-    this.story = { ev: ev(), component: comp, fact: fact, good: good, bad: bad };
-    mark(this.story.ev, n, raw);
+    this.story = { ev: e, component: comp, fact: fact, good: good, bad: bad, goodEv: good !== "" ? goodEv : ev(), badEv: bad !== "" ? badEv : ev(), halves: [], installed: this.story.installed };
+  };
+  // storyHalf mirrors verstory.go's: half a story told over lines.
+  X.storyHalf = function (comp, good, bad, e) {
+    var hs = this.story.halves, h = null;
+    for (var i = 0; i < hs.length; i++) { if (hs[i].component === comp) { h = hs[i]; } }
+    if (!h) {
+      if (hs.length >= MAX_HALVES) { return; }
+      h = { component: comp, good: "", bad: "", goodEv: ev(), badEv: ev() };
+      hs.push(h);
+    }
+    if (good !== "" && (h.good === "" || e.line - h.goodEv.line > MAX_HALF_GAP)) { h.good = good; h.goodEv = e; }
+    if (bad !== "" && (h.bad === "" || e.line - h.badEv.line > MAX_HALF_GAP)) { h.bad = bad; h.badEv = e; }
+    if (h.good !== "" && h.bad !== "" && versionCmp(h.good, h.bad) !== 0 && Math.abs(h.goodEv.line - h.badEv.line) <= MAX_HALF_GAP) { this.tellStory(comp, h.good, h.bad, e, h.goodEv, h.badEv); }
   };
   X.storyFacts = function () {
     var st = this.story;
     if (!st.ev.set) { return; }
-    this.setEvent("version.regression", "bool", "true", 1, st.ev, "description");
+    this.setEvent(st.bare ? "version.changed" : "version.regression", "bool", "true", 1, st.ev, "description");
+    if (st.component === "") { st.component = st.installed; }
+    if (st.component === "") { return; }
     this.setEvent("version.component", "str", st.component, 1, st.ev, "description");
-    if (st.good !== "") { this.setEvent("version.good", "version", st.good, 1, st.ev, "description"); }
-    if (st.bad !== "") { this.setEvent("version.bad", "version", st.bad, 1, st.ev, "description"); }
+    if (st.good !== "") { this.setEvent("version.good", "version", st.good, 1, st.goodEv, "description"); }
+    if (st.bad !== "") { this.setEvent("version.bad", "version", st.bad, 1, st.badEv, "description"); }
     if (st.fact === "" || prioOf(this, st.fact) > 0) { return; }
     var f = this.f[st.fact];
     if (f && (st.bad !== "" || st.good !== "" && versionCmp(f.value, st.good) === 0)) { delete this.f[st.fact]; delete this.prio[st.fact]; }
-    if (st.bad !== "" && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad))) { this.setEvent(st.fact, "version", st.bad, 0, st.ev, "description"); }
+    if (st.bad !== "" && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad))) { this.setEvent(st.fact, "version", st.bad, 0, st.badEv, "description"); }
+  };
+
+  // impliedFacts mirrors implied.go's: the NCCL PyTorch's wheel requires.
+  var TORCH_NCCL = T.words.torchNCCL;
+  function impliedNCCL(v) {
+    var i = v.indexOf("+"), local = i < 0 ? "" : v.slice(i + 1);
+    if (i >= 0) { v = v.slice(0, i); }
+    if (local !== "" && local.indexOf("cu") !== 0 || /[abdr]/.test(v)) { return ""; }
+    var parts = v.split(".");
+    if (parts.length < 2) { return ""; }
+    var minor = parts[0] + "." + parts[1];
+    for (var k = 0; k + 1 < TORCH_NCCL.length; k += 2) { if (TORCH_NCCL[k] === minor) { return TORCH_NCCL[k + 1]; } }
+    return "";
+  }
+  X.impliedFacts = function () {
+    var t = this.f["python.torch"];
+    if (!t || this.f["nccl.version"] || this.f["python.nccl"] || this.story.ev.set && this.story.component === "torch") { return; }
+    var nccl = impliedNCCL(t.value);
+    if (nccl === "") { return; }
+    var e = { set: true, line: t.line, text: t.text };
+    this.setEvent("nccl.bundled", "version", nccl, 0, e, "PyTorch's wheel");
   };
 
   // gpuArchLine mirrors versions.go's: the architectures GPU names give.
@@ -1158,6 +1244,7 @@
     this.customARFacts();
     this.linkFacts();
     this.storyFacts();
+    this.impliedFacts();
     var s = this.simple;
     if (s.ran.set) { this.setEvent("p2p.test.ran", "bool", "true", 1, s.ran, "simpleP2P"); }
     if (s.verifyKO.set) { this.setEvent("p2p.test.data_ok", "bool", "false", 2, s.verifyKO, "simpleP2P"); }

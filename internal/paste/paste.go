@@ -682,6 +682,7 @@ func (x *Extractor) finish() []Fact {
 	x.linkFacts()
 	x.gpuArchFacts()
 	x.storyFacts()
+	x.impliedFacts()
 	if x.simple.ran.set {
 		x.setEvent("p2p.test.ran", "bool", "true", 1, x.simple.ran, "simpleP2P")
 	}

@@ -76,7 +76,13 @@ const (
 	proseStory                    // a version story: one version works, another fails (verstory.go)
 	prosePlatform                 // where the GPUs run, said (platform.go)
 	hangLine                      // a collective, a set-up or a barrier timed out (hangline.go)
+
+	readers // how many there are: a line's woken readers are the bits of a uint64
 )
+
+// A reader past the 64th would share a bit with another: the build fails
+// instead, and the readers' bits need a wider set.
+var _ [64 - readers]struct{}
 
 // mark says that a line holds one of the words the hang reader asks of
 // every line while it watches (watchHang), or of every set-up line
@@ -197,6 +203,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(noNCCLSaidWords, proseNoNCCL)...)
 	out = append(out, wordTriggers(splitModeWords, proseSplit)...)
 	out = append(out, wordTriggers(storyWords, proseStory)...)
+	out = append(out, wordTriggers(storyInstallWords, proseStory)...)
 	out = append(out, wordTriggers(platformWords, prosePlatform)...)
 	return append(out, wordTriggers(hangLineWords, hangLine)...)
 }()
@@ -449,7 +456,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseAlready, proseIbv, proseFabric, proseErrCol, proseNoNCCL, proseSplit:
 		return x.noiseDone(r)
 	case proseStory:
-		return x.story.ev.set || x.marks&markNCCLInfo != 0
+		// A story that names no component reads on for one installed.
+		return x.story.ev.set && (x.story.component != "" || x.story.installed != "") || x.marks&markNCCLInfo != 0
 	case gpuArchName:
 		// Every architecture named settles it; NCCL's lines name none.
 		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0

@@ -551,6 +551,7 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"llamacpp.split_mode", "llamacpp.split_mode"},
 	{"gpu.sharing", "gpu.sharing"},
 	{"gpus.isolated", "gpus.isolated"},
+	{"version.changed", "version.changed"},
 }
 
 // rankedSymptoms is symptomConditions in the order a paste's symptoms are

@@ -21,8 +21,9 @@ import (
 
 var (
 	// A component named with its version: "driver 535", "NVIDIA driver to
-	// 545.23.08", "NCCL 2.30.7", "PyTorch version 2.3", "vLLM v0.4.2".
-	reStoryComp = pattern("storyComp", `(?i)\b(nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series)s?)?(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|=|:|(?:降级|升级|回退|版本)[到为至]?))?[ \t]{0,3}[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
+	// 545.23.08", "NCCL 2.30.7", "PyTorch version 2.3", "vLLM v0.4.2",
+	// "vllm library version `v0.6.1`" (Markdown quotes it as code).
+	reStoryComp = pattern("storyComp", `(?i)\b(nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series|library)s?){0,2}(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|=|:|(?:降级|升级|回退|版本)[到为至]?))?[ \t]{0,3}[\x60'"]?[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
 	// A driver named by its version first: "the 545 driver", "R545 drivers",
 	// "545.23.08 NVIDIA driver"; or by its version's shape alone, three
 	// digits and two more parts ("revert to 535.154.05"), which no other
@@ -51,7 +52,22 @@ var (
 	// The change that led to a version: an upgrade, a downgrade, a
 	// rollback, a pin, a switch back, "since" a version ("since PyTorch
 	// 2.3"); "after training" is none.
-	reStoryChange = pattern("storyChange", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|updat\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}|pinn(?:ed|ing)|pin|switch\w{0,3}(?: back)? to|went back to|go(?:ing)? back to)\b|\bsince\s(?:[\w-]{1,16}\s)?v?\d|升级|降级|回退`)
+	// A story that names no version: "after the upgrade it hangs",
+	// "downgrading fixed it", "the new version broke it", "works on the
+	// old image". The change must be one of versions (an upgrade, a
+	// downgrade, a rollback, a new or old release, an update of a
+	// component): "after updating my code" is none.
+	reStoryBare = pattern("storyBare", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}\s(?:back\s)?to|(?:new|newer|newest|latest|old|older|previous)\s(?:\w{1,12}\s)?(?:versions?|releases?|images?|drivers?|builds?|containers?|wheels?)|(?:drivers?|nccl|cuda|torch|pytorch|vllm)\supdates?|updat\w{1,4}\s(?:the\s|my\s|our\s)?(?:nvidia\s)?(?:drivers?|nccl|cuda|torch|pytorch|vllm))\b|升级|降级|回退|旧版本|新版本`)
+	// Advice, a plan or a question is no story: "try downgrading",
+	// "should I upgrade?", "please update the driver".
+	reStoryAdvice = pattern("storyAdvice", `(?i)\b(?:try|should|could|would|recommend\w{0,3}|suggest\w{0,3}|please|maybe|might|plan\w{0,3}|going to|will|want to|need to|have to|consider\w{0,3})\b|\?|建议|是否`)
+	// A component named without its version, on the story's line.
+	reStoryCompWord = pattern("storyCompWord", `(?i)\b(nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang)\b`)
+	// A component named elsewhere: installed by pip, conda or apt, or the
+	// image the job runs ("pip install -U vllm", "apt-get install
+	// libnccl2=2.18.3-1+cuda12.2", "nvcr.io/nvidia/pytorch:24.05-py3").
+	reStoryInstall = pattern("storyInstall", `(?i)\b(?:pip3?|uv pip|conda|mamba|apt|apt-get|yum|dnf)\s(?:\S{1,40}\s){0,4}?install\s(?:-\S{1,30}\s){0,4}["']?(torch|vllm|jaxlib|jax|deepspeed|sglang|tensorrt[-_]llm|nvidia-nccl-cu\d{2}|libnccl2|nvidia-driver|cuda-drivers|cuda-toolkit)\b|\b(?:nvcr\.io/nvidia/(pytorch)|vllm/(vllm)-openai|lmsysorg/(sglang)):`)
+	reStoryChange  = pattern("storyChange", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|updat\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}|pinn(?:ed|ing)|pin|switch\w{0,3}(?: back)? to|went back to|go(?:ing)? back to)\b|\bsince\s(?:[\w-]{1,16}\s)?v?\d|升级|降级|回退`)
 )
 
 // storyWords are the words, as written, one of which every line the story
@@ -59,9 +75,27 @@ var (
 // rare in NCCL's own INFO lines, which are not read for it.
 var storyWords = []string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", "DOWNGRAD", "updat", "Updat", "roll", "Roll", "revert", "Revert", "pinn", "Pinn", "pin ", "Pin ",
 	"switch", "Switch", "went back", "back to", "since", "Since",
-	"works", "Works", "worked", "Worked", "working", "passes", "passed", "fine", "fixed", "Fixed", "fixes", "solved", "Solved", "resolved", "Resolved", "helped", "completes",
+	"works", "Works", "worked", "Worked", "working", "passes", "passed", "fine", "fixed", "Fixed", "fixes", "solved", "Solved", "resolved", "Resolved", "helped", "completes", "succeed", "Succeed",
 	"gone", "disappear", "went away", "goes away", "no such", "No such", "n't", "not ", "no issue", "No issue", "no problem", "No problem",
-	"升级", "降级", "回退"}
+	"升级", "降级", "回退",
+	// A failure said beside one version, which a version said to work on
+	// another line completes (storyHalf).
+	// "hang" alone is in "change": the forms a failure takes.
+	"hangs", "hang ", "hang.", "hang,", "hanging", "Hang", "hung", "stuck", "Stuck", "deadlock", "Deadlock", "freez", "froze", "crash", "Crash", "broke", "Broke",
+	"regress", "Regress", "slow", "Slow", "卡住", "卡死", "挂起",
+	// A new or old release said without its version (reStoryBare).
+	// Led by a space: "renew", "threshold" and "hold" are none.
+	" new ", "New ", " newer", "latest", "Latest", " old ", "Old ", " older", "previous", "Previous", "旧版本", "新版本"}
+
+// storyInstallWords are the words, as written, one of which every match of
+// reStoryInstall holds: what names a component elsewhere in the paste.
+var storyInstallWords = []string{"pip install", "pip3 install", "conda install", "mamba install", "apt install", "apt-get install", "apt-get -y install",
+	"yum install", "dnf install", "nvcr.io/nvidia/", "vllm-openai:", "lmsysorg/sglang:"}
+
+// storyBareWords are the words, as written, one of which every match of
+// reStoryBare holds (case aside, where a sentence may start with it).
+var storyBareWords = []string{"pgrad", "PGRAD", "owngrad", "OWNGRAD", "back", "Back", "revert", "Revert", "new", "New", "old", "Old", "latest", "Latest",
+	"previous", "Previous", "pdat", "升级", "降级", "回退", "版本"}
 
 // storyComponents name each component as the facts do, by the word a line
 // uses for it (lower case), and the fact that holds its version where one does.
@@ -89,13 +123,38 @@ func storyComponentWords() []string {
 	return out
 }
 
-// story is the state of this reader: the first line that tells a story.
+// story is the state of this reader: the first line that tells a story,
+// or the line that completes one told over two lines.
 type story struct {
-	ev        event
-	component string // as storyComponents names it
-	fact      string // the fact of its version, or ""
-	good, bad string // the version that works and the one that fails; either may be ""
+	ev            event
+	component     string // as storyComponents names it
+	fact          string // the fact of its version, or ""
+	good, bad     string // the version that works and the one that fails; either may be ""
+	goodEv, badEv event  // the lines that say them
+	halves        []storyHalf
+	installed     string // a component installed or run as an image elsewhere in the paste, for a story that names none
+	bare          bool   // a change of versions that names no version (bareStory)
 }
+
+// storyHalf is half a story told over lines: "I tested alltoall_perf with
+// NCCL 2.19.1 ... it hangs at init" on one, "When I used nccl 2.18.6, there
+// are no problems" on another. Each line says how one version of a
+// component fares, with no change that led to it; a version said to work
+// and another said to fail, of the same component, make the story.
+type storyHalf struct {
+	component     string
+	good, bad     string
+	goodEv, badEv event
+}
+
+// maxHalves bounds the components whose halves are kept; maxHalfGap is
+// how many lines apart the two halves of a story may be said: a person
+// tells it in a few sentences, and a long log's lines far apart speak of
+// other runs.
+const (
+	maxHalves  = 16
+	maxHalfGap = 12
+)
 
 // verAt is a version said on a line, at byte offset at.
 type verAt struct {
@@ -106,7 +165,18 @@ type verAt struct {
 
 // storyLine reads stripped line s for a version story.
 func (x *Extractor) storyLine(s string, n int, raw string) {
+	if x.story.installed == "" && containsAny(s, storyInstallWords...) && !strings.Contains(s, "NCCL INFO") {
+		if m := reStoryInstall.FindStringSubmatch(s); m != nil {
+			x.story.installed = installedComponent(m)
+		}
+	}
 	if x.story.ev.set || !containsAny(s, storyWords...) || strings.Contains(s, "NCCL INFO") {
+		return
+	}
+	// A version has a digit; a line without one can tell a story that
+	// names none only.
+	if strings.IndexAny(s, "0123456789") < 0 {
+		x.bareStory(s, n, raw)
 		return
 	}
 	var named []verAt
@@ -126,6 +196,7 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		}
 	}
 	if comp == "" {
+		x.bareStory(s, n, raw)
 		return
 	}
 	// The component's versions: those named with it, and those said alone
@@ -189,6 +260,8 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 			bad = v.v
 		}
 	}
+	var e event
+	e.mark(n, raw)
 	switch {
 	case good != "" && bad != "":
 		if rules.CompareVersions(good, bad) == 0 {
@@ -196,18 +269,125 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		}
 	case good != "" || bad != "":
 		if !reStoryChange.MatchString(s) {
+			x.storyHalf(comp, good, bad, e)
 			return
 		}
 	default:
 		return
 	}
-	x.story = story{component: comp, good: good, bad: bad}
+	x.tellStory(comp, good, bad, e, e, e)
+}
+
+// bareStory reads line s for a story that names no version: a change of
+// versions and what it did, in the same clause or the two after ("after
+// downgrading HPC-X ..., I tried NCCL-test and it worked well"), or a new
+// or old release said to fail or work.
+// The component is the one the line names, else the one installed or run
+// elsewhere in the paste (storyFacts), else unknown.
+func (x *Extractor) bareStory(s string, n int, raw string) {
+	if !containsAny(s, storyBareWords...) {
+		return
+	}
+	m := reStoryBare.FindStringIndex(s)
+	if m == nil {
+		return
+	}
+	cuts := append([]int{0}, storyCuts(s)...)
+	cuts = append(cuts, len(s))
+	c := 0
+	for c+2 < len(cuts) && m[0] >= cuts[c+1] {
+		c++
+	}
+	if reStoryAdvice.MatchString(s[cuts[c]:cuts[c+1]]) {
+		return
+	}
+	pol := 0
+	for i := c; pol == 0 && i <= c+2 && i+1 < len(cuts); i++ {
+		pol = storyPolarity(s[cuts[i]:cuts[i+1]])
+	}
+	if pol == 0 {
+		return
+	}
+	// nccl-tests ("NCCL-test") is not NCCL.
+	comp := ""
+	for _, w := range reStoryCompWord.FindAllStringIndex(s, 4) {
+		if rest := strings.ToLower(s[w[1]:]); !strings.HasPrefix(rest, "-test") && !strings.HasPrefix(rest, "_test") {
+			comp = storyComponents[normalSpace(strings.ToLower(s[w[0]:w[1]]))][0]
+			break
+		}
+	}
+	var e event
+	e.mark(n, raw)
+	x.tellStory(comp, "", "", e, e, e)
+	x.story.bare = true
+}
+
+// installedComponent is the component match m of reStoryInstall names.
+func installedComponent(m []string) string {
+	for _, g := range m[1:] {
+		switch g = strings.ToLower(g); {
+		case g == "":
+		case strings.HasPrefix(g, "nvidia-nccl") || g == "libnccl2":
+			return "nccl"
+		case g == "nvidia-driver" || g == "cuda-drivers":
+			return "driver"
+		case g == "cuda-toolkit":
+			return "cuda"
+		case g == "pytorch":
+			return "torch"
+		case strings.HasPrefix(g, "tensorrt"):
+			return "tensorrt-llm"
+		default:
+			return g
+		}
+	}
+	return ""
+}
+
+// tellStory sets the story of comp: good and bad said on lines goodEv and
+// badEv, told by line e.
+func (x *Extractor) tellStory(comp, good, bad string, e, goodEv, badEv event) {
+	x.story = story{component: comp, good: good, bad: bad, ev: e, installed: x.story.installed}
+	if good != "" {
+		x.story.goodEv = goodEv
+	}
+	if bad != "" {
+		x.story.badEv = badEv
+	}
 	for k, c := range storyComponents {
 		if c[0] == comp && (x.story.fact == "" || k == comp) {
 			x.story.fact = c[1]
 		}
 	}
-	x.story.ev.mark(n, raw)
+}
+
+// storyHalf notes that line e says version good of comp works, or bad
+// fails, and tells the story once another line has said the other of
+// another version.
+func (x *Extractor) storyHalf(comp, good, bad string, e event) {
+	var h *storyHalf
+	for i := range x.story.halves {
+		if x.story.halves[i].component == comp {
+			h = &x.story.halves[i]
+		}
+	}
+	if h == nil {
+		if len(x.story.halves) >= maxHalves {
+			return
+		}
+		x.story.halves = append(x.story.halves, storyHalf{component: comp})
+		h = &x.story.halves[len(x.story.halves)-1]
+	}
+	// The first of each is kept until it is too far behind to pair.
+	if good != "" && (h.good == "" || e.line-h.goodEv.line > maxHalfGap) {
+		h.good, h.goodEv = good, e
+	}
+	if bad != "" && (h.bad == "" || e.line-h.badEv.line > maxHalfGap) {
+		h.bad, h.badEv = bad, e
+	}
+	if h.good != "" && h.bad != "" && rules.CompareVersions(h.good, h.bad) != 0 && h.goodEv.line-h.badEv.line <= maxHalfGap && h.badEv.line-h.goodEv.line <= maxHalfGap {
+		x.tellStory(comp, h.good, h.bad, e, h.goodEv, h.badEv)
+	}
 }
 
 // storyShape says whether v can be a version of comp on a line whose first
@@ -263,13 +443,24 @@ func (x *Extractor) storyFacts() {
 	if !st.ev.set {
 		return
 	}
-	x.setEvent("version.regression", "bool", "true", 1, st.ev, "description")
+	// A change that names no version is weaker: version.changed.
+	if st.bare {
+		x.setEvent("version.changed", "bool", "true", 1, st.ev, "description")
+	} else {
+		x.setEvent("version.regression", "bool", "true", 1, st.ev, "description")
+	}
+	if st.component == "" {
+		st.component = st.installed
+	}
+	if st.component == "" {
+		return
+	}
 	x.setEvent("version.component", "str", st.component, 1, st.ev, "description")
 	if st.good != "" {
-		x.setEvent("version.good", "version", st.good, 1, st.ev, "description")
+		x.setEvent("version.good", "version", st.good, 1, st.goodEv, "description")
 	}
 	if st.bad != "" {
-		x.setEvent("version.bad", "version", st.bad, 1, st.ev, "description")
+		x.setEvent("version.bad", "version", st.bad, 1, st.badEv, "description")
 	}
 	if st.fact == "" {
 		return
@@ -282,6 +473,6 @@ func (x *Extractor) storyFacts() {
 		delete(x.prio, st.fact)
 	}
 	if st.bad != "" && (st.fact != "driver.version" || storyShape("driver", st.bad, st.bad)) {
-		x.setEvent(st.fact, "version", st.bad, 0, st.ev, "description")
+		x.setEvent(st.fact, "version", st.bad, 0, st.badEv, "description")
 	}
 }

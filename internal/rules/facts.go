@@ -34,7 +34,8 @@ var factNames = []string{"gpu.count", "gpu.arch", "p2p.all_pairs_ok", "p2p.block
 	"p2p.already_enabled", "ibverbs.warning", "fabric.not_supported", "nccl.tests.error_column",
 	"llamacpp.split_mode",
 	"version.regression", "version.component", "version.good", "version.bad",
-	"gpu.sharing", "gpus.isolated"}
+	"gpu.sharing", "gpus.isolated",
+	"nccl.bundled", "version.changed"}
 
 func knownFact(name string) bool {
 	if strings.HasPrefix(name, "env.") && len(name) > 4 || strings.HasPrefix(name, "python.") && len(name) > 7 {

@@ -102,6 +102,8 @@
 //	version.good       the version said to work; version.bad the version said to fail
 //	gpu.sharing        the input names a GPU-sharing layer that intercepts CUDA in the process (HAMi, its libvgpu.so, Volcano's vGPU plugin, their limits)
 //	gpus.isolated      the input says or sets each process to see only its own GPU (srun --gpus-per-task, --gpu-bind=single:1, ENROOT_RESTRICT_DEV, CUDA_VISIBLE_DEVICES=$LOCAL_RANK)
+//	version.changed    the input says an upgrade, a downgrade, a rollback or a new or old release broke or fixed it, naming no version (version.component where it names the component, or a pip/apt line or image tag does)
+//	nccl.bundled       where no NCCL version is stated: the NCCL implied by PyTorch's version, the nvidia-nccl wheel that release's PyPI wheel requires
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
 // from a pasted log (nvidia-smi topo, NCCL_DEBUG=INFO, dmesg, lspci, the CUDA
