@@ -854,7 +854,7 @@
     cuts.push(s.length);
     var c = 0;
     while (c + 2 < cuts.length && m.index >= cuts[c + 1]) { c++; }
-    if (RE.storyAdvice.test(s.slice(cuts[c], cuts[c + 1]))) { return; }
+    if (RE.storyAdvice.test(s.slice(cuts[c], cuts[c + 1])) || RE.storyNotRelease.test(s)) { return; }
     var pol = 0;
     for (var i = c; pol === 0 && i <= c + 2 && i + 1 < cuts.length; i++) { pol = storyPolarity(s.slice(cuts[i], cuts[i + 1])); }
     if (pol === 0) { return; }

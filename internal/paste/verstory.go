@@ -60,7 +60,12 @@ var (
 	reStoryBare = pattern("storyBare", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}\s(?:back\s)?to|(?:new|newer|newest|latest|old|older|previous)\s(?:\w{1,12}\s)?(?:versions?|releases?|images?|drivers?|builds?|containers?|wheels?)|(?:drivers?|nccl|cuda|torch|pytorch|vllm)\supdates?|updat\w{1,4}\s(?:the\s|my\s|our\s)?(?:nvidia\s)?(?:drivers?|nccl|cuda|torch|pytorch|vllm))\b|升级|降级|回退|旧版本|新版本`)
 	// Advice, a plan or a question is no story: "try downgrading",
 	// "should I upgrade?", "please update the driver".
-	reStoryAdvice = pattern("storyAdvice", `(?i)\b(?:try|should|could|would|recommend\w{0,3}|suggest\w{0,3}|please|maybe|might|plan\w{0,3}|going to|will|want to|need to|have to|consider\w{0,3})\b|\?|建议|是否`)
+	// Not a release changed: hardware upgraded ("before the system memory
+	// was upgraded to 256 GB"), a figure that fell ("bandwidth is
+	// downgraded") or a PCIe link trained below its best, as lspci marks it
+	// ("LnkSta: Speed 2.5GT/s (downgraded)").
+	reStoryNotRelease = pattern("storyNotRelease", `(?i)\b(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?|bandwidth|performance|speed|throughput|latency)\s(?:\w{1,12}\s){0,2}(?:upgrad|downgrad)\w{0,4}|\b(?:upgrad|downgrad)\w{0,4}\s(?:the\s|my\s|our\s)?(?:system\s)?(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?)\b|\(downgraded\)|\bLnk(?:Sta|Cap)2?:`)
+	reStoryAdvice     = pattern("storyAdvice", `(?i)\b(?:try|should|could|would|recommend\w{0,3}|suggest\w{0,3}|please|maybe|might|plan\w{0,3}|going to|will|want to|need to|have to|consider\w{0,3})\b|\?|建议|是否`)
 	// A component named without its version, on the story's line.
 	reStoryCompWord = pattern("storyCompWord", `(?i)\b(nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang)\b`)
 	// A component named elsewhere: installed by pip, conda or apt, or the
@@ -298,7 +303,7 @@ func (x *Extractor) bareStory(s string, n int, raw string) {
 	for c+2 < len(cuts) && m[0] >= cuts[c+1] {
 		c++
 	}
-	if reStoryAdvice.MatchString(s[cuts[c]:cuts[c+1]]) {
+	if reStoryAdvice.MatchString(s[cuts[c]:cuts[c+1]]) || reStoryNotRelease.MatchString(s) {
 		return
 	}
 	pol := 0
