@@ -15,7 +15,10 @@ import "strings"
 // version, and judged only by the entries that say so.
 
 // torchNCCL is, per PyTorch release (major.minor), the nvidia-nccl wheel its
-// Linux x86_64 wheels require (cu11 for 2.0, cu12 since 2.1).
+// Linux x86_64 wheels require (cu11 for 2.0, cu12 since 2.1). pip's own
+// install logs in public threads agree for 2.4 (2.20.5), 2.5 and 2.6
+// (2.21.5) and 2.9 (2.27.5): "Collecting nvidia-nccl-cu12==2.21.5 (from
+// torch==2.6.0)".
 var torchNCCL = []string{
 	"2.0", "2.14.3",
 	"2.1", "2.18.1",
