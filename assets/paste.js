@@ -9,6 +9,8 @@
   // The patterns, trigger words and bounds are internal/paste's, written by
   // the build to paste.table.js: each is written once, in Go.
   var T = window.p2pkbPasteTable;
+  // SAID is paste.Said: the source of the facts read from a person's words.
+  var SAID = "description";
   if (!T) { throw new Error("paste.js needs assets/paste.table.js, loaded before it"); }
   var MAX_TEXT = T.maxText, MAX_GPUS = T.maxGPUs, MAX_ENV = T.maxEnv, MAX_LINE = T.maxLine;
   var RE = {};
@@ -663,15 +665,15 @@
   X.pathFacts = function () {
     var e = this.prose.slow, names = T.words.path, places = T.words.place, i, f;
     if (!e.set || this.f["perf.no_speedup"] || this.f["perf.dataparallel"] || this.f["llamacpp.split_mode"] || RE.slowRate.test(e.text)) { return; }
-    if (RE.slowTopo.test(e.text)) { this.setEvent("topo.known", "bool", "true", 0, e, "description"); return; }
+    if (RE.slowTopo.test(e.text)) { this.setEvent("topo.known", "bool", "true", 0, e, SAID); return; }
     for (i = 0; i < names.length; i++) {
       if ((f = this.f[names[i]])) { this.setEvent("topo.known", "bool", "true", 0, e, f.source); return; }
     }
     for (i = 0; i < places.length; i++) {
       if ((f = this.f[places[i]]) && f.value === "true") { this.setEvent("topo.known", "bool", "true", 0, e, f.source); return; }
     }
-    if (this.prose.mig2) { this.setEvent("topo.known", "bool", "true", 0, e, "description"); return; }
-    this.setEvent("topo.known", "bool", "false", 0, e, "description");
+    if (this.prose.mig2) { this.setEvent("topo.known", "bool", "true", 0, e, SAID); return; }
+    this.setEvent("topo.known", "bool", "false", 0, e, SAID);
   };
 
   // The scaling reader mirrors scaling.go.
@@ -688,7 +690,7 @@
   X.sameGPULine = function (s, n, raw) {
     var c = this.scale, m, d, i, o;
     if (s.indexOf("NCCL INFO") < 0) {
-      if (RE.sameGPU.test(s) && !RE.sameGPUNot.test(s)) { mark(c.same, n, raw); c.from = "description"; }
+      if (RE.sameGPU.test(s) && !RE.sameGPUNot.test(s)) { mark(c.same, n, raw); c.from = SAID; }
       return;
     }
     if (Object.prototype.hasOwnProperty.call(c.read, raw) || c.nRead >= MAX_RANK_DEVS) { return; }
@@ -705,7 +707,7 @@
   X.scalingFacts = function () {
     var c = this.scale;
     this.setEvent("ranks.same_gpu", "bool", "true", 1, c.same, c.from);
-    this.setEvent(c.dp ? "perf.dataparallel" : "perf.no_speedup", "bool", "true", 1, c.fail, "description");
+    this.setEvent(c.dp ? "perf.dataparallel" : "perf.no_speedup", "bool", "true", 1, c.fail, SAID);
   };
   X.proseFacts = function () {
     var x = this;
@@ -743,7 +745,7 @@
     if (containsAny(s, NCCL_SAID_WORDS) && s.indexOf("NCCL INFO") < 0 && s.indexOf("NCCL WARN") < 0) {
       if ((m = RE.ncclSaid.exec(s)) && prioOf(this, "nccl.version") < 1) {
         v = m[1] + "." + trimNum(m[2]) + "." + trimNum(m[3]);
-        if (single(s.slice(m.index + m[0].length), v)) { this.set("nccl.version", "version", v, 0, n, raw, "description"); }
+        if (single(s.slice(m.index + m[0].length), v)) { this.set("nccl.version", "version", v, 0, n, raw, SAID); }
       }
       if ((m = RE.pipNCCLList.exec(s)) && prioOf(this, "python.nccl") < 1 && single(s.slice(m.index + m[0].length), m[1])) {
         this.set("python.nccl", "version", m[1], 0, n, raw, "pip");
@@ -751,7 +753,7 @@
     }
     if (prioOf(this, "python.torch") < 1 && containsAny(s, TORCH_SAID_WORDS) && (m = RE.torchSaid.exec(s))) {
       var end = m.index + m[0].length;
-      if (single(s.slice(end), m[1])) { this.set("python.torch", "version", m[1], 0, n, raw, "description"); }
+      if (single(s.slice(end), m[1])) { this.set("python.torch", "version", m[1], 0, n, raw, SAID); }
     }
   };
 
@@ -892,16 +894,16 @@
   X.storyFacts = function () {
     var st = this.story;
     if (!st.ev.set) { return; }
-    this.setEvent(st.bare ? "version.changed" : "version.regression", "bool", "true", 1, st.ev, "description");
+    this.setEvent(st.bare ? "version.changed" : "version.regression", "bool", "true", 1, st.ev, SAID);
     if (st.component === "") { st.component = st.installed; }
     if (st.component === "") { return; }
-    this.setEvent("version.component", "str", st.component, 1, st.ev, "description");
-    if (st.good !== "") { this.setEvent("version.good", "version", st.good, 1, st.goodEv, "description"); }
-    if (st.bad !== "") { this.setEvent("version.bad", "version", st.bad, 1, st.badEv, "description"); }
+    this.setEvent("version.component", "str", st.component, 1, st.ev, SAID);
+    if (st.good !== "") { this.setEvent("version.good", "version", st.good, 1, st.goodEv, SAID); }
+    if (st.bad !== "") { this.setEvent("version.bad", "version", st.bad, 1, st.badEv, SAID); }
     if (st.fact === "" || prioOf(this, st.fact) > 0) { return; }
     var f = this.f[st.fact];
     if (f && (st.bad !== "" || st.good !== "" && versionCmp(f.value, st.good) === 0)) { delete this.f[st.fact]; delete this.prio[st.fact]; }
-    if (st.bad !== "" && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad))) { this.setEvent(st.fact, "version", st.bad, 0, st.badEv, "description"); }
+    if (st.bad !== "" && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad))) { this.setEvent(st.fact, "version", st.bad, 0, st.badEv, SAID); }
   };
 
   // impliedFacts mirrors implied.go's: the NCCL PyTorch's wheel requires.
@@ -948,7 +950,7 @@
     mark(c.named, n, raw);
     c.log = RE.customARLog.test(s);
   };
-  X.customARFacts = function () { this.setEvent("allreduce.custom", "bool", "true", 1, this.car.named, this.car.log ? "log" : "description"); };
+  X.customARFacts = function () { this.setEvent("allreduce.custom", "bool", "true", 1, this.car.named, this.car.log ? "log" : SAID); };
 
   // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
   X.gpuLine = function (s, n, raw) {
@@ -1251,7 +1253,7 @@
     else { this.setEvent("p2p.test.data_ok", "bool", "true", 1, s.passed, "simpleP2P"); }
     this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.sym.tensors.zeros, "PyTorch");
     if (!this.prose.dist) { this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.sym.tensors.differs, "PyTorch"); }
-    this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.prose.wrong, "description");
+    this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.prose.wrong, SAID);
     if (this.iommuFaults.n > 0) {
       this.setEvent("iommu.faults", "num", String(this.iommuFaults.n), 1, this.iommuFaults.first, "dmesg");
       this.setEvent("iommu.enabled", "bool", "true", 2, this.iommuFaults.first, "dmesg");
@@ -1317,5 +1319,5 @@
     });
   }
 
-  window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms, hangLine: hangLine };
+  window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms, hangLine: hangLine, said: SAID };
 })();

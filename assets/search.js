@@ -789,7 +789,7 @@
     var P = window.p2pkbPaste, R = window.p2pkbRules;
     if (!P || !R || !P.hangLine) { return Promise.resolve(null); }
     // The facts the software printed: a person's words do not move ahead of the program's line.
-    var own = P.merge(null, P.extract(q).filter(function (p) { return p.source !== "description"; })).facts, without = {}, alone = {}, has = Object.prototype.hasOwnProperty;
+    var own = P.merge(null, P.extract(q).filter(function (p) { return p.source !== P.said; })).facts, without = {}, alone = {}, has = Object.prototype.hasOwnProperty;
     Object.keys(own).forEach(function (k) { if (HANG_FACTS.indexOf(k) >= 0) { alone[k] = own[k]; } else { without[k] = own[k]; } });
     if (!Object.keys(alone).length) { return Promise.resolve(null); }
     var holds = function (cond, f) {

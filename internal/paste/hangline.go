@@ -43,10 +43,6 @@ func (x *Extractor) hangLineRead(s string, n int, raw string) {
 	}
 }
 
-// Said is the source of the facts read from a person's words rather than
-// from what a program printed.
-const Said = "description"
-
 // HangLine says whether line is one of a program saying that a collective,
 // a set-up or a barrier timed out: a line that tells that something hung,
 // not why. Explain answers such lines with what the rest of the paste says

@@ -110,6 +110,11 @@ type Extractor struct {
 	unfiltered bool           // every line is read in full: the reference quiet is tested against
 }
 
+// Said is the source of the facts read from a person's words rather than
+// from what a program printed: they are a weaker witness (diagnose's
+// hangFirst leaves them out). assets/paste.js's SAID is the same.
+const Said = "description"
+
 type event struct {
 	line int
 	text string
@@ -699,7 +704,7 @@ func (x *Extractor) finish() []Fact {
 	if !x.prose.dist {
 		x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.sym.tensors.differs, "PyTorch")
 	}
-	x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.prose.wrong, "description")
+	x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.prose.wrong, Said)
 	if x.iommuFaults.n > 0 {
 		x.setEvent("iommu.faults", "num", strconv.Itoa(x.iommuFaults.n), 1, x.iommuFaults.first, "dmesg")
 		x.setEvent("iommu.enabled", "bool", "true", 2, x.iommuFaults.first, "dmesg")

@@ -424,41 +424,41 @@ var proseGates = map[string]func(x *Extractor) bool{
 // and virtualization said in words sit at 0, below every tool's reading:
 // nvidia-smi saying MIG is off or the virtualization mode is None wins.
 var proseFactRows = []proseFact{
-	{"hang.seen", 2, "description", "hang", func(p *prose) event { return p.hang }, ""},
-	{"output.wrong", 1, "description", "wrong", func(p *prose) event { return p.wrong }, ""},
+	{"hang.seen", 2, Said, "hang", func(p *prose) event { return p.hang }, ""},
+	{"output.wrong", 1, Said, "wrong", func(p *prose) event { return p.wrong }, ""},
 	{"hang.seen", 1, "interrupted run", "ctrlC", func(p *prose) event { return p.ctrlC }, "dist"},
-	{"mig.enabled", 0, "description", "mig", func(p *prose) event { return p.mig }, ""},
-	{"virtualized", 0, "description", "vm", func(p *prose) event { return p.vm }, ""},
-	{"container.p2p", 1, "description", "cont", func(p *prose) event { return p.cont }, "p2p"},
-	{"cpu.amd", 1, "description", "amd", func(p *prose) event { return p.amd }, ""},
-	{"cpu.sockets", 1, "description", "socks", func(p *prose) event { return p.socks }, ""},
-	{"perf.slow", 1, "description", "slow", func(p *prose) event { return p.slow }, ""},
-	{"shm.small", 1, "description", "shm", func(p *prose) event { return p.shm }, ""},
+	{"mig.enabled", 0, Said, "mig", func(p *prose) event { return p.mig }, ""},
+	{"virtualized", 0, Said, "vm", func(p *prose) event { return p.vm }, ""},
+	{"container.p2p", 1, Said, "cont", func(p *prose) event { return p.cont }, "p2p"},
+	{"cpu.amd", 1, Said, "amd", func(p *prose) event { return p.amd }, ""},
+	{"cpu.sockets", 1, Said, "socks", func(p *prose) event { return p.socks }, ""},
+	{"perf.slow", 1, Said, "slow", func(p *prose) event { return p.slow }, ""},
+	{"shm.small", 1, Said, "shm", func(p *prose) event { return p.shm }, ""},
 	{"shm.small", 1, "backtrace", "bus", func(p *prose) event { return p.bus }, "lib"},
 	{"fabricmanager.down", 2, "systemctl", "fm", func(p *prose) event { return p.fm }, ""},
-	{"nvls.none", 1, "description", "nvls", func(p *prose) event { return p.nvls }, ""},
-	{"perf.vs_headline", 1, "description", "bwFig", func(p *prose) event { return p.bwFig }, "bwCar"},
-	{"windows.distributed", 1, "description", "win", func(p *prose) event { return p.win }, "nativeLaunch"},
+	{"nvls.none", 1, Said, "nvls", func(p *prose) event { return p.nvls }, ""},
+	{"perf.vs_headline", 1, Said, "bwFig", func(p *prose) event { return p.bwFig }, "bwCar"},
+	{"windows.distributed", 1, Said, "win", func(p *prose) event { return p.win }, "nativeLaunch"},
 	// Below every tool's reading: lspci's ACSCtl and setpci's word, dmesg
 	// and the running kernel's command line say what is, words what
 	// someone believes.
-	{"acs.redirect", 0, "description", "acs", func(p *prose) event { return p.acs }, ""},
-	{"iommu.enabled", 0, "description", "iommu", func(p *prose) event { return p.iommu }, "noPassthrough"},
+	{"acs.redirect", 0, Said, "acs", func(p *prose) event { return p.acs }, ""},
+	{"iommu.enabled", 0, Said, "iommu", func(p *prose) event { return p.iommu }, "noPassthrough"},
 	// Harmless messages said in words (noise.go).
-	{"p2p.already_enabled", 1, "description", "peerAlready", func(p *prose) event { return p.peerAlready }, ""},
-	{"ibverbs.warning", 1, "description", "ibvWarn", func(p *prose) event { return p.ibvWarn }, ""},
-	{"fabric.not_supported", 1, "description", "fabricNS", func(p *prose) event { return p.fabricNS }, ""},
-	{"nccl.tests.error_column", 1, "description", "errorColumn", func(p *prose) event { return p.errorColumn }, "testsNoWrong"},
-	{"windows.distributed", 1, "description", "noNCCL", func(p *prose) event { return p.noNCCL }, "notWSL"},
-	{"llamacpp.split_mode", 1, "description", "splitMode", func(p *prose) event { return p.splitMode }, ""},
+	{"p2p.already_enabled", 1, Said, "peerAlready", func(p *prose) event { return p.peerAlready }, ""},
+	{"ibverbs.warning", 1, Said, "ibvWarn", func(p *prose) event { return p.ibvWarn }, ""},
+	{"fabric.not_supported", 1, Said, "fabricNS", func(p *prose) event { return p.fabricNS }, ""},
+	{"nccl.tests.error_column", 1, Said, "errorColumn", func(p *prose) event { return p.errorColumn }, "testsNoWrong"},
+	{"windows.distributed", 1, Said, "noNCCL", func(p *prose) event { return p.noNCCL }, "notWSL"},
+	{"llamacpp.split_mode", 1, Said, "splitMode", func(p *prose) event { return p.splitMode }, ""},
 	// Where the GPUs run, said in words (platform.go): below the host's
 	// own signs (/.dockerenv, the WSL kernel, nvidia-smi's virtualization
 	// mode).
-	{"container", 0, "description", "ctr", func(p *prose) event { return p.plat.ctr }, ""},
-	{"wsl", 0, "description", "wslSaid", func(p *prose) event { return p.plat.wsl }, ""},
-	{"virtualized", 0, "description", "vmSaid", func(p *prose) event { return p.plat.vm }, ""},
-	{"gpu.sharing", 1, "description", "share", func(p *prose) event { return p.plat.share }, ""},
-	{"gpus.isolated", 1, "description", "iso", func(p *prose) event { return p.plat.iso }, ""},
+	{"container", 0, Said, "ctr", func(p *prose) event { return p.plat.ctr }, ""},
+	{"wsl", 0, Said, "wslSaid", func(p *prose) event { return p.plat.wsl }, ""},
+	{"virtualized", 0, Said, "vmSaid", func(p *prose) event { return p.plat.vm }, ""},
+	{"gpu.sharing", 1, Said, "share", func(p *prose) event { return p.plat.share }, ""},
+	{"gpus.isolated", 1, Said, "iso", func(p *prose) event { return p.plat.iso }, ""},
 	// The program's own line that a collective or a barrier timed out
 	// (hangline.go): above a hang said in words.
 	{"hang.seen", 3, "error line", "hangLine", func(p *prose) event { return p.hangLine }, ""},
@@ -514,7 +514,7 @@ func (x *Extractor) pathFacts() {
 		return
 	}
 	if reSlowTopo.MatchString(e.text) {
-		x.setEvent("topo.known", "bool", "true", 0, e, "description")
+		x.setEvent("topo.known", "bool", "true", 0, e, Said)
 		return
 	}
 	for _, name := range pathFactNames {
@@ -530,8 +530,8 @@ func (x *Extractor) pathFacts() {
 		}
 	}
 	if x.prose.mig2 {
-		x.setEvent("topo.known", "bool", "true", 0, e, "description")
+		x.setEvent("topo.known", "bool", "true", 0, e, Said)
 		return
 	}
-	x.setEvent("topo.known", "bool", "false", 0, e, "description")
+	x.setEvent("topo.known", "bool", "false", 0, e, Said)
 }

@@ -110,7 +110,7 @@ func (x *Extractor) sameGPULine(s string, n int, raw string) {
 	if !strings.Contains(s, "NCCL INFO") {
 		if reSameGPU.MatchString(s) && !reSameGPUNot.MatchString(s) {
 			c.same.mark(n, raw)
-			c.from = "description"
+			c.from = Said
 		}
 		return
 	}
@@ -147,8 +147,8 @@ func (x *Extractor) scalingFacts() {
 	c := &x.scale
 	x.setEvent("ranks.same_gpu", "bool", "true", 1, c.same, c.from)
 	if c.dp {
-		x.setEvent("perf.dataparallel", "bool", "true", 1, c.fail, "description")
+		x.setEvent("perf.dataparallel", "bool", "true", 1, c.fail, Said)
 	} else {
-		x.setEvent("perf.no_speedup", "bool", "true", 1, c.fail, "description")
+		x.setEvent("perf.no_speedup", "bool", "true", 1, c.fail, Said)
 	}
 }

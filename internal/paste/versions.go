@@ -128,7 +128,7 @@ func (x *Extractor) versionProse(s string, n int, raw string) {
 		if m := reNCCLSaid.FindStringSubmatchIndex(s); m != nil && x.prio["nccl.version"] < 1 {
 			v := s[m[2]:m[3]] + "." + trimNum(s[m[4]:m[5]]) + "." + trimNum(s[m[6]:m[7]])
 			if single(s[m[1]:], v) {
-				x.set("nccl.version", "version", v, 0, n, raw, "description")
+				x.set("nccl.version", "version", v, 0, n, raw, Said)
 			}
 		}
 		if m := rePipNCCLList.FindStringSubmatchIndex(s); m != nil && x.prio["python.nccl"] < 1 && single(s[m[1]:], s[m[2]:m[3]]) {
@@ -137,7 +137,7 @@ func (x *Extractor) versionProse(s string, n int, raw string) {
 	}
 	if x.prio["python.torch"] < 1 && containsAny(s, torchSaidWords...) {
 		if m := reTorchSaid.FindStringSubmatchIndex(s); m != nil && single(s[m[3]:], s[m[2]:m[3]]) {
-			x.set("python.torch", "version", s[m[2]:m[3]], 0, n, raw, "description")
+			x.set("python.torch", "version", s[m[2]:m[3]], 0, n, raw, Said)
 		}
 	}
 }

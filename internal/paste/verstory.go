@@ -19,11 +19,15 @@ import (
 // "it hangs with NCCL 2.19.3" alone, "upgrading did not fix it" and "it
 // still hangs" tell no such story.
 
+// storyCompNames are the components a story names, as a pattern's
+// alternation (storyComponents says what each is).
+const storyCompNames = `nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang`
+
 var (
 	// A component named with its version: "driver 535", "NVIDIA driver to
 	// 545.23.08", "NCCL 2.30.7", "PyTorch version 2.3", "vLLM v0.4.2",
 	// "vllm library version `v0.6.1`" (Markdown quotes it as code).
-	reStoryComp = pattern("storyComp", `(?i)\b(nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series|library)s?){0,2}(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|=|:|(?:降级|升级|回退|版本)[到为至]?))?[ \t]{0,3}[\x60'"]?[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
+	reStoryComp = pattern("storyComp", `(?i)\b(`+storyCompNames+`)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series|library)s?){0,2}(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|=|:|(?:降级|升级|回退|版本)[到为至]?))?[ \t]{0,3}[\x60'"]?[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
 	// A driver named by its version first: "the 545 driver", "R545 drivers",
 	// "545.23.08 NVIDIA driver"; or by its version's shape alone, three
 	// digits and two more parts ("revert to 535.154.05"), which no other
@@ -49,30 +53,30 @@ var (
 	reStoryFix     = pattern("storyFix", `(?i)\b(?:fix(?:es|ed)?|solve[sd]?|resolve[sd]?|help(?:s|ed)?|cured?|avoid(?:s|ed)?|(?:is|are|was|were) gone|disappear(?:s|ed)?|went away|goes away)\b|解决`)
 	reStoryGood    = pattern("storyGood", `(?i)\b(?:works?|worked|working|fine|pass(?:es|ed)?|complete[sd]?|ok|okay|normal(?:ly)?|succeed\w{0,3}|success\w{0,4})\b|正常|可以`)
 	reStoryNone    = pattern("storyNone", `(?i)(?:\bnot|\bnever|n't|\bno)\s(?:\w{1,12}\s)?(?:fix|solve|resolve|help|change|make a difference)|\bstill\b|\bsame (?:issue|problem|error|hang|result|behaviou?r)|\b(?:if|whether)\b|还是|仍然`)
-	// The change that led to a version: an upgrade, a downgrade, a
-	// rollback, a pin, a switch back, "since" a version ("since PyTorch
-	// 2.3"); "after training" is none.
 	// A story that names no version: "after the upgrade it hangs",
 	// "downgrading fixed it", "the new version broke it", "works on the
 	// old image". The change must be one of versions (an upgrade, a
 	// downgrade, a rollback, a new or old release, an update of a
 	// component): "after updating my code" is none.
 	reStoryBare = pattern("storyBare", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}\s(?:back\s)?to|(?:new|newer|newest|latest|old|older|previous)\s(?:\w{1,12}\s)?(?:versions?|releases?|images?|drivers?|builds?|containers?|wheels?)|(?:drivers?|nccl|cuda|torch|pytorch|vllm)\supdates?|updat\w{1,4}\s(?:the\s|my\s|our\s)?(?:nvidia\s)?(?:drivers?|nccl|cuda|torch|pytorch|vllm))\b|升级|降级|回退|旧版本|新版本`)
-	// Advice, a plan or a question is no story: "try downgrading",
-	// "should I upgrade?", "please update the driver".
 	// Not a release changed: hardware upgraded ("before the system memory
 	// was upgraded to 256 GB"), a figure that fell ("bandwidth is
 	// downgraded") or a PCIe link trained below its best, as lspci marks it
 	// ("LnkSta: Speed 2.5GT/s (downgraded)").
 	reStoryNotRelease = pattern("storyNotRelease", `(?i)\b(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?|bandwidth|performance|speed|throughput|latency)\s(?:\w{1,12}\s){0,2}(?:upgrad|downgrad)\w{0,4}|\b(?:upgrad|downgrad)\w{0,4}\s(?:the\s|my\s|our\s)?(?:system\s)?(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?)\b|\(downgraded\)|\bLnk(?:Sta|Cap)2?:`)
-	reStoryAdvice     = pattern("storyAdvice", `(?i)\b(?:try|should|could|would|recommend\w{0,3}|suggest\w{0,3}|please|maybe|might|plan\w{0,3}|going to|will|want to|need to|have to|consider\w{0,3})\b|\?|建议|是否`)
+	// Advice, a plan or a question is no story: "try downgrading",
+	// "should I upgrade?", "please update the driver".
+	reStoryAdvice = pattern("storyAdvice", `(?i)\b(?:try|should|could|would|recommend\w{0,3}|suggest\w{0,3}|please|maybe|might|plan\w{0,3}|going to|will|want to|need to|have to|consider\w{0,3})\b|\?|建议|是否`)
 	// A component named without its version, on the story's line.
-	reStoryCompWord = pattern("storyCompWord", `(?i)\b(nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang)\b`)
+	reStoryCompWord = pattern("storyCompWord", `(?i)\b(`+storyCompNames+`)\b`)
 	// A component named elsewhere: installed by pip, conda or apt, or the
 	// image the job runs ("pip install -U vllm", "apt-get install
 	// libnccl2=2.18.3-1+cuda12.2", "nvcr.io/nvidia/pytorch:24.05-py3").
 	reStoryInstall = pattern("storyInstall", `(?i)\b(?:pip3?|uv pip|conda|mamba|apt|apt-get|yum|dnf)\s(?:\S{1,40}\s){0,4}?install\s(?:-\S{1,30}\s){0,4}["']?(torch|vllm|jaxlib|jax|deepspeed|sglang|tensorrt[-_]llm|nvidia-nccl-cu\d{2}|libnccl2|nvidia-driver|cuda-drivers|cuda-toolkit)\b|\b(?:nvcr\.io/nvidia/(pytorch)|vllm/(vllm)-openai|lmsysorg/(sglang)):`)
-	reStoryChange  = pattern("storyChange", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|updat\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}|pinn(?:ed|ing)|pin|switch\w{0,3}(?: back)? to|went back to|go(?:ing)? back to)\b|\bsince\s(?:[\w-]{1,16}\s)?v?\d|升级|降级|回退`)
+	// The change that led to a version: an upgrade, a downgrade, a
+	// rollback, a pin, a switch back, "since" a version ("since PyTorch
+	// 2.3"); "after training" is none.
+	reStoryChange = pattern("storyChange", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|updat\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}|pinn(?:ed|ing)|pin|switch\w{0,3}(?: back)? to|went back to|go(?:ing)? back to)\b|\bsince\s(?:[\w-]{1,16}\s)?v?\d|升级|降级|回退`)
 )
 
 // storyWords are the words, as written, one of which every line the story
@@ -450,9 +454,9 @@ func (x *Extractor) storyFacts() {
 	}
 	// A change that names no version is weaker: version.changed.
 	if st.bare {
-		x.setEvent("version.changed", "bool", "true", 1, st.ev, "description")
+		x.setEvent("version.changed", "bool", "true", 1, st.ev, Said)
 	} else {
-		x.setEvent("version.regression", "bool", "true", 1, st.ev, "description")
+		x.setEvent("version.regression", "bool", "true", 1, st.ev, Said)
 	}
 	if st.component == "" {
 		st.component = st.installed
@@ -460,12 +464,12 @@ func (x *Extractor) storyFacts() {
 	if st.component == "" {
 		return
 	}
-	x.setEvent("version.component", "str", st.component, 1, st.ev, "description")
+	x.setEvent("version.component", "str", st.component, 1, st.ev, Said)
 	if st.good != "" {
-		x.setEvent("version.good", "version", st.good, 1, st.goodEv, "description")
+		x.setEvent("version.good", "version", st.good, 1, st.goodEv, Said)
 	}
 	if st.bad != "" {
-		x.setEvent("version.bad", "version", st.bad, 1, st.badEv, "description")
+		x.setEvent("version.bad", "version", st.bad, 1, st.badEv, Said)
 	}
 	if st.fact == "" {
 		return
@@ -478,6 +482,6 @@ func (x *Extractor) storyFacts() {
 		delete(x.prio, st.fact)
 	}
 	if st.bad != "" && (st.fact != "driver.version" || storyShape("driver", st.bad, st.bad)) {
-		x.setEvent(st.fact, "version", st.bad, 0, st.badEv, "description")
+		x.setEvent(st.fact, "version", st.bad, 0, st.badEv, Said)
 	}
 }
