@@ -1319,5 +1319,8 @@
     });
   }
 
-  window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms, hangLine: hangLine, said: SAID };
+  // outcome mirrors paste.Outcome: the fact tells what a run did, not what
+  // the machine is.
+  function outcome(name) { return T.words.outcome.indexOf(name) >= 0; }
+  window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms, hangLine: hangLine, said: SAID, outcome: outcome };
 })();

@@ -221,6 +221,11 @@
     // The NCCL a job prints is the one it loaded; else the one a Python package ships (rules.Facts.get).
     var py = f["python.nccl"];
     if (name === "nccl.version" && py && py.known) { return { known: true, kind: py.kind, s: py.s, n: py.n, b: py.b, display: NAMES[name] }; }
+    // The NCCL a PyTorch wheel brings is implied only where none is printed; where one is, it is the one loaded.
+    if (name === "nccl.bundled") {
+      var v = get(f, "nccl.version");
+      if (v.known) { return { known: true, kind: v.kind, s: v.s, n: v.n, b: v.b, display: display(name) }; }
+    }
     return { known: false, display: display(name) };
   }
 
@@ -352,8 +357,10 @@
     return { truth: UNKNOWN, reasons: [] };
   }
 
+  // unknownReasons mirrors eval.go's: each fact not known is named once.
   function unknownReasons(l, r) {
-    return [].concat(l.truth === UNKNOWN ? l.reasons : [], r.truth === UNKNOWN ? r.reasons : []);
+    var out = [].concat(l.truth === UNKNOWN ? l.reasons : [], r.truth === UNKNOWN ? r.reasons : []);
+    return out.filter(function (x, i) { return out.indexOf(x) === i; });
   }
 
   function cmp(e, f) {
@@ -437,8 +444,14 @@
     return nameZh(reason).replace(" is ", " 为 ");
   }
 
+  // versionFact mirrors rules.VersionFact: a component's version, or a
+  // version said to have changed.
+  function versionFact(n) {
+    return T.versions.indexOf(n) >= 0 || T.versionPrefixes.some(function (p) { return n.length > p.length && n.slice(0, p.length) === p; });
+  }
+
   window.p2pkbRules = { fromReport: fromReport, reasonIn: reasonIn, parse: parse, applies: applies, compareVersions: compareVersions, gbps: gbps, size: size,
-    displayName: display, pasteFor: pasteFor, listNCCLEnv: listNCCLEnv,
+    displayName: display, pasteFor: pasteFor, listNCCLEnv: listNCCLEnv, versionFact: versionFact,
     known: function (f, n) { return !!f && get(f, n).known === true; } };
 
   // fact mirrors rules.Facts.Set: one fact from another source than a probe

@@ -757,16 +757,23 @@
         // The rows come in search.SymptomBefore's order; the most specific
         // (the condition reading more of the paste's facts) go first, as
         // its Reads does.
-        var docs = [];
+        // A release's known bug that waits only on a version the paste does
+        // not state follows them, as what to check next (versionOpen).
+        var docs = [], open = [];
         (meta.symptoms || []).forEach(function (row, i) {
           var names = [];
           try { names = factsIn(R.parse(row[1]), []); } catch (e) { return; }
-          if (names.indexOf(p.name) < 0 || !holds(row[1], own) || holds(row[1], without)) { return; }
+          if (names.indexOf(p.name) < 0 || holds(row[1], without)) { return; }
           var reads = names.filter(function (n, j) { return names.indexOf(n) === j && Object.prototype.hasOwnProperty.call(own, n); }).length;
-          docs.push({ doc: row[0], reads: reads, i: i });
+          if (holds(row[1], own)) {
+            docs.push({ doc: row[0], reads: reads, i: i });
+          } else if (versionOpen(row[1], names, own)) {
+            open.push({ doc: row[0], reads: reads, i: i });
+          }
         });
-        docs = docs.sort(function (a, b) { return b.reads - a.reads || a.i - b.i; }).map(function (d) { return d.doc; });
-        if (docs.length) { out.push({ line: p.line, text: p.text.trim(), docs: docs, own: own }); }
+        var order = function (ds) { return ds.sort(function (a, b) { return b.reads - a.reads || a.i - b.i; }).map(function (d) { return d.doc; }); };
+        docs = order(docs);
+        if (docs.length) { out.push({ line: p.line, text: p.text.trim(), docs: docs.concat(order(open)), own: own }); }
       });
       return Promise.all(out.map(function (m) {
         return Promise.all(m.docs.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)).then(function (c) { return rowResult(c[d % meta.chunk]); }); }))
@@ -785,6 +792,20 @@
   // the paste's facts first (search.SymptomBefore), with the paste's facts
   // and meta.js's notes.
   var HANG_FACTS = ["hang.seen", "nccl.stopped_after_init"];
+  // versionOpen mirrors diagnose's versionOpen and waitsOnVersion: condition
+  // cond, which reads names, is neither true nor false with the paste's facts
+  // own, and every fact it reads that own lacks is a version or what a run
+  // did (paste.Outcome), at least one a version.
+  function versionOpen(cond, names, own) {
+    var P = window.p2pkbPaste, R = window.p2pkbRules, version = false;
+    try { if (R.applies([], cond, own).truth !== "unknown") { return false; } } catch (e) { return false; }
+    for (var i = 0; i < names.length; i++) {
+      if (Object.prototype.hasOwnProperty.call(own, names[i])) { continue; }
+      if (!R.versionFact(names[i]) && !P.outcome(names[i])) { return false; }
+      version = version || R.versionFact(names[i]);
+    }
+    return version;
+  }
   function hangExplains(q, lang) {
     var P = window.p2pkbPaste, R = window.p2pkbRules;
     if (!P || !R || !P.hangLine) { return Promise.resolve(null); }
@@ -796,19 +817,24 @@
       try { return R.applies([], cond, f).truth === "applies"; } catch (e) { return false; }
     };
     return load(lang, "meta").then(function (meta) {
-      var docs = [];
+      var docs = [], open = [];
       (meta.symptoms || []).forEach(function (row, i) {
         var names = [];
         try { names = factsIn(R.parse(row[1]), []); } catch (e) { return; }
-        if (!names.some(function (n) { return HANG_FACTS.indexOf(n) >= 0; }) || !holds(row[1], own) || holds(row[1], without) || holds(row[1], alone)) { return; }
+        if (!names.some(function (n) { return HANG_FACTS.indexOf(n) >= 0; }) || holds(row[1], without)) { return; }
         var reads = names.filter(function (n, j) { return names.indexOf(n) === j && has.call(own, n); }).length;
-        docs.push({ doc: row[0], reads: reads, i: i });
+        if (holds(row[1], own) && !holds(row[1], alone)) {
+          docs.push({ doc: row[0], reads: reads, i: i });
+        } else if (versionOpen(row[1], names, own)) {
+          open.push({ doc: row[0], reads: reads, i: i });
+        }
       });
-      docs = docs.sort(function (a, b) { return b.reads - a.reads || a.i - b.i; }).map(function (d) { return d.doc; });
-      var notes = {};
+      var order = function (ds) { return ds.sort(function (a, b) { return b.reads - a.reads || a.i - b.i; }).map(function (d) { return d.doc; }); };
+      docs = order(docs);
+      var notes = {}, all = docs.concat(order(open));
       (meta.notes || []).forEach(function (id) { notes[id] = true; });
-      return Promise.all(docs.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)).then(function (c) { return rowResult(c[d % meta.chunk]); }); }))
-        .then(function (rs) { return { own: own, results: rs, notes: notes }; });
+      return Promise.all(all.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)).then(function (c) { return rowResult(c[d % meta.chunk]); }); }))
+        .then(function (rs) { return { own: own, results: rs.slice(0, docs.length), open: rs.slice(docs.length), notes: notes }; });
     });
   }
   // hangFirst puts the hang's explanations that hold by the facts (the
@@ -818,18 +844,27 @@
   // one, and no hang line).
   function hangFirst(groups, hang, composed, facts) {
     var P = window.p2pkbPaste;
-    if (!hang || !hang.results.length || composed.length) { return groups; }
+    if (!hang || !hang.results.length && !hang.open.length || composed.length) { return groups; }
     var errs = groups.filter(function (g) { return !g.causes.every(function (c) { return hang.notes[c.result.id]; }); });
     if (!errs.length || !errs.every(function (g) { return P.hangLine(g.text.slice(0, 1000)); })) { return groups; }
     var f = facts || hang.own;
-    var ahead = hang.results.map(function (r) {
-      var v = judge(r, f, true);
-      return { result: r, truth: v.truth, reasons: v.reasons, condition: r.applies_when || "", tier: v.tier };
-    }).filter(function (c) { return c.tier === 0; });
+    var judged = function (rs) {
+      return rs.map(function (r) {
+        var v = judge(r, f, true);
+        return { result: r, truth: v.truth, reasons: v.reasons, condition: r.applies_when || "", tier: v.tier };
+      });
+    };
+    // The explanations that hold go ahead of the line's causes; a
+    // release's known hang not ruled out follows them (versionOpen).
+    var ahead = judged(hang.results).filter(function (c) { return c.tier === 0; });
+    var after = judged(hang.open);
     errs.forEach(function (g) {
-      var mine = ahead.filter(function (c) { return !g.causes.some(function (x) { return x.result.id === c.result.id; }); });
-      if (!mine.length) { return; }
+      var absent = function (c) { return !g.causes.some(function (x) { return x.result.id === c.result.id; }); };
+      var mine = ahead.filter(absent);
       g.causes = mine.concat(g.causes);
+      var later = after.filter(absent);
+      if (!mine.length && !later.length) { return; }
+      g.causes = g.causes.concat(later);
       conclude(g, f);
     });
     return groups;

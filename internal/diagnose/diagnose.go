@@ -182,6 +182,7 @@ type ranked struct {
 	group   int                 // composed messages: partCause.group
 	api     bool                // composed messages: partCause.api
 	symptom search.SymptomCause // symptoms: what ranks the entry among a symptom's causes at its tier
+	open    bool                // symptoms: it waits on a version the paste does not state (versionOpen)
 }
 
 // message judges the entries matched on one line as causes of its message;

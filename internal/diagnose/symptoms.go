@@ -61,9 +61,19 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 		if len(rs) == 0 {
 			continue
 		}
+		// A release's known bug is what to check next beside the causes
+		// that hold; alone it would answer a symptom with a guess.
+		open, err := versionOpen(s, []string{p.Name}, own, without, f, o)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, open...)
 		sort.SliceStable(rs, func(i, j int) bool {
 			if rs[i].tier != rs[j].tier {
 				return rs[i].tier < rs[j].tier
+			}
+			if rs[i].open != rs[j].open {
+				return rs[j].open
 			}
 			return search.SymptomBefore(rs[i].symptom, rs[j].symptom)
 		})
@@ -85,6 +95,52 @@ func symptomCause(e *kb.Entry, names []string, own rules.Facts) search.SymptomCa
 		}
 	}
 	return sc
+}
+
+// versionOpen gives the entries that read one of the facts reads and wait
+// only on a version the paste does not state: a release's known bug that
+// the symptom calls for. Such an entry's condition is neither true nor false
+// with the paste's facts own, every fact it reads that own lacks is a
+// version or what a run did (paste.Outcome), at least one a version, and it
+// does not hold without the symptom. They are what to check next, so they
+// follow the causes that hold (open); the facts f judge them as any cause.
+func versionOpen(s *site.Site, reads []string, own, without rules.Facts, f rules.Facts, o Options) ([]ranked, error) {
+	var rs []ranked
+	for _, e := range s.KB.Entries {
+		names, err := rules.FactsIn(e.AppliesWhen)
+		if err != nil || !slices.ContainsFunc(names, func(n string) bool { return slices.Contains(reads, n) }) ||
+			holds(e.AppliesWhen, without) || !unknown(e.AppliesWhen, own) || !waitsOnVersion(names, own) {
+			continue
+		}
+		c, _, err := cause(s, e, f, o)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, ranked{c: c, tier: tierOf(c, true), open: true, symptom: symptomCause(e, names, own)})
+	}
+	return rs, nil
+}
+
+// waitsOnVersion says whether the facts names that own lacks are versions
+// or outcomes of a run, at least one a version.
+func waitsOnVersion(names []string, own rules.Facts) bool {
+	version := false
+	for _, n := range names {
+		if _, ok := own[n]; ok {
+			continue
+		}
+		if !rules.VersionFact(n) && !paste.Outcome(n) {
+			return false
+		}
+		version = version || rules.VersionFact(n)
+	}
+	return version
+}
+
+// unknown says whether cond is neither true nor false for facts f.
+func unknown(cond string, f rules.Facts) bool {
+	v, err := rules.Applies(nil, cond, f)
+	return err == nil && v.Truth == rules.Unknown
 }
 
 // holds says whether condition cond holds for facts f.
@@ -139,19 +195,37 @@ func hangFirst(s *site.Site, msgs []Message, pasted []paste.Fact, f rules.Facts,
 		rs = append(rs, ranked{c: c, tier: 0, symptom: symptomCause(e, names, own)})
 	}
 	sort.SliceStable(rs, func(i, j int) bool { return search.SymptomBefore(rs[i].symptom, rs[j].symptom) })
+	// A release's known hang is what to check next after the line's own
+	// causes, when the paste states no version that rules it out.
+	open, err := versionOpen(s, hangFacts, own, without, f, o)
+	if err != nil {
+		return err
+	}
+	sort.SliceStable(open, func(i, j int) bool { return search.SymptomBefore(open[i].symptom, open[j].symptom) })
 	for i := range msgs {
 		m := &msgs[i]
-		var ahead []Cause
-		for _, r := range rs {
-			if !slices.ContainsFunc(m.Causes, func(c Cause) bool { return c.ID == r.c.ID }) {
-				ahead = append(ahead, r.c)
-			}
-		}
-		if len(ahead) == 0 {
-			continue
-		}
+		ahead := missing(rs, m.Causes)
 		m.Causes = append(ahead, m.Causes...)
-		m.Verdict, m.TellApart, m.Collect = "applies", nil, nil
+		after := missing(open, m.Causes)
+		m.Causes = append(m.Causes, after...)
+		switch {
+		case len(ahead) > 0:
+			m.Verdict, m.TellApart, m.Collect = "applies", nil, nil
+		case len(after) > 0 && m.Verdict != "applies" && slices.ContainsFunc(m.Causes, func(c Cause) bool { return c.Verdict != rules.False.String() }):
+			// Not every cause is ruled out: what tells them apart.
+			m.Verdict, m.Collect, m.TellApart = "unknown", nil, tellApart(s, m.Causes, f)
+		}
 	}
 	return nil
+}
+
+// missing gives the causes of rs that are not among cs.
+func missing(rs []ranked, cs []Cause) []Cause {
+	var out []Cause
+	for _, r := range rs {
+		if !slices.ContainsFunc(cs, func(c Cause) bool { return c.ID == r.c.ID }) {
+			out = append(out, r.c)
+		}
+	}
+	return out
 }

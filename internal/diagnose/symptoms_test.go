@@ -164,7 +164,8 @@ func TestEnvironmentNoteWithoutPrefix(t *testing.T) {
 // printed, before the line's own cause; with nothing else known, with a
 // fact that does not hold or one a person wrote, beside a healthy note, or
 // beside an error line that names a failure, the line's own cause stays
-// first.
+// first. A release's known hang follows the line's causes while no version
+// the paste states rules it out, and goes with a version that does.
 func TestHangFirst(t *testing.T) {
 	// PyTorch's watchdog on the first all-reduce
 	// (https://github.com/huggingface/picotron_tutorial/issues/6), and
@@ -192,26 +193,67 @@ func TestHangFirst(t *testing.T) {
 		}
 		return got
 	}
-	own := causes(watchdog)
-	if !slices.Contains(own, "pytorch/nccl-watchdog-timeout") {
-		t.Fatalf("the watchdog's line alone: causes %v, want the watchdog's entry among them", own)
+	const release = "nccl/release-with-known-hang"
+	alone := causes(watchdog)
+	if !slices.Contains(alone, "pytorch/nccl-watchdog-timeout") || alone[len(alone)-1] != release {
+		t.Fatalf("the watchdog's line alone: causes %v, want the watchdog's entry among them and %s last", alone, release)
 	}
+	own := alone[:len(alone)-1] // the entries that match the line
 	for _, c := range []struct {
 		name, in string
 		ahead    []string // what comes before the line's own causes
+		after    []string // what follows them
 	}{
-		{"the 545 driver on GeForce cards explains the timeout", smi545 + watchdog, []string{"cuda/driver-branch-p2p-hang-geforce"}},
-		{"the 535 driver: nothing explains it", smi535 + watchdog, nil},
-		{"a healthy note beside it: NCCL's P2P channel of a real H200 node (../shared/reference/h200x4)", "vm:2032:2032 [3] NCCL INFO Channel 00/0 : 3[3] -> 0[0] via P2P/CUMEM\n" + watchdog, nil},
-		{"NCCL's release of the table in its own line (a version with a known hang)", "NCCL version 2.19.3+cuda12.3\n" + watchdog, []string{"nccl/release-with-known-hang"}},
-		{"the custom all-reduce's own log line, its graph buffers shared (https://github.com/sgl-project/sglang/pull/11275)", "[2025-10-06 20:05:27 DP0 TP0] Registering 0 cuda graph addresses\n" + watchdog, []string{"vllm/custom-allreduce-hang-or-wrong-output"}},
+		{"the 545 driver on GeForce cards explains the timeout", smi545 + watchdog, []string{"cuda/driver-branch-p2p-hang-geforce"}, []string{release}},
+		{"the 535 driver: nothing explains it", smi535 + watchdog, nil, []string{release}},
+		{"a healthy note beside it: NCCL's P2P channel of a real H200 node (../shared/reference/h200x4)", "vm:2032:2032 [3] NCCL INFO Channel 00/0 : 3[3] -> 0[0] via P2P/CUMEM\n" + watchdog, nil, []string{release}},
+		{"NCCL's release of the table in its own line (a version with a known hang)", "NCCL version 2.19.3+cuda12.3\n" + watchdog, []string{release}, nil},
+		{"NCCL's and PyTorch's releases without a known hang", "PyTorch version: 2.5.1+cu124\nNCCL version 2.23.4+cuda12.6\n" + watchdog, nil, nil},
+		{"the custom all-reduce's own log line, its graph buffers shared (https://github.com/sgl-project/sglang/pull/11275)", "[2025-10-06 20:05:27 DP0 TP0] Registering 0 cuda graph addresses\n" + watchdog, []string{"vllm/custom-allreduce-hang-or-wrong-output"}, []string{release}},
 		// A person's words are a weaker witness than the program's line.
-		{"the custom all-reduce said in words (constructed)", "The server runs with the custom all-reduce on 2 GPUs.\n" + watchdog, nil},
-		{"an error line that names a failure beside it: that line's causes say more", smi545 + "RuntimeError: CUDA error: peer access is not supported between these two devices\n" + watchdog, nil},
+		{"the custom all-reduce said in words (constructed)", "The server runs with the custom all-reduce on 2 GPUs.\n" + watchdog, nil, []string{release}},
+		{"an error line that names a failure beside it: that line's causes say more", smi545 + "RuntimeError: CUDA error: peer access is not supported between these two devices\n" + watchdog, nil, nil},
 	} {
-		want := append(slices.Clone(c.ahead), own...)
+		want := append(append(slices.Clone(c.ahead), own...), c.after...)
 		if got := causes(c.in); strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Errorf("%s: the watchdog's causes %v, want %v", c.name, got, want)
+		}
+	}
+}
+
+// A release's known bug that waits only on a version the paste does not
+// state follows the causes that hold, as what to check next; a version that
+// rules it out leaves it out, and alone it answers nothing.
+func TestVersionOpen(t *testing.T) {
+	const release = "nccl/release-with-known-hang"
+	// A hang said in words, no version stated
+	// (https://github.com/flagos-ai/Megatron-LM-FL/issues/138).
+	const hang = "We occasionally see distributed CUDA tests hang when using:\n\n```python\ntorch.distributed.init_process_group(\n    backend=\"nccl\",\n    device_id=torch.device(\"cuda\", local_rank),\n)\n```\n\nThe issue is intermittent: rerunning the same test may pass.\n"
+	causes := func(in string) (ids, verdicts []string) {
+		for _, m := range explainJSON(t, in).Messages {
+			for _, c := range m.Causes {
+				ids, verdicts = append(ids, c.ID), append(verdicts, c.Verdict)
+			}
+		}
+		return ids, verdicts
+	}
+	ids, verdicts := causes(hang)
+	if len(ids) < 2 || ids[0] != "pytorch/nccl-watchdog-timeout" || ids[len(ids)-1] != release || verdicts[0] != "applies" || verdicts[len(ids)-1] != "unknown" {
+		t.Errorf("a hang with no version: causes %v (%v), want the watchdog's entry first, applying, and %s last, unknown", ids, verdicts, release)
+	}
+	if ids, _ := causes("PyTorch version: 2.5.1+cu124\nNCCL version 2.23.4+cuda12.6\n" + hang); slices.Contains(ids, release) {
+		t.Errorf("releases without a known hang stated: causes %v, want no %s", ids, release)
+	}
+	if ids, verdicts := causes("PyTorch version: 2.7.0+cu126\n" + hang); !slices.Contains(ids, release) || verdicts[slices.Index(ids, release)] != "applies" {
+		t.Errorf("PyTorch 2.7.0 stated: causes %v (%v), want %s applying", ids, verdicts, release)
+	}
+	// Several GPUs slower than one on GeForce cards, no driver stated
+	// (https://github.com/apache/mxnet/issues/5697): the 545 driver's bug
+	// waits on the driver's version, and answers no symptom by itself.
+	const slow = "##Problem:\n4 GPUs(GTX1080) in one Server.\n\nMulti-GPUs is slower than One GPU. when kvstore='local'\n"
+	for _, m := range explainJSON(t, slow).Messages {
+		if len(m.Causes) > 0 && m.Causes[0].ID == "cuda/driver-branch-p2p-hang-geforce" {
+			t.Errorf("line %d %q: answered first by the 545 driver's bug, whose driver is not stated", m.Line, m.LineText)
 		}
 	}
 }

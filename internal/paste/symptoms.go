@@ -2,6 +2,7 @@ package paste
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -606,6 +607,16 @@ func noiseFact(name string) bool {
 	}
 	return false
 }
+
+// outcomeFacts are the facts that tell what a run did (hung, stopped after
+// NCCL's set-up, gave wrong values, ran slowly) rather than what the
+// machine is.
+var outcomeFacts = []string{"hang.seen", "nccl.stopped_after_init", "output.wrong", "perf.slow", "nccl.tests.wrong", "p2p.copy_zeros"}
+
+// Outcome says whether fact name tells what a run did: a paste that does
+// not say so did not see it, so a condition that waits on it and on a
+// version waits on the version alone.
+func Outcome(name string) bool { return slices.Contains(outcomeFacts, name) }
 
 // Explains says whether symptom name tells the cause of the paste's other
 // symptoms: a version said to work set against one said to fail names

@@ -80,6 +80,7 @@ func Table() []byte {
 	t.Words["splitMode"] = splitModeWords
 	t.Words["platform"], t.Words["platformNames"] = platformWords, platformNames
 	t.Words["hangLine"] = hangLineWords
+	t.Words["outcome"] = outcomeFacts
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -93,11 +94,17 @@ func (o orExpr) eval(f Facts) result {
 	return result{Unknown, unknownReasons(l, r)}
 }
 
+// unknownReasons names each fact not known once, however many times the
+// condition reads it.
 func unknownReasons(l, r result) []string {
 	var out []string
 	for _, x := range []result{l, r} {
 		if x.truth == Unknown {
-			out = append(out, x.reasons...)
+			for _, s := range x.reasons {
+				if !slices.Contains(out, s) {
+					out = append(out, s)
+				}
+			}
 		}
 	}
 	return out

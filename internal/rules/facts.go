@@ -193,6 +193,14 @@ func (f Facts) get(name string) value {
 		v.display = Display(name)
 		return v
 	}
+	// The NCCL a PyTorch wheel brings is implied only where none is printed;
+	// where one is, it is the one the job loads.
+	if name == "nccl.bundled" {
+		if v := f.get("nccl.version"); v.known {
+			v.display = Display(name)
+			return v
+		}
+	}
 	return value{display: Display(name)}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,5 +91,16 @@ func TestCompareVersions(t *testing.T) {
 		if got := CompareVersions(c.a, c.b); got != c.want {
 			t.Errorf("CompareVersions(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// A condition that reads a fact not known several times names it once.
+func TestUnknownNamedOnce(t *testing.T) {
+	v, err := Applies(nil, "nccl.version >= 2.4.0 && nccl.version < 2.8.4 || nccl.version >= 2.12.0 && nccl.version < 2.18.2 || python.torch >= 2.7.0", Facts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"NCCL unknown", "torch unknown"}; v.Truth != Unknown || !slices.Equal(v.Reasons, want) {
+		t.Errorf("%s %q, want unknown %q", v.Truth, v.Reasons, want)
 	}
 }

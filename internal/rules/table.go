@@ -77,7 +77,10 @@ func Table() []byte {
 		Paste     []pasteSource     `json:"paste"`     // PasteFor's outputs
 		ZhNames   [][2]string       `json:"zhNames"`   // ReasonIn's names
 		ZhReasons [][2]string       `json:"zhReasons"` // ReasonIn's reasons
-	}{names, pasteSources, zhNames, zhReasons}
+		Versions  []string          `json:"versions"`  // VersionFact's names
+		VersionsP []string          `json:"versionPrefixes"`
+	}{names, pasteSources, zhNames, zhReasons,
+		versionNames(), versionFacts.prefixes}
 	var b strings.Builder
 	b.WriteString("// The facts' names and the outputs that show them, written by the build\n// from internal/rules (table.go); rules.js runs them.\nwindow.p2pkbRulesTable = ")
 	enc := json.NewEncoder(&b)

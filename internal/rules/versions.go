@@ -2,7 +2,9 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -62,4 +64,24 @@ func Constraint(version string) (Expr, error) {
 		return nil, fmt.Errorf("%q: unknown component %q (known: cuda, nvidia-driver, torch, tensorflow, jax, jaxlib, cupy, nccl)", version, m[1])
 	}
 	return cmpExpr{op: m[2], l: fact(name), r: lit{text: m[3]}}, nil
+}
+
+// versionFacts are the facts VersionFact names besides the components':
+// a version said to have changed and the facts of a versioned package.
+var versionFacts = struct{ names, prefixes []string }{[]string{"nccl.bundled", "cuda.driver"}, []string{"version.", "python."}}
+
+// VersionFact says whether fact name is a version of a component, or a
+// version said to have changed: facts a paste often leaves out, whose
+// absence keeps a release's known bug open rather than ruling it out.
+func VersionFact(name string) bool {
+	if slices.Contains(versionNames(), name) {
+		return true
+	}
+	return slices.ContainsFunc(versionFacts.prefixes, func(p string) bool { return strings.HasPrefix(name, p) && len(name) > len(p) })
+}
+
+// versionNames are the names VersionFact holds for, without the prefixed
+// ones, sorted.
+func versionNames() []string {
+	return slices.Compact(slices.Sorted(slices.Values(append(slices.Collect(maps.Values(components)), versionFacts.names...))))
 }
