@@ -961,6 +961,7 @@
     }
     if (s === "MIG Mode") { this.mig.next = true; }
     if (s.indexOf("MIG ") === 0 && RE.migDevice.test(s)) { mark(this.mig.on, n, raw); }
+    if (s.indexOf("|") === 0 && (s.indexOf("MIG devices") >= 0 || s.indexOf("MiB /") >= 0) && RE.migTable.test(s)) { mark(this.mig.on, n, raw); }
     if (s.indexOf("MIG-") >= 0 && RE.migVisible.test(s)) { mark(this.mig.on, n, raw); }
     if (s.indexOf("Virtualization Mode") === 0 && (m = RE.virtMode.exec(s))) {
       this.set("virtualized", "bool", String(m[1] !== "None"), 1, n, raw, "nvidia-smi");

@@ -411,6 +411,10 @@ var (
 	reMIGDevice  = pattern("migDevice", `^MIG \d+g\.\d+gb\s+Device\s+\d+:`)
 	reVirtMode   = pattern("virtMode", `^Virtualization Mode\s*:\s*(Pass-Through|VGPU|None)\b`)
 	reMIGVisible = pattern("migVisible", `\bCUDA_VISIBLE_DEVICES=["']?MIG-`)
+	// nvidia-smi's table of MIG devices: its header, and a row (GPU, GPU
+	// instance, compute instance and MIG device; memory; SMs; copy and
+	// media engines), which a paste may hold without the header.
+	reMIGTable = pattern("migTable", `^\|\s*MIG devices:\s*\|$|^\|\s*\d+\s+\d+\s+\d+\s+\d+\s+\|\s*\d+MiB\s*/\s*\d+MiB\s*\|\s*\d+\s+\d+\s*\|\s*\d+\s+\d+\s+\d+\s+\d+\s+\d+\s*\|$`)
 )
 
 // consumerWords are the words one of which every match of reConsumer holds.
@@ -431,6 +435,9 @@ func (x *Extractor) gpuLine(s string, n int, raw string) {
 		x.mig.next = true
 	}
 	if strings.HasPrefix(s, "MIG ") && reMIGDevice.MatchString(s) {
+		x.mig.on.mark(n, raw)
+	}
+	if strings.HasPrefix(s, "|") && containsAny(s, "MIG devices", "MiB /") && reMIGTable.MatchString(s) {
 		x.mig.on.mark(n, raw)
 	}
 	// A MIG instance chosen by its UUID (pytorch/pytorch#95784).

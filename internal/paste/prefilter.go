@@ -111,7 +111,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	// Line: the header of a GPU matrix.
 	{"GPU0", anyTime},
 	// gpuLine
-	{"MIG ", anyTime}, {"MIG-", anyTime}, {"Virtualization Mode", anyTime},
+	{"MIG ", anyTime}, {"MIG-", anyTime}, {"MiB /", anyTime}, {"Virtualization Mode", anyTime},
 	// scan
 	{"-p2p", anyTime},
 	{"Peer-to-Peer", anyTime}, {"P2P Connectivity", anyTime}, {"P2P=", anyTime},
