@@ -319,7 +319,7 @@ var (
 	reJAXLib     = pattern("jaxlib", `^jaxlib:\s+(\d\S*)|\bjaxlib==(\d\S*)`)
 	reVLLM       = pattern("vllm", `vLLM Version\s*: v?(\d\S*)|\bvllm==(\d\S*)|vLLM API server version v?(\d\S*)|LLM engine \(v(\d[^)\s]*)\)`)
 	rePipNCCL    = pattern("pipNCCL", `\bnvidia-nccl-cu\d+==(\d\S*)`)
-	reConsumer   = pattern("consumer", `\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b|\b[RG]TX ?(?:[2345]0[5-9]0|1[06][5-8]0|9[5-8]0)\b|\b\d{1,2} ?[x*] ?[345]090\b|\b[345]090 ?[x*] ?\d{1,2}\b|\b[345]090'?s\b|\b(?:NVIDIA|[Nn]vidia) [345]090\b|\b(?:10[5-8]|20[5-8]|30[5-9]|40[5-9]|50[5-9])0 ?[Tt][Ii]s?\b`)
+	reConsumer   = pattern("consumer", `\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b|\b[RG]TX ?(?:[2345]0[5-9]0|1[06][5-8]0|9[5-8]0)\b|\b\d{1,2} ?[x*] ?[345]090\b|\b[345]090 ?[x*] ?\d{1,2}\b|\b[345]090'?s\b|\b(?:NVIDIA|[Nn]vidia) [345]090\b|\b[345]090 (?:[Gg][Pp][Uu]s?|[Cc]ards?)\b|\b(?:[Tt]wo|[Ff]our|[Ee]ight|[Mm]ultiple|[Ss]everal|[Dd]ual|[Ss]ingle|\d) [345]090\b|\b(?:10[5-8]|20[5-8]|30[5-9]|40[5-9]|50[5-9])0 ?[Tt][Ii]s?\b`)
 	reDataCentre = pattern("dataCentre", `\bTesla [A-Z]?\d+|\bNVIDIA (?:[ABHLV]\d+[A-Za-z]?\b|G[HB]200\b|RTX (?:A\d+|PRO|\d+ Ada)\b|Quadro\b)`)
 	reWSL        = pattern("wsl", `microsoft-standard-WSL2|/usr/lib/wsl/lib|\bWSL2\b`)
 	reContainer  = pattern("container", `/\.dockerenv|\bdocker run\b|nvidia-container-cli|\bpodman run\b|\b[Aa]pptainer\b|\b[Ss]ingularity>|\benroot\b|\bpyxis\b`)
@@ -636,7 +636,8 @@ func (x *Extractor) versionLine(s string, n int, raw string) {
 	if m := find(s, rePipNCCL, "nvidia-nccl-cu"); m != nil {
 		x.set("python.nccl", "version", m[1], 1, n, raw, "pip")
 	}
-	// GeForce names, also as people write them: RTX 3090, 2x 4090, 3090s.
+	// GeForce names, also as people write them: RTX 3090, 2x 4090, 3090s,
+	// 4090 GPUs, multiple 4090.
 	// Each keeps its first line: once both are known, a name says nothing new.
 	if x.consumer.set && x.dataCentre.set {
 		return
