@@ -584,7 +584,10 @@
     }
     if (!p.nvls.set && containsAny(s, NVLS_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.nvlsZero.test(s)) { mark(p.nvls, n, raw); }
     if (!p.wsl && containsAny(s, WINDOWS_WORDS)) {
-      if (RE.windowsNot.test(s)) { p.wsl = p.wsl || containsAny(s, ["WSL", "wsl", "Wsl"]); } else if (!p.win.set && RE.windows.test(s)) { mark(p.win, n, raw); }
+      // windowsSaid (prose.go): Windows named outside the spans of its negations.
+      var not = spans(RE.windowsNot, s);
+      p.wsl = not.length > 0 && containsAny(s, ["WSL", "wsl", "Wsl"]);
+      if (!p.wsl && !p.win.set && spans(RE.windows, s).some(function (m) { return !not.some(function (x) { return m[0] < x[1] && x[0] < m[1]; }); })) { mark(p.win, n, raw); }
     }
     if (!p.multi && containsAny(s, WIN_LAUNCH_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.winLaunch.test(s)) { p.multi = true; }
     if (!p.bwFig.set && containsAny(s, BW_FIGURE_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.bwFigure.test(s)) { mark(p.bwFig, n, raw); }
@@ -1320,6 +1323,16 @@
     });
   }
 
+  // spans are the [start, end) of every match of re in s, as Go's
+  // FindAllStringIndex gives them.
+  function spans(re, s) {
+    var g = new RegExp(re.source, re.flags.indexOf("g") >= 0 ? re.flags : re.flags + "g"), out = [], m;
+    while ((m = g.exec(s)) !== null) {
+      out.push([m.index, m.index + m[0].length]);
+      if (!m[0].length) { g.lastIndex++; }
+    }
+    return out;
+  }
   // outcome mirrors paste.Outcome: the fact tells what a run did, not what
   // the machine is.
   function outcome(name) { return T.words.outcome.indexOf(name) >= 0; }

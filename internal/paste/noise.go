@@ -49,7 +49,7 @@ var (
 	// nccl", "multi-GPU (tp>1) is not supported on Windows yet"): NCCL
 	// exists for Linux only.
 	reNoNCCLSaid = pattern("noNCCLSaid", `(?i)\b(?:nc{1,2}l{1,2}|multi-?\s?gpus?|tensor[- ]parallel\w{0,6}|tp\s?>\s?1)\b.{0,40}\b(?:is|are)\s(?:still\s)?(?:not|n't)\s(?:yet\s)?(?:supported|available)\s(?:yet\s)?(?:on|in|for|under)\s(?:native\s)?(?:windows|macos)\b|`+
-		`\bnccl (?:for|on) (?:windows|macos) is (?:not|n't) (?:yet )?(?:supported|available)|\b(?:windows|macos)\s(?:does(?:n't|nt| not)|do(?:n't| not)|cannot|can't)\s(?:yet\s)?support\s(?:the\s)?nccl\b|windows\s?不(?:能用|支持)\s?nccl|nccl\s?在\s?windows\s?[下上]\s?不支持`)
+		`\bnccl (?:for|on) (?:windows|macos) is (?:not|n't) (?:yet )?(?:supported|available)|\b(?:windows|macos)\s(?:does(?:n't|nt| not)|do(?:n't| not)|cannot|can't)\s(?:yet\s)?support\s(?:the\s)?nccl\b|windows\s?不(?:能用|支持)\s?nccl|nccl\s?在\s?windows\s?[下上]\s?不支持|windows.{0,8}(?:安装不了|装不了|无法安装|没有)\s?(?:nvidia\s)?nccl`)
 	// llama.cpp's (and ollama's) split mode named ("split_mode = \"layer\"",
 	// "--split-mode row", "-sm row", "splitting by layer"): with the default,
 	// layer, the GPUs run one after another and little crosses between

@@ -1,6 +1,9 @@
 package paste
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // What people write about a run rather than what it prints: "the job hangs
 // at all_reduce", a run stopped with Ctrl-C in a collective, "the output is
@@ -170,6 +173,18 @@ var (
 	nvlsWords = []string{"nvls", "NVLS", "Nvls", "NVLink SHARP", "nvlink sharp", "NVLink Sharp"}
 )
 
+// windowsSaid says whether line s names Windows outside the spans not of
+// its negations: "under Windows" counts in "training under Windows ...
+// there was no Windows version of NCCL".
+func windowsSaid(s string, not [][]int) bool {
+	for _, m := range reWindows.FindAllStringIndex(s, -1) {
+		if !slices.ContainsFunc(not, func(x []int) bool { return m[0] < x[1] && x[0] < m[1] }) {
+			return true
+		}
+	}
+	return false
+}
+
 // windowsWords and winLaunchWords are the words, as written, one of which
 // every match of reWindows (or WSL said) and reWinLaunch holds.
 var (
@@ -323,9 +338,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		p.nvls.mark(n, raw)
 	}
 	if !p.wsl && containsAny(s, windowsWords...) {
-		if reWindowsNot.MatchString(s) {
-			p.wsl = p.wsl || containsAny(s, "WSL", "wsl", "Wsl")
-		} else if !p.win.set && reWindows.MatchString(s) {
+		not := reWindowsNot.FindAllStringIndex(s, -1)
+		p.wsl = len(not) > 0 && containsAny(s, "WSL", "wsl", "Wsl")
+		if !p.wsl && !p.win.set && windowsSaid(s, not) {
 			p.win.mark(n, raw)
 		}
 	}
