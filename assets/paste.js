@@ -109,7 +109,7 @@
     this.pairs = { seen: grid(false), blocked: grid(false), any: false, firstOK: ev(), firstBlock: ev(), okSource: "", noSource: "" };
     this.nccl = { seen: [ev(), ev(), ev()], nodes: 0, nodesSeen: false, hosts: [], refused: ev(), firstChannel: ev() };
     this.iommuFaults = { n: 0, first: ev() }; this.xids = { n: 0, first: ev() }; this.xidNVLink = ev();
-    this.acs = { any: ev(), redirect: ev() }; this.consumer = ev(); this.dataCentre = ev();
+    this.acs = { any: ev(), redirect: ev() }; this.consumer = ev(); this.dataCentre = ev(); this.amdGPU = ev();
     this.simple = { seen: false, verifyKO: ev(), passed: ev(), ran: ev() };
     this.mig = { next: false, on: ev(), seen: ev() };
     this.envCount = 0;
@@ -1062,6 +1062,7 @@
     if ((m = RE.jaxlib.exec(s))) { this.set("python.jaxlib", "version", firstGroup(m), 1, n, raw, "JAX"); }
     if ((m = RE.vllm.exec(s))) { this.set("python.vllm", "version", firstGroup(m), 1, n, raw, "vLLM"); }
     if ((m = RE.pipNCCL.exec(s))) { this.set("python.nccl", "version", m[1], 1, n, raw, "pip"); }
+    if (!this.amdGPU.set && containsAny(s, T.words.amdGPU) && RE.amdGPU.test(s)) { mark(this.amdGPU, n, raw); }
     if (containsAny(s, CONSUMER_WORDS) && RE.consumer.test(s)) { mark(this.consumer, n, raw); }
     else if (RE.dataCentre.test(s)) { mark(this.dataCentre, n, raw); }
   };
@@ -1268,6 +1269,7 @@
     }
     this.setEvent("mig.enabled", "bool", String(this.mig.on.set), 1, this.mig.on.set ? this.mig.on : this.mig.seen, "nvidia-smi");
     this.setEvent("acs.redirect", "bool", String(this.acs.redirect.set), 1, this.acs.redirect.set ? this.acs.redirect : this.acs.any, "lspci");
+    if (this.amdGPU.set) { this.setEvent("gpu.amd", "bool", "true", 1, this.amdGPU, "GPU name"); }
     this.setEvent("gpu.consumer", "bool", String(this.consumer.set), 1, this.consumer.set ? this.consumer : this.dataCentre, "GPU name");
     this.pathFacts();
     var f = this.f;

@@ -80,6 +80,7 @@ type Extractor struct {
 	acs         struct{ any, redirect event }
 	consumer    event
 	dataCentre  event
+	amdGPU      event
 	mig         struct {
 		next     bool // the line before was "MIG Mode" (nvidia-smi -q)
 		on, seen event
@@ -308,18 +309,21 @@ var (
 	reCmdline  = pattern("cmdline", `(?:^|Kernel command line: |Command line: )(BOOT_IMAGE=.*|.*\b(?:intel_iommu|amd_iommu|iommu)(?:\.passthrough)?=.*)`)
 	reIOMMUArg = pattern("iommuArg", `(?:^|\s)(intel_iommu|amd_iommu|iommu|iommu\.passthrough)=(\S+)`)
 
-	reDriver     = pattern("driver", `(CUDA )?Driver Version"?\s*:\s*"?(\d{1,6}(?:\.\d{1,6}){0,4})`)
-	reSMICUDA    = pattern("smiCUDA", `CUDA Version\s*:\s*(\d+\.\d+)`)
-	reEnvDriver  = pattern("envDriver", `Nvidia driver version\s*: (\d+\.\d+(?:\.\d+)?)`)
-	reNvcc       = pattern("nvcc", `Cuda compilation tools, release (\d+\.\d+), V`)
-	reRuntime    = pattern("runtime", `(?i)CUDA runtime version"?\s{0,8}:?\s{0,8}"?(\d{1,6}(?:\.\d{1,6}){0,4})`)
-	reTorch      = pattern("torch", `PyTorch version\s*: (\d\S*)|\btorch==(\d\S*)|^torch (\d{1,3}\.\d{1,3}\S*) cuda `)
-	reTF         = pattern("tf", `(?i)TensorFlow version:? (\d\S*)|\btensorflow(?:-gpu)?==(\d\S*)`)
-	reJAX        = pattern("jax", `^jax:\s+(\d\S*)|\bjax==(\d\S*)`)
-	reJAXLib     = pattern("jaxlib", `^jaxlib:\s+(\d\S*)|\bjaxlib==(\d\S*)`)
-	reVLLM       = pattern("vllm", `vLLM Version\s*: v?(\d\S*)|\bvllm==(\d\S*)|vLLM API server version v?(\d\S*)|LLM engine \(v(\d[^)\s]*)\)`)
-	rePipNCCL    = pattern("pipNCCL", `\bnvidia-nccl-cu\d+==(\d\S*)`)
-	reConsumer   = pattern("consumer", `\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b|\b[RG]TX ?(?:[2345]0[5-9]0|1[06][5-8]0|9[5-8]0)\b|\b\d{1,2} ?[x*] ?[345]090\b|\b[345]090 ?[x*] ?\d{1,2}\b|\b[345]090'?s\b|\b(?:NVIDIA|[Nn]vidia) [345]090\b|\b[345]090 (?:[Gg][Pp][Uu]s?|[Cc]ards?)\b|\b(?:[Tt]wo|[Ff]our|[Ee]ight|[Mm]ultiple|[Ss]everal|[Dd]ual|[Ss]ingle|\d) [345]090\b|\b(?:10[5-8]|20[5-8]|30[5-9]|40[5-9]|50[5-9])0 ?[Tt][Ii]s?\b`)
+	reDriver    = pattern("driver", `(CUDA )?Driver Version"?\s*:\s*"?(\d{1,6}(?:\.\d{1,6}){0,4})`)
+	reSMICUDA   = pattern("smiCUDA", `CUDA Version\s*:\s*(\d+\.\d+)`)
+	reEnvDriver = pattern("envDriver", `Nvidia driver version\s*: (\d+\.\d+(?:\.\d+)?)`)
+	reNvcc      = pattern("nvcc", `Cuda compilation tools, release (\d+\.\d+), V`)
+	reRuntime   = pattern("runtime", `(?i)CUDA runtime version"?\s{0,8}:?\s{0,8}"?(\d{1,6}(?:\.\d{1,6}){0,4})`)
+	reTorch     = pattern("torch", `PyTorch version\s*: (\d\S*)|\btorch==(\d\S*)|^torch (\d{1,3}\.\d{1,3}\S*) cuda `)
+	reTF        = pattern("tf", `(?i)TensorFlow version:? (\d\S*)|\btensorflow(?:-gpu)?==(\d\S*)`)
+	reJAX       = pattern("jax", `^jax:\s+(\d\S*)|\bjax==(\d\S*)`)
+	reJAXLib    = pattern("jaxlib", `^jaxlib:\s+(\d\S*)|\bjaxlib==(\d\S*)`)
+	reVLLM      = pattern("vllm", `vLLM Version\s*: v?(\d\S*)|\bvllm==(\d\S*)|vLLM API server version v?(\d\S*)|LLM engine \(v(\d[^)\s]*)\)`)
+	rePipNCCL   = pattern("pipNCCL", `\bnvidia-nccl-cu\d+==(\d\S*)`)
+	reConsumer  = pattern("consumer", `\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b|\b[RG]TX ?(?:[2345]0[5-9]0|1[06][5-8]0|9[5-8]0)\b|\b\d{1,2} ?[x*] ?[345]090\b|\b[345]090 ?[x*] ?\d{1,2}\b|\b[345]090'?s\b|\b(?:NVIDIA|[Nn]vidia) [345]090\b|\b[345]090 (?:[Gg][Pp][Uu]s?|[Cc]ards?)\b|\b(?:[Tt]wo|[Ff]our|[Ee]ight|[Mm]ultiple|[Ss]everal|[Dd]ual|[Ss]ingle|\d) [345]090\b|\b(?:10[5-8]|20[5-8]|30[5-9]|40[5-9]|50[5-9])0 ?[Tt][Ii]s?\b`)
+	// AMD GPUs, by name or as ROCm names them: a Radeon, an Instinct MI
+	// card, a gfx target, llama.cpp's ROCm devices.
+	reAMDGPU     = pattern("amdGPU", `\bRadeon\b|\bRADEON\b|\bInstinct MI\d{2,3}|\bMI(?:50|60|100|210|250|300|325)X?\b|\bgfx(?:90[68a]|94[0-2]|10[13]\d|110[0-3]|115\d|120[01])\b|\bfound \d+ ROCm devices\b|\bROCm\d\b`)
 	reDataCentre = pattern("dataCentre", `\bTesla [A-Z]?\d+|\bNVIDIA (?:[ABHLV]\d+[A-Za-z]?\b|G[HB]200\b|RTX (?:A\d+|PRO|\d+ Ada)\b|Quadro\b)`)
 	reWSL        = pattern("wsl", `microsoft-standard-WSL2|/usr/lib/wsl/lib|\bWSL2\b`)
 	reContainer  = pattern("container", `/\.dockerenv|\bdocker run\b|nvidia-container-cli|\bpodman run\b|\b[Aa]pptainer\b|\b[Ss]ingularity>|\benroot\b|\bpyxis\b`)
@@ -416,6 +420,9 @@ var (
 	// media engines), which a paste may hold without the header.
 	reMIGTable = pattern("migTable", `^\|\s*MIG devices:\s*\|$|^\|\s*\d+\s+\d+\s+\d+\s+\d+\s+\|\s*\d+MiB\s*/\s*\d+MiB\s*\|\s*\d+\s+\d+\s*\|\s*\d+\s+\d+\s+\d+\s+\d+\s+\d+\s*\|$`)
 )
+
+// amdGPUWords are the words one of which every match of reAMDGPU holds.
+var amdGPUWords = []string{"Radeon", "RADEON", "Instinct", "MI5", "MI6", "MI1", "MI2", "MI3", "gfx", "ROCm"}
 
 // consumerWords are the words one of which every match of reConsumer holds.
 var consumerWords = []string{"GeForce", "TITAN", "RTX", "GTX", "090", "0Ti", "0 Ti", "0ti", "0 ti", "0TI"}
@@ -636,6 +643,9 @@ func (x *Extractor) versionLine(s string, n int, raw string) {
 	if m := find(s, rePipNCCL, "nvidia-nccl-cu"); m != nil {
 		x.set("python.nccl", "version", m[1], 1, n, raw, "pip")
 	}
+	if !x.amdGPU.set && containsAny(s, amdGPUWords...) && reAMDGPU.MatchString(s) {
+		x.amdGPU.mark(n, raw)
+	}
 	// GeForce names, also as people write them: RTX 3090, 2x 4090, 3090s,
 	// 4090 GPUs, multiple 4090.
 	// Each keeps its first line: once both are known, a name says nothing new.
@@ -734,6 +744,9 @@ func (x *Extractor) finish() []Fact {
 		x.setEvent("acs.redirect", "bool", "true", 1, x.acs.redirect, "lspci")
 	} else {
 		x.setEvent("acs.redirect", "bool", "false", 1, x.acs.any, "lspci")
+	}
+	if x.amdGPU.set {
+		x.setEvent("gpu.amd", "bool", "true", 1, x.amdGPU, "GPU name")
 	}
 	if x.consumer.set {
 		x.setEvent("gpu.consumer", "bool", "true", 1, x.consumer, "GPU name")

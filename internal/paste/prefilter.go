@@ -39,6 +39,7 @@ const (
 	slurmHost                     // slurm
 	consumerGPU                   // a GeForce or TITAN name
 	dataCentreGPU                 // a Tesla or data-centre NVIDIA name
+	amdGPU                        // an AMD GPU's name (amdGPUWords)
 	ncclTestRow                   // a row of nccl-tests' table
 	ncclSetUp                     // NCCL's set-up ended (the hang reader)
 	tensorPrint                   // a CUDA tensor as PyTorch prints it
@@ -145,6 +146,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"nvidia-nccl-cu", pipNCCL},
 	{"GeForce", consumerGPU}, {"TITAN", consumerGPU}, {"RTX", consumerGPU}, {"GTX", consumerGPU}, {"090", consumerGPU}, {"0Ti", consumerGPU}, {"0 Ti", consumerGPU}, {"0ti", consumerGPU}, {"0 ti", consumerGPU}, {"0TI", consumerGPU}, // consumerWords
 	{"Tesla ", dataCentreGPU}, {"NVIDIA ", dataCentreGPU},
+	{"Radeon", amdGPU}, {"RADEON", amdGPU}, {"Instinct", amdGPU}, {"MI5", amdGPU}, {"MI6", amdGPU}, {"MI1", amdGPU}, {"MI2", amdGPU}, {"MI3", amdGPU}, {"gfx", amdGPU}, {"ROCm", amdGPU}, // amdGPUWords
 	// symptomScan
 	{"Memory Usage", anyTime},
 	{"Init COMPLETE", ncclSetUp}, {"Connected all rings", ncclSetUp}, {"Connected all trees", ncclSetUp}, // ncclSetUpWords
@@ -421,6 +423,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.consumer.set
 	case dataCentreGPU:
 		return x.dataCentre.set
+	case amdGPU:
+		return x.amdGPU.set
 	case ncclSetUp:
 		// All such a line tells is that a communicator is set up, which the
 		// hang reader notes here (as symptomScan would) without reading it.

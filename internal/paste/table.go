@@ -81,6 +81,7 @@ func Table() []byte {
 	t.Words["platform"], t.Words["platformNames"] = platformWords, platformNames
 	t.Words["hangLine"] = hangLineWords
 	t.Words["outcome"] = outcomeFacts
+	t.Words["amdGPU"] = amdGPUWords
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}

@@ -73,6 +73,7 @@ var displayNames = map[string]words{
 	"cuda.version":            {"CUDA", "CUDA"},
 	"cuda.driver":             {"CUDA (driver)", "CUDA（驱动）"},
 	"gpu.consumer":            {"consumer GPU", "消费级 GPU"},
+	"gpu.amd":                 {"AMD GPU (Radeon, Instinct)", "AMD GPU（Radeon、Instinct）"},
 	"topo.sys_pairs":          {"pairs across CPU sockets (SYS)", "跨 CPU 插槽（SYS）的 GPU 对"},
 	"wsl":                     {"WSL2", "WSL2"},
 	"slurm":                   {"Slurm job", "Slurm 作业"},

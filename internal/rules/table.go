@@ -29,6 +29,7 @@ var pasteSources = []pasteSource{
 	{Paste: "nvidia-smi topo -p2p r", Facts: []string{"p2p.all_pairs_ok", "p2p.blocked_pairs"}},
 	{Paste: "nvidia-smi topo -m", Facts: []string{"nvlink.present", "nvswitch.present", "topo.sys_pairs", "topo.known"}},
 	{Paste: "nvidia-smi -L", Facts: []string{"gpu.count", "mig.enabled", "gpu.consumer", "gpu.arch"}},
+	{Paste: "rocm-smi --showproductname", Facts: []string{"gpu.amd"}},
 	{Paste: "nvidia-smi", Facts: []string{"driver.version", "cuda.driver"}},
 	{Paste: "nvcc --version", Facts: []string{"cuda.version"}},
 	{Paste: "NCCL_DEBUG=INFO", Prefixes: []string{"nccl.", "env.NCCL_"}},
