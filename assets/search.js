@@ -554,6 +554,9 @@
     var v = errVocab(), own = Object.prototype.hasOwnProperty, t = text.trim(), e = null;
     if (!v) { return false; }
     if (own.call(v.byName, t)) { e = v.byName[t]; return e.family === "nccl" && e.code !== 0; }
+    // PyTorch's "NCCL error in: file:line, <result>": the result there is NCCL's.
+    var m = /^NCCL error in: \S+:\d+, (.+)$/.exec(t);
+    if (m) { e = own.call(v.byText.nccl || {}, m[1]) ? v.byText.nccl[m[1]] : null; return !!e && e.code !== 0; }
     e = own.call(v.byText.nccl || {}, t) ? v.byText.nccl[t] : null;
     return !!e && e.code !== 0 && !own.call(v.byText.cuda_runtime || {}, t) && !own.call(v.byText.cuda_driver || {}, t);
   }

@@ -207,6 +207,12 @@ func TestWrapperBelowTheFailure(t *testing.T) {
 		{"https://github.com/NVIDIA/nccl-tests/issues/166", `ubuntu: Test NCCL failure common.cu:958 'unhandled system error (run with NCCL_DEBUG=INFO for details) / '
 ubuntu:9621:9685 [0] misc/shmutils.cc:112 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-zTYolS (size 5967872)
 `, "nccl/shm-segment-create-failed", "nccl/unhandled-system-error"},
+		// "invalid argument" is CUDA's text too; after "NCCL error in:" it is NCCL's result.
+		{"https://github.com/vllm-project/vllm/issues/1726", `DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, invalid argument, NCCL version 2.14.3
+ncclInvalidArgument: Invalid value for an argument.
+Last error:
+Invalid config blocking attribute value -2147483648
+`, "nccl/config-blocking-invalid-older-library", "nccl/invalid-argument"},
 	} {
 		var out bytes.Buffer
 		if _, err := Explain(&out, s, strings.NewReader(c.paste), nil, Options{Lang: "en", JSON: true}); err != nil {

@@ -10,6 +10,7 @@ import (
 	"bufio"
 	_ "embed"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -232,6 +233,13 @@ func Result(text string) bool {
 	if e, ok := ByName(t); ok {
 		return e.Family == NCCL && e.Code != 0
 	}
+	// PyTorch names the place NCCL's call failed and then its result
+	// ("NCCL error in: ProcessGroupNCCL.cpp:1269, invalid argument"): the
+	// result there is NCCL's, whatever CUDA's strings hold.
+	if m := torchNCCLError.FindStringSubmatch(t); m != nil {
+		i, ok := v.byText[NCCL][m[1]]
+		return ok && v.all[i].Code != 0
+	}
 	i, ok := v.byText[NCCL][t]
 	if !ok || v.all[i].Code == 0 {
 		return false
@@ -242,6 +250,9 @@ func Result(text string) bool {
 	_, dr := v.byText[CUDADriver][t]
 	return !rt && !dr
 }
+
+// torchNCCLError is PyTorch's line of a failed NCCL call up to its result.
+var torchNCCLError = regexp.MustCompile(`^NCCL error in: \S+:\d+, (.+)$`)
 
 // bareWrap are the words a CUDA check prints around an error whatever
 // program it is in: "CUDA error: ", "cudaErrorX: ".

@@ -196,8 +196,9 @@ func TestBare(t *testing.T) {
 	}
 }
 
-// A result's name or message alone is a wrapper's text; anything more, or
-// another family's error, is not.
+// A result's name or message alone is a wrapper's text, and so is PyTorch's
+// line of a failed NCCL call up to its result; anything more, or another
+// family's error, is not.
 func TestResult(t *testing.T) {
 	for text, want := range map[string]bool{
 		"unhandled cuda error": true,
@@ -209,6 +210,10 @@ func TestResult(t *testing.T) {
 		"invalid argument":      false, // CUDA's too, and NCCL's own is longer
 		"cudaErrorInvalidValue": false,
 		"Error while creating shared memory segment": false,
+		// PyTorch's line (https://github.com/vllm-project/vllm/issues/1726):
+		// the result there is NCCL's.
+		"NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, invalid argument": true,
+		"NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, peer access is not supported": false,
 	} {
 		if got := Result(text); got != want {
 			t.Errorf("Result(%q) = %v", text, got)
