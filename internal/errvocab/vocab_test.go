@@ -212,7 +212,7 @@ func TestResult(t *testing.T) {
 		"Error while creating shared memory segment": false,
 		// PyTorch's line (https://github.com/vllm-project/vllm/issues/1726):
 		// the result there is NCCL's.
-		"NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, invalid argument": true,
+		"NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, invalid argument":             true,
 		"NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, peer access is not supported": false,
 	} {
 		if got := Result(text); got != want {
