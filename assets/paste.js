@@ -125,7 +125,7 @@
     };
     this.car = { named: ev(), log: false };
     this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
-      socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
+      socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
       ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev(), hangLine: ev() };
@@ -577,6 +577,8 @@
     if (!p.sock1.set && s.indexOf("Socket(s):") === 0 && RE.oneSocket.test(s)) { mark(p.sock1, n, raw); }
     if (!p.slow.set && containsAny(s, SLOW_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.slow.test(s) &&
       RE.slowWhere.test(s) && !RE.slowNot.test(s)) { mark(p.slow, n, raw); }
+    if (!p.shm.set && !p.dockerShm.set && s.indexOf("docker") >= 0 && s.slice(-1) !== "\\" &&
+      RE.dockerGPURun.test(s) && RE.dockerMulti.test(s) && !RE.dockerShm.test(s)) { mark(p.dockerShm, n, raw); }
     if (!p.shm.set && containsAny(s, SHM_WORDS) && s.indexOf("NCCL INFO") < 0) {
       if (!p.bus.set && RE.busError.test(s)) { mark(p.bus, n, raw); }
       if (!p.lib && RE.shmLib.test(s)) { p.lib = true; }

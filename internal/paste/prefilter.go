@@ -184,6 +184,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(socketWords, proseSockets)...)
 	out = append(out, wordTriggers(slowWords, proseSlow)...)
 	out = append(out, wordTriggers(shmWords, proseSHM)...)
+	out = append(out, trigger{"docker", proseSHM}) // a docker run line (reDockerGPURun)
 	out = append(out, wordTriggers(fmWords, proseFM)...)
 	out = append(out, wordTriggers(nvlsWords, proseNVLS)...)
 	out = append(out, wordTriggers(windowsWords, proseWindows)...)

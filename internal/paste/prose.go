@@ -79,7 +79,15 @@ var (
 	// of space, or docker's 64 MB default.
 	reBusError = pattern("busError", `Caught signal 7 \(Bus error|received signal SIGBUS|Signal: Bus error \(7\)|\bBus error \(signal 7\)|\(exitcode: -7\)|\bexitcode\s{0,2}:\s{0,2}-7\b|^Bus error \(core dumped\)`)
 	reSHMLib   = pattern("shmLib", `\bnccl(?:ShmOpen|GroupEnd|ProxyService)\(|libnccl\.so|\bxla_extension\.so|\bu(?:cp|ct|cs)_\w{2,40}\(`)
-	reSHMSmall = pattern("shmSmall", `mm_iface failed to allocate receive FIFO|No space left on device.{0,80}/dev/shm|/dev/shm.{0,80}No space left on device|/dev/shm\b.{0,60}\b64\s?M(?:i?B)?\b|\b64\s?M(?:i?B)?\b.{0,60}/dev/shm|"ShmSize":\s?67108864\b|[Dd]efault\s(?:\w{1,20}\s){0,3}(?:shm|shared memory)\b.{0,40}\b64\s?M|\b64\s?M(?:i?B)?\s(?:\w{1,20}\s){0,3}(?:of\s)?(?:shm|shared memory)\b`)
+	// A container started for several GPUs with Docker's default /dev/shm
+	// (64 MB), which NCCL's documentation says to raise (--shm-size=1g):
+	// one `docker run` line with GPUs and a launch of several GPUs or
+	// ranks, and no --shm-size, --ipc=host or /dev/shm mount. A line that
+	// goes on (a trailing backslash) may hold them on the next one.
+	reDockerGPURun = pattern("dockerGPURun", `\b(?:nvidia-)?docker\s(?:container\s)?run\b.*(?:--gpus\b|--runtime[= ]nvidia\b)|\bnvidia-docker\srun\b`)
+	reDockerShm    = pattern("dockerShm", `--shm-size\b|--ipc[= ]host\b|/dev/shm\b`)
+	reDockerMulti  = pattern("dockerMulti", `--num[-_]shard[= ](?:[2-9]|\d\d)\b|--tensor[-_]parallel[-_]size[= ](?:[2-9]|\d\d)\b|--tp(?:[-_]size)?[= ](?:[2-9]|\d\d)\b|--nproc[-_]per[-_]node[= ](?:[2-9]|\d\d)\b|\b(?:torchrun|deepspeed|mpirun|horovodrun)\b`)
+	reSHMSmall     = pattern("shmSmall", `mm_iface failed to allocate receive FIFO|No space left on device.{0,80}/dev/shm|/dev/shm.{0,80}No space left on device|/dev/shm\b.{0,60}\b64\s?M(?:i?B)?\b|\b64\s?M(?:i?B)?\b.{0,60}/dev/shm|"ShmSize":\s?67108864\b|[Dd]efault\s(?:\w{1,20}\s){0,3}(?:shm|shared memory)\b.{0,40}\b64\s?M|\b64\s?M(?:i?B)?\s(?:\w{1,20}\s){0,3}(?:of\s)?(?:shm|shared memory)\b`)
 	// No NVLS channels, said in words ("nccl info is 0 nvls channel. Is
 	// there something wrong?"): NCCL's own line says it on every machine
 	// without NVSwitch, so only a line outside NCCL's counts.
@@ -231,32 +239,33 @@ var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barri
 
 // prose is the state of these readers.
 type prose struct {
-	hang  event // a line that says a run on GPUs hangs
-	ctrlC event // a run stopped by hand (^C, KeyboardInterrupt)
-	wrong event // a line that says results came back wrong
-	dist  bool  // the paste calls torch.distributed or DeepSpeed
-	mig   event // a line that says the GPUs are MIG slices
-	vm    event // a line that says the GPUs are in a virtual machine
-	cont  event // a line that says GPUs are split over several containers
-	p2p   bool  // the paste speaks of P2P, NVLink or CUDA IPC
-	amd   event // a line that names an AMD host CPU
-	socks event // a line that says the host has several CPU sockets or NUMA nodes
-	slow  event // a line that says communication between GPUs is slow
-	bus   event // a Bus error (SIGBUS)
-	lib   bool  // a frame or library of NCCL or UCX
-	shm   event // a line that says /dev/shm is too small
-	fmAt  int   // the line of Fabric Manager's systemctl status header
-	fm    event // Fabric Manager failed or not running
-	nvls  event // a line that says NCCL uses no NVLS channels
-	win   event // a line that says the run is on native Windows
-	wsl   bool  // the paste names WSL: Linux, not native Windows
-	multi bool  // the paste starts a distributed or multi-GPU run
-	bwFig event // a line that sets a bandwidth figure against the link's headline
-	bwCar bool  // the paste names NVLink, NVSwitch or a bandwidth test
-	sock1 event // lscpu shows one socket
-	mig2  bool  // a line names MIG, outside nvidia-smi's headers ("use NCCL with MIG")
-	acs   event // a line that says ACS is on
-	iommu event // a line that says the IOMMU is on, or a GRUB line that turns it on
+	hang      event // a line that says a run on GPUs hangs
+	ctrlC     event // a run stopped by hand (^C, KeyboardInterrupt)
+	wrong     event // a line that says results came back wrong
+	dist      bool  // the paste calls torch.distributed or DeepSpeed
+	mig       event // a line that says the GPUs are MIG slices
+	vm        event // a line that says the GPUs are in a virtual machine
+	cont      event // a line that says GPUs are split over several containers
+	p2p       bool  // the paste speaks of P2P, NVLink or CUDA IPC
+	amd       event // a line that names an AMD host CPU
+	socks     event // a line that says the host has several CPU sockets or NUMA nodes
+	slow      event // a line that says communication between GPUs is slow
+	bus       event // a Bus error (SIGBUS)
+	lib       bool  // a frame or library of NCCL or UCX
+	shm       event // a line that says /dev/shm is too small
+	dockerShm event // a docker run line for several GPUs with Docker's default /dev/shm
+	fmAt      int   // the line of Fabric Manager's systemctl status header
+	fm        event // Fabric Manager failed or not running
+	nvls      event // a line that says NCCL uses no NVLS channels
+	win       event // a line that says the run is on native Windows
+	wsl       bool  // the paste names WSL: Linux, not native Windows
+	multi     bool  // the paste starts a distributed or multi-GPU run
+	bwFig     event // a line that sets a bandwidth figure against the link's headline
+	bwCar     bool  // the paste names NVLink, NVSwitch or a bandwidth test
+	sock1     event // lscpu shows one socket
+	mig2      bool  // a line names MIG, outside nvidia-smi's headers ("use NCCL with MIG")
+	acs       event // a line that says ACS is on
+	iommu     event // a line that says the IOMMU is on, or a GRUB line that turns it on
 	// noise.go
 	peerAlready event // a line that says peer access was already enabled, or a checker reports it
 	ibvWarn     event // a line that speaks of libibverbs's provider warnings
@@ -323,6 +332,10 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	// NCCL's own lines name its calls (ncclCommInitRank) and /dev/shm
 	// without a fault.
+	if !p.shm.set && !p.dockerShm.set && strings.Contains(s, "docker") && !strings.HasSuffix(s, "\\") &&
+		reDockerGPURun.MatchString(s) && reDockerMulti.MatchString(s) && !reDockerShm.MatchString(s) {
+		p.dockerShm.mark(n, raw)
+	}
 	if !p.shm.set && containsAny(s, shmWords...) && !strings.Contains(s, "NCCL INFO") {
 		if !p.bus.set && reBusError.MatchString(s) {
 			p.bus.mark(n, raw)
@@ -450,6 +463,7 @@ var proseFactRows = []proseFact{
 	{"perf.slow", 1, Said, "slow", func(p *prose) event { return p.slow }, ""},
 	{"shm.small", 1, Said, "shm", func(p *prose) event { return p.shm }, ""},
 	{"shm.small", 1, "backtrace", "bus", func(p *prose) event { return p.bus }, "lib"},
+	{"shm.small", 1, "docker run", "dockerShm", func(p *prose) event { return p.dockerShm }, ""},
 	{"fabricmanager.down", 2, "systemctl", "fm", func(p *prose) event { return p.fm }, ""},
 	{"nvls.none", 1, Said, "nvls", func(p *prose) event { return p.nvls }, ""},
 	{"perf.vs_headline", 1, Said, "bwFig", func(p *prose) event { return p.bwFig }, "bwCar"},
