@@ -128,7 +128,7 @@
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
-      ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev(), hangLine: ev() };
+      ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev(), hangLine: ev(), differ: ev(), works: {}, nWorks: 0 };
     this.gpuArch = { seen: 0, first: ev() };
     this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [], installed: "" };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
@@ -612,8 +612,24 @@
   function hangLine(line) {
     return containsAny(line, HANG_LINE_WORDS) && line.indexOf("NCCL INFO") < 0 && RE.hangLine.test(line) && !RE.hangLineNot.test(line);
   }
+  // watchdogWork mirrors hangline.go: ranks whose watchdog lines wait at one
+  // SeqNum in different collectives, or with different sizes where every
+  // rank's input has one size, were not called alike.
+  var SAME_SIZE = ["ALLREDUCE", "BROADCAST", "REDUCE", "ALLGATHER", "_ALLGATHER_BASE", "REDUCE_SCATTER", "_REDUCE_SCATTER_BASE"], MAX_WORKS = 256;
+  function watchdogWork(p, s, n, raw) {
+    var m = RE.watchdogWork.exec(s);
+    if (!m || m[3] === "SEND" || m[3] === "RECV") { return; }
+    var rank = m[1], seq = m[2], op = m[3], numel = m[4];
+    if (!Object.prototype.hasOwnProperty.call(p.works, seq)) {
+      if (p.nWorks < MAX_WORKS) { p.works[seq] = [rank, op, numel]; p.nWorks++; }
+      return;
+    }
+    var f = p.works[seq];
+    if (f[0] !== rank && (f[1] !== op || SAME_SIZE.indexOf(op) >= 0 && f[2] !== numel)) { mark(p.differ, n, raw); }
+  }
   X.hangLineRead = function (s, n, raw) {
     if (!this.prose.hangLine.set && hangLine(s)) { mark(this.prose.hangLine, n, raw); }
+    if (!this.prose.differ.set && s.indexOf("WorkNCCL(SeqNum=") >= 0) { watchdogWork(this.prose, s, n, raw); }
   };
   // The harmless messages said in words mirror noise.go.
   var PEER_ALREADY_WORDS = T.words.peerAlready, IBV_WARN_WORDS = T.words.ibvWarn, FABRIC_NS_WORDS = T.words.fabricNS,

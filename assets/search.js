@@ -847,7 +847,7 @@
   // one, and no hang line).
   function hangFirst(groups, hang, composed, facts) {
     var P = window.p2pkbPaste;
-    if (!hang || !hang.results.length && !hang.open.length || composed.length) { return groups; }
+    if (!hang || composed.length) { return groups; }
     var errs = groups.filter(function (g) { return !g.causes.every(function (c) { return hang.notes[c.result.id]; }); });
     if (!errs.length || !errs.every(function (g) { return P.hangLine(g.text.slice(0, 1000)); })) { return groups; }
     var f = facts || hang.own;
@@ -861,13 +861,19 @@
     // release's known hang not ruled out follows them (versionOpen).
     var ahead = judged(hang.results).filter(function (c) { return c.tier === 0; });
     var after = judged(hang.open);
+    // byReads (diagnose): the line's own causes, at each tier, by how many
+    // of the paste's facts their conditions read.
+    var own = hang.own, R = window.p2pkbRules;
+    var reads = function (c) {
+      var names = [];
+      try { names = factsIn(R.parse(c.condition || ""), []); } catch (e) { return 0; }
+      return names.filter(function (n, j) { return names.indexOf(n) === j && Object.prototype.hasOwnProperty.call(own, n); }).length;
+    };
     errs.forEach(function (g) {
+      g.causes = g.causes.slice().sort(function (a, b) { return a.tier - b.tier || reads(b) - reads(a); });
       var absent = function (c) { return !g.causes.some(function (x) { return x.result.id === c.result.id; }); };
-      var mine = ahead.filter(absent);
-      g.causes = mine.concat(g.causes);
-      var later = after.filter(absent);
-      if (!mine.length && !later.length) { return; }
-      g.causes = g.causes.concat(later);
+      g.causes = ahead.filter(absent).concat(g.causes);
+      g.causes = g.causes.concat(after.filter(absent));
       conclude(g, f);
     });
     return groups;

@@ -204,6 +204,7 @@ func hangFirst(s *site.Site, msgs []Message, pasted []paste.Fact, f rules.Facts,
 	sort.SliceStable(open, func(i, j int) bool { return search.SymptomBefore(open[i].symptom, open[j].symptom) })
 	for i := range msgs {
 		m := &msgs[i]
+		byReads(m.Causes, own)
 		ahead := missing(rs, m.Causes)
 		m.Causes = append(ahead, m.Causes...)
 		after := missing(open, m.Causes)
@@ -217,6 +218,32 @@ func hangFirst(s *site.Site, msgs []Message, pasted []paste.Fact, f rules.Facts,
 		}
 	}
 	return nil
+}
+
+// byReads orders a hang line's own causes cs, at each tier, by how many of
+// the facts own holds their conditions read, stably: two ranks' watchdog
+// lines that disagree on the collective (collectives.differ) put the entry
+// of ranks out of step, which reads them, before the watchdog's own.
+func byReads(cs []Cause, own rules.Facts) {
+	reads := func(c Cause) int {
+		names, err := rules.FactsIn(c.Condition)
+		if err != nil {
+			return 0
+		}
+		n := 0
+		for _, name := range slices.Compact(slices.Sorted(slices.Values(names))) {
+			if _, ok := own[name]; ok {
+				n++
+			}
+		}
+		return n
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if ti, tj := tierOf(cs[i], true), tierOf(cs[j], true); ti != tj {
+			return ti < tj
+		}
+		return reads(cs[i]) > reads(cs[j])
+	})
 }
 
 // missing gives the causes of rs that are not among cs.

@@ -257,3 +257,29 @@ func TestVersionOpen(t *testing.T) {
 		}
 	}
 }
+
+// Two ranks' watchdog lines at one SeqNum in all-reduces of different sizes
+// (https://github.com/modelscope/FunASR/issues/2317) put the entry of ranks
+// out of step before the watchdog's own; the same lines in agreement leave
+// the watchdog's first.
+func TestWatchdogLinesDisagree(t *testing.T) {
+	line := func(rank, numel string) string {
+		return "[rank" + rank + "]:[E ProcessGroupNCCL.cpp:563] [Rank " + rank + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=3437, OpType=ALLREDUCE, NumelIn=" + numel + ", NumelOut=" + numel + ", Timeout(ms)=600000) ran for 600057 milliseconds before timing out.\n"
+	}
+	for _, c := range []struct {
+		name, in, first string
+	}{
+		{"sizes differ", line("0", "4311252") + line("1", "1"), "pytorch/collective-mismatch-across-ranks"},
+		{"sizes agree", line("0", "4311252") + line("1", "4311252"), "pytorch/nccl-watchdog-timeout"},
+	} {
+		d := explainJSON(t, c.in)
+		if len(d.Messages) == 0 {
+			t.Fatalf("%s: no message", c.name)
+		}
+		for _, m := range d.Messages {
+			if m.Causes[0].ID != c.first || m.Verdict != "applies" {
+				t.Errorf("%s: line %d: %s first (%s), want %s, applying", c.name, m.Line, m.Causes[0].ID, m.Verdict, c.first)
+			}
+		}
+	}
+}

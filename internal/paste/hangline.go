@@ -1,6 +1,9 @@
 package paste
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A hang said by the program that waited: the error lines that say a
 // collective, a communicator's set-up or a barrier did not finish in time.
@@ -30,6 +33,47 @@ var (
 	reHangLineNot = pattern("hangLineNot", `(?i)(?:\bno|\bnot|\bnever|\bwithout|\bno longer|\bno more|n't)\s(?:\w{1,20}\s){0,4}["'\x60(]?(?:\[[^\]]{0,40}\]\s)?(?:watchdog caught|timeout at nccl work|nccl timeout|watchdog got stuck|timed out initializing process group|waiting for remainder)`)
 )
 
+// PyTorch's watchdog line names the collective that timed out on its rank
+// (SeqNum, OpType, NumelIn). Ranks that wait at the same SeqNum in
+// different collectives, or in the same one with different sizes, were
+// not called alike: the program's mismatch, not a transport that hangs
+// (modelscope/FunASR#2317: rank 0 in an ALLREDUCE of 4311252 elements,
+// rank 1 in one of 1 element, both at SeqNum 3437). Point-to-point sends
+// and receives pair different operations, and all-to-all and gather take
+// sizes of their own, so only the collectives of one size compare sizes.
+var reWatchdogWork = pattern("watchdogWork", `\bRank (\d+)\] Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(\d+), OpType=(\w+), NumelIn=(\d+),`)
+
+// maxWorks bounds the collectives remembered to compare (a log of
+// thousands of ranks needs only a pair).
+const maxWorks = 256
+
+// sameSize are the operations whose input has one size on every rank.
+var sameSize = []string{"ALLREDUCE", "BROADCAST", "REDUCE", "ALLGATHER", "_ALLGATHER_BASE", "REDUCE_SCATTER", "_REDUCE_SCATTER_BASE"}
+
+// watchdogWork reads a watchdog line's collective and marks differ when
+// another rank waits at the same SeqNum in another one.
+func (p *prose) watchdogWork(s string, n int, raw string) {
+	m := reWatchdogWork.FindStringSubmatch(s)
+	if m == nil || m[3] == "SEND" || m[3] == "RECV" {
+		return
+	}
+	rank, seq, op, numel := m[1], m[2], m[3], m[4]
+	prev, ok := p.works[seq]
+	if !ok {
+		if len(p.works) < maxWorks {
+			if p.works == nil {
+				p.works = map[string]string{}
+			}
+			p.works[seq] = rank + " " + op + " " + numel
+		}
+		return
+	}
+	f := strings.Fields(prev)
+	if f[0] != rank && (f[1] != op || slices.Contains(sameSize, op) && f[2] != numel) {
+		p.differ.mark(n, raw)
+	}
+}
+
 // hangLineWords are the words, as written, one of which every match of
 // reHangLine holds; NCCL's own INFO lines hold none.
 var hangLineWords = []string{"Watchdog caught", "Timeout at NCCL work", "dump signal", "watchdog got stuck", "store based", "NCCL timeout",
@@ -38,8 +82,12 @@ var hangLineWords = []string{"Watchdog caught", "Timeout at NCCL work", "dump si
 // hangLineRead reads stripped line s for the first line that says a
 // collective, a set-up or a barrier timed out.
 func (x *Extractor) hangLineRead(s string, n int, raw string) {
-	if p := &x.prose; !p.hangLine.set && HangLine(s) {
+	p := &x.prose
+	if !p.hangLine.set && HangLine(s) {
 		p.hangLine.mark(n, raw)
+	}
+	if !p.differ.set && strings.Contains(s, "WorkNCCL(SeqNum=") {
+		p.watchdogWork(s, n, raw)
 	}
 }
 

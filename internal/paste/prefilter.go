@@ -473,7 +473,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		// NCCL's lines (a pod's host name) never say it (see platformLine).
 		return x.prose.plat.settled() || x.marks&markNCCLInfo != 0
 	case hangLine:
-		return x.prose.hangLine.set || x.marks&markNCCLInfo != 0
+		// Watchdog lines are read on until two ranks disagree or enough are kept.
+		return x.prose.hangLine.set && (x.prose.differ.set || len(x.prose.works) >= maxWorks) || x.marks&markNCCLInfo != 0
 	}
 	return false
 }

@@ -277,7 +277,9 @@ type prose struct {
 
 	plat platform // where the GPUs run, said (platform.go)
 
-	hangLine event // an error line that says a collective, a set-up or a barrier timed out (hangline.go)
+	hangLine event             // an error line that says a collective, a set-up or a barrier timed out (hangline.go)
+	differ   event             // watchdog lines of two ranks at one collective that disagree on it (hangline.go)
+	works    map[string]string // each collective's SeqNum: the first watchdog line's rank, OpType and NumelIn
 }
 
 // proseLine reads stripped line s.
@@ -491,6 +493,7 @@ var proseFactRows = []proseFact{
 	// The program's own line that a collective or a barrier timed out
 	// (hangline.go): above a hang said in words.
 	{"hang.seen", 3, "error line", "hangLine", func(p *prose) event { return p.hangLine }, ""},
+	{"collectives.differ", 3, "error line", "differ", func(p *prose) event { return p.differ }, ""},
 }
 
 // proseFacts gives the facts of these readers once the input ends.

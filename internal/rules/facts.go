@@ -35,7 +35,7 @@ var factNames = []string{"gpu.count", "gpu.arch", "p2p.all_pairs_ok", "p2p.block
 	"llamacpp.split_mode",
 	"version.regression", "version.component", "version.good", "version.bad",
 	"gpu.sharing", "gpus.isolated",
-	"nccl.bundled", "version.changed", "gpu.amd"}
+	"nccl.bundled", "version.changed", "gpu.amd", "collectives.differ"}
 
 func knownFact(name string) bool {
 	if strings.HasPrefix(name, "env.") && len(name) > 4 || strings.HasPrefix(name, "python.") && len(name) > 7 {

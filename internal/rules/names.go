@@ -74,6 +74,7 @@ var displayNames = map[string]words{
 	"cuda.driver":             {"CUDA (driver)", "CUDA（驱动）"},
 	"gpu.consumer":            {"consumer GPU", "消费级 GPU"},
 	"gpu.amd":                 {"AMD GPU (Radeon, Instinct)", "AMD GPU（Radeon、Instinct）"},
+	"collectives.differ":      {"ranks waiting in different collectives", "各 rank 在等待不同的集合通信"},
 	"topo.sys_pairs":          {"pairs across CPU sockets (SYS)", "跨 CPU 插槽（SYS）的 GPU 对"},
 	"wsl":                     {"WSL2", "WSL2"},
 	"slurm":                   {"Slurm job", "Slurm 作业"},
