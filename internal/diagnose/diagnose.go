@@ -72,6 +72,7 @@ type Cause struct {
 	DeadEnds    []Marked `json:"dead_ends"`
 	Via         string   `json:"via,omitempty"`         // composed messages: layer (an entry of the line's layer) or inner_error (an entry of the error inside it)
 	Score       float64  `json:"words_score,omitempty"` // by-words messages: the entry's search score for the input's words
+	rank        int      // its tier among the message's causes (tierOf): an unconditional entry ranks as unknown
 }
 
 // TellApart is what would decide between causes.
@@ -256,7 +257,9 @@ func (m *Message) conclude(s *site.Site, rs []ranked, f rules.Facts, o Options) 
 	allOut := true
 	m.wrapper = true
 	for _, r := range rs {
-		m.Causes = append(m.Causes, r.c)
+		c := r.c
+		c.rank = r.tier
+		m.Causes = append(m.Causes, c)
 		allOut = allOut && r.tier == 2
 		m.wrapper = m.wrapper && r.rank.Wrapper
 	}

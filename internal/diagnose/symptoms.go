@@ -239,8 +239,8 @@ func byReads(cs []Cause, own rules.Facts) {
 		return n
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
-		if ti, tj := tierOf(cs[i], true), tierOf(cs[j], true); ti != tj {
-			return ti < tj
+		if cs[i].rank != cs[j].rank {
+			return cs[i].rank < cs[j].rank
 		}
 		return reads(cs[i]) > reads(cs[j])
 	})
