@@ -81,7 +81,7 @@
 //	cpu.amd            the input names an AMD host CPU (EPYC, Ryzen, Threadripper, AuthenticAMD), whose platforms often boot with the IOMMU translating
 //	cpu.sockets        the input says the host has several CPU sockets or NUMA nodes (two sockets, QPI/UPI, NPS4, lscpu's Socket(s): 2)
 //	perf.slow          the input says in words that communication between GPUs is slow (slower all-reduce, low bandwidth, a performance drop)
-//	shm.small          the input shows /dev/shm too small: a Bus error beside NCCL or UCX frames, UCX's shared-memory FIFO not allocated, /dev/shm out of space, docker's 64 MB
+//	shm.small          the input shows /dev/shm too small: a Bus error beside NCCL or UCX frames, UCX's shared-memory FIFO not allocated, /dev/shm out of space, docker's 64 MB (said, or a docker run for several GPUs without --shm-size or --ipc=host)
 //	nvls.none          the input says in words that NCCL uses no NVLS channels ("0 nvls channels"), outside NCCL's own lines
 //	nccl.nvls          NCCL found NVLink SHARP multicast on the GPU or bound memory to it (its NVLS INFO lines)
 //	allreduce.custom   the custom all-reduce of vLLM, SGLang or TensorRT-LLM is named as in use (its log line, files, switches or words)
@@ -103,7 +103,9 @@
 //	gpu.sharing        the input names a GPU-sharing layer that intercepts CUDA in the process (HAMi, its libvgpu.so, Volcano's vGPU plugin, their limits)
 //	gpus.isolated      the input says or sets each process to see only its own GPU (srun --gpus-per-task, --gpu-bind=single:1, ENROOT_RESTRICT_DEV, CUDA_VISIBLE_DEVICES=$LOCAL_RANK)
 //	version.changed    the input says an upgrade, a downgrade, a rollback or a new or old release broke or fixed it, naming no version (version.component where it names the component, or a pip/apt line or image tag does)
-//	nccl.bundled       where no NCCL version is stated: the NCCL implied by PyTorch's version, the nvidia-nccl wheel that release's PyPI wheel requires
+//	nccl.bundled       where no NCCL version is stated: the NCCL implied by PyTorch's version, the nvidia-nccl wheel that release's PyPI wheel requires; where one is, that one
+//	gpu.amd            the input names an AMD GPU (Radeon, Instinct MI, a gfx target, llama.cpp's ROCm devices)
+//	collectives.differ two ranks' PyTorch watchdog lines wait at one SeqNum in different collectives, or in one of a single size with different sizes
 //
 // Facts come from a p2p-probe report, from the --test section of one, or
 // from a pasted log (nvidia-smi topo, NCCL_DEBUG=INFO, dmesg, lspci, the CUDA
