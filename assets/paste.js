@@ -133,7 +133,7 @@
     this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [], installed: "" };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
-    this.scale = { fail: ev(), dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0 };
+    this.scale = { fail: ev(), dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0, one: { unit: "" }, many: { unit: "", gpus: 0 } };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
   }
   var X = Extractor.prototype;
@@ -697,6 +697,29 @@
     this.setEvent("topo.known", "bool", "false", 0, e, SAID);
   };
 
+  // scaleFigures mirrors scaling.go: several GPUs more than N times slower
+  // per iteration than one (or under one N-th of its rate) say no speed-up.
+  function gpuCount(said) {
+    var w = said.toLowerCase();
+    if (w === "four") { return 4; }
+    if (w === "eight") { return 8; }
+    if (w === "" || w === "two") { return 2; }
+    return parseInt(w, 10) || 0;
+  }
+  function slowerThan(f, one) {
+    if (f.unit !== one.unit || f.gpus < 2) { return false; }
+    if (f.unit === "s/it") { return f.value > one.value * f.gpus; }
+    return f.value * f.gpus < one.value;
+  }
+  function scaleFigures(c, s, n, raw) {
+    var m = RE.scaleFigOne.exec(s);
+    if (m && !c.one.unit) {
+      c.one = { value: parseFloat(m[1]), unit: m[2].toLowerCase(), gpus: 1 };
+    } else if ((m = RE.scaleFigMulti.exec(s)) && !c.many.unit) {
+      c.many = { value: parseFloat(m[3]), unit: m[4].toLowerCase(), gpus: gpuCount((m[1] || "") + (m[2] || "")) };
+    }
+    if (c.one.unit && slowerThan(c.many, c.one)) { mark(c.fail, n, raw); }
+  }
   // The scaling reader mirrors scaling.go.
   var SCALE_WORDS = T.words.scale, SAME_GPU_WORDS = T.words.sameGPU, MAX_RANK_DEVS = 256;
   X.scalingLine = function (s, n, raw) {
@@ -706,6 +729,7 @@
     var dp = RE.scaleDP.test(s);
     c.dp = c.dp || dp;
     if (c.fail.set || RE.scaleNot.test(s)) { return; }
+    if (s.indexOf("s/it") >= 0 || s.indexOf("it/s") >= 0) { scaleFigures(c, s, n, raw); }
     if (RE.scaleFail.test(s) && (dp || RE.scaleSelf.test(s) || RE.scaleMulti.test(s)) || dp && RE.scaleDPSlow.test(s)) { mark(c.fail, n, raw); }
   };
   X.sameGPULine = function (s, n, raw) {

@@ -1,6 +1,9 @@
 package paste
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // What people write, and NCCL shows, when nothing is broken but the launch.
 //
@@ -32,6 +35,11 @@ var (
 	// kvstore: one process replicating through GPU 0, or gradients reduced
 	// through the CPU, by choice of the program.
 	reScaleDP = pattern("scaleDP", `(?i)(?:^|[^\w])(?:nn\.)?DataParallel\b|\bkv_?-?store\b`)
+	// A time or rate per iteration said of one GPU, and of several
+	// ("3090单卡是51.82s/it", "3090双卡是124.55s/it", "2 GPUs: 1.2 it/s"):
+	// the figure and its unit; for several, how many (双卡 is two).
+	reScaleFigOne   = pattern("scaleFigOne", `(?i)(?:单卡|一卡|单张卡|一张卡|\b(?:one|single|1)\s?(?:gpu|card)\b)[^\d\n]{0,20}?(\d{1,6}(?:\.\d+)?)\s?(s/it|it/s)\b`)
+	reScaleFigMulti = pattern("scaleFigMulti", `(?i)(?:双卡|两卡|两张卡|多卡|([2-8])\s?卡|\b(two|four|eight|[2-8])\s?(?:x\s)?(?:gpu|card)s\b)[^\d\n]{0,20}?(\d{1,6}(?:\.\d+)?)\s?(s/it|it/s)\b`)
 	// "not slower": the denial.
 	reScaleNot = pattern("scaleNot", `(?i)(?:\bnot|\bnever|\bno longer|n't)\s(?:\w{1,12}\s)?slower\b`)
 	// DataParallel or the kvstore said on a line that says slow or low
@@ -68,7 +76,7 @@ type rankDev struct {
 // reScaleFail, reScaleDP and reScaleDPSlow holds: the words of slowness, speed-up, scaling
 // and utilization, rare in NCCL's own lines.
 var scaleWords = []string{"slow", "Slow", "SLOW", "faster", "Faster", "FASTER", "quicker", "peeding up", "peedup", "peed-up", "peed up", "PEEDUP", "scal", "Scal", "SCAL", "util", "Util", "UTIL",
-	"longer", "Longer", "more time", "more hours", "more seconds", "more minutes", "improvement", "gain", "increase",
+	"s/it", "it/s", "longer", "Longer", "more time", "more hours", "more seconds", "more minutes", "improvement", "gain", "increase",
 	"慢", "加速", "提速", "提升", "变快", "单卡", "利用率",
 	"DataParallel", "Dataparallel", "dataparallel", "dataParallel", "DATAPARALLEL", "kvstore", "KVStore", "kvStore", "KVstore", "Kvstore", "KVSTORE", "kv_store", "kv-store", "KV_STORE"}
 
@@ -78,8 +86,62 @@ type scaling struct {
 	dp   bool   // the paste names DataParallel or the kvstore
 	same event  // a line that says, or shows, several ranks on one GPU
 	from string // who tells same: NCCL or a description
+	one  figure // the time or rate per iteration said of one GPU
+	many figure // the same said of several, and how many
 	devs []rankDev
 	read map[string]bool // NCCL's lines read, which repeated tell nothing new (see done)
+}
+
+// figure is a time (s/it) or a rate (it/s) per iteration on gpus GPUs.
+type figure struct {
+	value float64
+	unit  string
+	gpus  int
+}
+
+// slowerThan says whether f, on several GPUs, is slower than one GPU's
+// figure one whatever the batch: more than gpus times the time per
+// iteration, or under one gpus-th of the rate.
+func (f figure) slowerThan(one figure) bool {
+	switch {
+	case f.unit != one.unit || f.gpus < 2:
+		return false
+	case f.unit == "s/it":
+		return f.value > one.value*float64(f.gpus)
+	}
+	return f.value*float64(f.gpus) < one.value
+}
+
+// scaleFigures reads a time or rate per iteration said of one GPU or of
+// several; once both are known, several GPUs slower than one whatever the
+// batch say no speed-up, at the second line.
+func (x *Extractor) scaleFigures(s string, n int, raw string) {
+	c := &x.scale
+	if m := reScaleFigOne.FindStringSubmatch(s); m != nil && c.one.unit == "" {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		c.one = figure{v, strings.ToLower(m[2]), 1}
+	} else if m := reScaleFigMulti.FindStringSubmatch(s); m != nil && c.many.unit == "" {
+		v, _ := strconv.ParseFloat(m[3], 64)
+		c.many = figure{v, strings.ToLower(m[4]), gpuCount(m[1] + m[2])}
+	}
+	if c.one.unit != "" && c.many.slowerThan(c.one) {
+		c.fail.mark(n, raw)
+	}
+}
+
+// gpuCount is the number of GPUs a figure is said of: a digit or a word,
+// and two for 双卡, 两卡 or 多卡.
+func gpuCount(said string) int {
+	switch strings.ToLower(said) {
+	case "four":
+		return 4
+	case "eight":
+		return 8
+	case "", "two":
+		return 2
+	}
+	n, _ := strconv.Atoi(said)
+	return n
 }
 
 // scalingLine reads stripped line s.
@@ -95,6 +157,9 @@ func (x *Extractor) scalingLine(s string, n int, raw string) {
 	c.dp = c.dp || dp
 	if c.fail.set || reScaleNot.MatchString(s) {
 		return
+	}
+	if containsAny(s, "s/it", "it/s") {
+		x.scaleFigures(s, n, raw)
 	}
 	if reScaleFail.MatchString(s) && (dp || reScaleSelf.MatchString(s) || reScaleMulti.MatchString(s)) || dp && reScaleDPSlow.MatchString(s) {
 		c.fail.mark(n, raw)
