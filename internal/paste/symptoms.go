@@ -25,6 +25,9 @@ type symptoms struct {
 		busbwV    string
 	}
 	waived event // a P2P test that waived itself
+	// An array or tensor check that failed: NumPy's assert_array_equal and
+	// PyTorch's assert_close print "Mismatched elements: 24 / 24 (100%)".
+	mismatch event
 
 	rebar struct {
 		mib   int   // the smallest BAR 1 lspci's Resizable BAR capability shows, MiB
@@ -75,6 +78,8 @@ var (
 	reBusBW    = pattern("busbw", `Avg bus bandwidth\s{0,16}: (\d{1,9}(?:\.\d{1,9})?)`)
 	reSMITotal = pattern("smiTotal", `^Total\s{0,64}: (\d{1,9}) MiB$`)
 	reWaived   = pattern("waived", `^Peer to Peer access is not available (?:amongst GPUs in the system|between GPU\d{1,3} <-> GPU\d{1,3}), waiving test\.|^Waiving device_to_device_\w{1,64}\.`)
+	// At least one element differs (NumPy, PyTorch's testing helpers).
+	reMismatch = pattern("mismatch", `^Mismatched elements: [1-9]\d{0,12} / \d{1,13} \(`)
 	reTensor   = pattern("tensor", `tensor\((\[[-0-9.,e+ \[\]]{0,1000}\]), device='cuda:(\d{1,3})'`)
 	// PyTorch wraps a tensor of more than a line's worth of values: its
 	// first row after "tensor(", rows of values, and the device on the last
@@ -259,6 +264,9 @@ func (x *Extractor) symptomScan(s string, n int, raw string) {
 		if reWaived.MatchString(s) {
 			y.waived.mark(n, raw)
 		}
+	}
+	if strings.HasPrefix(s, "Mismatched elements: ") && reMismatch.MatchString(s) {
+		y.mismatch.mark(n, raw)
 	}
 	if y.tensors.open.set || strings.Contains(s, "tensor(") || strings.Contains(s, "device='cuda:") {
 		x.tensorLine(s, n, raw)
@@ -478,6 +486,8 @@ func (x *Extractor) symptomFacts() {
 	x.setEvent("nccl.tests.busbw", "num", t.busbwV, 1, t.busbw, "nccl-tests")
 	x.busbwFacts()
 	x.setEvent("p2p.waived", "bool", "true", 1, y.waived, "CUDA P2P test")
+	x.setEvent("output.wrong", "bool", "true", 2, y.mismatch, "array check")
+	x.setEvent("p2p.test.data_ok", "bool", "false", 0, y.mismatch, "array check")
 	if y.smi.anyBAR1 {
 		x.setEvent("gpu.bar1_mib", "num", strconv.Itoa(y.smi.bar1), 1, y.smi.bar1Ev, "nvidia-smi -q")
 		if y.smi.small.set {

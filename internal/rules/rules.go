@@ -76,7 +76,7 @@
 //	nccl.tests.nvlink      the link nccl-tests is judged against is NVLink
 //	nccl.tests.small_sizes nccl-tests' largest size is under 64 MiB, too small to reach peak bandwidth
 //	hang.seen          the input says a run on GPUs hangs, or a P2P test stopped before its first figure
-//	output.wrong       the input says results came back wrong (NaN, garbage, values other than expected)
+//	output.wrong       the input says results came back wrong (NaN, garbage, values other than expected), or NumPy's or PyTorch's array check prints Mismatched elements
 //	container.p2p      the input says GPUs in different containers (or one GPU per container) should reach each other over P2P, NVLink or CUDA IPC
 //	cpu.amd            the input names an AMD host CPU (EPYC, Ryzen, Threadripper, AuthenticAMD), whose platforms often boot with the IOMMU translating
 //	cpu.sockets        the input says the host has several CPU sockets or NUMA nodes (two sockets, QPI/UPI, NPS4, lscpu's Socket(s): 2)
