@@ -774,9 +774,8 @@
             open.push({ doc: row[0], reads: reads, i: i });
           }
         });
-        var order = function (ds) { return ds.sort(function (a, b) { return b.reads - a.reads || a.i - b.i; }).map(function (d) { return d.doc; }); };
-        docs = order(docs);
-        if (docs.length) { out.push({ line: p.line, text: p.text.trim(), docs: docs.concat(order(open)), own: own }); }
+        docs = byReadsDocs(docs);
+        if (docs.length) { out.push({ line: p.line, text: p.text.trim(), docs: docs.concat(byReadsDocs(open)), own: own }); }
       });
       return Promise.all(out.map(function (m) {
         return Promise.all(m.docs.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)).then(function (c) { return rowResult(c[d % meta.chunk]); }); }))
@@ -795,6 +794,12 @@
   // the paste's facts first (search.SymptomBefore), with the paste's facts
   // and meta.js's notes.
   var HANG_FACTS = ["hang.seen", "nccl.stopped_after_init"];
+  // byReadsDocs orders meta.js rows that answer a symptom as
+  // search.SymptomBefore does: those reading more of the paste's facts
+  // first, then meta.js's order.
+  function byReadsDocs(ds) {
+    return ds.sort(function (a, b) { return b.reads - a.reads || a.i - b.i; }).map(function (d) { return d.doc; });
+  }
   // versionOpen mirrors diagnose's versionOpen and waitsOnVersion: condition
   // cond, which reads names, is neither true nor false with the paste's facts
   // own, and every fact it reads that own lacks is a version or what a run
@@ -832,9 +837,8 @@
           open.push({ doc: row[0], reads: reads, i: i });
         }
       });
-      var order = function (ds) { return ds.sort(function (a, b) { return b.reads - a.reads || a.i - b.i; }).map(function (d) { return d.doc; }); };
-      docs = order(docs);
-      var notes = {}, all = docs.concat(order(open));
+      docs = byReadsDocs(docs);
+      var notes = {}, all = docs.concat(byReadsDocs(open));
       (meta.notes || []).forEach(function (id) { notes[id] = true; });
       return Promise.all(all.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)).then(function (c) { return rowResult(c[d % meta.chunk]); }); }))
         .then(function (rs) { return { own: own, results: rs.slice(0, docs.length), open: rs.slice(docs.length), notes: notes }; });
@@ -1179,6 +1183,6 @@
   }
 
   window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, issueLines: issueLines, readLine: readLine,
-    prose: prose, wordsQuery: wordsQuery, closestByWords: closestByWords, symptomLines: symptomLines };
+    prose: prose, wordsQuery: wordsQuery, closestByWords: closestByWords, symptomLines: symptomLines, isResult: isResult };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", page); } else { page(); }
 })();

@@ -231,7 +231,7 @@ func byReads(cs []Cause, own rules.Facts) {
 			return 0
 		}
 		n := 0
-		for _, name := range slices.Compact(slices.Sorted(slices.Values(names))) {
+		for _, name := range names {
 			if _, ok := own[name]; ok {
 				n++
 			}

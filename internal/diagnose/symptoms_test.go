@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/p2pkb/p2pkb/internal/rules"
 )
 
 // A paste with no error line is answered from what it shows: each symptom
@@ -281,5 +283,30 @@ func TestWatchdogLinesDisagree(t *testing.T) {
 				t.Errorf("%s: line %d: %s first (%s), want %s, applying", c.name, m.Line, m.Causes[0].ID, m.Verdict, c.first)
 			}
 		}
+	}
+}
+
+// A hang line's own causes are ordered by the facts they read within their
+// tier: an entry without a condition holds for any input, but ranks with
+// those whose condition is unknown, not above them.
+func TestByReadsKeepsTiers(t *testing.T) {
+	own := rules.Facts{}
+	for _, name := range []string{"hang.seen", "collectives.differ"} {
+		if err := own.Set(name, "bool", "true"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := []Cause{
+		{ID: "holds", Condition: "hang.seen", Verdict: "applies", rank: 0},
+		{ID: "unconditional", Verdict: "applies", rank: 1},
+		{ID: "reads-more", Condition: "hang.seen || collectives.differ || nccl.version >= 2.4.0", Verdict: "unknown", rank: 1},
+	}
+	byReads(cs, own)
+	var got []string
+	for _, c := range cs {
+		got = append(got, c.ID)
+	}
+	if want := []string{"holds", "reads-more", "unconditional"}; !slices.Equal(got, want) {
+		t.Errorf("causes %v, want %v", got, want)
 	}
 }

@@ -47,6 +47,9 @@ var reWatchdogWork = pattern("watchdogWork", `\bRank (\d+)\] Watchdog caught col
 // thousands of ranks needs only a pair).
 const maxWorks = 256
 
+// work is the collective a rank's watchdog line waits in.
+type work struct{ rank, op, numel string }
+
 // sameSize are the operations whose input has one size on every rank.
 var sameSize = []string{"ALLREDUCE", "BROADCAST", "REDUCE", "ALLGATHER", "_ALLGATHER_BASE", "REDUCE_SCATTER", "_REDUCE_SCATTER_BASE"}
 
@@ -57,19 +60,18 @@ func (p *prose) watchdogWork(s string, n int, raw string) {
 	if m == nil || m[3] == "SEND" || m[3] == "RECV" {
 		return
 	}
-	rank, seq, op, numel := m[1], m[2], m[3], m[4]
+	w, seq := work{rank: m[1], op: m[3], numel: m[4]}, m[2]
 	prev, ok := p.works[seq]
 	if !ok {
 		if len(p.works) < maxWorks {
 			if p.works == nil {
-				p.works = map[string]string{}
+				p.works = map[string]work{}
 			}
-			p.works[seq] = rank + " " + op + " " + numel
+			p.works[seq] = w
 		}
 		return
 	}
-	f := strings.Fields(prev)
-	if f[0] != rank && (f[1] != op || slices.Contains(sameSize, op) && f[2] != numel) {
+	if prev.rank != w.rank && (prev.op != w.op || slices.Contains(sameSize, w.op) && prev.numel != w.numel) {
 		p.differ.mark(n, raw)
 	}
 }

@@ -277,9 +277,9 @@ type prose struct {
 
 	plat platform // where the GPUs run, said (platform.go)
 
-	hangLine event             // an error line that says a collective, a set-up or a barrier timed out (hangline.go)
-	differ   event             // watchdog lines of two ranks at one collective that disagree on it (hangline.go)
-	works    map[string]string // each collective's SeqNum: the first watchdog line's rank, OpType and NumelIn
+	hangLine event           // an error line that says a collective, a set-up or a barrier timed out (hangline.go)
+	differ   event           // watchdog lines of two ranks at one collective that disagree on it (hangline.go)
+	works    map[string]work // each collective's SeqNum: the first watchdog line's rank, OpType and NumelIn
 }
 
 // proseLine reads stripped line s.
