@@ -158,6 +158,15 @@
     });
   }
 
+  // linesMatched lists the lines of q, from 1, that pattern src matches
+  // alone (search.linesMatched), each line seen a window at a time.
+  function linesMatched(src, q) {
+    var out = [], re;
+    try { re = new RegExp(src, "m"); } catch (e) { return out; }
+    q.split("\n").forEach(function (l, i) { if (re.test(windowed(l))) { out.push(i + 1); } });
+    return out;
+  }
+
   // lineOf is the number, from 1, of the first line of q holding match (search.lineOf).
   function lineOf(q, match) {
     var lines = q.split("\n");
@@ -189,7 +198,7 @@
     if (qterms.length > 4) { qterms = qterms.filter(function (t) { return !/^[0-9]+$/.test(t); }); }
     qterms = qterms.slice(0, 64);
     return load(lang, "meta").then(function (meta) {
-      var scores = {}, matches = {}, rank = {}, shared = {};
+      var scores = {}, matches = {}, rank = {}, shared = {}, patternOf = {};
       var shardOf = function (t) { return "t" + (hash(t) % meta.shards); };
       // addTerm adds term t's weights, marks its documents in hit and
       // returns its idf, 0 when no document holds it (search.scorer.add).
@@ -255,7 +264,7 @@
         }
         // A pattern row is [document, pattern, reports, generic, confidence] (search.patternRow).
         return matchPatterns(patterns, q, function (r, m) {
-          matches[r[0]] = m;
+          matches[r[0]] = m; patternOf[r[0]] = r[1];
           rank[r[0]] = { reports: r[2] || 0, generic: r[3] === 1, confidence: r[4] || 0 };
           scores[r[0]] = patternScore(m, rank[r[0]]);
         });
@@ -266,7 +275,7 @@
           return ranked.map(function (d, i) {
             var r = rowResult(chunks[i][d % meta.chunk]);
             r.score = scores[d]; r.match = matches[d] || ""; r.shared = shared[d] || 0;
-            if (r.match && multiline) { r.line = lineOf(q, r.match); }
+            if (r.match && multiline) { r.line = lineOf(q, r.match); r.lines = linesMatched(patternOf[d], q); }
             return r;
           });
         });
@@ -654,7 +663,7 @@
       if (!r || !r.error) { return; }
       // An entry names the line unless only entries of the error inside match it (report.namesOnlyInner).
       var plain = errVocab().plain.indexOf(r.layer.id) >= 0;
-      if (results.some(function (x) { return x.match && line.indexOf(x.match) >= 0 && (plain || !x.generic); })) { return; }
+      if (results.some(function (x) { return x.match && (x.lines ? x.lines.indexOf(i + 1) >= 0 : line.indexOf(x.match) >= 0) && (plain || !x.generic); })) { return; }
       var key = r.layer.id + "\u0000" + r.error.family + "\u0000" + r.error.name;
       if (seen[key]) { return; }
       seen[key] = true;

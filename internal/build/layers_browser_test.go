@@ -155,10 +155,10 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 		"Custom allreduce is disabled because your platform lacks GPU P2P capability or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly.\n",
 		"tensor([0., 0.], device='cuda:1')\n",
 		// PyTorch's "invalid argument" is NCCL's result there, a wrapper above
-		// the line its Last error names (https://github.com/vllm-project/vllm/issues/1726,
-		// without its ncclInvalidArgument line, which the page composes from
-		// its parts since a result carries only the entry's first match).
-		"DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, invalid argument, NCCL version 2.14.3\nLast error:\nInvalid config blocking attribute value -2147483648\n",
+		// the line its Last error names (https://github.com/vllm-project/vllm/issues/1726).
+		// The entry that names the first line names the second too, in other
+		// words: neither explain nor the page composes an answer for it.
+		"DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, invalid argument, NCCL version 2.14.3\nncclInvalidArgument: Invalid value for an argument.\nLast error:\nInvalid config blocking attribute value -2147483648\n",
 		// A wrapper above the line that names the failure: https://github.com/NVIDIA/nccl/issues/1410
 		"[rank7]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n[rank7]: Last error:\n[rank7]: Cuda failure 1 'invalid argument'\n",
 	}

@@ -271,6 +271,10 @@ type Result struct {
 	Score float64 `json:"score"`           // higher is better; a signature match scores above every other hit
 	Match string  `json:"match,omitempty"` // the text a signature pattern matched
 	Line  int     `json:"line,omitempty"`  // the line of the query Match is on, from 1, when the query has several
+	// Lines are every line of a query of several that the pattern matches
+	// on its own, from 1: a line whose match differs from Match is still
+	// named by the entry, so no answer is composed for it from its parts.
+	Lines []int `json:"lines,omitempty"`
 	// Shared is the share of the query's ranking words, each weighted by
 	// its rarity (idf), that the document holds: 1 when it holds them all.
 	Shared float64 `json:"shared,omitempty"`
@@ -390,6 +394,7 @@ func (ix *Index) Search(q, lang string, limit int) ([]Result, error) {
 		r.Shared = math.Round(shared[i]*1000) / 1000
 		if r.Match != "" && multiline {
 			r.Line = lineOf(q, r.Match)
+			r.Lines = linesMatched(docs[i], q)
 		}
 		out = append(out, r)
 	}
@@ -428,6 +433,18 @@ func result(d Doc, score float64, match string) Result {
 	d.snippets()
 	return Result{ID: d.ID, Kind: d.Kind, Title: d.Title, Code: d.Code, Path: d.Path, Score: math.Round(score*1000) / 1000, Match: match,
 		Gist: d.Gist, Best: d.Best, Versions: d.Versions, AppliesWhen: d.AppliesWhen, Reports: d.Reports, Generic: d.Generic, Confidence: d.Confidence, APIs: d.APIs}
+}
+
+// linesMatched lists the lines of q, from 1, that d's pattern matches
+// alone. assets/search.js finds them the same way.
+func linesMatched(d Doc, q string) []int {
+	var out []int
+	for n, l := range strings.Split(q, "\n") {
+		if d.Regex.mayMatch(l) && d.Regex.MatchString(l) {
+			out = append(out, n+1)
+		}
+	}
+	return out
 }
 
 // lineOf is the number, from 1, of the first line of q that holds match; 0

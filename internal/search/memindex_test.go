@@ -237,3 +237,34 @@ func rankQueries(t testing.TB) []struct{ q, lang string } {
 	}
 	return queries
 }
+
+// A result says every line of a pasted log its entry's pattern names, not
+// only the line of its first match: PyTorch's wrapper line and NCCL's
+// result name below it are both the invalid-argument entry's
+// (https://github.com/vllm-project/vllm/issues/1726).
+func TestResultListsEveryLineItsPatternNames(t *testing.T) {
+	ix, err := Build(Docs(repoSite(t)), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, invalid argument, NCCL version 2.14.3\n" +
+		"ncclInvalidArgument: Invalid value for an argument.\n" +
+		"Last error:\n" +
+		"Invalid config blocking attribute value -2147483648\n"
+	rs, err := ix.Search(q, "en", 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]int{"nccl/invalid-argument": {1, 2}, "nccl/config-blocking-invalid-older-library": {4}}
+	for _, r := range rs {
+		if w, ok := want[r.ID]; ok {
+			if !reflect.DeepEqual(r.Lines, w) || r.Line != w[0] {
+				t.Errorf("%s: line %d, lines %v; want line %d, lines %v", r.ID, r.Line, r.Lines, w[0], w)
+			}
+			delete(want, r.ID)
+		}
+	}
+	for id := range want {
+		t.Errorf("%s: not among the results", id)
+	}
+}
