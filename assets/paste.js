@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), atInit: false, ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
@@ -549,7 +549,7 @@
   };
 
   // The prose readers mirror prose.go.
-  var CONSUMER_WORDS = T.words.consumer, HANG_WORDS = T.words.hang, DIST_WORDS = T.words.dist, WRONG_WORDS = T.words.wrong, MIG_WORDS = T.words.mig, VM_WORDS = T.words.vm,
+  var CONSUMER_WORDS = T.words.consumer, HANG_WORDS = T.words.hang, INIT_WORDS = T.words.init, DIST_WORDS = T.words.dist, WRONG_WORDS = T.words.wrong, MIG_WORDS = T.words.mig, VM_WORDS = T.words.vm,
     CONTAINER_WORDS = T.words.containers, P2P_INTENT_WORDS = T.words.p2pIntent, AMD_WORDS = T.words.amd,
     SOCKET_WORDS = T.words.sockets, SLOW_WORDS = T.words.slow, SHM_WORDS = T.words.shm, FM_WORDS = T.words.fm, NVLS_WORDS = T.words.nvls,
     WINDOWS_WORDS = T.words.windows, WIN_LAUNCH_WORDS = T.words.winLaunch,
@@ -566,7 +566,11 @@
   }
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
-    if (!p.hang.set && containsAny(s, HANG_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) { mark(p.hang, n, raw); }
+    if (!p.hang.set && containsAny(s, HANG_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) {
+      mark(p.hang, n, raw);
+      p.atInit = p.atInit || containsAny(s, INIT_WORDS) && RE.initStage.test(s) && !RE.initNot.test(s);
+    }
+    if (!p.atInit && containsAny(s, INIT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.initLog.test(s)) { p.atInit = true; }
     if (!p.wrong.set && containsAny(s, WRONG_WORDS) && RE.wrongOut.test(s)) { mark(p.wrong, n, raw); }
     if (s.indexOf("^C") === 0 || s.indexOf("@^C") === 0 || s.indexOf("KeyboardInterrupt") >= 0) { mark(p.ctrlC, n, raw); }
     if (!p.dist && containsAny(raw, DIST_WORDS) && RE.distCall.test(raw)) { p.dist = true; }
@@ -678,6 +682,7 @@
     notWSL: function (x) {
       return !x.prose.wsl && !Object.prototype.hasOwnProperty.call(x.prio, "wsl");
     },
+    atInit: function (x) { return x.prose.atInit && !x.nccl.firstChannel.set && !x.sym.hang.init.set; },
     testsNoWrong: function (x) {
       var w = x.f["nccl.tests.wrong"];
       return x.prose.testsNamed && (!w || w.value === "0");

@@ -77,6 +77,7 @@ const (
 	proseStory                    // a version story: one version works, another fails (verstory.go)
 	prosePlatform                 // where the GPUs run, said (platform.go)
 	hangLine                      // a collective, a set-up or a barrier timed out (hangline.go)
+	proseInit                     // the launch printing the process group's set-up (reInitLog)
 
 	readers // how many there are: a line's woken readers are the bits of a uint64
 )
@@ -198,6 +199,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(scaleWords, proseScaling)...)
 	out = append(out, wordTriggers(sameGPUWords, sameGPU)...)
 	out = append(out, wordTriggers(acsWords, proseACS)...)
+	out = append(out, wordTriggers(initLogWords, proseInit)...)
 	out = append(out, wordTriggers(iommuWords, proseIOMMU)...)
 	out = append(out, wordTriggers(peerAlreadyWords, proseAlready)...)
 	out = append(out, wordTriggers(ibvWarnWords, proseIbv)...)
@@ -442,6 +444,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.sym.tensors.zeros.set && x.sym.tensors.differs.set
 	case proseHang:
 		return x.prose.hang.set || x.marks&markNCCLInfo != 0
+	case proseInit:
+		return x.prose.atInit || x.marks&markNCCLInfo != 0
 	case distCall:
 		return x.prose.dist
 	case proseWrong:

@@ -38,6 +38,21 @@ var (
 	// Wrong output; in Chinese, garbled output (乱码, 胡言乱语) said of a
 	// model's output or result, not of a log's encoding.
 	reWrongOut = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|outputting|returns?|returning|prints?|printing|gives?|giving|generates?|generating|produces?|producing|spits?|spitting|spills?|spilling|responds?|responding|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b|(?:推理|生成|回答|回复|模型|结果)[^。\n]{0,30}(?:乱码|胡言乱语)`)
+	// The process group's set-up, named where a hang is said ("hangs at
+	// init_process_group", "stuck at initializing ddp", "在deepspeed init时hang住"),
+	// or printed by the launch as the log stops (DeepSpeed's
+	// init_distributed lines, Lightning's "initializing ddp: GLOBAL_RANK",
+	// PyTorch's store-based barrier, torchelastic's rendezvous): the ranks
+	// have not all met, before NCCL sets up a communicator. NCCL's own
+	// init is not it ("hangs after NCCL init": the ranks met), nor a
+	// collective's rendezvous in XLA, nor deepspeed.initialize, which
+	// broadcasts the model, a collective.
+	reInitStage = pattern("initStage", `(?i)init_process_group|\binit_distributed\b|\binitiali[sz]ing (?:ddp|distributed|(?:the )?process group|torchbackend)\b|\b(?:at|in|during) (?:the )?rendezvous\b|\brdzv\b|store.based.barrier|\binit(?:iali[sz]e)? (?:the )?(?:process group|distributed)\b|\bdeepspeed[ _]init\b|(?:分布式|进程组)[^。\n]{0,6}初始化|初始化[^。\n]{0,6}(?:分布式|进程组)`)
+	// Where the hang line puts the hang later than the set-up it names:
+	// "passing device_id to init_process_group() results in NCCL randomly
+	// hanging during communications" (pytorch/pytorch#153960).
+	reInitNot  = pattern("initNot", `(?i)\bduring (?:the )?(?:communications?|training|collectives?|all_?reduce|forward|backward|inference|evaluation)\b|\bafter (?:\w{1,12} )?(?:iterations?|steps?|epochs?|batches)\b|\brandomly\b`)
+	reInitLog  = pattern("initLog", `init_distributed\] |\b[Ii]nitializing (?:ddp|distributed): GLOBAL_RANK|Initializing TorchBackend in DeepSpeed|store_based_barrier_key|Waiting in store based barrier|Rendezvous'ing worker group`)
 	reDistCall = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
 	// Where the GPUs are, said in words: MIG slices by name or profile
 	// ("4 MIG instances (1g.10gb)"), a virtual machine or GPU passthrough.
@@ -234,12 +249,21 @@ var wrongWords = []string{"wrong", "Wrong", "WRONG", "incorrect", "Incorrect", "
 	"gibberish", "Gibberish", "nonsense", "Nonsense", "bogus", "Bogus", "zeros", "Zeros", "ZEROS", "instead of", "Instead of", "ilent", "zeroed out", "zero tensor",
 	"乱码", "胡言乱语"}
 
+// initWords are the words, as written, one of which every match of
+// reInitStage and reInitLog holds.
+var initWords = []string{"init", "Init", "INIT", "rendezvous", "Rendezvous", "rdzv", "store based", "store_based", "初始化"}
+
+// initLogWords are the words one of which every match of reInitLog holds:
+// the prefilter's triggers for a line the hang reader does not wake.
+var initLogWords = []string{"init_distributed] ", "nitializing ddp: ", "nitializing distributed: ", "Initializing TorchBackend", "store_based_barrier_key", "Waiting in store based barrier", "Rendezvous'ing"}
+
 // distWords are the words one of which every match of reDistCall holds.
 var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barrier(", "torch/distributed", "torch.distributed", "dist.", "deepspeed"}
 
 // prose is the state of these readers.
 type prose struct {
 	hang      event // a line that says a run on GPUs hangs
+	atInit    bool  // the hang line names the process group's set-up, or the launch prints it
 	ctrlC     event // a run stopped by hand (^C, KeyboardInterrupt)
 	wrong     event // a line that says results came back wrong
 	dist      bool  // the paste calls torch.distributed or DeepSpeed
@@ -288,6 +312,10 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.hang.set && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangWord.MatchString(s) &&
 		reHangWhere.MatchString(s) && !reHangNot.MatchString(s) {
 		p.hang.mark(n, raw)
+		p.atInit = p.atInit || containsAny(s, initWords...) && reInitStage.MatchString(s) && !reInitNot.MatchString(s)
+	}
+	if !p.atInit && containsAny(s, initWords...) && !strings.Contains(s, "NCCL INFO") && reInitLog.MatchString(s) {
+		p.atInit = true
 	}
 	if !p.wrong.set && containsAny(s, wrongWords...) && reWrongOut.MatchString(s) {
 		p.wrong.mark(n, raw)
@@ -448,6 +476,9 @@ var proseGates = map[string]func(x *Extractor) bool{
 	},
 	"testsNoWrong": testsNoWrong,
 	"notWSL":       notWSL,
+	// A hang at the process group's set-up: NCCL printed no set-up line
+	// and no channel, so it never set up a communicator.
+	"atInit": func(x *Extractor) bool { return x.prose.atInit && !x.nccl.firstChannel.set && x.sym.hang.line == 0 },
 }
 
 // proseFactRows are the prose readers' facts in the order they are set. MIG
@@ -455,6 +486,7 @@ var proseGates = map[string]func(x *Extractor) bool{
 // nvidia-smi saying MIG is off or the virtualization mode is None wins.
 var proseFactRows = []proseFact{
 	{"hang.seen", 2, Said, "hang", func(p *prose) event { return p.hang }, ""},
+	{"hang.at_init", 2, Said, "hang", func(p *prose) event { return p.hang }, "atInit"},
 	{"output.wrong", 1, Said, "wrong", func(p *prose) event { return p.wrong }, ""},
 	{"hang.seen", 1, "interrupted run", "ctrlC", func(p *prose) event { return p.ctrlC }, "dist"},
 	{"mig.enabled", 0, Said, "mig", func(p *prose) event { return p.mig }, ""},

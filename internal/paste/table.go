@@ -82,6 +82,7 @@ func Table() []byte {
 	t.Words["hangLine"] = hangLineWords
 	t.Words["outcome"] = outcomeFacts
 	t.Words["amdGPU"] = amdGPUWords
+	t.Words["init"] = initWords
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}
