@@ -12,7 +12,7 @@
   // SAID is paste.Said: the source of the facts read from a person's words.
   var SAID = "description";
   if (!T) { throw new Error("paste.js needs assets/paste.table.js, loaded before it"); }
-  var MAX_TEXT = T.maxText, MAX_GPUS = T.maxGPUs, MAX_ENV = T.maxEnv, MAX_LINE = T.maxLine;
+  var MAX_TEXT = T.maxText, MAX_GPUS = T.maxGPUs, MAX_ENV = T.maxEnv, MAX_LINE = T.maxLine, CLOSE_LIMIT = T.closeLimit;
   var RE = {};
   Object.keys(T.patterns).forEach(function (k) { RE[k] = new RegExp(T.patterns[k].s, T.patterns[k].f || ""); });
   function global(name) { return new RegExp(T.patterns[name].s, (T.patterns[name].f || "") + "g"); }
@@ -115,7 +115,7 @@
     this.envCount = 0;
     this.sym = {
       nt: { wrongCols: [], header: ev(), rows: 0, wrong: 0, firstBad: ev(), oob: ev(), oobN: "", busbw: ev(), busbwV: "" },
-      waived: ev(), mismatch: ev(),
+      waived: ev(), mismatch: ev(), close: ev(),
       smi: { next: "", fb: 0, bar1: 0, bar1Ev: ev(), small: ev(), anyBAR1: false, matched: false },
       hang: { watch: false, init: ev() },
       tensors: { nonzero: new Array(MAX_GPUS).fill(0), zeros: ev(), open: { set: false, line: 0, raw: "", text: "" }, recent: [], differs: ev() },
@@ -321,6 +321,10 @@
     if (armsHang(s)) { var h = y.hang; h.watch = true; h.init.set = true; h.init.line = n; h.init.text = raw; }
     if ((s.indexOf("waiving test") >= 0 || s.indexOf("Waiving device_to_device") === 0) && RE.waived.test(s)) { mark(y.waived, n, raw); }
     if (s.indexOf("Mismatched elements: ") === 0 && RE.mismatch.test(s)) { mark(y.mismatch, n, raw); }
+    if (s.indexOf(" absolute difference") >= 0) {
+      var ad = RE.absDiff.exec(s);
+      if (ad && parseFloat(ad[1]) < CLOSE_LIMIT) { mark(y.close, n, raw); }
+    }
     if (y.tensors.open.set || s.indexOf("tensor(") >= 0 || s.indexOf("device='cuda:") >= 0) { this.tensorLine(s, n, raw); }
     if (s.indexOf("BAR 1: current size: ") >= 0) { var b = s; while (b.charAt(0) === "`") { b = b.slice(1); } if (b.indexOf("BAR 1: current size: ") === 0) { this.rebarLine(b, n, raw); } }
     if (containsAny(s, T.words.setpciACS) && RE.setpciACS.test(s)) { y.setpci.next = true; }
@@ -420,8 +424,13 @@
     this.setEvent("nccl.tests.busbw", "num", t.busbwV, 1, t.busbw, "nccl-tests");
     this.busbwFacts();
     this.setEvent("p2p.waived", "bool", "true", 1, y.waived, "CUDA P2P test");
-    this.setEvent("output.wrong", "bool", "true", 2, y.mismatch, "array check");
-    this.setEvent("p2p.test.data_ok", "bool", "false", 0, y.mismatch, "array check");
+    if (y.mismatch.set && y.close.set) {
+      this.setEvent("output.close", "bool", "true", 2, y.close, "array check");
+      this.setEvent("output.wrong", "bool", "false", 2, y.close, "array check");
+    } else {
+      this.setEvent("output.wrong", "bool", "true", 2, y.mismatch, "array check");
+      this.setEvent("p2p.test.data_ok", "bool", "false", 0, y.mismatch, "array check");
+    }
     if (y.smi.anyBAR1) {
       this.setEvent("gpu.bar1_mib", "num", String(y.smi.bar1), 1, y.smi.bar1Ev, "nvidia-smi -q");
       if (y.smi.small.set || y.smi.matched) {

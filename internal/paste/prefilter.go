@@ -154,6 +154,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{": opCount ", ncclSetUp}, {"batch_all_reduce: ", ncclSetUp}, {"Channel ", ncclSetUp}, {"Trees [", ncclSetUp}, {"Pattern ", ncclSetUp},
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
 	{"Mismatched elements: ", anyTime}, // reMismatch
+	{" absolute difference", anyTime},  // reAbsDiff
 	{"device='cuda:", tensorPrint}, {"tensor(", tensorPrint},
 	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime}, {"f2a.w", anyTime}, {"F2A.w", anyTime}, {"f2a.W", anyTime}, {"F2A.W", anyTime}, {"BAR 1: current size: ", anyTime},
 	// customARLine

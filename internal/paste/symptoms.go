@@ -28,6 +28,10 @@ type symptoms struct {
 	// An array or tensor check that failed: NumPy's assert_array_equal and
 	// PyTorch's assert_close print "Mismatched elements: 24 / 24 (100%)".
 	mismatch event
+	// The same check's greatest difference, when small (closeLimit): the
+	// values differ in rounding, as with another reduction order or
+	// precision, not by lost or garbled data.
+	close event
 
 	rebar struct {
 		mib   int   // the smallest BAR 1 lspci's Resizable BAR capability shows, MiB
@@ -73,6 +77,12 @@ type symptoms struct {
 	busbw busbw // nccltests.go
 }
 
+// closeLimit is the greatest absolute difference of a failed array check
+// read as rounding: bfloat16 keeps 8 bits of mantissa, so sums of values
+// near 1 reduced in another order differ by a few hundredths; data lost or
+// garbled between GPUs differs by the values themselves (zeros, garbage).
+const closeLimit = 0.1
+
 var (
 	reOOB      = pattern("oob", `Out of bounds values : (\d{1,18}) (OK|FAILED)`)
 	reBusBW    = pattern("busbw", `Avg bus bandwidth\s{0,16}: (\d{1,9}(?:\.\d{1,9})?)`)
@@ -80,7 +90,12 @@ var (
 	reWaived   = pattern("waived", `^Peer to Peer access is not available (?:amongst GPUs in the system|between GPU\d{1,3} <-> GPU\d{1,3}), waiving test\.|^Waiving device_to_device_\w{1,64}\.`)
 	// At least one element differs (NumPy, PyTorch's testing helpers).
 	reMismatch = pattern("mismatch", `^Mismatched elements: [1-9]\d{0,12} / \d{1,13} \(`)
-	reTensor   = pattern("tensor", `tensor\((\[[-0-9.,e+ \[\]]{0,1000}\]), device='cuda:(\d{1,3})'`)
+	// The check's greatest absolute difference (PyTorch's assert_close:
+	// "Greatest absolute difference: 0.0078125 at index (0, 3) (up to 1e-05
+	// allowed)"; NumPy: "Max absolute difference: 23.", "Max absolute
+	// difference among violations: 0.1").
+	reAbsDiff = pattern("absDiff", `^(?:Greatest|Max) absolute difference(?: among violations)?: (\d{1,12}(?:\.\d{0,20})?(?:e-?\d{1,3})?)\b`)
+	reTensor  = pattern("tensor", `tensor\((\[[-0-9.,e+ \[\]]{0,1000}\]), device='cuda:(\d{1,3})'`)
 	// PyTorch wraps a tensor of more than a line's worth of values: its
 	// first row after "tensor(", rows of values, and the device on the last
 	// line ("[-0.92, 0.51]], device='cuda:0')", or the device alone).
@@ -267,6 +282,13 @@ func (x *Extractor) symptomScan(s string, n int, raw string) {
 	}
 	if strings.HasPrefix(s, "Mismatched elements: ") && reMismatch.MatchString(s) {
 		y.mismatch.mark(n, raw)
+	}
+	if strings.Contains(s, " absolute difference") {
+		if m := reAbsDiff.FindStringSubmatch(s); m != nil {
+			if v, err := strconv.ParseFloat(m[1], 64); err == nil && v < closeLimit {
+				y.close.mark(n, raw)
+			}
+		}
 	}
 	if y.tensors.open.set || strings.Contains(s, "tensor(") || strings.Contains(s, "device='cuda:") {
 		x.tensorLine(s, n, raw)
@@ -486,8 +508,13 @@ func (x *Extractor) symptomFacts() {
 	x.setEvent("nccl.tests.busbw", "num", t.busbwV, 1, t.busbw, "nccl-tests")
 	x.busbwFacts()
 	x.setEvent("p2p.waived", "bool", "true", 1, y.waived, "CUDA P2P test")
-	x.setEvent("output.wrong", "bool", "true", 2, y.mismatch, "array check")
-	x.setEvent("p2p.test.data_ok", "bool", "false", 0, y.mismatch, "array check")
+	if y.mismatch.set && y.close.set {
+		x.setEvent("output.close", "bool", "true", 2, y.close, "array check")
+		x.setEvent("output.wrong", "bool", "false", 2, y.close, "array check")
+	} else {
+		x.setEvent("output.wrong", "bool", "true", 2, y.mismatch, "array check")
+		x.setEvent("p2p.test.data_ok", "bool", "false", 0, y.mismatch, "array check")
+	}
 	if y.smi.anyBAR1 {
 		x.setEvent("gpu.bar1_mib", "num", strconv.Itoa(y.smi.bar1), 1, y.smi.bar1Ev, "nvidia-smi -q")
 		if y.smi.small.set {
