@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), atInit: false, ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), atInit: false, power: ev(), powerGPUs: false, ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
@@ -580,6 +580,10 @@
       p.atInit = p.atInit || containsAny(s, INIT_WORDS) && RE.initStage.test(s) && !RE.initNot.test(s);
     }
     if (!p.atInit && containsAny(s, INIT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.initLog.test(s)) { p.atInit = true; }
+    if (!p.power.set && containsAny(s, T.words.hostReset) && s.indexOf("NCCL") < 0 && RE.hostReset.test(s) && !RE.hostResetNot.test(s)) {
+      mark(p.power, n, raw);
+      p.powerGPUs = RE.bothGPUs.test(s);
+    }
     if (!p.wrong.set && containsAny(s, WRONG_WORDS) && RE.wrongOut.test(s)) { mark(p.wrong, n, raw); }
     if (s.indexOf("^C") === 0 || s.indexOf("@^C") === 0 || s.indexOf("KeyboardInterrupt") >= 0) { mark(p.ctrlC, n, raw); }
     if (!p.dist && containsAny(raw, DIST_WORDS) && RE.distCall.test(raw)) { p.dist = true; }
@@ -692,6 +696,7 @@
       return !x.prose.wsl && !Object.prototype.hasOwnProperty.call(x.prio, "wsl");
     },
     atInit: function (x) { return x.prose.atInit && !x.nccl.firstChannel.set && !x.sym.hang.init.set; },
+    powerGPUs: function (x) { return x.prose.powerGPUs || x.prose.multi || x.prose.dist; },
     testsNoWrong: function (x) {
       var w = x.f["nccl.tests.wrong"];
       return x.prose.testsNamed && (!w || w.value === "0");

@@ -78,6 +78,7 @@ const (
 	prosePlatform                 // where the GPUs run, said (platform.go)
 	hangLine                      // a collective, a set-up or a barrier timed out (hangline.go)
 	proseInit                     // the launch printing the process group's set-up (reInitLog)
+	prosePower                    // the whole machine rebooting or powering off (reHostReset)
 
 	readers // how many there are: a line's woken readers are the bits of a uint64
 )
@@ -201,6 +202,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(sameGPUWords, sameGPU)...)
 	out = append(out, wordTriggers(acsWords, proseACS)...)
 	out = append(out, wordTriggers(initLogWords, proseInit)...)
+	out = append(out, wordTriggers(hostResetWords, prosePower)...)
 	out = append(out, wordTriggers(iommuWords, proseIOMMU)...)
 	out = append(out, wordTriggers(peerAlreadyWords, proseAlready)...)
 	out = append(out, wordTriggers(ibvWarnWords, proseIbv)...)
@@ -447,6 +449,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.hang.set || x.marks&markNCCLInfo != 0
 	case proseInit:
 		return x.prose.atInit || x.marks&markNCCLInfo != 0
+	case prosePower:
+		return x.prose.power.set || x.marks&markNCCLInfo != 0
 	case distCall:
 		return x.prose.dist
 	case proseWrong:

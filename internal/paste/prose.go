@@ -51,8 +51,18 @@ var (
 	// Where the hang line puts the hang later than the set-up it names:
 	// "passing device_id to init_process_group() results in NCCL randomly
 	// hanging during communications" (pytorch/pytorch#153960).
-	reInitNot  = pattern("initNot", `(?i)\bduring (?:the )?(?:communications?|training|collectives?|all_?reduce|forward|backward|inference|evaluation)\b|\bafter (?:\w{1,12} )?(?:iterations?|steps?|epochs?|batches)\b|\brandomly\b`)
-	reInitLog  = pattern("initLog", `init_distributed\] |\b[Ii]nitializing (?:ddp|distributed): GLOBAL_RANK|Initializing TorchBackend in DeepSpeed|store_based_barrier_key|Waiting in store based barrier|Rendezvous'ing worker group`)
+	reInitNot = pattern("initNot", `(?i)\bduring (?:the )?(?:communications?|training|collectives?|all_?reduce|forward|backward|inference|evaluation)\b|\bafter (?:\w{1,12} )?(?:iterations?|steps?|epochs?|batches)\b|\brandomly\b`)
+	reInitLog = pattern("initLog", `init_distributed\] |\b[Ii]nitializing (?:ddp|distributed): GLOBAL_RANK|Initializing TorchBackend in DeepSpeed|store_based_barrier_key|Waiting in store based barrier|Rendezvous'ing worker group`)
+	// The whole machine losing power under load, said in words: it
+	// reboots, powers off, goes to a black or blue screen, or Windows logs
+	// Kernel-Power. With several GPUs drawing their peaks at once, the
+	// power supply or a cable trips; a reboot said as a remedy ("without
+	// restarting", "after a reboot it works") is not it.
+	reHostReset    = pattern("hostReset", `(?i)\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:\w{1,12}\s){0,2}(?:reboots|rebooted|restarts|restarted|(?:shuts|shut|shutting) (?:down|off)|powers (?:off|down)|powered (?:off|down)|turns off|turned off|crashes|crashed)\b|\b(?:instant|sudden|random|immediate|hard)\s(?:\w{1,12}\s)?(?:reboots?|restarts?|power[- ]?offs?|shutdowns?|power loss)\b|\bblack screen\b|\bblue screens?\b|\bBSOD\b|\bKernel-Power\b|黑屏|蓝屏|(?:电脑|机器|主机|服务器|系统)[^。\n]{0,10}(?:重启|断电|关机)`)
+	reHostResetNot = pattern("hostResetNot", `(?i)(?:\bno|\bnot|\bwithout|\bnever|n't)\s(?:\w{1,12}\s){0,2}(?:reboot|restart|shut|power|black screen|blue screen|bsod|crash)`)
+	// Several GPUs named on the line that says so ("with both cards
+	// inserted", "two GPUs").
+	reBothGPUs = pattern("bothGPUs", `(?i)\bboth\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|\b(?:two|2|three|3|four|4|multiple|several)\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|两张卡|双卡|多卡`)
 	reDistCall = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
 	// Where the GPUs are, said in words: MIG slices by name or profile
 	// ("4 MIG instances (1g.10gb)"), a virtual machine or GPU passthrough.
@@ -257,6 +267,11 @@ var initWords = []string{"init", "Init", "INIT", "rendezvous", "Rendezvous", "rd
 // the prefilter's triggers for a line the hang reader does not wake.
 var initLogWords = []string{"init_distributed] ", "nitializing ddp: ", "nitializing distributed: ", "Initializing TorchBackend", "store_based_barrier_key", "Waiting in store based barrier", "Rendezvous'ing"}
 
+// hostResetWords are the words, as written, one of which every match of
+// reHostReset holds.
+var hostResetWords = []string{"reboot", "Reboot", "REBOOT", "restart", "Restart", "shut", "Shut", "power", "Power", "turn", "crash", "Crash",
+	"black screen", "Black screen", "Black Screen", "blue screen", "Blue screen", "Blue Screen", "BSOD", "Kernel-Power", "黑屏", "蓝屏", "重启", "断电", "关机"}
+
 // distWords are the words one of which every match of reDistCall holds.
 var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barrier(", "torch/distributed", "torch.distributed", "dist.", "deepspeed"}
 
@@ -264,6 +279,8 @@ var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barri
 type prose struct {
 	hang      event // a line that says a run on GPUs hangs
 	atInit    bool  // the hang line names the process group's set-up, or the launch prints it
+	power     event // a line that says the whole machine reboots or powers off
+	powerGPUs bool  // that line names several GPUs
 	ctrlC     event // a run stopped by hand (^C, KeyboardInterrupt)
 	wrong     event // a line that says results came back wrong
 	dist      bool  // the paste calls torch.distributed or DeepSpeed
@@ -316,6 +333,10 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.atInit && containsAny(s, initWords...) && !strings.Contains(s, "NCCL INFO") && reInitLog.MatchString(s) {
 		p.atInit = true
+	}
+	if !p.power.set && containsAny(s, hostResetWords...) && !strings.Contains(s, "NCCL") && reHostReset.MatchString(s) && !reHostResetNot.MatchString(s) {
+		p.power.mark(n, raw)
+		p.powerGPUs = reBothGPUs.MatchString(s)
 	}
 	if !p.wrong.set && containsAny(s, wrongWords...) && reWrongOut.MatchString(s) {
 		p.wrong.mark(n, raw)
@@ -479,6 +500,8 @@ var proseGates = map[string]func(x *Extractor) bool{
 	// A hang at the process group's set-up: NCCL printed no set-up line
 	// and no channel, so it never set up a communicator.
 	"atInit": func(x *Extractor) bool { return x.prose.atInit && !x.nccl.firstChannel.set && x.sym.hang.line == 0 },
+	// A machine that loses power, in a run of several GPUs.
+	"powerGPUs": func(x *Extractor) bool { return x.prose.powerGPUs || x.prose.multi || x.prose.dist },
 }
 
 // proseFactRows are the prose readers' facts in the order they are set. MIG
@@ -487,6 +510,7 @@ var proseGates = map[string]func(x *Extractor) bool{
 var proseFactRows = []proseFact{
 	{"hang.seen", 2, Said, "hang", func(p *prose) event { return p.hang }, ""},
 	{"hang.at_init", 2, Said, "hang", func(p *prose) event { return p.hang }, "atInit"},
+	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"output.wrong", 1, Said, "wrong", func(p *prose) event { return p.wrong }, ""},
 	{"hang.seen", 1, "interrupted run", "ctrlC", func(p *prose) event { return p.ctrlC }, "dist"},
 	{"mig.enabled", 0, Said, "mig", func(p *prose) event { return p.mig }, ""},

@@ -577,6 +577,7 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"iommu.faults", "iommu.faults > 0"},
 	{"cpu.amd", "cpu.amd"},
 	{"xid.nvlink", "xid.nvlink"},
+	{"host.power_loss", "host.power_loss"},
 	{"gpu.consumer", "gpu.consumer"},
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},

@@ -85,6 +85,7 @@ func Table() []byte {
 	t.Words["outcome"] = outcomeFacts
 	t.Words["amdGPU"] = amdGPUWords
 	t.Words["init"] = initWords
+	t.Words["hostReset"] = hostResetWords
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}
