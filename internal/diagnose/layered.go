@@ -121,16 +121,19 @@ func innerName(e *errvocab.Error) string {
 	return fmt.Sprintf("%s (%d, '%s')", e.Name, e.Code, e.Text)
 }
 
-// sortParts orders composed causes: by group, then by the facts, then those
-// that name the kind of call that failed first (the IPC entries of an invalid
-// argument from cuIpcOpenMemHandle), then as search.Before.
+// sortParts orders composed causes: by the facts first, as every cause is
+// (a cause that holds, then one not known, then one ruled out: the entry of
+// an invalid device ordinal that holds where each task sees one GPU comes
+// before the generic one); then by group, then those that name the kind of
+// call that failed first (the IPC entries of an invalid argument from
+// cuIpcOpenMemHandle), then as search.Before.
 func sortParts(rs []ranked) {
 	sort.SliceStable(rs, func(i, j int) bool {
-		if rs[i].group != rs[j].group {
-			return rs[i].group < rs[j].group
-		}
 		if rs[i].tier != rs[j].tier {
 			return rs[i].tier < rs[j].tier
+		}
+		if rs[i].group != rs[j].group {
+			return rs[i].group < rs[j].group
 		}
 		if rs[i].api != rs[j].api {
 			return rs[i].api
