@@ -102,8 +102,8 @@ var (
 	// process it ran died of it) beside NCCL or UCX frames or NCCL's
 	// channel lines, UCX's shared-memory FIFO not allocated, /dev/shm out
 	// of space, or docker's 64 MB default.
-	reBusError = pattern("busError", `Caught signal 7 \(Bus error|received signal SIGBUS|Signal: Bus error \(7\)|\bBus error \(signal 7\)|\(exitcode: -7\)|\bexitcode\s{0,2}:\s{0,2}-7\b|^Bus error \(core dumped\)`)
-	reSHMLib   = pattern("shmLib", `\bnccl(?:ShmOpen|GroupEnd|ProxyService)\(|libnccl\.so|\bxla_extension\.so|\bu(?:cp|ct|cs)_\w{2,40}\(`)
+	reBusError = pattern("busError", `Caught signal 7 \(Bus error|received signal SIGBUS|Signal: Bus error \(7\)|\bBus error \(signal 7\)|\(exitcode: -7\)|\bexitcode\s{0,2}:\s{0,2}-7\b|^Bus error \(core dumped\)|Fatal Python error: Bus error`)
+	reSHMLib   = pattern("shmLib", `\bnccl(?:ShmOpen|GroupEnd|ProxyService)\(|libnccl\.so|\bxla_extension\.so|\binterpreters/pxla\.py\b|\bu(?:cp|ct|cs)_\w{2,40}\(`)
 	// A container started for several GPUs with Docker's default /dev/shm
 	// (64 MB), which NCCL's documentation says to raise (--shm-size=1g):
 	// one `docker run` line with GPUs and a launch of several GPUs or
@@ -200,7 +200,7 @@ var (
 	socketWords = []string{"socket", "SOCKET", "t(s):", "NUMA", "numa", "Numa", "QPI", "UPI", "NPS"}
 	slowWords   = []string{"slow", "Slow", "SLOW", "low ", "Low ", "LOW ", "low?", "low.", "low,", "lower", "Lower", "LOWER", "poor", "Poor", "POOR", "bad ", "Bad ", "BAD ",
 		"degrad", "Degrad", "DEGRAD", "terrible", "Terrible", "horrible", "Horrible", "downgrade", "Downgrade", "regression", "Regression", "drop", "Drop", "DROP", "性能", "速度", "带宽"}
-	shmWords = []string{"signal 7", "SIGBUS", "Bus error", "exitcode", "ShmOpen(", "GroupEnd(", "ProxyService(", "bnccl.so", "xla_extension.so",
+	shmWords = []string{"signal 7", "SIGBUS", "Bus error", "exitcode", "ShmOpen(", "GroupEnd(", "ProxyService(", "bnccl.so", "xla_extension.so", "pxla.py",
 		"ucp_", "uct_", "ucs_", "mm_iface", "/dev/shm", "ShmSize", "64M", "64 M"}
 	fmWords   = []string{"nvidia-fabricmanager.service - ", "Active: ", "nv-fabricmanager"}
 	nvlsWords = []string{"nvls", "NVLS", "Nvls", "NVLink SHARP", "nvlink sharp", "NVLink Sharp"}
