@@ -23,6 +23,7 @@ var (
 		`\b(?:waits?|waiting|waited|blocks?|blocking|blocked|sits?|sitting|spins?|spinning)\b.{0,40}\b(?:forever|indefinitely|infinitely)\b|`+
 		`\bnever (?:returns?|returned|finish(?:es|ed)?|completes?|completed|ends?|terminates?|exits?|proceeds?)\b|`+
 		`\b(?:is|are|was|were|gets?|got|being|been)\s(?:\w{1,20}\s)?blocked\b|\b(?:process|program|job|script|training)\s(?:blocks|blocked|block(?:$|[.,;:!]))|`+
+		`\b(?:seems?|seemed|appears?|appeared)\sto\s(?:block|stall)\b|\b(?:blocks|blocked)\s(?:at|in|inside|on)\s(?:the\s)?\W?\w|`+
 		`\bnothing (?:else |more )?happen(?:s|ed)\b|\btim(?:ed|es|e) ?out after \d{1,4}\s?(?:minutes?|mins?|hours?|hrs?|h)\b|\bstall(?:s|ed|ing)\b|`+
 		`没有?反应|不动了|一直等待|无响应|没有进展`)
 	reHangNot = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock|stall|block)|`+
