@@ -703,12 +703,20 @@
   // errorName is an error as report.innerName writes it.
   function errorName(e) { return e.name + " (" + e.code + ", '" + e.text + "')"; }
 
-  // renderComposed adds a box for each composed message, saying what it is made of.
-  function renderComposed(section, composed) {
+  // renderComposed adds a box for each composed message, saying what it is
+  // made of. Its parts are judged by the facts (a p2p-probe report's and the
+  // paste's, or null) and ordered by them first, as report.sortParts does:
+  // then by group, those that name the kind of call that failed, causeOrder.
+  function renderComposed(section, composed, facts) {
     var t = function (k) { return section.dataset[k] || k; };
     Array.prototype.forEach.call(section.querySelectorAll(".causes.composed"), function (b) { b.remove(); });
     composed.forEach(function (c) {
       var box = el("div", "causes composed"), r = c.reading, e = r.error;
+      c.causes.forEach(function (x) { var v = judge(x.result, facts, false); x.truth = v.truth; x.reasons = v.reasons; x.tier = v.tier; });
+      c.causes.sort(function (a, b) { return a.tier - b.tier || a.group - b.group || (b.api ? 1 : 0) - (a.api ? 1 : 0) || causeOrder(a, b); });
+      if (c.causes.length) {
+        box.dataset.verdict = c.causes[0].tier === 0 ? "applies" : c.causes.every(function (x) { return x.tier === 2; }) ? "ruled_out" : "unknown";
+      }
       box.dataset.line = c.line;
       box.dataset.composed = "true";
       box.dataset.layer = r.layer.id;
@@ -729,6 +737,7 @@
           var li = el("li");
           li.dataset.causeId = x.result.id;
           li.dataset.via = x.via;
+          li.dataset.truth = x.truth;
           var a = el("a", "", x.result.title + " (" + x.result.id + ")");
           a.href = root + x.result.path + "index.html";
           li.appendChild(a);
@@ -1121,7 +1130,7 @@
       if (!shown || !causes) { return; }
       var facts = machineFacts(), groups = symptomGroups(symptoms, facts).concat(hangFirst(causeGroups(shown, q, facts), hang, composed, facts));
       renderCauses(causes, groups, facts);
-      renderComposed(causes, composed);
+      renderComposed(causes, composed, facts);
       if (closest) {
         // Beside recognized lines, the entries already a cause are left out.
         var known = {};
