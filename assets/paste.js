@@ -130,6 +130,7 @@
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
       ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev(), hangLine: ev(), differ: ev(), works: {}, nWorks: 0 };
     this.gpuArch = { seen: 0, first: ev() };
+    this.cudaBuild = 0;
     this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [], installed: "" };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
@@ -197,6 +198,7 @@
     this.versionProse(s, n, raw);
     this.storyLine(s, n, raw);
     this.gpuArchLine(s, n, raw);
+    this.cudaBuildLine(s, n, raw);
     this.symptomScan(s, n, raw);
     this.proseLine(s, n, raw);
     this.customARLine(s, n, raw);
@@ -1007,6 +1009,26 @@
     for (var i = 0; i < GPU_ARCHS.length; i++) { if (g.seen & (1 << i)) { count++; if (last < 0) { last = i; } } }
     if (count === 1) { this.setEvent("gpu.arch", "str", GPU_ARCHS[last][0], 0, g.first, "GPU name"); }
     else if (count > 1) { this.setEvent("gpu.arch", "str", "mixed", 0, g.first, "GPU name"); }
+  };
+  // cudaBuildLine mirrors cudabuild.go's: the CUDA of a build, and the
+  // GPU's compute capability.
+  var CUDA_BUILD_WORDS = T.words.cudaBuild, MAX_CUDA_BUILD = 8;
+  function cudaOfTag(v) { return v.indexOf(".") >= 0 ? v : v.slice(0, -1) + "." + v.slice(-1); }
+  function archOfCapability(major, minor) {
+    var name = major === "8" && minor === "9" ? "ada" : major === "8" ? "ampere" : major === "9" ? "hopper" : major === "10" || major === "12" ? "blackwell" : "";
+    for (var i = 0; i < GPU_ARCHS.length; i++) { if (GPU_ARCHS[i][0] === name) { return i; } }
+    return -1;
+  }
+  X.cudaBuildLine = function (s, n, raw) {
+    if (!containsAny(s, CUDA_BUILD_WORDS)) { return; }
+    var m = RE.computeCap.exec(s);
+    if (m) {
+      var i = archOfCapability(m[1], m[2]);
+      if (i >= 0 && (this.gpuArch.seen & (1 << i)) === 0) { this.gpuArch.seen |= 1 << i; mark(this.gpuArch.first, n, raw); }
+    }
+    if (this.cudaBuild >= MAX_CUDA_BUILD) { return; }
+    if ((m = RE.cudaBuilt.exec(s))) { this.cudaBuild++; this.set("cuda.build", "version", cudaOfTag(firstGroup(m)), 2, n, raw, "build"); return; }
+    if ((m = RE.cudaSaid.exec(s))) { this.cudaBuild++; this.set("cuda.build", "version", cudaOfTag(firstGroup(m)), 0, n, raw, SAID); }
   };
   // The custom all-reduce named, as customar.go reads it.
   var CUSTOM_AR_WORDS = T.words.customAR;

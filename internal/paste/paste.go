@@ -104,6 +104,7 @@ type Extractor struct {
 		seen  uint8 // the architectures named, by gpuArchs' order
 		first event // the first line that names one
 	}
+	cudaBuild int // CUDA versions read (cudabuild.go)
 
 	woken      uint64         // the readers whose words a line holds (see quiet)
 	marks      mark           // the hang reader's words a line holds
@@ -388,6 +389,7 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	x.versionProse(s, n, raw)
 	x.storyLine(s, n, raw)
 	x.gpuArchLine(s, n, raw)
+	x.cudaBuildLine(s, n, raw)
 	x.symptomScan(s, n, raw)
 	x.proseLine(s, n, raw)
 	x.customARLine(s, n, raw)

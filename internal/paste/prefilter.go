@@ -79,6 +79,7 @@ const (
 	hangLine                      // a collective, a set-up or a barrier timed out (hangline.go)
 	proseInit                     // the launch printing the process group's set-up (reInitLog)
 	prosePower                    // the whole machine rebooting or powering off (reHostReset)
+	cudaBuild                     // the CUDA of a build, a compute capability (cudabuild.go)
 
 	readers // how many there are: a line's woken readers are the bits of a uint64
 )
@@ -198,6 +199,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(ncclSaidWords, ncclVersion)...)
 	out = append(out, wordTriggers(torchSaidWords, torchVersion)...)
 	out = append(out, wordTriggers(gpuNameWords, gpuArchName)...)
+	out = append(out, wordTriggers(cudaBuildWords, cudaBuild)...)
 	out = append(out, wordTriggers(scaleWords, proseScaling)...)
 	out = append(out, wordTriggers(sameGPUWords, sameGPU)...)
 	out = append(out, wordTriggers(acsWords, proseACS)...)
@@ -473,6 +475,10 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseStory:
 		// A story that names no component reads on for one installed.
 		return x.story.ev.set && (x.story.component != "" || x.story.installed != "") || x.marks&markNCCLInfo != 0
+	case cudaBuild:
+		// Enough versions read settle it, but a compute capability is
+		// read on; NCCL's lines print neither (its version is ncclLine's).
+		return x.cudaBuild >= maxCUDABuild && x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0
 	case gpuArchName:
 		// Every architecture named settles it; NCCL's lines name none.
 		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0

@@ -551,6 +551,8 @@ func (x *Extractor) symptomFacts() {
 // and last the GPUs themselves (GeForce cards, which have no P2P), the
 // likeliest reason when nothing else is shown.
 var symptomConditions = []struct{ fact, cond string }{
+	// A GPU newer than the build (cudabuild.go) fails whatever runs on it.
+	{"gpu.arch", `gpu.arch == "ampere" || gpu.arch == "ada" || gpu.arch == "hopper" || gpu.arch == "blackwell"`},
 	{"acs.redirect", "acs.redirect"},
 	{"hang.at_init", "hang.at_init"},
 	{"hang.seen", "hang.seen"},

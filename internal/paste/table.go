@@ -86,6 +86,7 @@ func Table() []byte {
 	t.Words["amdGPU"] = amdGPUWords
 	t.Words["init"] = initWords
 	t.Words["hostReset"] = hostResetWords
+	t.Words["cudaBuild"] = cudaBuildWords
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}

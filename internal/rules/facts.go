@@ -22,7 +22,7 @@ type value struct {
 type Facts map[string]value
 
 var factNames = []string{"gpu.count", "gpu.arch", "p2p.all_pairs_ok", "p2p.blocked_pairs", "nvlink.present", "nvswitch.present",
-	"mig.enabled", "virtualized", "container", "iommu.enabled", "acs.redirect", "nvml.available", "driver.version", "cuda.version", "cuda.driver",
+	"mig.enabled", "virtualized", "container", "iommu.enabled", "acs.redirect", "nvml.available", "driver.version", "cuda.version", "cuda.build", "cuda.driver",
 	"gpu.consumer", "topo.sys_pairs", "wsl", "slurm", "iommu.passthrough", "iommu.faults", "xid.count", "xid.nvlink",
 	"nccl.version", "nccl.p2p_used", "nccl.transport", "nccl.p2p_refused",
 	"p2p.test.ran", "p2p.test.data_ok", "p2p.test.failed_pairs", "p2p.test.slow_pairs", "p2p.test.ipc_ok", "p2p.test.timeouts", "p2p.test.enable_error",

@@ -71,6 +71,7 @@ var displayNames = map[string]words{
 	"nvml.available":          {"NVML", "NVML"},
 	"driver.version":          {"driver", "驱动"},
 	"cuda.version":            {"CUDA", "CUDA"},
+	"cuda.build":              {"CUDA of the build", "构建所用的 CUDA"},
 	"cuda.driver":             {"CUDA (driver)", "CUDA（驱动）"},
 	"gpu.consumer":            {"consumer GPU", "消费级 GPU"},
 	"gpu.amd":                 {"AMD GPU (Radeon, Instinct)", "AMD GPU（Radeon、Instinct）"},

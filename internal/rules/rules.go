@@ -36,6 +36,7 @@
 //	nvml.available     NVML answered
 //	driver.version     NVIDIA driver, 580.159.04
 //	cuda.version       the CUDA toolkit when found, else the highest CUDA the driver supports
+//	cuda.build         the CUDA a program was built with as the paste shows it (NCCL's +cuda10.2, PyTorch's +cu118, Paddle's Runtime API Version), or said ("cuda 10.2")
 //	cuda.driver        the highest CUDA the driver supports
 //	python.NAME        version of a Python package the probe found: torch, tensorflow, jax, jaxlib, cupy, nccl
 //	env.NAME           a variable the probe records (CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER,
