@@ -732,15 +732,19 @@
   }
   function slowerThan(f, one) {
     if (f.unit !== one.unit || f.gpus < 2) { return false; }
+    if (f.unit === "s") { return f.value > one.value * 1.2; }
     if (f.unit === "s/it") { return f.value > one.value * f.gpus; }
     return f.value * f.gpus < one.value;
   }
   function scaleFigures(c, s, n, raw) {
-    var m = RE.scaleFigOne.exec(s);
-    if (m && !c.one.unit) {
-      c.one = { value: parseFloat(m[1]), unit: m[2].toLowerCase(), gpus: 1 };
-    } else if ((m = RE.scaleFigMulti.exec(s)) && !c.many.unit) {
-      c.many = { value: parseFloat(m[3]), unit: m[4].toLowerCase(), gpus: gpuCount((m[1] || "") + (m[2] || "")) };
+    var m;
+    if (!c.one.unit) {
+      if ((m = RE.scaleFigOne.exec(s))) { c.one = { value: parseFloat(m[1]), unit: m[2].toLowerCase(), gpus: 1 }; }
+      else if ((m = RE.scaleSecOne.exec(s))) { c.one = { value: parseFloat(m[1]), unit: "s", gpus: 1 }; }
+    }
+    if (!c.many.unit) {
+      if ((m = RE.scaleFigMulti.exec(s))) { c.many = { value: parseFloat(m[3]), unit: m[4].toLowerCase(), gpus: gpuCount((m[1] || "") + (m[2] || "")) }; }
+      else if ((m = RE.scaleSecMulti.exec(s))) { c.many = { value: parseFloat(m[3]), unit: "s", gpus: gpuCount((m[1] || "") + (m[2] || "")) }; }
     }
     if (c.one.unit && slowerThan(c.many, c.one)) { mark(c.fail, n, raw); }
   }
@@ -753,7 +757,7 @@
     var dp = RE.scaleDP.test(s);
     c.dp = c.dp || dp;
     if (c.fail.set || RE.scaleNot.test(s)) { return; }
-    if (s.indexOf("s/it") >= 0 || s.indexOf("it/s") >= 0) { scaleFigures(c, s, n, raw); }
+    scaleFigures(c, s, n, raw);
     if (RE.scaleFail.test(s) && (dp || RE.scaleSelf.test(s) || RE.scaleMulti.test(s)) || dp && RE.scaleDPSlow.test(s)) { mark(c.fail, n, raw); }
   };
   X.sameGPULine = function (s, n, raw) {

@@ -28,13 +28,17 @@ var (
 		// One GPU the fastest, and more GPUs taking longer in all ("4卡并行训练时间反而接近3小时",
 		// "使用2台服务器共10个GPU训练，反而比使用1个服务器5个GPU训练耗时长", "反而是1卡的时间最短").
 		`\b(?:one|1|a single|single)[\s-]?(?:gpu|card)\b.{0,30}\b(?:fastest|shortest|quickest)\b|\b(?:faster|quicker)\b.{0,40}\b(?:with|using|on)\s(?:just\s|only\s)?(?:a\s)?(?:single|one|1)[\s-]?(?:gpu|card)\b|\b(?:fastest|shortest|quickest)\b.{0,30}\b(?:on|with|using)\s(?:only\s)?(?:one|1|a single|single)[\s-]?(?:gpu|card)\b|`+
-		`反而.{0,30}(?:耗时|时间|用时)(?:更|还|要)?(?:长|多|久)|(?:时间|耗时|用时)反而(?:更|还|要)?(?:长|多|久|接近|超过)|(?:单卡|1\s?卡|一卡|一张卡|一块卡)的?(?:训练)?(?:时间|耗时|用时)?最(?:短|快)`)
+		`反而.{0,30}(?:耗时|时间|用时)(?:更|还|要)?(?:长|多|久)|(?:时间|耗时|用时)反而(?:更|还|要)?(?:长|多|久|接近|超过)|(?:单卡|1\s?卡|一卡|一张卡|一块卡)的?(?:训练)?(?:时间|耗时|用时)?最(?:短|快)|`+
+		// The speed a fraction of one GPU's, or said to drop, beside several
+		// GPUs named ("两张卡一起推理速度就只有十分之一左右", "单机8张A100推理，发现推理速度严重变慢",
+		// https://github.com/QwenLM/Qwen/issues/511).
+		`(?:速度|性能|吞吐)(?:就|却|反而|也)?(?:只有|仅有|仅为|只剩|才)(?:原来的|单卡的)?(?:约|大约)?(?:[一二三四五六七八九十\d]{1,3}分之[一二三\d]|一半)|(?:速度|推理|训练)(?:速度)?(?:严重|明显|非常|很|更|反而)?变慢`)
 	// The same said without naming several GPUs, because it sets them
 	// against one ("slower than one GPU", "比单卡慢").
 	reScaleSelf = pattern("scaleSelf", `(?i)\bthan\b.{0,30}\b(?:one|1|a|single|the single)[\s_-]?(?:single[- ])?(?:gpu|card|device)s?\b|\b(?:on|with|using)\s(?:only\s|just\s)?(?:a\s)?(?:one|1|single)[\s-]?(?:gpu|card)\b|比(?:单卡|一块卡|一张卡|1卡|一卡)|单卡|1\s?卡`)
 	// Several GPUs named: "multi-GPU", "4 GPUs", "4gpus", "the GPUs",
 	// "n_gpu", "the average GPU utilization", "多卡".
-	reScaleMulti = pattern("scaleMulti", `(?i)\bmulti-?\s?(?:gpus?|cards?|devices?|nodes?)\b|\bgpus\b|\b(?:[2-9]|1[0-6]|two|three|four|six|eight|several|multiple|more)\s?(?:x\s)?(?:\w{1,12}\s)?(?:gpus?|cards|devices)\b|\bn_gpus?\b|\b(?:average|total|each|every|per|all)\s(?:gpu|card)s?\b|多卡|双卡|两卡|两张|两块|多(?:块|张|个)?(?:gpu|显卡)|\d\s?卡|\d{1,2}\s?(?:个|块|张)\s?(?:gpu|显卡)`)
+	reScaleMulti = pattern("scaleMulti", `(?i)\bmulti-?\s?(?:gpus?|cards?|devices?|nodes?)\b|\bgpus\b|\b(?:[2-9]|1[0-6]|two|three|four|six|eight|several|multiple|more)\s?(?:x\s)?(?:\w{1,12}\s)?(?:gpus?|cards|devices)\b|\bn_gpus?\b|\b(?:average|total|each|every|per|all)\s(?:gpu|card)s?\b|多卡|双卡|两卡|两张|两块|多(?:块|张|个)?(?:gpu|显卡)|\d\s?卡|\d{1,2}\s?(?:个|块|张)\s?(?:gpu|显卡|(?:[a-z]{1,4}\s?)?\d{2,4}\b)`)
 	// PyTorch's DataParallel (not DistributedDataParallel) and MXNet's
 	// kvstore: one process replicating through GPU 0, or gradients reduced
 	// through the CPU, by choice of the program.
@@ -44,6 +48,11 @@ var (
 	// the figure and its unit; for several, how many (双卡 is two).
 	reScaleFigOne   = pattern("scaleFigOne", `(?i)(?:单卡|一卡|单张卡|一张卡|\b(?:one|single|1)\s?(?:gpu|card)\b)[^\d\n]{0,20}?(\d{1,6}(?:\.\d+)?)\s?(s/it|it/s)\b`)
 	reScaleFigMulti = pattern("scaleFigMulti", `(?i)(?:双卡|两卡|两张卡|多卡|([2-8])\s?卡|\b(two|four|eight|[2-8])\s?(?:x\s)?(?:gpu|card)s\b)[^\d\n]{0,20}?(\d{1,6}(?:\.\d+)?)\s?(s/it|it/s)\b`)
+	// The time of a whole task said of one GPU and of several ("单卡推机大约7s，换成8卡之后变成了40s",
+	// https://github.com/QwenLM/Qwen/issues/511): more GPUs taking longer for the same task.
+	// Three digits at most, so that "3090s" is a GPU, not a time.
+	reScaleSecOne   = pattern("scaleSecOne", `(?i)(?:单卡|一卡|单张卡|一张卡|\b(?:one|single|1)\s?(?:gpu|card)\b)[^\d\n]{0,20}?(\d{1,3}(?:\.\d{1,3})?)\s?(?:s|secs?|seconds?|秒)(?:[^\w/]|$)`)
+	reScaleSecMulti = pattern("scaleSecMulti", `(?i)(?:双卡|两卡|两张卡|多卡|([2-8])\s?(?:张|块)?卡|\b(two|four|eight|[2-8])\s?(?:x\s)?(?:gpu|card)s\b)[^\d\n]{0,20}?(\d{1,3}(?:\.\d{1,3})?)\s?(?:s|secs?|seconds?|秒)(?:[^\w/]|$)`)
 	// "not slower": the denial.
 	reScaleNot = pattern("scaleNot", `(?i)(?:\bnot|\bnever|\bno longer|n't)\s(?:\w{1,12}\s)?slower\b`)
 	// DataParallel or the kvstore said on a line that says slow or low
@@ -81,7 +90,7 @@ type rankDev struct {
 // and utilization, rare in NCCL's own lines.
 var scaleWords = []string{"slow", "Slow", "SLOW", "faster", "Faster", "FASTER", "quicker", "peeding up", "peedup", "peed-up", "peed up", "PEEDUP", "scal", "Scal", "SCAL", "util", "Util", "UTIL",
 	"s/it", "it/s", "longer", "Longer", "more time", "more hours", "more seconds", "more minutes", "improvement", "gain", "increase",
-	"慢", "加速", "提速", "提升", "变快", "单卡", "利用率", "反而", "最短", "最快", "fastest", "Fastest", "shortest", "Shortest", "quickest",
+	"慢", "加速", "提速", "提升", "变快", "单卡", "利用率", "反而", "最短", "最快", "分之", "一半", "fastest", "Fastest", "shortest", "Shortest", "quickest",
 	"DataParallel", "Dataparallel", "dataparallel", "dataParallel", "DATAPARALLEL", "kvstore", "KVStore", "kvStore", "KVstore", "Kvstore", "KVSTORE", "kv_store", "kv-store", "KV_STORE"}
 
 // scaling is the state of this reader.
@@ -110,6 +119,9 @@ func (f figure) slowerThan(one figure) bool {
 	switch {
 	case f.unit != one.unit || f.gpus < 2:
 		return false
+	case f.unit == "s":
+		// A whole task: longer on several GPUs, by more than noise.
+		return f.value > one.value*1.2
 	case f.unit == "s/it":
 		return f.value > one.value*float64(f.gpus)
 	}
@@ -121,12 +133,23 @@ func (f figure) slowerThan(one figure) bool {
 // batch say no speed-up, at the second line.
 func (x *Extractor) scaleFigures(s string, n int, raw string) {
 	c := &x.scale
-	if m := reScaleFigOne.FindStringSubmatch(s); m != nil && c.one.unit == "" {
-		v, _ := strconv.ParseFloat(m[1], 64)
-		c.one = figure{v, strings.ToLower(m[2]), 1}
-	} else if m := reScaleFigMulti.FindStringSubmatch(s); m != nil && c.many.unit == "" {
-		v, _ := strconv.ParseFloat(m[3], 64)
-		c.many = figure{v, strings.ToLower(m[4]), gpuCount(m[1] + m[2])}
+	if c.one.unit == "" {
+		if m := reScaleFigOne.FindStringSubmatch(s); m != nil {
+			v, _ := strconv.ParseFloat(m[1], 64)
+			c.one = figure{v, strings.ToLower(m[2]), 1}
+		} else if m := reScaleSecOne.FindStringSubmatch(s); m != nil {
+			v, _ := strconv.ParseFloat(m[1], 64)
+			c.one = figure{v, "s", 1}
+		}
+	}
+	if c.many.unit == "" {
+		if m := reScaleFigMulti.FindStringSubmatch(s); m != nil {
+			v, _ := strconv.ParseFloat(m[3], 64)
+			c.many = figure{v, strings.ToLower(m[4]), gpuCount(m[1] + m[2])}
+		} else if m := reScaleSecMulti.FindStringSubmatch(s); m != nil {
+			v, _ := strconv.ParseFloat(m[3], 64)
+			c.many = figure{v, "s", gpuCount(m[1] + m[2])}
+		}
 	}
 	if c.one.unit != "" && c.many.slowerThan(c.one) {
 		c.fail.mark(n, raw)
@@ -162,9 +185,7 @@ func (x *Extractor) scalingLine(s string, n int, raw string) {
 	if c.fail.set || reScaleNot.MatchString(s) {
 		return
 	}
-	if containsAny(s, "s/it", "it/s") {
-		x.scaleFigures(s, n, raw)
-	}
+	x.scaleFigures(s, n, raw)
 	if reScaleFail.MatchString(s) && (dp || reScaleSelf.MatchString(s) || reScaleMulti.MatchString(s)) || dp && reScaleDPSlow.MatchString(s) {
 		c.fail.mark(n, raw)
 	}
