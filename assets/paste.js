@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), atInit: false, power: ev(), powerGPUs: false, ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), atInit: false, power: ev(), powerGPUs: false, riser: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
@@ -582,6 +582,7 @@
       p.atInit = p.atInit || containsAny(s, INIT_WORDS) && RE.initStage.test(s) && !RE.initNot.test(s);
     }
     if (!p.atInit && containsAny(s, INIT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.initLog.test(s)) { p.atInit = true; }
+    if (!p.riser.set && containsAny(s, T.words.riser) && s.indexOf("NCCL") < 0 && RE.riser.test(s) && !RE.riserNot.test(s)) { mark(p.riser, n, raw); }
     if (!p.power.set && containsAny(s, T.words.hostReset) && s.indexOf("NCCL") < 0 && RE.hostReset.test(s) && !RE.hostResetNot.test(s)) {
       mark(p.power, n, raw);
       p.powerGPUs = RE.bothGPUs.test(s);

@@ -80,6 +80,7 @@ const (
 	proseInit                     // the launch printing the process group's set-up (reInitLog)
 	prosePower                    // the whole machine rebooting or powering off (reHostReset)
 	cudaBuild                     // the CUDA of a build, a compute capability (cudabuild.go)
+	proseRiser                    // a riser or extension cable said (reRiser)
 
 	readers // how many there are: a line's woken readers are the bits of a uint64
 )
@@ -205,6 +206,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(acsWords, proseACS)...)
 	out = append(out, wordTriggers(initLogWords, proseInit)...)
 	out = append(out, wordTriggers(hostResetWords, prosePower)...)
+	out = append(out, wordTriggers(riserWords, proseRiser)...)
 	out = append(out, wordTriggers(iommuWords, proseIOMMU)...)
 	out = append(out, wordTriggers(peerAlreadyWords, proseAlready)...)
 	out = append(out, wordTriggers(ibvWarnWords, proseIbv)...)
@@ -451,6 +453,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.hang.set || x.marks&markNCCLInfo != 0
 	case proseInit:
 		return x.prose.atInit || x.marks&markNCCLInfo != 0
+	case proseRiser:
+		return x.prose.riser.set || x.marks&markNCCLInfo != 0
 	case prosePower:
 		return x.prose.power.set || x.marks&markNCCLInfo != 0
 	case distCall:

@@ -61,6 +61,14 @@ var (
 	// restarting", "after a reboot it works") is not it.
 	reHostReset    = pattern("hostReset", `(?i)\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:\w{1,12}\s){0,2}(?:reboots|rebooted|restarts|restarted|(?:shuts|shut|shutting) (?:down|off)|powers (?:off|down)|powered (?:off|down)|turns off|turned off|crashes|crashed)\b|\b(?:instant|sudden|random|immediate|hard)\s(?:\w{1,12}\s)?(?:reboots?|restarts?|power[- ]?offs?|shutdowns?|power loss)\b|\bblack screen\b|\bblue screens?\b|\bBSOD\b|\bKernel-Power\b|黑屏|蓝屏|(?:电脑|机器|主机|服务器|系统)[^。\n]{0,10}(?:重启|断电|关机)`)
 	reHostResetNot = pattern("hostResetNot", `(?i)(?:\bno|\bnot|\bwithout|\bnever|n't)\s(?:\w{1,12}\s){0,2}(?:reboot|restart|shut|power|black screen|blue screen|bsod|crash)`)
+	// A riser or an extension cable between a GPU and its slot, said: a
+	// long or cheap one attenuates the signal, so a PCIe 4.0 link throws
+	// AER errors, trains narrower or slower, or fails to come up, where
+	// the same cards work at PCIe 3.0 or in the slot itself (a 7x RTX 4090
+	// build log, mov-axbx.com's WOPR risers; a WRX80 board with six 3090s,
+	// forum.level1techs.com 190742).
+	reRiser    = pattern("riser", `(?i)\brisers?\b|\bpci-?e\s?(?:[345]\.0\s|gen\s?[345]\s)?(?:extension|extender)s?(?:\s(?:cables?|ribbons?))?\b|(?:显卡|PCIe|PCI-E)\s?(?:延长线|转接线)`)
+	reRiserNot = pattern("riserNot", `(?i)(?:\bno|\bwithout|\bnot using|\bnever used|n't use)\s(?:\w{1,12}\s)?(?:risers?|extension|extender)`)
 	// Several GPUs named on the line that says so ("with both cards
 	// inserted", "two GPUs").
 	reBothGPUs = pattern("bothGPUs", `(?i)\bboth\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|\b(?:two|2|three|3|four|4|multiple|several)\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|两张卡|双卡|多卡`)
@@ -273,6 +281,10 @@ var initLogWords = []string{"init_distributed] ", "nitializing ddp: ", "nitializ
 var hostResetWords = []string{"reboot", "Reboot", "REBOOT", "restart", "Restart", "shut", "Shut", "power", "Power", "turn", "crash", "Crash",
 	"black screen", "Black screen", "Black Screen", "blue screen", "Blue screen", "Blue Screen", "BSOD", "Kernel-Power", "黑屏", "蓝屏", "重启", "断电", "关机"}
 
+// riserWords are the words, as written, one of which every match of
+// reRiser holds.
+var riserWords = []string{"riser", "Riser", "RISER", "xtension", "xtender", "XTENSION", "XTENDER", "延长线", "转接线"}
+
 // distWords are the words one of which every match of reDistCall holds.
 var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barrier(", "torch/distributed", "torch.distributed", "dist.", "deepspeed"}
 
@@ -282,6 +294,7 @@ type prose struct {
 	atInit    bool  // the hang line names the process group's set-up, or the launch prints it
 	power     event // a line that says the whole machine reboots or powers off
 	powerGPUs bool  // that line names several GPUs
+	riser     event // a line that says a GPU sits on a riser or extension cable
 	ctrlC     event // a run stopped by hand (^C, KeyboardInterrupt)
 	wrong     event // a line that says results came back wrong
 	dist      bool  // the paste calls torch.distributed or DeepSpeed
@@ -338,6 +351,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.power.set && containsAny(s, hostResetWords...) && !strings.Contains(s, "NCCL") && reHostReset.MatchString(s) && !reHostResetNot.MatchString(s) {
 		p.power.mark(n, raw)
 		p.powerGPUs = reBothGPUs.MatchString(s)
+	}
+	if !p.riser.set && containsAny(s, riserWords...) && !strings.Contains(s, "NCCL") && reRiser.MatchString(s) && !reRiserNot.MatchString(s) {
+		p.riser.mark(n, raw)
 	}
 	if !p.wrong.set && containsAny(s, wrongWords...) && reWrongOut.MatchString(s) {
 		p.wrong.mark(n, raw)
@@ -512,6 +528,7 @@ var proseFactRows = []proseFact{
 	{"hang.seen", 2, Said, "hang", func(p *prose) event { return p.hang }, ""},
 	{"hang.at_init", 2, Said, "hang", func(p *prose) event { return p.hang }, "atInit"},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
+	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"output.wrong", 1, Said, "wrong", func(p *prose) event { return p.wrong }, ""},
 	{"hang.seen", 1, "interrupted run", "ctrlC", func(p *prose) event { return p.ctrlC }, "dist"},
 	{"mig.enabled", 0, Said, "mig", func(p *prose) event { return p.mig }, ""},

@@ -580,6 +580,7 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"cpu.amd", "cpu.amd"},
 	{"xid.nvlink", "xid.nvlink"},
 	{"host.power_loss", "host.power_loss"},
+	{"pcie.riser", "pcie.riser"},
 	{"gpu.consumer", "gpu.consumer"},
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},

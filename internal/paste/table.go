@@ -87,6 +87,7 @@ func Table() []byte {
 	t.Words["init"] = initWords
 	t.Words["hostReset"] = hostResetWords
 	t.Words["cudaBuild"] = cudaBuildWords
+	t.Words["riser"] = riserWords
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}
