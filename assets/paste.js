@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), atInit: false, power: ev(), powerGPUs: false, riser: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), atInit: false, power: ev(), powerGPUs: false, riser: ev(), form: false, ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
@@ -575,8 +575,22 @@
     }
     return on;
   }
+  // issueForm mirrors prose.go's: the answer to NCCL's issue form's
+  // question, the first line with text after it.
+  var ISSUE_FORM = T.words.issueForm;
+  X.issueForm = function (s, n, raw) {
+    var p = this.prose, a = s.trim();
+    if (p.form && a !== "") {
+      p.form = false;
+      if ((a === ISSUE_FORM[1] || a === ISSUE_FORM[2]) && !p.wrong.set) { mark(p.wrong, n, raw); }
+      else if (a === ISSUE_FORM[3] && !p.hang.set) { mark(p.hang, n, raw); }
+      else if (a === ISSUE_FORM[4] && !p.slow.set) { mark(p.slow, n, raw); }
+    }
+    if (s.indexOf(ISSUE_FORM[0]) >= 0) { p.form = true; }
+  };
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
+    this.issueForm(s, n, raw);
     if (!p.hang.set && containsAny(s, HANG_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.hangWord.test(s) && RE.hangWhere.test(s) && !RE.hangNot.test(s)) {
       mark(p.hang, n, raw);
       p.atInit = p.atInit || containsAny(s, INIT_WORDS) && RE.initStage.test(s) && !RE.initNot.test(s);

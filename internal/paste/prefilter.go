@@ -167,6 +167,8 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"FORCE_NCCL_ALL_REDUCE_STRATEGY", customARName}, {"cuda graph addresses", customARName}, {"allreduce_fusion", customARName}, {"cross_device_reduce_", customARName}, // customARWords
 	// proseLine
 	{"^C", anyTime}, {"KeyboardInterrupt", anyTime},
+	{issueFormQuestion, anyTime}, // issueForm, and its answers
+	{"Data corruption", anyTime}, {"Lower accuracy than expected", anyTime}, {"Application hang", anyTime}, {"Lower performance than expected", anyTime},
 	// linkScan
 	{"PCIe Generation", anyTime}, {"Link Width", anyTime}, {"memcpy ", anyTime},
 	{"#wrong", anyTime}, {"Out of bounds values", anyTime}, {"Avg bus bandwidth", anyTime},

@@ -295,6 +295,7 @@ type prose struct {
 	power     event // a line that says the whole machine reboots or powers off
 	powerGPUs bool  // that line names several GPUs
 	riser     event // a line that says a GPU sits on a riser or extension cable
+	form      bool  // the line before asked NCCL's issue form's question (issueForm)
 	ctrlC     event // a run stopped by hand (^C, KeyboardInterrupt)
 	wrong     event // a line that says results came back wrong
 	dist      bool  // the paste calls torch.distributed or DeepSpeed
@@ -340,6 +341,7 @@ type prose struct {
 // proseLine reads stripped line s.
 func (x *Extractor) proseLine(s string, n int, raw string) {
 	p := &x.prose
+	x.issueForm(s, n, raw)
 	if !p.hang.set && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangWord.MatchString(s) &&
 		reHangWhere.MatchString(s) && !reHangNot.MatchString(s) {
 		p.hang.mark(n, raw)
@@ -640,4 +642,41 @@ func (x *Extractor) pathFacts() {
 		return
 	}
 	x.setEvent("topo.known", "bool", "false", 0, e, Said)
+}
+
+// issueFormQuestion is the question NCCL's issue form asks first; the
+// answer, one of its options, comes as a line of its own after it
+// (NVIDIA/nccl's .github/ISSUE_TEMPLATE/ISSUE.yaml). An earlier form asked
+// for "Lower accuracy than expected" too.
+const issueFormQuestion = "How is this issue impacting you?"
+
+// issueFormAnswers are the form's options that say what went wrong, each
+// as the prose fact it is: wrong data, a hang, a slow run. "Application
+// crash" says nothing an error line does not.
+var issueFormAnswers = []string{"Data corruption", "Lower accuracy than expected", "Application hang", "Lower performance than expected"}
+
+// issueForm reads the answer to NCCL's issue form's question: the first
+// line with text after it.
+func (x *Extractor) issueForm(s string, n int, raw string) {
+	p := &x.prose
+	if p.form && strings.TrimSpace(s) != "" {
+		p.form = false
+		switch strings.TrimSpace(s) {
+		case issueFormAnswers[0], issueFormAnswers[1]:
+			if !p.wrong.set {
+				p.wrong.mark(n, raw)
+			}
+		case issueFormAnswers[2]:
+			if !p.hang.set {
+				p.hang.mark(n, raw)
+			}
+		case issueFormAnswers[3]:
+			if !p.slow.set {
+				p.slow.mark(n, raw)
+			}
+		}
+	}
+	if strings.Contains(s, issueFormQuestion) {
+		p.form = true
+	}
 }

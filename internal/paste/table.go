@@ -88,6 +88,7 @@ func Table() []byte {
 	t.Words["hostReset"] = hostResetWords
 	t.Words["cudaBuild"] = cudaBuildWords
 	t.Words["riser"] = riserWords
+	t.Words["issueForm"] = append([]string{issueFormQuestion}, issueFormAnswers...)
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
 		t.Patterns[n] = jsRE{s, f}
