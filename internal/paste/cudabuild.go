@@ -19,7 +19,8 @@ var (
 	// build PyTorch: 10.2", PaddlePaddle's "Runtime API Version: 10.2".
 	reCUDABuilt = pattern("cudaBuilt", `\+cu(?:da)?(\d{1,2}\.\d|1[0-3]\d|[89]\d)\b|CUDA used to build PyTorch: (\d{1,2}\.\d)\b|Runtime API Version: (\d{1,2}\.\d)\b`)
 	// CUDA said in words or in an image's tag: "cuda 10.2", "CUDA 11.0",
-	// "cuda10.2", "pytorch-cuda=11.8", "nvidia/cuda:11.8.0-devel", "cu118".
+	// "cuda10.2", "pytorch-cuda=11.8", "nvidia/cuda:11.8.0-devel", "cu118";
+	// not a device ("cuda:1"), which PyTorch prints on every tensor.
 	reCUDASaid = pattern("cudaSaid", `(?i)(?:^|[^\w.])(?:cuda[ \t:=_-]?(?:toolkit[ \t])?v?(\d{1,2}\.\d)(?:\.\d{1,3})?|cu(1[0-3]\d|[89]\d))\b`)
 	// The GPU's compute capability as TensorFlow and PaddlePaddle print it
 	// ("compute capability: 8.0", "GPU Compute Capability: 8.0").
@@ -29,7 +30,7 @@ var (
 // cudaBuildWords are the words, as written, one of which every match of
 // reCUDABuilt, reCUDASaid and reComputeCap holds.
 var cudaBuildWords = []string{"+cu", "CUDA used to build", "Runtime API Version", "ompute capability", "ompute Capability", "OMPUTE CAPABILITY",
-	"cuda1", "cuda 1", "cuda-1", "cuda:1", "cuda=1", "cuda_1", "CUDA1", "CUDA 1", "CUDA-1", "CUDA:1", "CUDA=1", "Cuda 1", "Cuda1",
+	"cuda1", "cuda 1", "cuda-1", "/cuda:", "cuda=1", "cuda_1", "CUDA1", "CUDA 1", "CUDA-1", "CUDA=1", "Cuda 1", "Cuda1",
 	"cuda9", "cuda 9", "CUDA 9", "CUDA9", "Cuda 9", "cuda8", "cuda 8", "CUDA 8", "CUDA8", "Cuda 8",
 	"cuda toolkit", "CUDA toolkit", "CUDA Toolkit", "cu1", "cu9", "cu8"}
 

@@ -482,9 +482,9 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		// A story that names no component reads on for one installed.
 		return x.story.ev.set && (x.story.component != "" || x.story.installed != "") || x.marks&markNCCLInfo != 0
 	case cudaBuild:
-		// Enough versions read settle it, but a compute capability is
-		// read on; NCCL's lines print neither (its version is ncclLine's).
-		return x.cudaBuild >= maxCUDABuild && x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0
+		// Enough versions read settle it; NCCL's lines print neither (its
+		// version is ncclLine's).
+		return x.cudaBuild >= maxCUDABuild || x.marks&markNCCLInfo != 0
 	case gpuArchName:
 		// Every architecture named settles it; NCCL's lines name none.
 		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0
