@@ -1131,6 +1131,7 @@
     if (RE.wsl.test(s)) { this.set("wsl", "bool", "true", 1, n, raw, "host"); }
     if (RE.container.test(s)) { this.set("container", "bool", "true", 1, n, raw, "host"); }
     if (RE.slurm.test(s)) { this.set("slurm", "bool", "true", 1, n, raw, "host"); }
+    if (s.indexOf("device_map") >= 0 && RE.modelSplit.test(s)) { this.set("model.split", "bool", "true", 1, n, raw, "program"); }
   };
 
   X.iommuArg = function (name, val, n, raw) {

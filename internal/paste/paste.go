@@ -331,6 +331,11 @@ var (
 	reWSL       = pattern("wsl", `microsoft-standard-WSL2|/usr/lib/wsl/lib|\bWSL2\b|(?:^|[\s"'])/mnt/[c-z]/Users/`)
 	reContainer = pattern("container", `/\.dockerenv|\bdocker run\b|nvidia-container-cli|\bpodman run\b|\b[Aa]pptainer\b|\b[Ss]ingularity>|\benroot\b|\bpyxis\b`)
 	reSlurm     = pattern("slurm", `\bSLURM_(?:JOB_ID|PROCID|LOCALID|STEP_ID|NODELIST)\b|^srun: |^slurmstepd: |\bsalloc: `)
+	// A model split over the GPUs by Accelerate's device map (Transformers'
+	// from_pretrained(device_map="auto")): its layers' activations and
+	// indices are copied from GPU to GPU, so a bad peer copy shows in the
+	// program's own tensors (huggingface/transformers#24056).
+	reModelSplit = pattern("modelSplit", `\bdevice_map\s{0,4}[=:]\s{0,4}["']?(?:auto|balanced(?:_low_0)?|sequential)\b`)
 )
 
 // scan tries the patterns that need no state beyond one line.
@@ -579,6 +584,9 @@ func (x *Extractor) kernelLine(s string, n int, raw string) {
 	}
 	if containsAny(s, "SLURM_", "srun: ", "slurmstepd: ", "salloc: ") && reSlurm.MatchString(s) {
 		x.set("slurm", "bool", "true", 1, n, raw, "host")
+	}
+	if strings.Contains(s, "device_map") && reModelSplit.MatchString(s) {
+		x.set("model.split", "bool", "true", 1, n, raw, "program")
 	}
 }
 

@@ -140,6 +140,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"docker", containerHost}, {"container-cli", containerHost}, {"podman", containerHost},
 	{"pptainer", containerHost}, {"ingularity", containerHost}, {"enroot", containerHost}, {"pyxis", containerHost},
 	{"SLURM_", slurmHost}, {"srun: ", slurmHost}, {"slurmstepd: ", slurmHost}, {"salloc: ", slurmHost},
+	{"device_map", anyTime}, // reModelSplit
 	// versionLine
 	{"Driver Version", anyTime}, {"CUDA Version", anyTime}, {"driver version", anyTime}, {"untime", anyTime},
 	{"Cuda compilation tools", anyTime},

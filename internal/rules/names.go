@@ -104,6 +104,7 @@ var displayNames = map[string]words{
 	"output.close":            {"an array check that failed by rounding-sized differences", "数组检查失败，但差异只有舍入量级"},
 	"host.power_loss":         {"the whole machine reboots or powers off under load", "整机在负载下重启或断电"},
 	"pcie.riser":              {"riser or extension cable", "转接线或延长线"},
+	"model.split":             {"a model split over several GPUs (device_map)", "模型拆分到多块 GPU 上"},
 	"p2p.copy_zeros":          {"GPU-to-GPU copy came back as zeros", "GPU 间拷贝得到全零"},
 	"p2p.link_gbs":            {"what the link allows (GB/s)", "链路允许的带宽（GB/s）"},
 	"p2p.bw_below_link":       {"pairs far below their link", "远低于链路带宽的 GPU 对"},
