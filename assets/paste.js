@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), atInit: false, power: ev(), powerGPUs: false, riser: ev(), form: false, ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), atInit: false, power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
@@ -575,6 +575,16 @@
     }
     return on;
   }
+  // utf8Window is s from near UTF-8 bytes before i to near bytes after j
+  // (UTF-16 indexes), as prose.go slices its bytes.
+  var CLOSE_NEAR = T.closeNear;
+  function utf8Len(c) { return c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xD800 && c <= 0xDFFF ? 2 : 3; }
+  function utf8Window(s, i, j, near) {
+    var a = i, b = j, n = 0;
+    while (a > 0 && n < near) { a--; n += utf8Len(s.charCodeAt(a)); }
+    for (n = 0; b < s.length && n < near; b++) { n += utf8Len(s.charCodeAt(b)); }
+    return s.slice(a, b);
+  }
   // issueForm mirrors prose.go's: the answer to NCCL's issue form's
   // question, the first line with text after it.
   var ISSUE_FORM = T.words.issueForm;
@@ -596,6 +606,10 @@
       p.atInit = p.atInit || containsAny(s, INIT_WORDS) && RE.initStage.test(s) && !RE.initNot.test(s);
     }
     if (!p.atInit && containsAny(s, INIT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.initLog.test(s)) { p.atInit = true; }
+    if (!p.close.set && containsAny(s, T.words.close)) {
+      var cm = RE.closeSaid.exec(s);
+      if (cm && RE.closeTopic.test(utf8Window(s, cm.index, cm.index + cm[0].length, CLOSE_NEAR))) { mark(p.close, n, raw); }
+    }
     if (!p.riser.set && containsAny(s, T.words.riser) && s.indexOf("NCCL") < 0 && RE.riser.test(s) && !RE.riserNot.test(s)) { mark(p.riser, n, raw); }
     if (!p.power.set && containsAny(s, T.words.hostReset) && s.indexOf("NCCL") < 0 && RE.hostReset.test(s) && !RE.hostResetNot.test(s)) {
       mark(p.power, n, raw);
@@ -802,6 +816,8 @@
     T.proseFacts.forEach(function (f) {
       if (f[4] === "" || PROSE_GATES[f[4]](x)) { x.setEvent(f[0], "bool", "true", f[1], x.prose[f[3]], f[2]); }
     });
+    this.setEvent("output.close", "bool", "true", 1, this.prose.close, SAID);
+    this.setEvent("output.wrong", "bool", "false", 2, this.prose.close, SAID);
     if (!this.prose.socks.set) { this.setEvent("cpu.sockets", "bool", "false", 1, this.prose.sock1, "lscpu"); }
     this.scalingFacts();
   };

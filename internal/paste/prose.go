@@ -38,7 +38,15 @@ var (
 		`all_?to_?all|horovod|\bjax\b|\bpmap\b|\bpsum\b|mpirun|\btraining\b|\btrain\(|训练|单卡|[两双二三四六八]张?卡|\d\s?张?卡`)
 	// Wrong output; in Chinese, garbled output (乱码, 胡言乱语) said of a
 	// model's output or result, not of a log's encoding.
-	reWrongOut = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|outputting|returns?|returning|prints?|printing|gives?|giving|generates?|generating|produces?|producing|spits?|spitting|spills?|spilling|responds?|responding|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b|(?:推理|生成|回答|回复|模型|结果)[^。\n]{0,30}(?:乱码|胡言乱语)`)
+	// Results said to differ only a little: between runs, ranks or GPU
+	// counts ("the predict result diff is very small", "slightly different
+	// loss", "not deterministic", "the md5 of the saved gradient is
+	// inconsistent", horovod/horovod#1121 and #1548). Another order of
+	// summation gives that; lost or garbled data differs by the values.
+	// Said of results, not of speed (reCloseTopic).
+	reCloseSaid  = pattern("closeSaid", `(?i)\b(?:slight(?:ly)?|(?:very\s)?small|tiny|minor|negligible|minimal)\s(?:\w{1,12}\s){0,2}(?:differen(?:t|ces?)|diffs?|deviations?|discrepanc(?:y|ies)|variations?|mismatch(?:es)?)\b|\b(?:diff|difference|discrepancy|deviation)\s(?:is|are|was|were)\s(?:very\s|quite\s|extremely\s)?(?:small|tiny|minor|negligible)\b|\bnot\s(?:\w{1,12}\s)?(?:bit[- ]?(?:wise|exact)|bitwise[- ]identical|deterministic|reproducible)\b|\bnon-?determinis\w{0,6}\b|\bmd5\b.{0,60}\b(?:inconsistent|differ\w{0,3}|changes?|not the same)\b|(?:略有|稍有|细微|微小|轻微)的?(?:不同|差异|差别|区别)`)
+	reCloseTopic = pattern("closeTopic", `(?i)\b(?:results?|outputs?|values?|loss(?:es)?|gradients?|weights?|models?|predictions?|predict|logits?|accuracy|tensors?|sums?|md5|checksums?|parameters?)\b|结果|输出|梯度|权重|精度`)
+	reWrongOut   = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|outputting|returns?|returning|prints?|printing|gives?|giving|generates?|generating|produces?|producing|spits?|spitting|spills?|spilling|responds?|responding|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b|(?:推理|生成|回答|回复|模型|结果)[^。\n]{0,30}(?:乱码|胡言乱语)`)
 	// The process group's set-up, named where a hang is said ("hangs at
 	// init_process_group", "stuck at initializing ddp", "在deepspeed init时hang住"),
 	// or printed by the launch as the log stops (DeepSpeed's
@@ -281,6 +289,17 @@ var initLogWords = []string{"init_distributed] ", "nitializing ddp: ", "nitializ
 var hostResetWords = []string{"reboot", "Reboot", "REBOOT", "restart", "Restart", "shut", "Shut", "power", "Power", "turn", "crash", "Crash",
 	"black screen", "Black screen", "Black Screen", "blue screen", "Blue screen", "Blue Screen", "BSOD", "Kernel-Power", "黑屏", "蓝屏", "重启", "断电", "关机"}
 
+// closeNear is how far from the words of a small difference, in bytes,
+// the results it is said of are looked for: "systems which have slightly
+// different configurations" is not said of results a sentence later.
+const closeNear = 40
+
+// closeWords are the words, as written, one of which every match of
+// reCloseSaid holds.
+var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "Tiny", "minor", "Minor", "negligible", "Negligible", "minimal", "Minimal",
+	"determinis", "Determinis", "bit-exact", "bitwise", "Bitwise", "bit exact", "reproducible", "Reproducible", "md5", "MD5", "Md5",
+	"略有", "稍有", "细微", "微小", "轻微"}
+
 // riserWords are the words, as written, one of which every match of
 // reRiser holds.
 var riserWords = []string{"riser", "Riser", "RISER", "xtension", "xtender", "XTENSION", "XTENDER", "延长线", "转接线"}
@@ -296,6 +315,7 @@ type prose struct {
 	powerGPUs bool  // that line names several GPUs
 	riser     event // a line that says a GPU sits on a riser or extension cable
 	form      bool  // the line before asked NCCL's issue form's question (issueForm)
+	close     event // a line that says results differ only a little
 	ctrlC     event // a run stopped by hand (^C, KeyboardInterrupt)
 	wrong     event // a line that says results came back wrong
 	dist      bool  // the paste calls torch.distributed or DeepSpeed
@@ -353,6 +373,11 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.power.set && containsAny(s, hostResetWords...) && !strings.Contains(s, "NCCL") && reHostReset.MatchString(s) && !reHostResetNot.MatchString(s) {
 		p.power.mark(n, raw)
 		p.powerGPUs = reBothGPUs.MatchString(s)
+	}
+	if !p.close.set && containsAny(s, closeWords...) {
+		if m := reCloseSaid.FindStringIndex(s); m != nil && reCloseTopic.MatchString(s[max(0, m[0]-closeNear):min(len(s), m[1]+closeNear)]) {
+			p.close.mark(n, raw)
+		}
 	}
 	if !p.riser.set && containsAny(s, riserWords...) && !strings.Contains(s, "NCCL") && reRiser.MatchString(s) && !reRiserNot.MatchString(s) {
 		p.riser.mark(n, raw)
@@ -579,6 +604,9 @@ func (x *Extractor) proseFacts() {
 			x.setEvent(f.name, "bool", "true", f.prio, f.ev(&x.prose), f.source)
 		}
 	}
+	// Results said to differ only a little are not wrong values.
+	x.setEvent("output.close", "bool", "true", 1, x.prose.close, Said)
+	x.setEvent("output.wrong", "bool", "false", 2, x.prose.close, Said)
 	// lscpu's one socket: no pair of GPUs crosses sockets.
 	if !x.prose.socks.set {
 		x.setEvent("cpu.sockets", "bool", "false", 1, x.prose.sock1, "lscpu")

@@ -62,13 +62,16 @@ func Table() []byte {
 		MaxLine  int                 `json:"maxLine"`
 		// The greatest difference of a failed array check read as rounding.
 		CloseLimit float64 `json:"closeLimit"`
+		// How far, in bytes, from a small difference said in words its
+		// results are looked for.
+		CloseNear int `json:"closeNear"`
 		// The symptoms, the most telling first (symptomConditions): fact,
 		// the condition that shows it, and whether it is Weak.
 		Symptoms [][3]any `json:"symptoms"`
 		// The prose readers' facts (proseFactRows): name, priority,
 		// source, the event of paste.js's prose state, its gate.
 		ProseFacts [][5]any `json:"proseFacts"`
-	}{Patterns: map[string]jsRE{}, MaxText: MaxText, MaxGPUs: maxGPUs, MaxEnv: maxEnv, MaxLine: MaxLine, CloseLimit: closeLimit,
+	}{Patterns: map[string]jsRE{}, MaxText: MaxText, MaxGPUs: maxGPUs, MaxEnv: maxEnv, MaxLine: MaxLine, CloseLimit: closeLimit, CloseNear: closeNear,
 		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "consumer": consumerWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords, "mig": migWords, "vm": vmWords, "containers": containerWords, "p2pIntent": p2pIntentWords, "amd": amdWords, "sockets": socketWords, "slow": slowWords, "shm": shmWords, "fm": fmWords, "nvls": nvlsWords, "windows": windowsWords, "winLaunch": winLaunchWords, "bwFigure": bwFigureWords, "bwCarrier": bwCarrierWords, "setpciACS": setpciACSWords, "customAR": customARWords, "testGPU": testGPUWords}}
 	t.Words["ncclSaid"], t.Words["torchSaid"], t.Words["gpuName"] = ncclSaidWords, torchSaidWords, gpuNameWords
 	t.Words["scale"] = scaleWords
@@ -88,6 +91,7 @@ func Table() []byte {
 	t.Words["hostReset"] = hostResetWords
 	t.Words["cudaBuild"] = cudaBuildWords
 	t.Words["riser"] = riserWords
+	t.Words["close"] = closeWords
 	t.Words["issueForm"] = append([]string{issueFormQuestion}, issueFormAnswers...)
 	for _, n := range names {
 		s, f := jsPattern(patterns[n])
