@@ -34,7 +34,12 @@ var (
 		`\bfreez\w{0,3}\s(?:the\s)?(?:\w{1,20}\s)?(?:layers?|weights?|params|parameters|backbone|encoder|embeddings?)\b|\bfrozen\s(?:\w{1,20}\s)?(?:layers?|weights?|params|parameters|backbone|encoder|embeddings?)\b|\bstuck (?:on how|at how|trying to figure)\b`)
 	// Where the hang is; in Chinese also the count of cards ("两卡",
 	// "双卡", "8卡"), as people there name a multi-GPU run.
-	reHangWhere = pattern("hangWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|broadcast|barrier|init_process_group|\bnccl|collective|\bgpus?\b|multi-?gpu|p2pBandwidthLatencyTest|simpleP2P|_perf\b|\bddp\b|distributed|deepspeed|torchrun|tensor.parallel|\bcuda\b|\.generate\(|vllm|分布式|多卡|显卡|`+
+	// A hang that points at what follows: "the whole thing is stuck on
+	// here:", "it hangs at the following:" (deepseek-ai/DeepSeek-V3#487,
+	// the launch's command and its log on the next lines): the place is
+	// what the paste shows next, so no word of it is asked of the line.
+	reHangIntro = pattern("hangIntro", `(?i)\b(?:stuck|hangs?|hung|hanging|freez(?:es|ing|e)|froze|frozen)\s(?:on\s|at\s|in\s)?(?:here|this|the following|below)\s?:\s?$`)
+	reHangWhere = pattern("hangWhere", `(?i)\b(?:in|at|during) (?:the )?init(?:iali[sz]ation)?\b|all_?reduce|all-reduce|all_?gather|reduce_?scatter|broadcast|barrier|init_process_group|\bnccl|collective|\bgpus?\b|multi-?gpu|p2pBandwidthLatencyTest|simpleP2P|_perf\b|\bddp\b|distributed|deepspeed|torchrun|tensor.parallel|\bcuda\b|\.generate\(|vllm|分布式|多卡|显卡|`+
 		`all_?to_?all|horovod|\bjax\b|\bpmap\b|\bpsum\b|mpirun|\btraining\b|\btrain\(|训练|单卡|[两双二三四六八]张?卡|\d\s?张?卡`)
 	// Wrong output; in Chinese, garbled output (乱码, 胡言乱语) said of a
 	// model's output or result, not of a log's encoding.
@@ -56,7 +61,7 @@ var (
 	// init is not it ("hangs after NCCL init": the ranks met), nor a
 	// collective's rendezvous in XLA, nor deepspeed.initialize, which
 	// broadcasts the model, a collective.
-	reInitStage = pattern("initStage", `(?i)init_process_group|\binit_distributed\b|\binitiali[sz]ing (?:ddp|distributed|(?:the )?process group|torchbackend)\b|\b(?:at|in|during) (?:the )?rendezvous\b|\brdzv\b|store.based.barrier|\binit(?:iali[sz]e)? (?:the )?(?:process group|distributed)\b|\bdeepspeed[ _]init\b|(?:分布式|进程组)[^。\n]{0,6}初始化|初始化[^。\n]{0,6}(?:分布式|进程组)`)
+	reInitStage = pattern("initStage", `(?i)\b(?:stuck|hangs?|hung|hanging|freez(?:es|ing|e)|froze|blocks?|blocked) (?:in|at|during) (?:the )?init(?:iali[sz]ation)?\b|init_process_group|\binit_distributed\b|\binitiali[sz]ing (?:ddp|distributed|(?:the )?process group|torchbackend)\b|\b(?:at|in|during) (?:the )?rendezvous\b|\brdzv\b|store.based.barrier|\binit(?:iali[sz]e)? (?:the )?(?:process group|distributed)\b|\bdeepspeed[ _]init\b|(?:分布式|进程组)[^。\n]{0,6}初始化|初始化[^。\n]{0,6}(?:分布式|进程组)`)
 	// Where the hang line puts the hang later than the set-up it names:
 	// "passing device_id to init_process_group() results in NCCL randomly
 	// hanging during communications" (pytorch/pytorch#153960).
@@ -363,7 +368,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	p := &x.prose
 	x.issueForm(s, n, raw)
 	if !p.hang.set && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangWord.MatchString(s) &&
-		reHangWhere.MatchString(s) && !reHangNot.MatchString(s) {
+		(reHangWhere.MatchString(s) || reHangIntro.MatchString(s)) && !reHangNot.MatchString(s) {
 		p.hang.mark(n, raw)
 		p.atInit = p.atInit || containsAny(s, initWords...) && reInitStage.MatchString(s) && !reInitNot.MatchString(s)
 	}
