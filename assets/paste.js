@@ -1438,9 +1438,10 @@
   // telling first (the table's order), each as {fact, cond, weak}.
   function symptoms(pasted) {
     var R = window.p2pkbRules, own = merge(null, pasted).facts, rank = {};
-    T.symptoms.forEach(function (x, i) { rank[x[0]] = { i: i, cond: x[1], weak: x[2] }; });
+    T.symptoms.forEach(function (x, i) { rank[x[0]] = { i: i, cond: x[1], weak: x[2], saidOnly: x[3] }; });
     return pasted.filter(function (p) {
       var s = rank[p.name];
+      if (s && s.saidOnly && p.source !== SAID) { return false; }
       try { return !!s && R.applies([], s.cond, own).truth === "applies"; } catch (e) { return false; }
     }).sort(function (a, b) { return rank[a.name].i - rank[b.name].i; }).map(function (p) {
       return { fact: p, cond: rank[p.name].cond, weak: rank[p.name].weak };

@@ -33,7 +33,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 	var out []Message
 	for _, p := range pasted {
 		cond, ok := paste.Symptom(p.Name)
-		if !ok || known && paste.Weak(p.Name) || !holds(cond, own) {
+		if !ok || known && paste.Weak(p.Name) || paste.SaidOnly(p.Name) && p.Source != paste.Said || !holds(cond, own) {
 			continue
 		}
 		// A symptom that tells the cause of the others (paste.Explains)

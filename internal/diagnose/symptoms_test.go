@@ -37,9 +37,12 @@ func TestSymptoms(t *testing.T) {
 		{"setpci loop over PLX ports reads ACS redirect", "$ for plx in $(lspci | grep -i plx | awk '{print $1}'); do sudo setpci -s ${plx} f2a.w; done\n[sudo] password for u:\n0000\n001d\n0000\n", 4, "linux/acs-request-redirect-enabled"},
 		// Where the GPUs are, said in words: P2P cannot exist there.
 		{"MIG slices said in words (NVIDIA/k8s-device-plugin#446)", "I tried giving 4 MIG instances (`1g.10gb`) to the container but couldn't start the distributed training.\n", 1, "cuda/peer-access-under-mig"},
-		// A VM is no fault by itself: the reference H200 node passes its
-		// GPUs through and P2P works; said in words it feeds conditions only.
-		{"GPUs passed through to a VM, said in words (NVIDIA/nccl#1674)", "I'm trying to do virtualized pcie passthrough on an A800 server; the topo of my VM is very different from that of the host\n", 0, ""},
+		// A VM said by the person asking is what they think matters, and
+		// answers when nothing else is known (paste.SaidOnly, paste.Weak);
+		// nvidia-smi's Pass-Through is no fault by itself: the reference
+		// H200 node passes its GPUs through and P2P works (below).
+		{"GPUs passed through to a VM, said in words (NVIDIA/nccl#1674)", "I'm trying to do virtualized pcie passthrough on an A800 server; the topo of my VM is very different from that of the host\n", 1, "linux/qemu-vfio-bar-p2p-not-supported"},
+		{"GPUs passed through to a VM, said beside a known note: the note answers", "I'm trying to do virtualized pcie passthrough on an A800 server\nnode1:1:1 [0] NCCL INFO NVLS multicast support is not available on dev 0\n", 0, ""},
 		// GPUs split over containers and P2P wanted between them: CUDA IPC
 		// cannot reach a GPU the container does not see.
 		{"NVLink wanted between two containers, said in words (NVIDIA/nvidia-docker#1253)", "I run two containers which shares ipc, net,uts, pid namespace, but they are still connect through the net instead P2P.\n", 1, "nccl/p2p-between-containers"},

@@ -575,6 +575,8 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"perf.vs_headline", "perf.vs_headline"},
 	{"nvls.none", "nvls.none"},
 	{"wsl", "wsl"},
+	// GPUs in a virtual machine, said by the person (SaidOnly).
+	{"virtualized", "virtualized"},
 	{"windows.distributed", "windows.distributed"},
 	{"mig.enabled", "mig.enabled"},
 	{"container.p2p", "container.p2p"},
@@ -641,9 +643,16 @@ func Symptom(name string) (string, bool) {
 // against the link's headline is not weak: the note beside it is most often
 // the bandwidth test's own output, whose question it is (NVIDIA/nccl#1264).
 func Weak(name string) bool {
-	return name == "gpu.consumer" || name == "nvls.none" || name == "windows.distributed" ||
+	return name == "gpu.consumer" || name == "virtualized" || name == "nvls.none" || name == "windows.distributed" ||
 		name == "perf.no_speedup" || noiseFact(name)
 }
+
+// SaidOnly says whether symptom name answers only when a person said it: a
+// virtual machine named in a question is what the asker thinks matters
+// (NVIDIA/nccl#1674, canonical/lxd#14380), while nvidia-smi's
+// "Virtualization Mode : Pass-Through" is read from every cloud VM, where
+// P2P over NVLink often works (the reference 2xH200 node).
+func SaidOnly(name string) bool { return name == "virtualized" }
 
 // noiseFact says whether symptom name is a harmless message said in words
 // (noise.go): a note that answers only when nothing else is known.

@@ -66,8 +66,8 @@ func Table() []byte {
 		// results are looked for.
 		CloseNear int `json:"closeNear"`
 		// The symptoms, the most telling first (symptomConditions): fact,
-		// the condition that shows it, and whether it is Weak.
-		Symptoms [][3]any `json:"symptoms"`
+		// the condition that shows it, whether it is Weak and SaidOnly.
+		Symptoms [][4]any `json:"symptoms"`
 		// The prose readers' facts (proseFactRows): name, priority,
 		// source, the event of paste.js's prose state, its gate.
 		ProseFacts [][5]any `json:"proseFacts"`
@@ -98,7 +98,7 @@ func Table() []byte {
 		t.Patterns[n] = jsRE{s, f}
 	}
 	for _, sc := range rankedSymptoms {
-		t.Symptoms = append(t.Symptoms, [3]any{sc.fact, sc.cond, Weak(sc.fact)})
+		t.Symptoms = append(t.Symptoms, [4]any{sc.fact, sc.cond, Weak(sc.fact), SaidOnly(sc.fact)})
 	}
 	for _, f := range proseFactRows {
 		t.ProseFacts = append(t.ProseFacts, [5]any{f.name, f.prio, f.source, f.event, f.gate})
