@@ -553,6 +553,9 @@ func (x *Extractor) symptomFacts() {
 var symptomConditions = []struct{ fact, cond string }{
 	// A GPU newer than the build (cudabuild.go) fails whatever runs on it.
 	{"gpu.arch", `gpu.arch == "ampere" || gpu.arch == "ada" || gpu.arch == "hopper" || gpu.arch == "blackwell"`},
+	// A build for a CUDA major release the driver does not reach (minor
+	// releases run on the major's first driver).
+	{"cuda.build", "cuda.driver < 11.0 && cuda.build >= 11.0 || cuda.driver < 12.0 && cuda.build >= 12.0 || cuda.driver < 13.0 && cuda.build >= 13.0"},
 	{"acs.redirect", "acs.redirect"},
 	{"hang.at_init", "hang.at_init"},
 	{"hang.seen", "hang.seen"},
