@@ -8,10 +8,10 @@ import (
 // programs print them and people write them. A build older than the GPU's
 // generation has no kernels for it (CUDA 11.0 brought sm_80, 11.8 sm_89
 // and sm_90, 12.8 sm_100 and sm_120): the conditions of the no-kernel-image
-// entries read cuda.version beside gpu.arch, so that a hang or a failure
-// on an A30 with "cuda 10.2" is answered by the build (PaddlePaddle/Paddle#56514).
-// A driver that drives the GPU is never that old, so nvidia-smi's own
-// "CUDA Version" never makes a build look older than the GPU.
+// entries read cuda.build beside gpu.arch, so that a hang or a failure on
+// an A30 with "cuda 10.2" is answered by the build (PaddlePaddle/Paddle#56514).
+// nvidia-smi's "CUDA Version" is the driver's (cuda.driver), not a build's,
+// and is not read here.
 
 var (
 	// What a program prints of its own build: NCCL's "NCCL version
