@@ -66,6 +66,24 @@ var (
 	// "passing device_id to init_process_group() results in NCCL randomly
 	// hanging during communications" (pytorch/pytorch#153960).
 	reInitNot = pattern("initNot", `(?i)\bduring (?:the )?(?:communications?|training|collectives?|all_?reduce|forward|backward|inference|evaluation)\b|\bafter (?:\w{1,12} )?(?:iterations?|steps?|epochs?|batches)\b|\brandomly\b`)
+	// A hang that came after the run made progress, said on the hang's
+	// line: after some iterations, steps, epochs or hours, at iteration
+	// 4300, at the end of an epoch, mid-training, during evaluation or
+	// checkpointing ("after some iterations the
+	// training program always stuck", open-mmlab/mmdetection#3563; "卡在
+	// Epoch 0的第30个iterations", Intellindust-AI-Lab/DEIMv2#113). The path
+	// between the GPUs carried the collectives before it, so the ranks
+	// falling out of step is likelier than a path that drops peer traffic,
+	// which hangs at the first collective. Minutes are not progress: "hangs
+	// after 30 minutes" is the watchdog's timeout. Nor is a hang said to come
+	// at random: in the reports behind the entries those were as often a
+	// release's bug or a path that hangs now and then.
+	reHangLater = pattern("hangLater", `(?i)\bafter\s(?:(?:some|several|a few|many|a number of|thousands? of|hundreds? of|about|around|~)\s)?(?:\d[\d,.]*k?\s?)?(?:iterations?|iters?|steps?|epochs?|batches|hours?|hrs|days?|rounds?)\b|`+
+		`\bafter\s(?:the\s)?(?:first|second|third|\d+(?:st|nd|rd|th))\s(?:iteration|iter|step|epoch|batch|evaluation|eval|checkpoint)\b|\bafter (?:running|training|working) (?:fine |well |normally )?for (?:a while|some time|hours|days|\d)|\bafter (?:a while|some time)\b|`+
+		`\b(?:at|on|in|around)\s(?:the\s)?(?:specific\s)?(?:end of (?:the |an? |each |every )?epoch|(?:iteration|iter|step|batch)\s?[(#:=]?\s?[1-9]\d|epoch\s?[(#:=]?\s?[1-9]|\d+(?:st|nd|rd|th)\s(?:iteration|iter|step|epoch|batch))|`+
+		`\bmid[- ]?(?:training|run|epoch)\b|\bin the middle of (?:training|the run|an epoch|the epoch)\b|`+
+		`\b(?:during|at|when)\s(?:the\s)?(?:evaluation|validation|eval|evaluating|validating|checkpoint(?:ing)?|saving)\b|`+
+		`(?:训练|跑)了?一段时间|第\s?\d+\s?个?\s?(?:iter|step|epoch|轮|步|个)|训练到[^。\n]{0,12}(?:时|后)|中途|(?:验证|评估|保存)[^。\n]{0,6}(?:时|的时候)`)
 	reInitLog = pattern("initLog", `init_distributed\] |\b[Ii]nitializing (?:ddp|distributed): GLOBAL_RANK|Initializing TorchBackend in DeepSpeed|store_based_barrier_key|Waiting in store based barrier|Rendezvous'ing worker group`)
 	// The whole machine losing power under load, said in words: it
 	// reboots, powers off, goes to a black or blue screen, or Windows logs
@@ -316,6 +334,7 @@ var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barri
 type prose struct {
 	hang      event // a line that says a run on GPUs hangs
 	atInit    bool  // the hang line names the process group's set-up, or the launch prints it
+	later     event // a hang line that says the run made progress before it hung
 	power     event // a line that says the whole machine reboots or powers off
 	powerGPUs bool  // that line names several GPUs
 	riser     event // a line that says a GPU sits on a riser or extension cable
@@ -367,10 +386,15 @@ type prose struct {
 func (x *Extractor) proseLine(s string, n int, raw string) {
 	p := &x.prose
 	x.issueForm(s, n, raw)
-	if !p.hang.set && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangWord.MatchString(s) &&
+	if (!p.hang.set || !p.later.set) && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangWord.MatchString(s) &&
 		(reHangWhere.MatchString(s) || reHangIntro.MatchString(s)) && !reHangNot.MatchString(s) {
-		p.hang.mark(n, raw)
-		p.atInit = p.atInit || containsAny(s, initWords...) && reInitStage.MatchString(s) && !reInitNot.MatchString(s)
+		if !p.hang.set {
+			p.hang.mark(n, raw)
+			p.atInit = p.atInit || containsAny(s, initWords...) && reInitStage.MatchString(s) && !reInitNot.MatchString(s)
+		}
+		if !p.later.set && reHangLater.MatchString(s) {
+			p.later.mark(n, raw)
+		}
 	}
 	if !p.atInit && containsAny(s, initWords...) && !strings.Contains(s, "NCCL INFO") && reInitLog.MatchString(s) {
 		p.atInit = true
@@ -549,6 +573,8 @@ var proseGates = map[string]func(x *Extractor) bool{
 	// A hang at the process group's set-up: NCCL printed no set-up line
 	// and no channel, so it never set up a communicator.
 	"atInit": func(x *Extractor) bool { return x.prose.atInit && !x.nccl.firstChannel.set && x.sym.hang.line == 0 },
+	// A hang after progress is not one at the set-up.
+	"notAtInit": func(x *Extractor) bool { return !x.prose.atInit },
 	// A machine that loses power, in a run of several GPUs.
 	"powerGPUs": func(x *Extractor) bool { return x.prose.powerGPUs || x.prose.multi || x.prose.dist },
 }
@@ -559,6 +585,7 @@ var proseGates = map[string]func(x *Extractor) bool{
 var proseFactRows = []proseFact{
 	{"hang.seen", 2, Said, "hang", func(p *prose) event { return p.hang }, ""},
 	{"hang.at_init", 2, Said, "hang", func(p *prose) event { return p.hang }, "atInit"},
+	{"hang.later", 2, Said, "later", func(p *prose) event { return p.later }, "notAtInit"},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"output.wrong", 1, Said, "wrong", func(p *prose) event { return p.wrong }, ""},

@@ -670,7 +670,7 @@ func noiseFact(name string) bool {
 // outcomeFacts are the facts that tell what a run did (hung, stopped after
 // NCCL's set-up, gave wrong values, ran slowly) rather than what the
 // machine is.
-var outcomeFacts = []string{"hang.seen", "hang.at_init", "nccl.stopped_after_init", "output.wrong", "perf.slow", "nccl.tests.wrong", "p2p.copy_zeros"}
+var outcomeFacts = []string{"hang.seen", "hang.at_init", "hang.later", "nccl.stopped_after_init", "output.wrong", "perf.slow", "nccl.tests.wrong", "p2p.copy_zeros"}
 
 // Outcome says whether fact name tells what a run did: a paste that does
 // not say so did not see it, so a condition that waits on it and on a

@@ -101,6 +101,7 @@ var displayNames = map[string]words{
 	"gpu.bar1_small":          {"BAR1 smaller than GPU memory", "BAR1 小于显存"},
 	"nccl.stopped_after_init": {"log stops after NCCL set-up", "日志停在 NCCL 初始化之后"},
 	"hang.at_init":            {"the run hangs at the process group's set-up", "运行卡在进程组初始化"},
+	"hang.later":              {"the run hangs after it made progress", "运行在已有进展之后才卡住"},
 	"output.close":            {"an array check that failed by rounding-sized differences", "数组检查失败，但差异只有舍入量级"},
 	"host.power_loss":         {"the whole machine reboots or powers off under load", "整机在负载下重启或断电"},
 	"pcie.riser":              {"riser or extension cable", "转接线或延长线"},

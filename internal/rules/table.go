@@ -32,6 +32,8 @@ var pasteSources = []pasteSource{
 	{Paste: "rocm-smi --showproductname", Facts: []string{"gpu.amd"}},
 	{Paste: "nvidia-smi", Facts: []string{"driver.version", "cuda.driver"}},
 	{Paste: "nvcc --version", Facts: []string{"cuda.version"}},
+	{Paste: "python -m torch.utils.collect_env", Facts: []string{"cuda.build"}},
+	{Paste: "nvidia-smi -q", Facts: []string{"gpu.bar1_mib", "gpu.bar1_small"}},
 	{Paste: "NCCL_DEBUG=INFO", Prefixes: []string{"nccl.", "env.NCCL_"}},
 	{Paste: "sudo dmesg", Prefixes: []string{"iommu.", "xid."}},
 	{Paste: "sudo lspci -vvv", Facts: []string{"acs.redirect"}},
