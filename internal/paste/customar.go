@@ -2,7 +2,8 @@ package paste
 
 // The custom all-reduce of vLLM, SGLang, TensorRT-LLM and their kin (one-
 // or two-shot kernels over CUDA IPC buffers, in place of NCCL for small
-// tensor-parallel all-reduces) named in a paste: by its own log line
+// tensor-parallel all-reduces; FlashInfer's and TensorRT-LLM's all-reduce
+// fused with the norm that follows, vLLM's quick all-reduce) named in a paste: by its own log line
 // ("Registering 4067 cuda graph addresses", printed once its CUDA-graph
 // buffers are shared), its files and classes (custom_all_reduce.cuh,
 // CustomAllreduce), its switches, or in words. Beside a hang or wrong
@@ -11,7 +12,7 @@ package paste
 // does not name it as in use, unless it says the run fails without it.
 
 var (
-	reCustomAR        = pattern("customAR", `(?i)custom[ _-]?all[ _-]?reduce|custom[ _]ar\b|\bcustomallreduce|FORCE_NCCL_ALL_REDUCE_STRATEGY|Registering \d{1,9} cuda graph addresses|allreduce_fusion|cross_device_reduce_[12]stage`)
+	reCustomAR        = pattern("customAR", `(?i)custom[ _-]?all[ _-]?reduce|custom[ _]ar\b|\bcustomallreduce|FORCE_NCCL_ALL_REDUCE_STRATEGY|Registering \d{1,9} cuda graph addresses|allreduce_fusion|cross_device_reduce_[12]stage|all[ _-]?reduce[ _-](?:\+\s?\w{1,12}\s)?fusion|\bAR[ _-]fusion\b|fused[ _-]all[ _-]?reduce|flashinfer[ _-]all[ _-]?reduce|trt-?llm[ _-]all[ _-]?reduce|quick[ _-]?all[ _-]?reduce`)
 	reCustomAROff     = pattern("customAROff", `(?i)disable[-_ ]custom[-_ ]?all[-_ ]?reduce|use_custom_all_reduce\s{1,4}disable|custom all-?reduce is disabled|custom allreduce is disabled`)
 	reCustomARWithout = pattern("customARWithout", `(?i)\bwithout\s{1,4}(?:the\s{1,4})?(?:--)?disable`)
 	// The program's own lines that show it running: vLLM's and SGLang's log
@@ -22,7 +23,8 @@ var (
 // customARWords are the words, as written, one of which every match of
 // reCustomAR holds.
 var customARWords = []string{"custom all", "Custom all", "Custom All", "CUSTOM ALL", "custom_all", "Custom_all", "CUSTOM_ALL", "custom-all", "Custom-all", "customall", "customAll", "CustomAll", "Customall",
-	"custom AR", "Custom AR", "custom ar", "custom_ar", "custom_AR", "FORCE_NCCL_ALL_REDUCE_STRATEGY", "cuda graph addresses", "allreduce_fusion", "cross_device_reduce_"}
+	"custom AR", "Custom AR", "custom ar", "custom_ar", "custom_AR", "FORCE_NCCL_ALL_REDUCE_STRATEGY", "cuda graph addresses", "allreduce_fusion", "cross_device_reduce_",
+	"fusion", "Fusion", "FUSION", "fused", "Fused", "FUSED", "flashinfer", "FlashInfer", "Flashinfer", "FLASHINFER", "trtllm", "TRTLLM", "TRT-LLM", "TrtLlm", "trt-llm", "QuickAllReduce", "quick_all", "quick all", "Quick all", "QuickAll", "quickall", "quick_allreduce"}
 
 // customAR is the state of this reader: the first line that names the
 // custom all-reduce as in use.

@@ -40,7 +40,7 @@ var (
 	// what the paste shows next, so no word of it is asked of the line.
 	reHangIntro = pattern("hangIntro", `(?i)\b(?:stuck|hangs?|hung|hanging|freez(?:es|ing|e)|froze|frozen)\s(?:on\s|at\s|in\s)?(?:here|this|the following|below)\s?:\s?$`)
 	reHangWhere = pattern("hangWhere", `(?i)\b(?:in|at|during) (?:the )?init(?:iali[sz]ation)?\b|all_?reduce|all-reduce|all_?gather|reduce_?scatter|broadcast|barrier|init_process_group|\bnccl|collective|\bgpus?\b|multi-?gpu|p2pBandwidthLatencyTest|simpleP2P|_perf\b|\bddp\b|distributed|deepspeed|torchrun|tensor.parallel|\bcuda\b|\.generate\(|vllm|分布式|多卡|显卡|`+
-		`all_?to_?all|horovod|\bjax\b|\bpmap\b|\bpsum\b|mpirun|\btraining\b|\btrain\(|训练|单卡|[两双二三四六八]张?卡|\d\s?张?卡`)
+		`all_?to_?all|horovod|\bjax\b|\bpmap\b|\bpsum\b|mpirun|\btraining\b|\btrain\(|\bfsdp\b|megatron|训练|单卡|[两双二三四六八]张?卡|\d\s?张?卡`)
 	// Wrong output; in Chinese, garbled output (乱码, 胡言乱语) said of a
 	// model's output or result, not of a log's encoding.
 	// Results said to differ only a little: between runs, ranks or GPU
@@ -82,7 +82,7 @@ var (
 		`\bafter\s(?:the\s)?(?:first|second|third|\d+(?:st|nd|rd|th))\s(?:iteration|iter|step|epoch|batch|evaluation|eval|checkpoint)\b|\bafter (?:running|training|working) (?:fine |well |normally )?for (?:a while|some time|hours|days|\d)|\bafter (?:a while|some time)\b|`+
 		`\b(?:at|on|in|around)\s(?:the\s)?(?:specific\s)?(?:end of (?:the |an? |each |every )?epoch|(?:iteration|iter|step|batch)\s?[(#:=]?\s?[1-9]\d|epoch\s?[(#:=]?\s?[1-9]|\d+(?:st|nd|rd|th)\s(?:iteration|iter|step|epoch|batch))|`+
 		`\bmid[- ]?(?:training|run|epoch)\b|\bin the middle of (?:training|the run|an epoch|the epoch)\b|`+
-		`\b(?:during|at|when)\s(?:the\s)?(?:evaluation|validation|eval|evaluating|validating|checkpoint(?:ing)?|saving)\b|`+
+		`\b(?:during|at|when|in)\s(?:the\s)?(?:evaluation|validation|eval|evaluating|validating|checkpoint(?:ing)?|saving)\b|`+
 		`(?:训练|跑)了?一段时间|第\s?\d+\s?个?\s?(?:iter|step|epoch|轮|步|个)|训练到[^。\n]{0,12}(?:时|后)|中途|(?:验证|评估|保存)[^。\n]{0,6}(?:时|的时候)`)
 	reInitLog = pattern("initLog", `init_distributed\] |\b[Ii]nitializing (?:ddp|distributed): GLOBAL_RANK|Initializing TorchBackend in DeepSpeed|store_based_barrier_key|Waiting in store based barrier|Rendezvous'ing worker group`)
 	// The whole machine losing power under load, said in words: it
