@@ -111,7 +111,7 @@ type trigger struct {
 	r    reader
 }
 
-var triggers = append(append(append(append(append(append(append([]trigger{
+var triggers = append(append(append(append(append(append(append(append([]trigger{
 	{"\x1b", anyTime}, // Strip removes colour codes, which may hide any word
 
 	// Line: the header of a GPU matrix.
@@ -162,11 +162,6 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{" absolute difference", anyTime},  // reAbsDiff
 	{"device='cuda:", tensorPrint}, {"tensor(", tensorPrint},
 	{"ECAP_ACS", anyTime}, {"ecap_acs", anyTime}, {"f2a.w", anyTime}, {"F2A.w", anyTime}, {"f2a.W", anyTime}, {"F2A.W", anyTime}, {"BAR 1: current size: ", anyTime},
-	// customARLine
-	{"custom all", customARName}, {"Custom all", customARName}, {"Custom All", customARName}, {"CUSTOM ALL", customARName}, {"custom_all", customARName}, {"Custom_all", customARName},
-	{"CUSTOM_ALL", customARName}, {"custom-all", customARName}, {"Custom-all", customARName}, {"customall", customARName}, {"customAll", customARName}, {"CustomAll", customARName},
-	{"Customall", customARName}, {"custom AR", customARName}, {"Custom AR", customARName}, {"custom ar", customARName}, {"custom_ar", customARName}, {"custom_AR", customARName},
-	{"FORCE_NCCL_ALL_REDUCE_STRATEGY", customARName}, {"cuda graph addresses", customARName}, {"allreduce_fusion", customARName}, {"cross_device_reduce_", customARName}, // customARWords
 	// proseLine
 	{"^C", anyTime}, {"KeyboardInterrupt", anyTime},
 	{issueFormQuestion, anyTime}, // issueForm, and its answers
@@ -177,7 +172,7 @@ var triggers = append(append(append(append(append(append(append([]trigger{
 	{"busbw", anyTime}, {"Rank ", testRank}, // nccltests.go
 	{"float", ncclTestRow}, {"half", ncclTestRow}, {"double", ncclTestRow}, {"int8", ncclTestRow}, // ncclTestTypes
 	{"int32", ncclTestRow}, {"int64", ncclTestRow}, {"f8e", ncclTestRow},
-}, wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...)
+}, wordTriggers(customARWords, customARName)...), wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...)
 
 // proseTriggers are the words of the container, P2P, AMD, socket, slow,
 // shm, Fabric Manager, NVLS, Windows, bandwidth-figure, scaling, ACS and IOMMU readers;
