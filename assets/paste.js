@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), atInit: false, later: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), atInit: false, later: ev(), oneNode: ev(), multiFail: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
@@ -613,6 +613,10 @@
       var cm = RE.closeSaid.exec(s);
       if (cm && RE.closeTopic.test(utf8Window(s, cm.index, cm.index + cm[0].length, CLOSE_NEAR))) { mark(p.close, n, raw); }
     }
+    if ((!p.oneNode.set || !p.multiFail.set) && containsAny(s, T.words.nodes) && s.indexOf("NCCL INFO") < 0) {
+      if (!p.oneNode.set && RE.oneNodeOK.test(s)) { mark(p.oneNode, n, raw); }
+      if (!p.multiFail.set && RE.multiNodeFail.test(s)) { mark(p.multiFail, n, raw); }
+    }
     if (!p.riser.set && containsAny(s, T.words.riser) && s.indexOf("NCCL") < 0 && RE.riser.test(s) && !RE.riserNot.test(s)) { mark(p.riser, n, raw); }
     if (!p.power.set && containsAny(s, T.words.hostReset) && s.indexOf("NCCL") < 0 && RE.hostReset.test(s) && !RE.hostResetNot.test(s)) {
       mark(p.power, n, raw);
@@ -731,6 +735,7 @@
     },
     atInit: function (x) { return x.prose.atInit && !x.nccl.firstChannel.set && !x.sym.hang.init.set; },
     notAtInit: function (x) { return !x.prose.atInit; },
+    oneNode: function (x) { return x.prose.oneNode.set; },
     powerGPUs: function (x) { return x.prose.powerGPUs || x.prose.multi || x.prose.dist; },
     testsNoWrong: function (x) {
       var w = x.f["nccl.tests.wrong"];

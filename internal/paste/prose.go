@@ -84,7 +84,13 @@ var (
 		`\bmid[- ]?(?:training|run|epoch)\b|\bin the middle of (?:training|the run|an epoch|the epoch)\b|`+
 		`\b(?:during|at|when|in)\s(?:the\s)?(?:evaluation|validation|eval|evaluating|validating|checkpoint(?:ing)?|saving)\b|`+
 		`(?:训练|跑)了?一段时间|第\s?\d+\s?个?\s?(?:iter|step|epoch|轮|步|个)|训练到[^。\n]{0,12}(?:时|后)|中途|(?:验证|评估|保存)[^。\n]{0,6}(?:时|的时候)`)
-	reInitLog = pattern("initLog", `init_distributed\] |\b[Ii]nitializing (?:ddp|distributed): GLOBAL_RANK|Initializing TorchBackend in DeepSpeed|store_based_barrier_key|Waiting in store based barrier|Rendezvous'ing worker group`)
+	// A run said to work on one node and to fail or hang across nodes
+	// ("single node works, 2 nodes hang", "单机多卡正常，多机卡住"): what
+	// the nodes share is the network between them, not P2P inside one, so
+	// the interface NCCL picked and the hosts' reachability come first.
+	reOneNodeOK     = pattern("oneNodeOK", `(?i)\b(?:single|one|1)[\s-](?:node|machine|host|server)\b.{0,60}\b(?:works?|working|worked|fine|ok|okay|normal(?:ly)?|succeed(?:s|ed)?|pass(?:es|ed)?|no (?:problems?|issues?))\b|\b(?:works?|worked|working|runs? (?:fine|well)|succeeds?)\b.{0,40}\b(?:on|with|in|within)\s(?:a\s)?(?:single|one|1)[\s-](?:node|machine|host|server)\b|单机(?:多卡|单卡)?[^。\n，,]{0,12}(?:可以|正常|没有?问题|能跑|跑通|成功|没事)`)
+	reMultiNodeFail = pattern("multiNodeFail", `(?i)\b(?:multi-?\s?nodes?|multiple (?:nodes|machines|servers|hosts)|multi-?machines?|(?:two|2|three|3|four|4|several|more) (?:nodes|machines|servers|hosts)|across (?:nodes|machines|hosts)|inter-?node|cross-?node)\b.{0,80}\b(?:hangs?|hung|hanging|stuck|freez\w*|fails?|failed|failing|errors?|crash\w*|time[sd]? ?out|timeout|(?:does|did)(?:n't| not) work|not working|can(?:'t|not) (?:connect|communicate))\b|\b(?:hangs?|hung|stuck|fails?|failed|errors? out|crash(?:es|ed)?|times? out)\b.{0,60}\b(?:multi-?\s?nodes?|multiple (?:nodes|machines)|(?:two|2|several|more) (?:nodes|machines)|across (?:nodes|machines))\b|(?:多机|多节点|两台|2台|两个节点|跨机|跨节点)[^。\n]{0,20}(?:卡住|卡死|卡在|报错|失败|不行|超时|挂)`)
+	reInitLog       = pattern("initLog", `init_distributed\] |\b[Ii]nitializing (?:ddp|distributed): GLOBAL_RANK|Initializing TorchBackend in DeepSpeed|store_based_barrier_key|Waiting in store based barrier|Rendezvous'ing worker group`)
 	// The whole machine losing power under load, said in words: it
 	// reboots, powers off, goes to a black or blue screen, or Windows logs
 	// Kernel-Power. With several GPUs drawing their peaks at once, the
@@ -323,6 +329,10 @@ var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "
 	"determinis", "Determinis", "bit-exact", "bitwise", "Bitwise", "bit exact", "reproducible", "Reproducible", "md5", "MD5", "Md5",
 	"略有", "稍有", "细微", "微小", "轻微"}
 
+// nodeWords are the words, as written, one of which every match of
+// reOneNodeOK and of reMultiNodeFail holds.
+var nodeWords = []string{"node", "Node", "NODE", "machine", "Machine", "MACHINE", "host", "Host", "HOST", "server", "Server", "SERVER", "单机", "多机", "节点", "台", "跨机"}
+
 // riserWords are the words, as written, one of which every match of
 // reRiser holds.
 var riserWords = []string{"riser", "Riser", "RISER", "xtension", "xtender", "XTENSION", "XTENDER", "延长线", "转接线"}
@@ -335,6 +345,8 @@ type prose struct {
 	hang      event // a line that says a run on GPUs hangs
 	atInit    bool  // the hang line names the process group's set-up, or the launch prints it
 	later     event // a hang line that says the run made progress before it hung
+	oneNode   event // a line that says a run works on one node
+	multiFail event // a line that says a run fails or hangs across nodes
 	power     event // a line that says the whole machine reboots or powers off
 	powerGPUs bool  // that line names several GPUs
 	riser     event // a line that says a GPU sits on a riser or extension cable
@@ -398,6 +410,14 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.atInit && containsAny(s, initWords...) && !strings.Contains(s, "NCCL INFO") && reInitLog.MatchString(s) {
 		p.atInit = true
+	}
+	if (!p.oneNode.set || !p.multiFail.set) && containsAny(s, nodeWords...) && !strings.Contains(s, "NCCL INFO") {
+		if !p.oneNode.set && reOneNodeOK.MatchString(s) {
+			p.oneNode.mark(n, raw)
+		}
+		if !p.multiFail.set && reMultiNodeFail.MatchString(s) {
+			p.multiFail.mark(n, raw)
+		}
 	}
 	if !p.power.set && containsAny(s, hostResetWords...) && !strings.Contains(s, "NCCL") && reHostReset.MatchString(s) && !reHostResetNot.MatchString(s) {
 		p.power.mark(n, raw)
@@ -575,6 +595,8 @@ var proseGates = map[string]func(x *Extractor) bool{
 	"atInit": func(x *Extractor) bool { return x.prose.atInit && !x.nccl.firstChannel.set && x.sym.hang.line == 0 },
 	// A hang after progress is not one at the set-up.
 	"notAtInit": func(x *Extractor) bool { return !x.prose.atInit },
+	// Across nodes it fails, and on one it works: both said.
+	"oneNode": func(x *Extractor) bool { return x.prose.oneNode.set },
 	// A machine that loses power, in a run of several GPUs.
 	"powerGPUs": func(x *Extractor) bool { return x.prose.powerGPUs || x.prose.multi || x.prose.dist },
 }
@@ -586,6 +608,7 @@ var proseFactRows = []proseFact{
 	{"hang.seen", 2, Said, "hang", func(p *prose) event { return p.hang }, ""},
 	{"hang.at_init", 2, Said, "hang", func(p *prose) event { return p.hang }, "atInit"},
 	{"hang.later", 2, Said, "later", func(p *prose) event { return p.later }, "notAtInit"},
+	{"nodes.multi_only", 1, Said, "multiFail", func(p *prose) event { return p.multiFail }, "oneNode"},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"output.wrong", 1, Said, "wrong", func(p *prose) event { return p.wrong }, ""},

@@ -557,6 +557,9 @@ var symptomConditions = []struct{ fact, cond string }{
 	// releases run on the major's first driver).
 	{"cuda.build", "cuda.driver < 11.0 && cuda.build >= 11.0 || cuda.driver < 12.0 && cuda.build >= 12.0 || cuda.driver < 13.0 && cuda.build >= 13.0"},
 	{"acs.redirect", "acs.redirect"},
+	// Fine on one node, failing across nodes: the network between the
+	// hosts, before what the hang alone calls for.
+	{"nodes.multi_only", "nodes.multi_only"},
 	{"hang.at_init", "hang.at_init"},
 	{"hang.seen", "hang.seen"},
 	{"nccl.stopped_after_init", "nccl.stopped_after_init"},

@@ -91,6 +91,7 @@ func Table() []byte {
 	t.Words["hostReset"] = hostResetWords
 	t.Words["cudaBuild"] = cudaBuildWords
 	t.Words["riser"] = riserWords
+	t.Words["nodes"] = nodeWords
 	t.Words["close"] = closeWords
 	t.Words["issueForm"] = append([]string{issueFormQuestion}, issueFormAnswers...)
 	for _, n := range names {
