@@ -37,6 +37,10 @@ var (
 		// "双卡和4卡的场景中性能下降比较严重" beside a single card that is fine,
 		// "TP=4 is slower than TP=2", "4 GPUs slower than 2 GPUs".
 		`(?:速度|性能|吞吐量?)[^。\n]{0,8}(?:还|都|甚至|反而)?不如[^。\n]{0,4}(?:[1-8一二两三四]\s?(?:张|块)?卡|单卡|双卡)|(?:速度|性能|吞吐量?)[^。\n]{0,4}(?:严重|明显)?(?:下降|降低|变差)|甚至更慢|反而更慢|`+
+		// The same in English beside several GPUs: "with two GPUs ... the speed almost halved"
+		// (Lightning-AI/pytorch-lightning#5276); the speed of the run, not the
+		// performance of the communication (perf.slow).
+		`\b(?:speed|it/s)\s(?:\w{1,12}\s){0,3}(?:halved|dropped|drops|decreased|decreases|went down)\b|`+
 		`\bslower\b.{0,60}\bthan\b.{0,20}\b(?:with\s|using\s|on\s)?(?:[2-8]|two|four)\s?(?:x\s)?(?:gpus|cards)\b|\b(?:tp|tensor[ _-]?parallel(?:[ _-]?size)?)\s?[=:]?\s?[2-8]\b.{0,40}\b(?:slower|lower|worse)\b.{0,30}\b(?:tp|tensor[ _-]?parallel(?:[ _-]?size)?)\s?[=:]?\s?[1-8]\b`)
 	// The same said without naming several GPUs, because it sets them
 	// against one ("slower than one GPU", "比单卡慢").
@@ -95,7 +99,7 @@ type rankDev struct {
 // and utilization, rare in NCCL's own lines.
 var scaleWords = []string{"slow", "Slow", "SLOW", "faster", "Faster", "FASTER", "quicker", "peeding up", "peedup", "peed-up", "peed up", "PEEDUP", "scal", "Scal", "SCAL", "util", "Util", "UTIL",
 	"s/it", "it/s", "longer", "Longer", "more time", "more hours", "more seconds", "more minutes", "improvement", "gain", "increase",
-	"慢", "加速", "提速", "提升", "变快", "单卡", "利用率", "反而", "最短", "最快", "分之", "一半", "不如", "下降", "降低", "变差", "lower", "worse", "fastest", "Fastest", "shortest", "Shortest", "quickest",
+	"halved", "dropped", "drops", "decreased", "decreases", "went down", "慢", "加速", "提速", "提升", "变快", "单卡", "利用率", "反而", "最短", "最快", "分之", "一半", "不如", "下降", "降低", "变差", "lower", "worse", "fastest", "Fastest", "shortest", "Shortest", "quickest",
 	"DataParallel", "Dataparallel", "dataparallel", "dataParallel", "DATAPARALLEL", "kvstore", "KVStore", "kvStore", "KVstore", "Kvstore", "KVSTORE", "kv_store", "kv-store", "KV_STORE"}
 
 // scaling is the state of this reader.
