@@ -129,7 +129,7 @@
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
       ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev(), hangLine: ev(), differ: ev(), works: {}, nWorks: 0 };
-    this.gpuArch = { seen: 0, first: ev() };
+    this.gpuArch = { seen: 0, first: ev(), dc: ev() };
     this.cudaBuild = 0;
     this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [], installed: "" };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
@@ -1047,9 +1047,11 @@
     for (var i = 0; i < GPU_ARCHS.length; i++) {
       if ((this.gpuArch.seen & (1 << i)) === 0 && GPU_ARCHS[i][1].test(s)) { this.gpuArch.seen |= 1 << i; mark(this.gpuArch.first, n, raw); }
     }
+    if (!this.gpuArch.dc.set && RE.gpuDataCentre.test(s)) { mark(this.gpuArch.dc, n, raw); }
   };
   X.gpuArchFacts = function () {
     var g = this.gpuArch, count = 0, last = -1;
+    this.setEvent("gpu.consumer", "bool", "false", 0, g.dc, "GPU name");
     for (var i = 0; i < GPU_ARCHS.length; i++) { if (g.seen & (1 << i)) { count++; if (last < 0) { last = i; } } }
     if (count === 1) { this.setEvent("gpu.arch", "str", GPU_ARCHS[last][0], 0, g.first, "GPU name"); }
     else if (count > 1) { this.setEvent("gpu.arch", "str", "mixed", 0, g.first, "GPU name"); }

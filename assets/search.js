@@ -785,7 +785,7 @@
           var names = [];
           try { names = factsIn(R.parse(row[1]), []); } catch (e) { return; }
           if (names.indexOf(p.name) < 0 || holds(row[1], without)) { return; }
-          var reads = names.filter(function (n, j) { return names.indexOf(n) === j && Object.prototype.hasOwnProperty.call(own, n); }).length;
+          var reads = names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n); }).length;
           if (holds(row[1], own)) {
             docs.push({ doc: row[0], reads: reads, i: i });
           } else if (versionOpen(row[1], names, own)) {
@@ -812,6 +812,12 @@
   // the paste's facts first (search.SymptomBefore), with the paste's facts
   // and meta.js's notes.
   var HANG_FACTS = ["hang.seen", "nccl.stopped_after_init"];
+  // shows mirrors rules.Facts.Shows: fact n is known, and not a yes-or-no
+  // fact that is false.
+  function shows(own, n) {
+    var v = Object.prototype.hasOwnProperty.call(own, n) ? own[n] : null;
+    return !!v && v.known !== false && !(v.kind === "bool" && v.b === false);
+  }
   // byReadsDocs orders meta.js rows that answer a symptom as
   // search.SymptomBefore does: those reading more of the paste's facts
   // first, then meta.js's order.
@@ -848,7 +854,7 @@
         var names = [];
         try { names = factsIn(R.parse(row[1]), []); } catch (e) { return; }
         if (!names.some(function (n) { return HANG_FACTS.indexOf(n) >= 0; }) || holds(row[1], without)) { return; }
-        var reads = names.filter(function (n, j) { return names.indexOf(n) === j && has.call(own, n); }).length;
+        var reads = names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n); }).length;
         if (holds(row[1], own) && !holds(row[1], alone)) {
           docs.push({ doc: row[0], reads: reads, i: i });
         } else if (versionOpen(row[1], names, own)) {
@@ -889,7 +895,7 @@
     var reads = function (c) {
       var names = [];
       try { names = factsIn(R.parse(c.condition || ""), []); } catch (e) { return 0; }
-      return names.filter(function (n, j) { return names.indexOf(n) === j && Object.prototype.hasOwnProperty.call(own, n); }).length;
+      return names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n); }).length;
     };
     errs.forEach(function (g) {
       g.causes = g.causes.slice().sort(function (a, b) { return a.tier - b.tier || reads(b) - reads(a); });

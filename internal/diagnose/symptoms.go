@@ -86,11 +86,12 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 }
 
 // symptomCause is e, whose condition reads names, as a cause of a symptom
-// of a paste with facts own: it reads as many of them as own holds.
+// of a paste with facts own: it reads as many of them as own shows
+// (rules.Facts.Shows).
 func symptomCause(e *kb.Entry, names []string, own rules.Facts) search.SymptomCause {
 	sc := search.NewSymptomCause(e)
 	for _, n := range names {
-		if _, ok := own[n]; ok {
+		if own.Shows(n) {
 			sc.Reads++
 		}
 	}
@@ -221,7 +222,7 @@ func hangFirst(s *site.Site, msgs []Message, pasted []paste.Fact, f rules.Facts,
 }
 
 // byReads orders a hang line's own causes cs, at each tier, by how many of
-// the facts own holds their conditions read, stably: two ranks' watchdog
+// the facts own shows (rules.Facts.Shows) their conditions read, stably: two ranks' watchdog
 // lines that disagree on the collective (collectives.differ) put the entry
 // of ranks out of step, which reads them, before the watchdog's own.
 func byReads(cs []Cause, own rules.Facts) {
@@ -232,7 +233,7 @@ func byReads(cs []Cause, own rules.Facts) {
 		}
 		n := 0
 		for _, name := range names {
-			if _, ok := own[name]; ok {
+			if own.Shows(name) {
 				n++
 			}
 		}

@@ -103,6 +103,7 @@ type Extractor struct {
 	gpuArch struct {
 		seen  uint8 // the architectures named, by gpuArchs' order
 		first event // the first line that names one
+		dc    event // the first line that names a data-centre GPU (reGPUDataCentre)
 	}
 	cudaBuild int // CUDA versions read (cudabuild.go)
 

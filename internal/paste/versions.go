@@ -47,6 +47,10 @@ var (
 	reGPUAmpere    = pattern("gpuAmpere", `\b(?:A100|A800|A30|A40|A10|A16)(?:[- ]?(?:SXM\d?|PCIE|PCIe|\d{2}GB))?\b|\bRTX A\d{4}\b|\b(?:RTX|GeForce) ?30[5-9]0(?: ?Ti)?\b|\b30[5-9]0 ?Ti\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?30[5-9]0\b`)
 	reGPUAda       = pattern("gpuAda", `\bL40S?\b|\b(?:NVIDIA|Tesla|\d ?[x*]|GPU:?) ?L(?:4|20)\b|\bL(?:4|20) GPUs?\b|\bRTX \d{4} Ada\b|\b(?:RTX|GeForce) ?40[5-9]0(?: ?Ti)?\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?40[5-9]0\b`)
 	reGPUHopper    = pattern("gpuHopper", `\b(?:H100|H200|H800|H20|GH200)\b`)
+	// The data-centre names among them, GeForce never: a paste that names
+	// one ("2 H800 servers") is not about GeForce cards, unless it names
+	// one as well.
+	reGPUDataCentre = pattern("gpuDataCentre", `\b(?:A100|A800|A30|A40|A10|A16|H100|H200|H800|H20|GH200|B200|B100|B300|GB200|GB300|L40S?|L20)\b`)
 	reGPUBlackwell = pattern("gpuBlackwell", `\b(?:B200|B100|B300|GB200|GB300|GB10)\b|\bRTX PRO [456]000\b|\b(?:RTX|GeForce) ?50[5-9]0(?: ?Ti)?\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?50[5-9]0\b`)
 )
 
@@ -86,6 +90,9 @@ func (x *Extractor) gpuArchLine(s string, n int, raw string) {
 			x.gpuArch.first.mark(n, raw)
 		}
 	}
+	if !x.gpuArch.dc.set && reGPUDataCentre.MatchString(s) {
+		x.gpuArch.dc.mark(n, raw)
+	}
 }
 
 // gpuArchFacts gives gpu.arch: the architecture when the names give one,
@@ -93,6 +100,8 @@ func (x *Extractor) gpuArchLine(s string, n int, raw string) {
 // probe reads from NVML.
 func (x *Extractor) gpuArchFacts() {
 	g := &x.gpuArch
+	// Below the names nvidia-smi and the GeForce reader read (paste.go).
+	x.setEvent("gpu.consumer", "bool", "false", 0, g.dc, "GPU name")
 	switch bits.OnesCount8(g.seen) {
 	case 0:
 	case 1:

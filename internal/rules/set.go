@@ -46,3 +46,11 @@ func (f Facts) Lookup(name string) (kind, text string, ok bool) {
 	}
 	return v.kind, v.s, true
 }
+
+// Shows says whether the input shows fact name: known, and not a yes-or-no
+// fact that is false. A condition that reads a fact the input shows absent
+// (no GeForce card named) is no more specific to it for that.
+func (f Facts) Shows(name string) bool {
+	v, ok := f[name]
+	return ok && v.known && !(v.kind == "bool" && !v.b)
+}
