@@ -82,6 +82,7 @@ const (
 	cudaBuild                     // the CUDA of a build, a compute capability (cudabuild.go)
 	proseRiser                    // a riser or extension cable said (reRiser)
 	proseNodes                    // a run said to work on one node or to fail across nodes (reOneNodeOK, reMultiNodeFail)
+	proseDiverge                  // ranks said or shown to take different paths (reRanksDiverge)
 	proseClose                    // results said to differ only a little (reCloseSaid)
 
 	readers // how many there are: a line's woken readers are the bits of a uint64
@@ -208,6 +209,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(hostResetWords, prosePower)...)
 	out = append(out, wordTriggers(riserWords, proseRiser)...)
 	out = append(out, wordTriggers(nodeWords, proseNodes)...)
+	out = append(out, wordTriggers(divergeWords, proseDiverge)...)
 	out = append(out, wordTriggers(closeWords, proseClose)...)
 	out = append(out, wordTriggers(iommuWords, proseIOMMU)...)
 	out = append(out, wordTriggers(peerAlreadyWords, proseAlready)...)
@@ -459,6 +461,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.close.set || x.marks&markNCCLInfo != 0
 	case proseRiser:
 		return x.prose.riser.set || x.marks&markNCCLInfo != 0
+	case proseDiverge:
+		return x.prose.diverge.set || x.marks&markNCCLInfo != 0
 	case proseNodes:
 		return x.prose.oneNode.set && x.prose.multiFail.set || x.marks&markNCCLInfo != 0
 	case prosePower:

@@ -84,6 +84,13 @@ var (
 		`\bmid[- ]?(?:training|run|epoch)\b|\bin the middle of (?:training|the run|an epoch|the epoch)\b|`+
 		`\b(?:during|at|when|in)\s(?:the\s)?(?:evaluation|validation|eval|evaluating|validating|checkpoint(?:ing)?|saving)\b|`+
 		`(?:训练|跑)了?一段时间|第\s?\d+\s?个?\s?(?:iter|step|epoch|轮|步|个)|训练到[^。\n]{0,12}(?:时|后)|中途|(?:验证|评估|保存)[^。\n]{0,6}(?:时|的时候)`)
+	// Ranks said or shown to take different paths: an uneven number of
+	// batches, an empty batch on some rank, LayerDrop, a collective under
+	// "if rank == 0" ("If you run training with an uneven number of batches
+	// on different GPUs, a hang will occur", microsoft/PyMarlin#80; "use
+	// layer drop, the model training will hang", facebookresearch/fairscale#796).
+	// Beside a hang, ranks out of step are the likely cause.
+	reRanksDiverge = pattern("ranksDiverge", `(?i)\buneven (?:number of |amount of )?(?:batch|batches|data|inputs?|samples|steps|shards?|splits?)\b|\bdifferent (?:number|numbers|amount) of (?:batch|batches|steps|samples|iterations|forward passes)\b|\b(?:if|when)\s\(?\s?(?:global_|local_)?rank\s?==\s?0\b|\brank[_ ]?0[_ ]only\b|\bonly (?:on )?rank ?0\b|\bis_main_process\b|\blayer[ _-]?drop\b|\bempty batch(?:es)?\b|@master_only\b|\brank_zero_only\b`)
 	// A run said to work on one node and to fail or hang across nodes
 	// ("single node works, 2 nodes hang", "单机多卡正常，多机卡住"): what
 	// the nodes share is the network between them, not P2P inside one, so
@@ -329,6 +336,10 @@ var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "
 	"determinis", "Determinis", "bit-exact", "bitwise", "Bitwise", "bit exact", "reproducible", "Reproducible", "md5", "MD5", "Md5",
 	"略有", "稍有", "细微", "微小", "轻微"}
 
+// divergeWords are the words, as written, one of which every match of
+// reRanksDiverge holds.
+var divergeWords = []string{"uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only"}
+
 // nodeWords are the words, as written, one of which every match of
 // reOneNodeOK and of reMultiNodeFail holds.
 var nodeWords = []string{"node", "Node", "NODE", "machine", "Machine", "MACHINE", "host", "Host", "HOST", "server", "Server", "SERVER", "单机", "多机", "节点", "台", "跨机"}
@@ -345,6 +356,7 @@ type prose struct {
 	hang      event // a line that says a run on GPUs hangs
 	atInit    bool  // the hang line names the process group's set-up, or the launch prints it
 	later     event // a hang line that says the run made progress before it hung
+	diverge   event // a line that says or shows ranks taking different paths
 	oneNode   event // a line that says a run works on one node
 	multiFail event // a line that says a run fails or hangs across nodes
 	power     event // a line that says the whole machine reboots or powers off
@@ -410,6 +422,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.atInit && containsAny(s, initWords...) && !strings.Contains(s, "NCCL INFO") && reInitLog.MatchString(s) {
 		p.atInit = true
+	}
+	if !p.diverge.set && containsAny(s, divergeWords...) && !strings.Contains(s, "NCCL INFO") && reRanksDiverge.MatchString(s) {
+		p.diverge.mark(n, raw)
 	}
 	if (!p.oneNode.set || !p.multiFail.set) && containsAny(s, nodeWords...) && !strings.Contains(s, "NCCL INFO") {
 		if !p.oneNode.set && reOneNodeOK.MatchString(s) {
@@ -609,6 +624,7 @@ var proseFactRows = []proseFact{
 	{"hang.at_init", 2, Said, "hang", func(p *prose) event { return p.hang }, "atInit"},
 	{"hang.later", 2, Said, "later", func(p *prose) event { return p.later }, "notAtInit"},
 	{"nodes.multi_only", 1, Said, "multiFail", func(p *prose) event { return p.multiFail }, "oneNode"},
+	{"ranks.diverge", 1, Said, "diverge", func(p *prose) event { return p.diverge }, ""},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"output.wrong", 1, Said, "wrong", func(p *prose) event { return p.wrong }, ""},

@@ -92,6 +92,7 @@ func Table() []byte {
 	t.Words["cudaBuild"] = cudaBuildWords
 	t.Words["riser"] = riserWords
 	t.Words["nodes"] = nodeWords
+	t.Words["diverge"] = divergeWords
 	t.Words["close"] = closeWords
 	t.Words["issueForm"] = append([]string{issueFormQuestion}, issueFormAnswers...)
 	for _, n := range names {

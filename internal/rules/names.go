@@ -102,6 +102,7 @@ var displayNames = map[string]words{
 	"nccl.stopped_after_init": {"log stops after NCCL set-up", "日志停在 NCCL 初始化之后"},
 	"hang.at_init":            {"the run hangs at the process group's set-up", "运行卡在进程组初始化"},
 	"hang.later":              {"the run hangs after it made progress", "运行在已有进展之后才卡住"},
+	"ranks.diverge":           {"the ranks take different paths (uneven batches, rank 0 only)", "各 rank 走不同的路径（批次不均、仅 rank 0 执行）"},
 	"nodes.multi_only":        {"the run works on one node and fails across nodes", "单机可以运行，跨节点时失败"},
 	"output.close":            {"an array check that failed by rounding-sized differences", "数组检查失败，但差异只有舍入量级"},
 	"host.power_loss":         {"the whole machine reboots or powers off under load", "整机在负载下重启或断电"},

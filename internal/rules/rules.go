@@ -79,6 +79,7 @@
 //	hang.seen          the input says a run on GPUs hangs, or a P2P test stopped before its first figure
 //	hang.at_init       the input says the hang is at the process group's set-up, or the launch's set-up lines are the last
 //	hang.later         the input says the run made progress before it hung (after iterations, steps, epochs or hours, at evaluation)
+//	ranks.diverge      the input says or shows ranks taking different paths: an uneven number of batches, an empty batch, LayerDrop, a collective under if rank == 0
 //	nodes.multi_only   the input says a run works on one node and fails or hangs across nodes
 //	output.wrong       the input says results came back wrong (NaN, garbage, values other than expected), or NumPy's or PyTorch's array check prints Mismatched elements
 //	container.p2p      the input says GPUs in different containers (or one GPU per container) should reach each other over P2P, NVLink or CUDA IPC
