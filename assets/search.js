@@ -785,7 +785,7 @@
           var names = [];
           try { names = factsIn(R.parse(row[1]), []); } catch (e) { return; }
           if (names.indexOf(p.name) < 0 || holds(row[1], without)) { return; }
-          var reads = names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n); }).length;
+          var reads = names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n, row[1]); }).length;
           if (holds(row[1], own)) {
             docs.push({ doc: row[0], reads: reads, i: i });
           } else if (versionOpen(row[1], names, own)) {
@@ -814,9 +814,9 @@
   var HANG_FACTS = ["hang.seen", "nccl.stopped_after_init"];
   // shows mirrors rules.Facts.Shows: fact n is known, and not a yes-or-no
   // fact that is false.
-  function shows(own, n) {
+  function shows(own, n, cond) {
     var v = Object.prototype.hasOwnProperty.call(own, n) ? own[n] : null;
-    return !!v && v.known !== false && !(v.kind === "bool" && v.b === false);
+    return !!v && v.known !== false && (!(v.kind === "bool" && v.b === false) || String(cond || "").indexOf("!" + n) >= 0);
   }
   // byReadsDocs orders meta.js rows that answer a symptom as
   // search.SymptomBefore does: those reading more of the paste's facts
@@ -854,7 +854,7 @@
         var names = [];
         try { names = factsIn(R.parse(row[1]), []); } catch (e) { return; }
         if (!names.some(function (n) { return HANG_FACTS.indexOf(n) >= 0; }) || holds(row[1], without)) { return; }
-        var reads = names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n); }).length;
+        var reads = names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n, row[1]); }).length;
         if (holds(row[1], own) && !holds(row[1], alone)) {
           docs.push({ doc: row[0], reads: reads, i: i });
         } else if (versionOpen(row[1], names, own)) {
@@ -895,7 +895,7 @@
     var reads = function (c) {
       var names = [];
       try { names = factsIn(R.parse(c.condition || ""), []); } catch (e) { return 0; }
-      return names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n); }).length;
+      return names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n, c.condition); }).length;
     };
     errs.forEach(function (g) {
       g.causes = g.causes.slice().sort(function (a, b) { return a.tier - b.tier || reads(b) - reads(a); });

@@ -90,11 +90,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 // (rules.Facts.Shows).
 func symptomCause(e *kb.Entry, names []string, own rules.Facts) search.SymptomCause {
 	sc := search.NewSymptomCause(e)
-	for _, n := range names {
-		if own.Shows(n) {
-			sc.Reads++
-		}
-	}
+	sc.Reads = readsShown(e.AppliesWhen, names, own)
 	return sc
 }
 
@@ -231,13 +227,7 @@ func byReads(cs []Cause, own rules.Facts) {
 		if err != nil {
 			return 0
 		}
-		n := 0
-		for _, name := range names {
-			if own.Shows(name) {
-				n++
-			}
-		}
-		return n
+		return readsShown(c.Condition, names, own)
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		if cs[i].rank != cs[j].rank {
@@ -256,4 +246,17 @@ func missing(rs []ranked, cs []Cause) []Cause {
 		}
 	}
 	return out
+}
+
+// readsShown counts the facts of names, read by condition cond, that own
+// shows (rules.Facts.Shows), or holds false where cond reads them negated
+// (!p2p.test.data_ok): what the paste shows that the condition asks about.
+func readsShown(cond string, names []string, own rules.Facts) int {
+	n := 0
+	for _, name := range names {
+		if _, ok := own[name]; ok && (own.Shows(name) || strings.Contains(cond, "!"+name)) {
+			n++
+		}
+	}
+	return n
 }

@@ -42,7 +42,9 @@ var (
 	reHangWhere = pattern("hangWhere", `(?i)\b(?:in|at|during) (?:the )?init(?:iali[sz]ation)?\b|all_?reduce|all-reduce|all_?gather|reduce_?scatter|broadcast|barrier|init_process_group|\bnccl|collective|\bgpus?\b|multi-?gpu|p2pBandwidthLatencyTest|simpleP2P|_perf\b|\bddp\b|distributed|deepspeed|torchrun|tensor.parallel|\bcuda\b|\.generate\(|vllm|分布式|多卡|显卡|`+
 		`all_?to_?all|horovod|\bjax\b|\bpmap\b|\bpsum\b|mpirun|\btraining\b|\btrain\(|\bfsdp\b|megatron|训练|单卡|[两双二三四六八]张?卡|\d\s?张?卡`)
 	// Wrong output; in Chinese, garbled output (乱码, 胡言乱语) said of a
-	// model's output or result, not of a log's encoding.
+	// model's output or result, not of a log's encoding; a model that
+	// answers garbage, a run of Gs or only exclamation marks (llama.cpp's
+	// and vLLM's garbled tokens: ollama/ollama#5087, #7575).
 	// Results said to differ only a little: between runs, ranks or GPU
 	// counts ("the predict result diff is very small", "slightly different
 	// loss", "not deterministic", "the md5 of the saved gradient is
@@ -51,7 +53,7 @@ var (
 	// Said of results, not of speed (reCloseTopic).
 	reCloseSaid  = pattern("closeSaid", `(?i)\b(?:slight(?:ly)?|(?:very\s)?small|tiny|minor|negligible|minimal)\s(?:\w{1,12}\s){0,2}(?:differen(?:t|ces?)|diffs?|deviations?|discrepanc(?:y|ies)|variations?|mismatch(?:es)?)\b|\b(?:diff|difference|discrepancy|deviation)\s(?:is|are|was|were)\s(?:very\s|quite\s|extremely\s)?(?:small|tiny|minor|negligible)\b|\bnot\s(?:\w{1,12}\s)?(?:bit[- ]?(?:wise|exact)|bitwise[- ]identical|deterministic|reproducible)\b|\bnon-?determinis\w{0,6}\b|\bmd5\b.{0,60}\b(?:inconsistent|differ\w{0,3}|changes?|not the same)\b|(?:略有|稍有|细微|微小|轻微)的?(?:不同|差异|差别|区别)`)
 	reCloseTopic = pattern("closeTopic", `(?i)\b(?:results?|outputs?|values?|loss(?:es)?|gradients?|weights?|models?|predictions?|predict|logits?|accuracy|tensors?|sums?|md5|checksums?|parameters?)\b|结果|输出|梯度|权重|精度`)
-	reWrongOut   = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|outputting|returns?|returning|prints?|printing|gives?|giving|generates?|generating|produces?|producing|spits?|spitting|spills?|spilling|responds?|responding|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b|(?:推理|生成|回答|回复|模型|结果)[^。\n]{0,30}(?:乱码|胡言乱语)`)
+	reWrongOut   = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|outputting|returns?|returning|prints?|printing|gives?|giving|generates?|generating|produces?|producing|spits?|spitting|spills?|spilling|responds?|responding|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b|(?:推理|生成|回答|回复|模型|结果)[^。\n]{0,30}(?:乱码|胡言乱语)|\b(?:outputs?|shows?|showing|answers?|answering|responds?|responding|prints?|printing|returns?|returning|gives?|giving|generates?|generating|produces?|producing)\b[^.\n]{0,40}?\b(?:garbage|gibberish|nonsense)\b|GGGGGG|\ball (?:exclamation marks|!+)`)
 	// The process group's set-up, named where a hang is said ("hangs at
 	// init_process_group", "stuck at initializing ddp", "在deepspeed init时hang住"),
 	// or printed by the launch as the log stops (DeepSpeed's
@@ -309,7 +311,7 @@ var hangWords = []string{"hang", "Hang", "HANG", "hung", "Hung", "stuck", "Stuck
 // wrongWords are the words, as written, one of which every match of
 // reWrongOut holds.
 var wrongWords = []string{"wrong", "Wrong", "WRONG", "incorrect", "Incorrect", "corrupt", "Corrupt", "garbage", "Garbage", "garbled", "Garbled",
-	"gibberish", "Gibberish", "nonsense", "Nonsense", "bogus", "Bogus", "zeros", "Zeros", "ZEROS", "instead of", "Instead of", "ilent", "zeroed out", "zero tensor",
+	"gibberish", "Gibberish", "nonsense", "Nonsense", "bogus", "Bogus", "zeros", "Zeros", "ZEROS", "instead of", "Instead of", "ilent", "zeroed out", "zero tensor", "GGGGGG", "all exclamation", "all !",
 	"乱码", "胡言乱语"}
 
 // initWords are the words, as written, one of which every match of
