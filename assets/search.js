@@ -1162,7 +1162,9 @@
       return load(lang, "meta").then(function (meta) {
         var notes = {}, matched = results.filter(function (r) { return r.kind === "entry" && r.match; });
         (meta.notes || []).forEach(function (id) { notes[id] = true; });
-        if (composed.length) { return results; }
+        // Composed lines that no cause answers leave the paste's symptoms
+        // to answer first, as explain does (diagnose's allBare).
+        if (composed.some(function (c) { return c.causes.length > 0; })) { return results; }
         // Error lines: those that say only that something hung are answered
         // with what explains the hang first (hangFirst).
         if (matched.some(function (r) { return !notes[r.id]; })) { return hangExplains(q, lang).then(function (h) { hang = h; return results; }); }

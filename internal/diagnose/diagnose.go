@@ -465,13 +465,16 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 	// NCCL's WARN line) in a log, but says less: the messages that name a
 	// failure come first.
 	sort.SliceStable(errs, func(i, j int) bool { return !errs[i].wrapper && errs[j].wrapper })
-	if len(errs) == 0 && o.Paste != nil {
-		// No error line: what the input shows (symptoms.go), known once it
-		// has ended.
-		if errs, err = symptoms(s, o.Paste.Facts(), facts, o, len(notes) > 0); err != nil {
+	if o.Paste != nil && (len(errs) == 0 || !o.Follow && allBare(errs)) {
+		// No error line, or only lines composed from their parts that no
+		// cause answers: what the input shows (symptoms.go), known once it
+		// has ended, comes first, as the search page shows it.
+		sym, err := symptoms(s, o.Paste.Facts(), facts, o, len(notes) > 0)
+		if err != nil {
 			return nil, sum, err
 		}
-		for _, m := range errs {
+		errs = append(sym, errs...)
+		for _, m := range sym {
 			if !o.Follow {
 				break
 			}
@@ -544,4 +547,16 @@ func count(sum *Summary, m Message) {
 	} else {
 		sum.Errors++
 	}
+}
+
+// allBare says whether every message of errs is composed from its parts
+// (an error no entry names) and has no cause: the input's symptoms, a
+// version said to fail beside it, say more than the bare error.
+func allBare(errs []Message) bool {
+	for _, m := range errs {
+		if !m.Composed || len(m.Causes) > 0 {
+			return false
+		}
+	}
+	return len(errs) > 0
 }

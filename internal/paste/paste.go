@@ -316,12 +316,12 @@ var (
 	reEnvDriver = pattern("envDriver", `Nvidia driver version\s*: (\d+\.\d+(?:\.\d+)?)`)
 	reNvcc      = pattern("nvcc", `Cuda compilation tools, release (\d+\.\d+), V`)
 	reRuntime   = pattern("runtime", `(?i)CUDA runtime version"?\s{0,8}:?\s{0,8}"?(\d{1,6}(?:\.\d{1,6}){0,4})`)
-	reTorch     = pattern("torch", `PyTorch version\s*: (\d\S*)|\btorch==(\d\S*)|^torch (\d{1,3}\.\d{1,3}\S*) cuda `)
-	reTF        = pattern("tf", `(?i)TensorFlow version:? (\d\S*)|\btensorflow(?:-gpu)?==(\d\S*)`)
-	reJAX       = pattern("jax", `^jax:\s+(\d\S*)|\bjax==(\d\S*)`)
-	reJAXLib    = pattern("jaxlib", `^jaxlib:\s+(\d\S*)|\bjaxlib==(\d\S*)`)
-	reVLLM      = pattern("vllm", `vLLM Version\s*: v?(\d\S*)|\bvllm==(\d\S*)|vLLM API server version v?(\d\S*)|LLM engine \(v(\d[^)\s]*)\)`)
-	rePipNCCL   = pattern("pipNCCL", `\bnvidia-nccl-cu\d+==(\d\S*)`)
+	reTorch     = pattern("torch", `PyTorch version\s*: (\d(?:[\w.+\-]*\w)?)|\btorch==(\d(?:[\w.+\-]*\w)?)|^torch (\d{1,3}\.\d{1,3}\S*) cuda `)
+	reTF        = pattern("tf", `(?i)TensorFlow version:? (\d(?:[\w.+\-]*\w)?)|\btensorflow(?:-gpu)?==(\d(?:[\w.+\-]*\w)?)`)
+	reJAX       = pattern("jax", `^jax:\s+(\d(?:[\w.+\-]*\w)?)|\bjax==(\d(?:[\w.+\-]*\w)?)`)
+	reJAXLib    = pattern("jaxlib", `^jaxlib:\s+(\d(?:[\w.+\-]*\w)?)|\bjaxlib==(\d(?:[\w.+\-]*\w)?)`)
+	reVLLM      = pattern("vllm", `vLLM Version\s*: v?(\d(?:[\w.+\-]*\w)?)|\bvllm==(\d(?:[\w.+\-]*\w)?)|vLLM API server version v?(\d(?:[\w.+\-]*\w)?)|LLM engine \(v(\d[^)\s]*)\)`)
+	rePipNCCL   = pattern("pipNCCL", `\bnvidia-nccl-cu\d+==(\d(?:[\w.+\-]*\w)?)`)
 	reConsumer  = pattern("consumer", `\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b|\b[RG]TX ?(?:[2345]0[5-9]0|1[06][5-8]0|9[5-8]0)\b|\b\d{1,2} ?[x*] ?[345]090\b|\b[345]090 ?[x*] ?\d{1,2}\b|\b[345]090'?s\b|\b(?:NVIDIA|[Nn]vidia) [345]090\b|\b[345]090 (?:[Gg][Pp][Uu]s?|[Cc]ards?)\b|\b[345]090\s?(?:单卡|双卡|显卡|两张|多卡)|\b(?:[Tt]wo|[Ff]our|[Ee]ight|[Mm]ultiple|[Ss]everal|[Dd]ual|[Ss]ingle|\d) [345]090\b|\b(?:10[5-8]|20[5-8]|30[5-9]|40[5-9]|50[5-9])0 ?[Tt][Ii]s?\b`)
 	// AMD GPUs, by name or as ROCm names them: a Radeon, an Instinct MI
 	// card, a gfx target, llama.cpp's ROCm devices.
