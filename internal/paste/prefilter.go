@@ -454,7 +454,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case tensorPrint:
 		return x.sym.tensors.zeros.set && x.sym.tensors.differs.set
 	case proseHang:
-		return x.prose.hang.set || x.marks&markNCCLInfo != 0
+		// A later hang line may still say the run made progress (hang.later).
+		return x.prose.hang.set && x.prose.later.set || x.marks&markNCCLInfo != 0
 	case proseInit:
 		return x.prose.atInit || x.marks&markNCCLInfo != 0
 	case proseClose:

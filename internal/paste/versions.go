@@ -44,14 +44,14 @@ var (
 // generation has no kernels for it: the conditions of the no-kernel-image
 // entries read the architecture beside the NCCL or PyTorch version.
 var (
-	reGPUAmpere    = pattern("gpuAmpere", `\b(?:A100|A800|A30|A40|A10|A16)(?:[- ]?(?:SXM\d?|PCIE|PCIe|\d{2}GB))?\b|\bRTX A\d{4}\b|\b(?:RTX|GeForce) ?30[5-9]0(?: ?Ti)?\b|\b30[5-9]0 ?Ti\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?30[5-9]0\b`)
-	reGPUAda       = pattern("gpuAda", `\bL40S?\b|\b(?:NVIDIA|Tesla|\d ?[x*]|GPU:?) ?L(?:4|20)\b|\bL(?:4|20) GPUs?\b|\bRTX \d{4} Ada\b|\b(?:RTX|GeForce) ?40[5-9]0(?: ?Ti)?\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?40[5-9]0\b`)
-	reGPUHopper    = pattern("gpuHopper", `\b(?:H100|H200|H800|H20|GH200)\b`)
+	reGPUAmpere = pattern("gpuAmpere", `\b(?:A100|A800|A30|A40|A10|A16)(?:[- ]?(?:SXM\d?|PCIE|PCIe|\d{2}GB))?\b|\bRTX A\d{4}\b|\b(?:RTX|GeForce) ?30[5-9]0(?: ?Ti)?\b|\b30[5-9]0 ?Ti\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?30[5-9]0\b`)
+	reGPUAda    = pattern("gpuAda", `\bL40S?\b|\b(?:NVIDIA|Tesla|\d ?[x*]|GPU:?) ?L(?:4|20)\b|\bL(?:4|20) GPUs?\b|\bRTX \d{4} Ada\b|\b(?:RTX|GeForce) ?40[5-9]0(?: ?Ti)?\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?40[5-9]0\b`)
+	reGPUHopper = pattern("gpuHopper", `\b(?:H100|H200|H800|H20|GH200)\b`)
 	// The data-centre names among them, GeForce never: a paste that names
 	// one ("2 H800 servers") is not about GeForce cards, unless it names
 	// one as well.
 	reGPUDataCentre = pattern("gpuDataCentre", `\b(?:A100|A800|A30|A40|A10|A16|H100|H200|H800|H20|GH200|B200|B100|B300|GB200|GB300|L40S?|L20)\b`)
-	reGPUBlackwell = pattern("gpuBlackwell", `\b(?:B200|B100|B300|GB200|GB300|GB10)\b|\bRTX PRO [456]000\b|\b(?:RTX|GeForce) ?50[5-9]0(?: ?Ti)?\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?50[5-9]0\b`)
+	reGPUBlackwell  = pattern("gpuBlackwell", `\b(?:B200|B100|B300|GB200|GB300|GB10)\b|\bRTX PRO [456]000\b|\b(?:RTX|GeForce) ?50[5-9]0(?: ?Ti)?\b|\b(?:NVIDIA|[Nn]vidia|\d ?[x*]) ?50[5-9]0\b`)
 )
 
 // gpuArchs are the architectures in the order gpuArchBits numbers them,
