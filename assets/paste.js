@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), atInit: false, later: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), hangBare: ev(), atInit: false, later: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
@@ -607,6 +607,8 @@
         p.atInit = p.atInit || containsAny(s, INIT_WORDS) && RE.initStage.test(s) && !RE.initNot.test(s);
       }
       if (!p.later.set && RE.hangLater.test(s)) { mark(p.later, n, raw); }
+    } else if (!p.hang.set && !p.hangBare.set && containsAny(s, HANG_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.hangBare.test(s) && !RE.hangNot.test(s) && !RE.hangBareNot.test(s)) {
+      mark(p.hangBare, n, raw);
     }
     if (!p.atInit && containsAny(s, INIT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.initLog.test(s)) { p.atInit = true; }
     if (!p.close.set && containsAny(s, T.words.close)) {
@@ -736,6 +738,7 @@
     },
     atInit: function (x) { return x.prose.atInit && !x.nccl.firstChannel.set && !x.sym.hang.init.set; },
     notAtInit: function (x) { return !x.prose.atInit; },
+    noHang: function (x) { return !x.f["hang.seen"] && !x.f["nccl.stopped_after_init"]; },
     oneNode: function (x) { return x.prose.oneNode.set; },
     powerGPUs: function (x) { return x.prose.powerGPUs || x.prose.multi || x.prose.dist; },
     testsNoWrong: function (x) {

@@ -26,7 +26,12 @@ var (
 		`\b(?:seems?|seemed|appears?|appeared)\sto\s(?:block|stall)\b|\b(?:blocks|blocked)\s(?:at|in|inside|on)\s(?:the\s)?\W?\w|`+
 		`\bnothing (?:else |more )?happen(?:s|ed)\b|\btim(?:ed|es|e) ?out after \d{1,4}\s?(?:minutes?|mins?|hours?|hrs?|h)\b|\bstall(?:s|ed|ing)\b|`+
 		`没有?反应|不动了|一直等待|无响应|没有进展`)
-	reHangNot = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock|stall|block)|`+
+	reHangBare = pattern("hangBare", `(?i)\b(?:hangs|hanging|hung|stuck|freezes|freezing|froze|deadlock(?:s|ed)?)\b|卡住|卡死|挂起|死锁`)
+	// Without a place, the words say less: "I'm stuck with 256MB GARTs"
+	// (ROCm/amdgpu#78) has to live with it, a browser or a desktop that
+	// froze is the host's, and a deadlock avoided or fixed never came.
+	reHangBareNot = pattern("hangBareNot", `(?i)\bstuck with\b|\b(?:browser|pc|computer|desktop|laptop|screen|display|mouse|gui|ui|os)\s(?:\w{1,12}\s)?(?:froze|freezes|freezing|hangs|hung|stuck)\b|\b(?:avoid(?:s|ed)?|prevent(?:s|ed)?|fix(?:es|ed)?|solve[sd]?|resolve[sd]?)\s(?:\w{1,12}\s){0,2}(?:hangs|deadlocks?|freezes)\b`)
+	reHangNot     = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock|stall|block)|`+
 		// A hang that may come, not one that came ("can cause a hang",
 		// "causing ... or even a hang"); freezing layers and stuck on how.
 		`\b(?:can|could|may|might|will|would)\s(?:\w{1,20}\s){0,2}(?:cause[sd]?|lead to|result in|trigger)\b.{0,100}\b(?:hang|deadlock|stall|freez)|\bor even (?:a |to )?(?:hang|deadlock|stall)|`+
@@ -385,6 +390,7 @@ type prose struct {
 	nvls      event // a line that says NCCL uses no NVLS channels
 	win       event // a line that says the run is on native Windows
 	wsl       bool  // the paste names WSL: Linux, not native Windows
+	hangBare  event // a hang said without its place
 	multi     bool  // the paste starts a distributed or multi-GPU run
 	bwFig     event // a line that sets a bandwidth figure against the link's headline
 	bwCar     bool  // the paste names NVLink, NVSwitch or a bandwidth test
@@ -421,6 +427,8 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		if !p.later.set && reHangLater.MatchString(s) {
 			p.later.mark(n, raw)
 		}
+	} else if !p.hang.set && !p.hangBare.set && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangBare.MatchString(s) && !reHangNot.MatchString(s) && !reHangBareNot.MatchString(s) {
+		p.hangBare.mark(n, raw)
 	}
 	if !p.atInit && containsAny(s, initWords...) && !strings.Contains(s, "NCCL INFO") && reInitLog.MatchString(s) {
 		p.atInit = true
@@ -610,6 +618,11 @@ var proseGates = map[string]func(x *Extractor) bool{
 	// A hang at the process group's set-up: NCCL printed no set-up line
 	// and no channel, so it never set up a communicator.
 	"atInit": func(x *Extractor) bool { return x.prose.atInit && !x.nccl.firstChannel.set && x.sym.hang.line == 0 },
+	"noHang": func(x *Extractor) bool {
+		_, seen := x.facts["hang.seen"]
+		_, stopped := x.facts["nccl.stopped_after_init"]
+		return !seen && !stopped
+	},
 	// A hang after progress is not one at the set-up.
 	"notAtInit": func(x *Extractor) bool { return !x.prose.atInit },
 	// Across nodes it fails, and on one it works: both said.
@@ -668,6 +681,9 @@ var proseFactRows = []proseFact{
 	// (hangline.go): above a hang said in words.
 	{"hang.seen", 3, "error line", "hangLine", func(p *prose) event { return p.hangLine }, ""},
 	{"collectives.differ", 3, "error line", "differ", func(p *prose) event { return p.differ }, ""},
+	// Last: a hang said with no word of where counts only when nothing
+	// else says the run hung.
+	{"hang.said", 1, Said, "hangBare", func(p *prose) event { return p.hangBare }, "noHang"},
 }
 
 // proseFacts gives the facts of these readers once the input ends.

@@ -593,6 +593,7 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"host.power_loss", "host.power_loss"},
 	{"pcie.riser", "pcie.riser"},
 	{"gpu.consumer", "gpu.consumer"},
+	{"hang.said", "hang.said"},
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},
 	{"ranks.same_gpu", "ranks.same_gpu"},
@@ -621,7 +622,7 @@ var rankedSymptoms = func() []struct{ fact, cond string } {
 		switch {
 		case s.fact == "version.regression":
 			first = append(first, s)
-		case s.fact == "gpu.consumer":
+		case s.fact == "gpu.consumer" || s.fact == "hang.said":
 			last = append(last, s)
 		case noiseFact(s.fact):
 			noise = append(noise, s)
@@ -673,7 +674,7 @@ func noiseFact(name string) bool {
 // outcomeFacts are the facts that tell what a run did (hung, stopped after
 // NCCL's set-up, gave wrong values, ran slowly) rather than what the
 // machine is.
-var outcomeFacts = []string{"hang.seen", "hang.at_init", "hang.later", "nccl.stopped_after_init", "output.wrong", "perf.slow", "nccl.tests.wrong", "p2p.copy_zeros"}
+var outcomeFacts = []string{"hang.seen", "hang.said", "hang.at_init", "hang.later", "nccl.stopped_after_init", "output.wrong", "perf.slow", "nccl.tests.wrong", "p2p.copy_zeros"}
 
 // Outcome says whether fact name tells what a run did: a paste that does
 // not say so did not see it, so a condition that waits on it and on a

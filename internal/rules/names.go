@@ -117,6 +117,7 @@ var displayNames = map[string]words{
 	"nccl.tests.nvlink":       {"nccl-tests ran over NVLink", "nccl-tests 经 NVLink 运行"},
 	"nccl.tests.small_sizes":  {"nccl-tests sizes too small for peak bandwidth", "nccl-tests 的数据量太小，达不到峰值带宽"},
 	"hang.seen":               {"the run hangs", "运行挂起"},
+	"hang.said":               {"a hang said without where it happens", "据称运行挂起，未说在哪里"},
 	"output.wrong":            {"wrong values or output", "结果或输出错误"},
 	"container.p2p":           {"P2P wanted between containers", "容器之间需要 P2P"},
 	"cpu.amd":                 {"AMD CPU (EPYC, Ryzen, Threadripper)", "AMD CPU（EPYC、Ryzen、Threadripper）"},
