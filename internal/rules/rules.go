@@ -77,6 +77,7 @@
 //	nccl.tests.nvlink      the link nccl-tests is judged against is NVLink
 //	nccl.tests.small_sizes nccl-tests' largest size is under 64 MiB, too small to reach peak bandwidth
 //	hang.seen          the input says a run on GPUs hangs, or a P2P test stopped before its first figure
+//	hang.said          the input says something hangs with no word of where (no GPUs, collective or launch named) and nothing else says a run hung
 //	hang.at_init       the input says the hang is at the process group's set-up, or the launch's set-up lines are the last
 //	hang.later         the input says the run made progress before it hung (after iterations, steps, epochs or hours, at evaluation)
 //	ranks.diverge      the input says or shows ranks taking different paths: an uneven number of batches, an empty batch, LayerDrop, a collective under if rank == 0
