@@ -935,7 +935,8 @@
     for (k = 0; k < 16 && (m = re.exec(s)); k++) {
       var v = m[1], at = groupAt(m, 1), owner = "";
       for (i = 0; i < named.length; i++) { if (named[i].at === at) { owner = named[i].comp; } }
-      if ((owner === comp || owner === "") && storyShape(comp, v, first)) { vers.push({ v: v, at: at }); }
+      // Named with the component, a version is its in any major; said alone, only in the first's shape.
+      if (owner === comp && storyShape(comp, v, v) || owner === "" && storyShape(comp, v, first)) { vers.push({ v: v, at: at }); }
     }
     var cuts = [0];
     re = global("storyCut");

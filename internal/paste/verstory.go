@@ -21,13 +21,14 @@ import (
 
 // storyCompNames are the components a story names, as a pattern's
 // alternation (storyComponents says what each is).
-const storyCompNames = `nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang`
+const storyCompNames = `nvidia[- ]drivers?|drivers?|nccl|cuda|pytorch[- ]lightning|pytorch|torch|vllm|jaxlib|jax|aws-ofi-nccl|open ?mpi|ompi|ucx|deepspeed|tensorrt-llm|sglang|` +
+	`tensorflow|horovod|linux kernel|transformers|accelerate|lightning|ray|cupy|rapids|llama\.cpp|ollama|lmdeploy|xformers|rocm|nvshmem|megatron-lm|megatron|nemo|mpich|mvapich2|gdrcopy|nixl|deepep`
 
 var (
 	// A component named with its version: "driver 535", "NVIDIA driver to
 	// 545.23.08", "NCCL 2.30.7", "PyTorch version 2.3", "vLLM v0.4.2",
 	// "vllm library version `v0.6.1`" (Markdown quotes it as code).
-	reStoryComp = pattern("storyComp", `(?i)\b(`+storyCompNames+`)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series|library)s?){0,2}(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|=|:|(?:降级|升级|回退|版本)[到为至]?))?[ \t]{0,3}[\x60'"]?[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
+	reStoryComp = pattern("storyComp", `(?i)\b(`+storyCompNames+`)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series|library)s?){0,2}(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|=|:|(?:降级|升级|回退|版本)[到为至]?))?(?:[ \t]{0,3}|-)[\x60'"]?[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
 	// A driver named by its version first: "the 545 driver", "R545 drivers",
 	// "545.23.08 NVIDIA driver"; or by its version's shape alone, three
 	// digits and two more parts ("revert to 535.154.05"), which no other
@@ -91,7 +92,7 @@ var storyWords = []string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", 
 	// another line completes (storyHalf).
 	// "hang" alone is in "change": the forms a failure takes.
 	"hangs", "hang ", "hang.", "hang,", "hanging", "Hang", "hung", "stuck", "Stuck", "deadlock", "Deadlock", "freez", "froze", "crash", "Crash", "broke", "Broke",
-	"regress", "Regress", "slow", "Slow", "卡住", "卡死", "挂起",
+	"regress", "Regress", "slow", "Slow", "segfault", "Segfault", "卡住", "卡死", "挂起",
 	// A new or old release said without its version (reStoryBare).
 	// Led by a space: "renew", "threshold" and "hold" are none.
 	" new ", "New ", " newer", "latest", "Latest", " old ", "Old ", " older", "previous", "Previous", "旧版本", "新版本"}
@@ -115,6 +116,12 @@ var storyComponents = map[string][2]string{
 	"vllm": {"vllm", "python.vllm"}, "jax": {"jax", "python.jax"}, "jaxlib": {"jax", "python.jaxlib"}, "aws-ofi-nccl": {"aws-ofi-nccl", ""},
 	"open mpi": {"openmpi", ""}, "openmpi": {"openmpi", ""}, "ompi": {"openmpi", ""}, "ucx": {"ucx", ""}, "deepspeed": {"deepspeed", ""},
 	"tensorrt-llm": {"tensorrt-llm", ""}, "sglang": {"sglang", ""},
+	"tensorflow": {"tensorflow", ""}, "horovod": {"horovod", ""}, "linux kernel": {"kernel", ""},
+	"transformers": {"transformers", ""}, "accelerate": {"accelerate", ""}, "lightning": {"lightning", ""}, "pytorch lightning": {"lightning", ""},
+	"pytorch-lightning": {"lightning", ""}, "ray": {"ray", ""}, "cupy": {"cupy", ""}, "rapids": {"rapids", ""}, "llama.cpp": {"llama.cpp", ""},
+	"ollama": {"ollama", ""}, "lmdeploy": {"lmdeploy", ""}, "xformers": {"xformers", ""}, "rocm": {"rocm", ""}, "nvshmem": {"nvshmem", ""},
+	"megatron-lm": {"megatron", ""}, "megatron": {"megatron", ""}, "nemo": {"nemo", ""}, "mpich": {"mpich", ""}, "mvapich2": {"mvapich2", ""},
+	"gdrcopy": {"gdrcopy", ""}, "nixl": {"nixl", ""}, "deepep": {"deepep", ""},
 }
 
 // storyComponentWords is storyComponents as the browser's table holds it:
@@ -218,7 +225,9 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 				owner = nv.comp
 			}
 		}
-		if (owner == comp || owner == "") && storyShape(comp, v, first) {
+		// Named with the component, a version is its in any major ("RAPIDS
+		// 26.02 ... RAPIDS 25.12"); said alone, only in the first's shape.
+		if owner == comp && storyShape(comp, v, v) || owner == "" && storyShape(comp, v, first) {
 			vers = append(vers, verAt{v, at, comp})
 		}
 	}
