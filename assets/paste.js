@@ -795,6 +795,7 @@
   X.scalingLine = function (s, n, raw) {
     var c = this.scale;
     if (!c.same.set && containsAny(raw, SAME_GPU_WORDS)) { this.sameGPULine(s, n, raw); }
+    if (!c.fail.set && containsAny(s, T.words.oneUsed) && s.indexOf("NCCL INFO") < 0 && RE.oneUsed.test(s)) { mark(c.fail, n, raw); }
     if (c.fail.set && c.dp || !containsAny(s, SCALE_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
     var dp = RE.scaleDP.test(s);
     c.dp = c.dp || dp;

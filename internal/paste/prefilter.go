@@ -203,6 +203,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(gpuNameWords, gpuArchName)...)
 	out = append(out, wordTriggers(cudaBuildWords, cudaBuild)...)
 	out = append(out, wordTriggers(scaleWords, proseScaling)...)
+	out = append(out, wordTriggers(oneUsedWords, proseScaling)...)
 	out = append(out, wordTriggers(sameGPUWords, sameGPU)...)
 	out = append(out, wordTriggers(acsWords, proseACS)...)
 	out = append(out, wordTriggers(initLogWords, proseInit)...)

@@ -62,6 +62,19 @@ var (
 	// Three digits at most, so that "3090s" is a GPU, not a time.
 	reScaleSecOne   = pattern("scaleSecOne", `(?i)(?:单卡|一卡|单张卡|一张卡|\b(?:one|single|1)\s?(?:gpu|card)\b)[^\d\n]{0,20}?(\d{1,3}(?:\.\d{1,3})?)\s?(?:s|secs?|seconds?|秒)(?:[^\w/]|$)`)
 	reScaleSecMulti = pattern("scaleSecMulti", `(?i)(?:双卡|两卡|两张卡|多卡|([2-8])\s?(?:张|块)?卡|\b(two|four|eight|[2-8])\s?(?:x\s)?(?:gpu|card)s\b)[^\d\n]{0,20}?(\d{1,3}(?:\.\d{1,3})?)\s?(?:s|secs?|seconds?|秒)(?:[^\w/]|$)`)
+	// Only one of several GPUs used: "the server only uses one GPU out of
+	// four" (ollama/ollama#12768), "only one GPU is used" (#8546), "it
+	// indicates I am only using one GPU of the four" (mfem/mfem#3129), "the
+	// third card is not used at all", "模型并没有加载到两张卡上"
+	// (InternLM/lmdeploy#1059). A program that places a model on one GPU
+	// when it fits, a split that runs the GPUs in turn, a setting not passed
+	// or a rank-to-GPU mapping: the launch, not the link. "I only use one
+	// GPU" is how a run was made to work, and is not read.
+	reOneUsed = pattern("oneUsed", `(?i)\bonly\s(?:uses|utili[sz]es|loads|runs on)\s(?:\w{1,12}\s){0,2}?(?:one|1|a single|single|the first|gpu\s?0|gpu:0|cuda:0)\b|`+
+		`\b(?:is|are|was|were|been|am|it|it's)\s(?:\w{1,12}\s)?only\s(?:using|use|uses|utili[sz]ing|loading|running on)\s(?:\w{1,12}\s){0,2}?(?:one|1|a single|single|the first|gpu\s?0|gpu:0|cuda:0)\b|`+
+		`\bonly\s(?:one|1|a single|the first)\s(?:gpu|card|device)\s(?:\w{1,12}\s)?(?:is|was|gets?|got)\s(?:being\s)?(?:used|utili[sz]ed|loaded|busy|active)\b|\bonly\sgpu\s?0\s(?:is|was)\s(?:being\s)?used\b|`+
+		`\b(?:other|second|third|fourth|remaining|rest of the)\s(?:\w{1,12}\s)?(?:gpus?|cards?)\s(?:\w{1,12}\s){0,3}?(?:is|are|was|were|stays?|remains?|sits?)\s(?:\w{1,12}\s)?(?:idle|unused|not\s(?:being\s)?used|never used)\b|`+
+		`\bnot (?:being )?used at all\b|只(?:用|使用)了?(?:一张|一块|一个|单)卡|(?:没有|没)(?:加载|分配|分布)到(?:两|多|2|4|8)(?:张|块)?卡`)
 	// "not slower": the denial.
 	reScaleNot = pattern("scaleNot", `(?i)(?:\bnot|\bnever|\bno longer|n't)\s(?:\w{1,12}\s)?slower\b`)
 	// DataParallel or the kvstore said on a line that says slow or low
@@ -101,6 +114,10 @@ var scaleWords = []string{"slow", "Slow", "SLOW", "faster", "Faster", "FASTER", 
 	"s/it", "it/s", "longer", "Longer", "more time", "more hours", "more seconds", "more minutes", "improvement", "gain", "increase",
 	"halved", "dropped", "drops", "decreased", "decreases", "went down", "慢", "加速", "提速", "提升", "变快", "单卡", "利用率", "反而", "最短", "最快", "分之", "一半", "不如", "下降", "降低", "变差", "lower", "worse", "fastest", "Fastest", "shortest", "Shortest", "quickest",
 	"DataParallel", "Dataparallel", "dataparallel", "dataParallel", "DATAPARALLEL", "kvstore", "KVStore", "kvStore", "KVstore", "Kvstore", "KVSTORE", "kv_store", "kv-store", "KV_STORE"}
+
+// oneUsedWords are the words, as written, one of which every match of
+// reOneUsed holds.
+var oneUsedWords = []string{"only", "Only", "ONLY", "used at all", "只用", "只使用", "加载到", "分配到", "分布到"}
 
 // scaling is the state of this reader.
 type scaling struct {
@@ -185,6 +202,9 @@ func (x *Extractor) scalingLine(s string, n int, raw string) {
 	c := &x.scale
 	if !c.same.set && containsAny(raw, sameGPUWords...) {
 		x.sameGPULine(s, n, raw)
+	}
+	if !c.fail.set && containsAny(s, oneUsedWords...) && !strings.Contains(s, "NCCL INFO") && reOneUsed.MatchString(s) {
+		c.fail.mark(n, raw)
 	}
 	if c.fail.set && c.dp || !containsAny(s, scaleWords...) || strings.Contains(s, "NCCL INFO") {
 		return

@@ -130,7 +130,7 @@ var displayNames = map[string]words{
 	"allreduce.custom":        {"custom all-reduce in use", "使用自定义 all-reduce"},
 	"perf.vs_headline":        {"a bandwidth figure set against the link's headline figure, said in words", "据称带宽数值与链路标称值相比偏低"},
 	"windows.distributed":     {"a distributed run on native Windows, said in words", "据称在原生 Windows 上运行分布式任务"},
-	"perf.no_speedup":         {"several GPUs no faster than one, said in words", "据称多块 GPU 并不比一块快"},
+	"perf.no_speedup":         {"several GPUs no faster than one, or only one of them used, said in words", "据称多块 GPU 并不比一块快，或只用到其中一块"},
 	"perf.dataparallel":       {"several GPUs no faster than one with DataParallel or MXNet's kvstore, said in words", "据称使用 DataParallel 或 MXNet 的 kvstore 时多块 GPU 并不比一块快"},
 	"ranks.same_gpu":          {"several ranks on one GPU, said in words or shown by NCCL's set-up lines", "多个 rank 使用同一块 GPU（据称，或见于 NCCL 的初始化行）"},
 	"topo.known":              {"information on the path between GPUs (topology, an NCCL_DEBUG=INFO log, ACS, IOMMU, CPU sockets)", "GPU 之间路径的信息（拓扑、NCCL 调试日志、ACS、IOMMU、CPU 插槽）"},
