@@ -86,7 +86,8 @@ var (
 	// at random: in the reports behind the entries those were as often a
 	// release's bug or a path that hangs now and then.
 	reHangLater = pattern("hangLater", `(?i)\bafter\s(?:(?:some|several|a few|many|a number of|thousands? of|hundreds? of|about|around|~)\s)?(?:\d[\d,.]*k?\s?)?(?:iterations?|iters?|steps?|epochs?|batches|hours?|hrs|days?|rounds?)\b|`+
-		`\bafter\s(?:the\s)?(?:first|second|third|\d+(?:st|nd|rd|th))\s(?:iteration|iter|step|epoch|batch|evaluation|eval|checkpoint)\b|\bafter (?:running|training|working) (?:fine |well |normally )?for (?:a while|some time|hours|days|\d)|\bafter (?:a while|some time)\b|`+
+		`\bafter\s(?:the\s)?(?:first|second|third|\d+(?:st|nd|rd|th))\s(?:iteration|iter|step|epoch|batch|evaluation|eval|checkpoint)\b|`+
+		`\bafter\s(?:completing|finishing|running|training|doing)\s(?:the\s)?(?:one|an?|\d+|first|second|a few|few|several|some)\s(?:full\s)?(?:iterations?|iters?|steps?|epochs?|batches|rounds?)\b|\bafter (?:running|training|working) (?:fine |well |normally )?for (?:a while|some time|hours|days|\d)|\bafter (?:a while|some time)\b|`+
 		`\b(?:at|on|in|around)\s(?:the\s)?(?:specific\s)?(?:end of (?:the |an? |each |every )?epoch|(?:iteration|iter|step|batch)\s?[(#:=]?\s?[1-9]\d|epoch\s?[(#:=]?\s?[1-9]|\d+(?:st|nd|rd|th)\s(?:iteration|iter|step|epoch|batch))|`+
 		`\bmid[- ]?(?:training|run|epoch)\b|\bin the middle of (?:training|the run|an epoch|the epoch)\b|`+
 		`\b(?:during|at|when|in)\s(?:the\s)?(?:evaluation|validation|eval|evaluating|validating|checkpoint(?:ing)?|saving)\b|`+
@@ -102,8 +103,8 @@ var (
 	// ("single node works, 2 nodes hang", "单机多卡正常，多机卡住"): what
 	// the nodes share is the network between them, not P2P inside one, so
 	// the interface NCCL picked and the hosts' reachability come first.
-	reOneNodeOK     = pattern("oneNodeOK", `(?i)\b(?:single|one|1)[\s-](?:node|machine|host|server)\b.{0,60}\b(?:works?|working|worked|fine|ok|okay|normal(?:ly)?|succeed(?:s|ed)?|pass(?:es|ed)?|no (?:problems?|issues?))\b|\b(?:works?|worked|working|runs? (?:fine|well)|succeeds?)\b.{0,40}\b(?:on|with|in|within)\s(?:a\s)?(?:single|one|1)[\s-](?:node|machine|host|server)\b|单机(?:多卡|单卡)?[^。\n，,]{0,12}(?:可以|正常|没有?问题|能跑|跑通|成功|没事)`)
-	reMultiNodeFail = pattern("multiNodeFail", `(?i)\b(?:multi-?\s?nodes?|multiple (?:nodes|machines|servers|hosts)|multi-?machines?|(?:two|2|three|3|four|4|several|more) (?:nodes|machines|servers|hosts)|across (?:nodes|machines|hosts)|inter-?node|cross-?node)\b.{0,80}\b(?:hangs?|hung|hanging|stuck|freez\w*|fails?|failed|failing|errors?|crash\w*|time[sd]? ?out|timeout|(?:does|did)(?:n't| not) work|not working|can(?:'t|not) (?:connect|communicate))\b|\b(?:hangs?|hung|stuck|fails?|failed|errors? out|crash(?:es|ed)?|times? out)\b.{0,60}\b(?:multi-?\s?nodes?|multiple (?:nodes|machines)|(?:two|2|several|more) (?:nodes|machines)|across (?:nodes|machines))\b|(?:多机|多节点|两台|2台|两个节点|跨机|跨节点)[^。\n]{0,20}(?:卡住|卡死|卡在|报错|失败|不行|超时|挂)`)
+	reOneNodeOK     = pattern("oneNodeOK", `(?i)\b(?:single|one|1)[\s-](?:node|machine|host|server|computer|pc|box|workstation)\b.{0,60}\b(?:works?|working|worked|fine|ok|okay|normal(?:ly)?|succeed(?:s|ed)?|pass(?:es|ed)?|no (?:problems?|issues?))\b|\b(?:works?|worked|working|(?:runs?|running) (?:very |really )?(?:fine|well)|succeeds?)\b.{0,40}\b(?:on|with|in|within)\s(?:a\s)?(?:single|one|1)[\s-](?:node|machine|host|server|computer|pc|box|workstation)\b|单机(?:多卡|单卡)?[^。\n，,]{0,12}(?:可以|正常|没有?问题|能跑|跑通|成功|没事)`)
+	reMultiNodeFail = pattern("multiNodeFail", `(?i)\b(?:multi-?\s?nodes?|multiple (?:nodes|machines|servers|hosts|computers|pcs)|multi-?machines?|(?:two|2|three|3|four|4|several|more) (?:\w{1,12} )?(?:nodes|machines|servers|hosts|computers|pcs)|across (?:nodes|machines|hosts)|inter-?node|cross-?node)\b.{0,80}\b(?:hangs?|hung|hanging|stuck|freez\w*|fails?|failed|failing|errors?|crash\w*|time[sd]? ?out|timeout|(?:does|did)(?:n't| not) work|not working|can(?:'t|not) (?:connect|communicate))\b|\b(?:hangs?|hung|stuck|fails?|failed|errors? out|crash(?:es|ed)?|times? out)\b.{0,60}\b(?:multi-?\s?nodes?|multiple (?:nodes|machines)|(?:two|2|several|more) (?:nodes|machines)|across (?:nodes|machines))\b|(?:多机|多节点|两台|2台|两个节点|跨机|跨节点)[^。\n]{0,20}(?:卡住|卡死|卡在|报错|失败|不行|超时|挂)`)
 	reInitLog       = pattern("initLog", `init_distributed\] |\b[Ii]nitializing (?:ddp|distributed): GLOBAL_RANK|Initializing TorchBackend in DeepSpeed|store_based_barrier_key|Waiting in store based barrier|Rendezvous'ing worker group`)
 	// The whole machine losing power under load, said in words: it
 	// reboots, powers off, goes to a black or blue screen, or Windows logs
@@ -349,7 +350,7 @@ var divergeWords = []string{"uneven", "Uneven", "UNEVEN", "different number", "D
 
 // nodeWords are the words, as written, one of which every match of
 // reOneNodeOK and of reMultiNodeFail holds.
-var nodeWords = []string{"node", "Node", "NODE", "machine", "Machine", "MACHINE", "host", "Host", "HOST", "server", "Server", "SERVER", "单机", "多机", "节点", "台", "跨机"}
+var nodeWords = []string{"node", "Node", "NODE", "machine", "Machine", "MACHINE", "host", "Host", "HOST", "server", "Server", "SERVER", "computer", "Computer", " PC", " pc", " box", "workstation", "Workstation", "单机", "多机", "节点", "台", "跨机"}
 
 // riserWords are the words, as written, one of which every match of
 // reRiser holds.
