@@ -48,11 +48,11 @@ var (
 	// with 2.18"), and a work denied is a failure ("doesn't work with 545").
 	// A fix denied, "still", "same issue" or a condition ("if", "whether")
 	// says nothing of the version.
-	reStoryBad     = pattern("storyBad", `(?i)\b(?:hangs?|hung|hanging|stuck|freez\w{0,3}|froze|deadlock\w{0,2}|fail\w{0,4}|crash\w{0,3}|breaks|broke|broken|break|slow\w{0,3}|errors?|segfault\w{0,2}|regress\w{0,4}|corrupt\w{0,3}|degrad\w{0,5}|wrong|garbage|gibberish|timeouts?|timed out|bug|issues?|problems?)\b|卡住|卡死|挂起|报错|失败|变慢`)
+	reStoryBad     = pattern("storyBad", `(?i)\b(?:hangs?|hung|hanging|stuck|freez\w{0,3}|froze|deadlock\w{0,2}|fail\w{0,4}|crash\w{0,3}|breaks|broke|broken|break|slow\w{0,3}|errors?|segfault\w{0,2}|regress\w{0,4}|corrupt\w{0,3}|degrad\w{0,5}|wrong|garbage|gibberish|timeouts?|timed out|bug|issues?|problems?)\b|卡住|卡死|挂起|报错|失败|变慢|:x:|❌|✗|✘`)
 	reStoryNotWork = pattern("storyNotWork", `(?i)(?:\bnot|\bnever|\bno longer|n't)\s(?:\w{1,12}\s)?(?:work\w{0,3}|run\w{0,3}|pass\w{0,3}|finish\w{0,3}|complete\w{0,1})\b|n't\W{0,4}$`)
 	reStoryDenied  = pattern("storyDenied", `(?i)(?:\bnot|\bnever|n't|\bno|\bwithout|\bzero)\s(?:\w{1,12}\s){0,3}(?:hang|hung|stuck|freez|froze|deadlock|fail|crash|break|broke|slow|error|segfault|regress|corrupt|degrad|issue|problem|bug)|没有?问题|不会?卡`)
 	reStoryFix     = pattern("storyFix", `(?i)\b(?:fix(?:es|ed)?|solve[sd]?|resolve[sd]?|help(?:s|ed)?|cured?|avoid(?:s|ed)?|(?:is|are|was|were) gone|disappear(?:s|ed)?|went away|goes away)\b|解决`)
-	reStoryGood    = pattern("storyGood", `(?i)\b(?:works?|worked|working|fine|pass(?:es|ed)?|complete[sd]?|ok|okay|normal(?:ly)?|succeed\w{0,3}|success\w{0,4})\b|正常|可以`)
+	reStoryGood    = pattern("storyGood", `(?i)\b(?:works?|worked|working|fine|pass(?:es|ed)?|complete[sd]?|ok|okay|normal(?:ly)?|succeed\w{0,3}|success\w{0,4})\b|正常|可以|:white_check_mark:|:heavy_check_mark:|✅|✔`)
 	reStoryNone    = pattern("storyNone", `(?i)(?:\bnot|\bnever|n't|\bno)\s(?:\w{1,12}\s)?(?:fix|solve|resolve|help|change|make a difference)|\bstill\b|\bsame (?:issue|problem|error|hang|result|behaviou?r)|\b(?:if|whether)\b|还是|仍然`)
 	// A story that names no version: "after the upgrade it hangs",
 	// "downgrading fixed it", "the new version broke it", "works on the
@@ -93,6 +93,9 @@ var storyWords = []string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", 
 	// "hang" alone is in "change": the forms a failure takes.
 	"hangs", "hang ", "hang.", "hang,", "hanging", "Hang", "hung", "stuck", "Stuck", "deadlock", "Deadlock", "freez", "froze", "crash", "Crash", "broke", "Broke",
 	"regress", "Regress", "slow", "Slow", "segfault", "Segfault", "卡住", "卡死", "挂起",
+	// A table of versions marked as GitHub renders them ("Open MPI 3.1.3 :x:",
+	// horovod/horovod#638).
+	":x:", "❌", "✗", "✘", ":white_check_mark:", ":heavy_check_mark:", "✅", "✔",
 	// A new or old release said without its version (reStoryBare).
 	// Led by a space: "renew", "threshold" and "hold" are none.
 	" new ", "New ", " newer", "latest", "Latest", " old ", "Old ", " older", "previous", "Previous", "旧版本", "新版本"}
