@@ -1019,8 +1019,16 @@
     this.setEvent("version.component", "str", st.component, 1, st.ev, SAID);
     if (st.good !== "") { this.setEvent("version.good", "version", st.good, 1, st.goodEv, SAID); }
     if (st.bad !== "") { this.setEvent("version.bad", "version", st.bad, 1, st.badEv, SAID); }
-    if (st.fact === "" || prioOf(this, st.fact) > 0) { return; }
-    var f = this.f[st.fact];
+    if (st.fact === "") { return; }
+    var f = this.f[st.fact], p = prioOf(this, st.fact);
+    if (p > 0) {
+      // A tool's output of the run said to work: the failure is the other version's.
+      if (st.bad !== "" && st.good !== "" && versionCmp(f.value, st.good) === 0 && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad))) {
+        delete this.f[st.fact]; delete this.prio[st.fact];
+        this.setEvent(st.fact, "version", st.bad, p, st.badEv, SAID);
+      }
+      return;
+    }
     if (f && (st.bad !== "" || st.good !== "" && versionCmp(f.value, st.good) === 0)) { delete this.f[st.fact]; delete this.prio[st.fact]; }
     if (st.bad !== "" && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad))) { this.setEvent(st.fact, "version", st.bad, 0, st.badEv, SAID); }
   };
