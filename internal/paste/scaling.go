@@ -43,7 +43,9 @@ var (
 		`\b(?:speed|it/s)\s(?:\w{1,12}\s){0,3}(?:halved|dropped|drops|decreased|decreases|went down)\b|`+
 		// Several GPUs said to make a run slower: "Why do multiple GPUs make
 		// token processing speed slower?" (XiongjieDai/GPU-Benchmarks-on-LLM-Inference#8).
-		`\b(?:multiple|several|more|multi-?|[2-8]|two|four|eight)\s?(?:\w{1,12}\s)?(?:gpus|cards)\b.{0,50}\b(?:slower|slows?\sdown|slowed\sdown)\b|`+
+		// Slower than what was expected is a slow path (perf.slow), not this:
+		// the word ends its clause.
+		`\b(?:multiple|several|more|multi-?|[2-8]|two|four|eight)\s?(?:\w{1,12}\s)?(?:gpus|cards)\b.{0,50}\b(?:slower|slows?\sdown|slowed\sdown)(?:\s?[?.!,;)]|\s*$)|`+
 		`\bslower\b.{0,60}\bthan\b.{0,20}\b(?:with\s|using\s|on\s)?(?:[2-8]|two|four)\s?(?:x\s)?(?:gpus|cards)\b|\b(?:tp|tensor[ _-]?parallel(?:[ _-]?size)?)\s?[=:]?\s?[2-8]\b.{0,40}\b(?:slower|lower|worse)\b.{0,30}\b(?:tp|tensor[ _-]?parallel(?:[ _-]?size)?)\s?[=:]?\s?[1-8]\b`)
 	// The same said without naming several GPUs, because it sets them
 	// against one ("slower than one GPU", "比单卡慢").
