@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), hangBare: ev(), atInit: false, later: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, atInit: false, later: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
@@ -621,6 +621,10 @@
       if (!p.multiFail.set && RE.multiNodeFail.test(s)) { mark(p.multiFail, n, raw); }
     }
     if (!p.riser.set && containsAny(s, T.words.riser) && s.indexOf("NCCL") < 0 && RE.riser.test(s) && !RE.riserNot.test(s)) { mark(p.riser, n, raw); }
+    if (containsAny(s, T.words.lossNaN) && s.indexOf("NCCL INFO") < 0 && RE.lossNaN.test(s)) {
+      if (!p.lossNaN.set) { mark(p.lossNaN, n, raw); }
+      p.nanPairs = p.nanPairs || RE.nanPairs.test(s);
+    }
     if (!p.power.set && containsAny(s, T.words.hostReset) && s.indexOf("NCCL") < 0 && RE.hostReset.test(s) && !RE.hostResetNot.test(s)) {
       mark(p.power, n, raw);
       p.powerGPUs = RE.bothGPUs.test(s);
@@ -738,6 +742,7 @@
     },
     atInit: function (x) { return x.prose.atInit && !x.nccl.firstChannel.set && !x.sym.hang.init.set; },
     notAtInit: function (x) { return !x.prose.atInit; },
+    nanNotPaired: function (x) { return !x.prose.nanPairs; },
     noHang: function (x) { return !x.f["hang.seen"] && !x.f["nccl.stopped_after_init"]; },
     oneNode: function (x) { return x.prose.oneNode.set; },
     powerGPUs: function (x) { return x.prose.powerGPUs || x.prose.multi || x.prose.dist; },
@@ -1406,6 +1411,7 @@
     this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.sym.tensors.zeros, "PyTorch");
     if (!this.prose.dist) { this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.sym.tensors.differs, "PyTorch"); }
     this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.prose.wrong, SAID);
+    this.setEvent("p2p.test.data_ok", "bool", "false", 0, this.prose.lossNaN, SAID);
     if (this.iommuFaults.n > 0) {
       this.setEvent("iommu.faults", "num", String(this.iommuFaults.n), 1, this.iommuFaults.first, "dmesg");
       this.setEvent("iommu.enabled", "bool", "true", 2, this.iommuFaults.first, "dmesg");

@@ -283,7 +283,7 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 				Symptom  bool     `json:"symptom"`
 				Causes   []string `json:"causes"`
 			}
-			raw := browsertest.Eval[json.RawMessage](b, `[...document.querySelectorAll("#search-causes .causes")].map(b => ({line: +b.dataset.line, symptom: !!b.dataset.symptom,
+			raw := browsertest.Eval[json.RawMessage](b, `[...document.querySelectorAll("#search-causes .causes:not(.by-words)")].map(b => ({line: +b.dataset.line, symptom: !!b.dataset.symptom,
 				composed: b.dataset.composed ? b.dataset.layer + " " + b.dataset.inner : "",
 				layered: b.dataset.layer ? b.dataset.layer + " " + b.dataset.inner : "",
 				causes: [...b.querySelectorAll("li[data-cause-id]")].map(li => li.dataset.causeId + " " + (li.dataset.via || ""))}))`)

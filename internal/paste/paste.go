@@ -736,6 +736,9 @@ func (x *Extractor) finish() []Fact {
 		x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.sym.tensors.differs, "PyTorch")
 	}
 	x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.prose.wrong, Said)
+	// A loss said to become NaN may be data garbled between GPUs too: the
+	// corruption entries answer after the NaN's own (loss.nan).
+	x.setEvent("p2p.test.data_ok", "bool", "false", 0, x.prose.lossNaN, Said)
 	if x.iommuFaults.n > 0 {
 		x.setEvent("iommu.faults", "num", strconv.Itoa(x.iommuFaults.n), 1, x.iommuFaults.first, "dmesg")
 		x.setEvent("iommu.enabled", "bool", "true", 2, x.iommuFaults.first, "dmesg")

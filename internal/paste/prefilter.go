@@ -81,6 +81,7 @@ const (
 	prosePower                    // the whole machine rebooting or powering off (reHostReset)
 	cudaBuild                     // the CUDA of a build, a compute capability (cudabuild.go)
 	proseRiser                    // a riser or extension cable said (reRiser)
+	proseLossNaN                  // a loss said to become NaN (reLossNaN)
 	proseNodes                    // a run said to work on one node or to fail across nodes (reOneNodeOK, reMultiNodeFail)
 	proseDiverge                  // ranks said or shown to take different paths (reRanksDiverge)
 	proseClose                    // results said to differ only a little (reCloseSaid)
@@ -209,6 +210,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(initLogWords, proseInit)...)
 	out = append(out, wordTriggers(hostResetWords, prosePower)...)
 	out = append(out, wordTriggers(riserWords, proseRiser)...)
+	out = append(out, wordTriggers(lossNaNWords, proseLossNaN)...)
 	out = append(out, wordTriggers(nodeWords, proseNodes)...)
 	out = append(out, wordTriggers(divergeWords, proseDiverge)...)
 	out = append(out, wordTriggers(closeWords, proseClose)...)
@@ -463,6 +465,8 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.close.set || x.marks&markNCCLInfo != 0
 	case proseRiser:
 		return x.prose.riser.set || x.marks&markNCCLInfo != 0
+	case proseLossNaN:
+		return x.prose.lossNaN.set && x.prose.nanPairs || x.marks&markNCCLInfo != 0
 	case proseDiverge:
 		return x.prose.diverge.set || x.marks&markNCCLInfo != 0
 	case proseNodes:

@@ -59,6 +59,16 @@ var (
 	reCloseSaid  = pattern("closeSaid", `(?i)\b(?:slight(?:ly)?|(?:very\s)?small|tiny|minor|negligible|minimal)\s(?:\w{1,12}\s){0,2}(?:differen(?:t|ces?)|diffs?|deviations?|discrepanc(?:y|ies)|variations?|mismatch(?:es)?)\b|\b(?:diff|difference|discrepancy|deviation)\s(?:is|are|was|were)\s(?:very\s|quite\s|extremely\s)?(?:small|tiny|minor|negligible)\b|\bnot\s(?:\w{1,12}\s)?(?:bit[- ]?(?:wise|exact)|bitwise[- ]identical|deterministic|reproducible)\b|\bnon-?determinis\w{0,6}\b|\bmd5\b.{0,60}\b(?:inconsistent|differ\w{0,3}|changes?|not the same)\b|(?:略有|稍有|细微|微小|轻微)的?(?:不同|差异|差别|区别)`)
 	reCloseTopic = pattern("closeTopic", `(?i)\b(?:results?|outputs?|values?|loss(?:es)?|gradients?|weights?|models?|predictions?|predict|logits?|accuracy|tensors?|sums?|md5|checksums?|parameters?)\b|结果|输出|梯度|权重|精度`)
 	reWrongOut   = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|outputting|returns?|returning|prints?|printing|gives?|giving|generates?|generating|produces?|producing|spits?|spitting|spills?|spilling|responds?|responding|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b|(?:推理|生成|回答|回复|模型|结果)[^。\n]{0,30}(?:乱码|胡言乱语)|(?:返回|输出|推理|生成)(?:的)?(?:结果|内容|文本)[^。\n，,]{0,8}(?:是)?(?:错误的|不对|错乱|凌乱|混乱)|\b(?:outputs?|shows?|showing|answers?|answering|responds?|responding|prints?|printing|returns?|returning|gives?|giving|generates?|generating|produces?|producing)\b[^.\n]{0,40}?\b(?:garbage|gibberish|nonsense)\b|GGGGGG|\ball (?:exclamation marks|!+)|!!!!["'\x60]?\s(?:responses?|outputs?|answers?|replies|tokens)\b`)
+	// A loss said to become NaN ("when i use 8 gpus, loss will meet nan",
+	// gitzyong812/VS3_CVPR23#7; "Avg Loss : 1xxx → 2.x → 1xx → nan",
+	// AlexeyAB/darknet#2327; "NaN loss"). With several GPUs it is, in most
+	// threads, the learning rate or the batch per GPU, not data the path
+	// between the GPUs garbled (the entry says how to tell them apart).
+	// The NaN tied to some pairs of GPUs ("when running multi-GPU training
+	// with certain pairs of GPUs, the loss becomes NaN",
+	// tensorflow/tensorflow#105552) points at the path between those pairs.
+	reNaNPairs = pattern("nanPairs", `(?i)\b(?:certain|some|specific|particular)\s(?:pairs?\sof\s)?(?:gpus?|cards?|gpu\spairs?)\b|\bgpus?\s?\d\s?(?:and|&|with|\+)\s?(?:gpu\s?)?\d\b`)
+	reLossNaN  = pattern("lossNaN", `(?i)\bloss(?:es)?\b.{0,60}?(?:^|[^\w.-])-?nan\b|\bnan\b[^.\n]{0,20}?\bloss(?:es)?\b|(?:损失|loss)[^。\n]{0,10}?(?:变成|出现|为|是)\s?-?nan\b`)
 	// The process group's set-up, named where a hang is said ("hangs at
 	// init_process_group", "stuck at initializing ddp", "在deepspeed init时hang住"),
 	// or printed by the launch as the log stops (DeepSpeed's
@@ -357,6 +367,10 @@ var nodeWords = []string{"node", "Node", "NODE", "machine", "Machine", "MACHINE"
 
 // riserWords are the words, as written, one of which every match of
 // reRiser holds.
+// lossNaNWords are the words, as written, one of which every match of
+// reLossNaN holds.
+var lossNaNWords = []string{"nan", "NaN", "NAN", "Nan"}
+
 var riserWords = []string{"riser", "Riser", "RISER", "xtension", "xtender", "XTENSION", "XTENDER", "延长线", "转接线"}
 
 // distWords are the words one of which every match of reDistCall holds.
@@ -373,6 +387,8 @@ type prose struct {
 	power     event // a line that says the whole machine reboots or powers off
 	powerGPUs bool  // that line names several GPUs
 	riser     event // a line that says a GPU sits on a riser or extension cable
+	lossNaN   event // a line that says the loss became NaN
+	nanPairs  bool  // a line that ties the NaN to some pairs of GPUs
 	form      bool  // the line before asked NCCL's issue form's question (issueForm)
 	close     event // a line that says results differ only a little
 	ctrlC     event // a run stopped by hand (^C, KeyboardInterrupt)
@@ -459,6 +475,12 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.riser.set && containsAny(s, riserWords...) && !strings.Contains(s, "NCCL") && reRiser.MatchString(s) && !reRiserNot.MatchString(s) {
 		p.riser.mark(n, raw)
+	}
+	if containsAny(s, lossNaNWords...) && !strings.Contains(s, "NCCL INFO") && reLossNaN.MatchString(s) {
+		if !p.lossNaN.set {
+			p.lossNaN.mark(n, raw)
+		}
+		p.nanPairs = p.nanPairs || reNaNPairs.MatchString(s)
 	}
 	if !p.wrong.set && containsAny(s, wrongWords...) && reWrongOut.MatchString(s) {
 		p.wrong.mark(n, raw)
@@ -627,6 +649,8 @@ var proseGates = map[string]func(x *Extractor) bool{
 		_, stopped := x.facts["nccl.stopped_after_init"]
 		return !seen && !stopped
 	},
+	// A NaN tied to some pairs of GPUs is the path's, answered as wrong data.
+	"nanNotPaired": func(x *Extractor) bool { return !x.prose.nanPairs },
 	// A hang after progress is not one at the set-up.
 	"notAtInit": func(x *Extractor) bool { return !x.prose.atInit },
 	// Across nodes it fails, and on one it works: both said.
@@ -646,6 +670,7 @@ var proseFactRows = []proseFact{
 	{"ranks.diverge", 1, Said, "diverge", func(p *prose) event { return p.diverge }, ""},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
+	{"loss.nan", 1, Said, "lossNaN", func(p *prose) event { return p.lossNaN }, "nanNotPaired"},
 	{"output.wrong", 1, Said, "wrong", func(p *prose) event { return p.wrong }, ""},
 	{"hang.seen", 1, "interrupted run", "ctrlC", func(p *prose) event { return p.ctrlC }, "dist"},
 	{"mig.enabled", 0, Said, "mig", func(p *prose) event { return p.mig }, ""},

@@ -566,6 +566,9 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"shm.small", "shm.small"},
 	{"fabricmanager.down", "fabricmanager.down"},
 	{"nccl.tests.wrong", "nccl.tests.wrong > 0"},
+	// A loss said to become NaN: the learning rate or the batch per GPU
+	// before a path that garbles data.
+	{"loss.nan", "loss.nan"},
 	{"p2p.test.data_ok", "!p2p.test.data_ok"},
 	// Results that differ only a little, said or shown by an array check:
 	// another order of summation, answered by a note.

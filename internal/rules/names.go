@@ -119,6 +119,7 @@ var displayNames = map[string]words{
 	"hang.seen":               {"the run hangs", "运行挂起"},
 	"hang.said":               {"a hang said without where it happens", "据称运行挂起，未说在哪里"},
 	"output.wrong":            {"wrong values or output", "结果或输出错误"},
+	"loss.nan":                {"the loss said to become NaN", "据称损失变为 NaN"},
 	"container.p2p":           {"P2P wanted between containers", "容器之间需要 P2P"},
 	"cpu.amd":                 {"AMD CPU (EPYC, Ryzen, Threadripper)", "AMD CPU（EPYC、Ryzen、Threadripper）"},
 	"cpu.sockets":             {"several CPU sockets or NUMA nodes", "多个 CPU 插槽或 NUMA 节点"},

@@ -82,6 +82,7 @@
 //	hang.later         the input says the run made progress before it hung (after iterations, steps, epochs or hours, at evaluation)
 //	ranks.diverge      the input says or shows ranks taking different paths: an uneven number of batches, an empty batch, LayerDrop, a collective under if rank == 0
 //	nodes.multi_only   the input says a run works on one node and fails or hangs across nodes
+//	loss.nan           the input says the loss became NaN (loss is nan, NaN loss, → nan)
 //	output.wrong       the input says results came back wrong (NaN, garbage, values other than expected), or NumPy's or PyTorch's array check prints Mismatched elements
 //	container.p2p      the input says GPUs in different containers (or one GPU per container) should reach each other over P2P, NVLink or CUDA IPC
 //	cpu.amd            the input names an AMD host CPU (EPYC, Ryzen, Threadripper, AuthenticAMD), whose platforms often boot with the IOMMU translating
