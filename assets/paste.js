@@ -641,7 +641,10 @@
     if (!p.socks.set && containsAny(s, SOCKET_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.sockets.test(s) && !RE.socketsNot.test(s)) { mark(p.socks, n, raw); }
     if (!p.sock1.set && s.indexOf("Socket(s):") === 0 && RE.oneSocket.test(s)) { mark(p.sock1, n, raw); }
     if (!p.slow.set && containsAny(s, SLOW_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.slow.test(s) &&
-      RE.slowWhere.test(s) && !RE.slowNot.test(s)) { mark(p.slow, n, raw); }
+      RE.slowWhere.test(s) && !RE.slowNot.test(s)) {
+      // The run's speed: several GPUs no faster than one (scaling).
+      if (!RE.slowComm.test(s) && RE.slowRun.test(s)) { if (!this.scale.fail.set) { mark(this.scale.fail, n, raw); } } else { mark(p.slow, n, raw); }
+    }
     if (!p.shm.set && !p.dockerShm.set && s.indexOf("docker") >= 0 && s.slice(-1) !== "\\" &&
       RE.dockerGPURun.test(s) && RE.dockerMulti.test(s) && !RE.dockerShm.test(s)) { mark(p.dockerShm, n, raw); }
     if (!p.shm.set && containsAny(s, SHM_WORDS) && s.indexOf("NCCL INFO") < 0) {

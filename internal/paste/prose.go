@@ -170,7 +170,15 @@ var (
 	// same line.
 	reSlow      = pattern("slow", `(?i)(?:\b|_)slow(?:er|ly|s|ness)?(?:\b|_)|\b(?:low|lower|poor|bad|degraded|terrible|horrible)\s(?:\w{1,20}\s)?(?:bandwidth|performance|throughput|speed|busbw)\b|\b(?:performance|bandwidth|throughput|speed)\s(?:\w{1,20}\s){0,2}(?:downgrade|degradation|drops?|regression|low|lower|poor|bad)\b|性能(?:下降|很差|差)|速度(?:慢|很慢)|带宽(?:低|很低)`)
 	reSlowWhere = pattern("slowWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|\bnccl|collective|\bp2p\b|peer[- ]to[- ]peer|nvlink|\bpcie|bandwidth|busbw|algbw|_perf\b|communicat|\bgpus?\b|multi-?gpu|tensor.parallel|通信|带宽`)
-	reSlowNot   = pattern("slowNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bno)\s{1,4}(?:\w{1,20}\s{1,4})?(?:slow|low|poor|bad|degrad|performance (?:drop|degradation|regression))`)
+	// What the slow line says is slow: the communication or the path
+	// (all_reduce, bandwidth, P2P, a copy), or the run (training, an
+	// iteration, tokens per second, inference). A run said to be slow on
+	// several GPUs, with no word of what carries its data, is in the
+	// reports behind the entries several GPUs no faster than one, not a
+	// slow path (litgpt#1472, #607, yolov5#1933, FastSpeech#11).
+	reSlowComm = pattern("slowComm", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|\bnccl|collective|\bp2p\b|peer[- ]to[- ]peer|nvlink|\bpcie|bandwidth|busbw|algbw|_perf\b|communicat|transfer|\bcop(?:y|ies|ying)\b|memcpy|gb/s|通信|带宽|传输`)
+	reSlowRun  = pattern("slowRun", `(?i)\btrain(?:ing|s)?\b|\binference\b|\biterations?\b|\biters?\b|\bepochs?\b|\bsteps?\b|\btokens?\s?(?:/\s?s|per)|\bit/s\b|\bs/it\b|\bgenerat(?:ion|ing|e)\b|\bfine-?tun\w{0,4}\b|训练|推理|迭代|生成`)
+	reSlowNot  = pattern("slowNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bno)\s{1,4}(?:\w{1,20}\s{1,4})?(?:slow|low|poor|bad|degrad|performance (?:drop|degradation|regression))`)
 	// /dev/shm too small for NCCL's or UCX's shared memory: a Bus error
 	// (SIGBUS, signal 7; the shell's "Bus error (core dumped)" when the
 	// process it ran died of it) beside NCCL or UCX frames or NCCL's
@@ -523,7 +531,14 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.slow.set && containsAny(s, slowWords...) && !strings.Contains(s, "NCCL INFO") && reSlow.MatchString(s) &&
 		reSlowWhere.MatchString(s) && !reSlowNot.MatchString(s) {
-		p.slow.mark(n, raw)
+		if !reSlowComm.MatchString(s) && reSlowRun.MatchString(s) {
+			// The run's speed: several GPUs no faster than one (scaling.go).
+			if !x.scale.fail.set {
+				x.scale.fail.mark(n, raw)
+			}
+		} else {
+			p.slow.mark(n, raw)
+		}
 	}
 	// NCCL's own lines name its calls (ncclCommInitRank) and /dev/shm
 	// without a fault.
