@@ -56,7 +56,7 @@ var (
 	// inconsistent", horovod/horovod#1121 and #1548). Another order of
 	// summation gives that; lost or garbled data differs by the values.
 	// Said of results, not of speed (reCloseTopic).
-	reCloseSaid  = pattern("closeSaid", `(?i)\b(?:slight(?:ly)?|(?:very\s)?small|tiny|minor|negligible|minimal)\s(?:\w{1,12}\s){0,2}(?:differen(?:t|ces?)|diffs?|deviations?|discrepanc(?:y|ies)|variations?|mismatch(?:es)?)\b|\b(?:diff|difference|discrepancy|deviation)\s(?:is|are|was|were)\s(?:very\s|quite\s|extremely\s)?(?:small|tiny|minor|negligible)\b|\bnot\s(?:\w{1,12}\s)?(?:bit[- ]?(?:wise|exact)|bitwise[- ]identical|deterministic|reproducible)\b|\bnon-?determinis\w{0,6}\b|\bmd5\b.{0,60}\b(?:inconsistent|differ\w{0,3}|changes?|not the same)\b|(?:略有|稍有|细微|微小|轻微)的?(?:不同|差异|差别|区别)`)
+	reCloseSaid  = pattern("closeSaid", `(?i)\b(?:slight(?:ly)?|(?:very\s)?small|tiny|minor|negligible|minimal)\s(?:\w{1,12}\s){0,2}(?:differen(?:t|ces?)|diffs?|deviations?|discrepanc(?:y|ies)|variations?|mismatch(?:es)?)\b|\b(?:diff|difference|discrepancy|deviation)\s(?:is|are|was|were)\s(?:very\s|quite\s|extremely\s)?(?:small|tiny|minor|negligible)\b|\bnot\s(?:\w{1,12}\s)?(?:bit[- ]?(?:wise|exact)|bitwise[- ]identical|deterministic|reproducible)\b|\bnon-?determinis\w{0,6}\b|\bmd5\b.{0,60}\b(?:inconsistent|differ\w{0,3}|changes?|not the same)\b|(?:略有|稍有|细微|微小|轻微|一些|有些|少许)的?(?:不同|差异|差别|区别)`)
 	reCloseTopic = pattern("closeTopic", `(?i)\b(?:results?|outputs?|values?|loss(?:es)?|gradients?|weights?|models?|predictions?|predict|logits?|accuracy|tensors?|sums?|md5|checksums?|parameters?)\b|结果|输出|梯度|权重|精度`)
 	reWrongOut   = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|outputting|returns?|returning|prints?|printing|gives?|giving|generates?|generating|produces?|producing|spits?|spitting|spills?|spilling|responds?|responding|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b|(?:推理|生成|回答|回复|模型|结果)[^。\n]{0,30}(?:乱码|胡言乱语)|(?:返回|输出|推理|生成)(?:的)?(?:结果|内容|文本)[^。\n，,]{0,8}(?:是)?(?:错误的|不对|错乱|凌乱|混乱)|\b(?:outputs?|shows?|showing|answers?|answering|responds?|responding|prints?|printing|returns?|returning|gives?|giving|generates?|generating|produces?|producing)\b[^.\n]{0,40}?\b(?:garbage|gibberish|nonsense)\b|GGGGGG|\ball (?:exclamation marks|!+)|!!!!["'\x60]?\s(?:responses?|outputs?|answers?|replies|tokens)\b`)
 	// A loss said to become NaN ("when i use 8 gpus, loss will meet nan",
@@ -363,7 +363,7 @@ const closeNear = 40
 // reCloseSaid holds.
 var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "Tiny", "minor", "Minor", "negligible", "Negligible", "minimal", "Minimal",
 	"determinis", "Determinis", "bit-exact", "bitwise", "Bitwise", "bit exact", "reproducible", "Reproducible", "md5", "MD5", "Md5",
-	"略有", "稍有", "细微", "微小", "轻微"}
+	"略有", "稍有", "细微", "微小", "轻微", "一些差", "有些差", "一些不同", "有些不同", "少许"}
 
 // divergeWords are the words, as written, one of which every match of
 // reRanksDiverge holds.

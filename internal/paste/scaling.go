@@ -79,7 +79,7 @@ var (
 		`\b(?:is|are|was|were|been|am|it|it's)\s(?:\w{1,12}\s)?only\s(?:using|use|uses|utili[sz]ing|loading|running on)\s(?:\w{1,12}\s){0,2}?(?:one|1|a single|single|the first|gpu\s?0|gpu:0|cuda:0)\b|`+
 		`\bonly\s(?:one|1|a single|the first)\s(?:gpu|card|device)\s(?:\w{1,12}\s)?(?:is|was|gets?|got)\s(?:being\s)?(?:used|utili[sz]ed|loaded|busy|active)\b|\bonly\sgpu\s?0\s(?:is|was)\s(?:being\s)?used\b|`+
 		`\b(?:other|second|third|fourth|remaining|rest of the)\s(?:\w{1,12}\s)?(?:gpus?|cards?)\s(?:\w{1,12}\s){0,3}?(?:is|are|was|were|stays?|remains?|sits?)\s(?:\w{1,12}\s)?(?:idle|unused|not\s(?:being\s)?used|never used)\b|`+
-		`\bnot (?:being )?used at all\b|只(?:用|使用)了?(?:一张|一块|一个|单)卡|(?:没有|没)(?:加载|分配|分布)到(?:两|多|2|4|8)(?:张|块)?卡`)
+		`\bnot (?:being )?used at all\b|只(?:会|能)?(?:用|使用|占用|调用)了?(?:其中)?(?:的)?(?:一张|一块|一个|单|1张|1块)(?:显)?卡|(?:没有|没|不会)(?:切分|拆分|加载|分配|分布)(?:模型)?到(?:两|多|2|4|8)(?:张|块)?(?:显)?卡`)
 	// "not slower": the denial.
 	reScaleNot = pattern("scaleNot", `(?i)(?:\bnot|\bnever|\bno longer|n't)\s(?:\w{1,12}\s)?slower\b`)
 	// DataParallel or the kvstore said on a line that says slow or low
@@ -122,7 +122,7 @@ var scaleWords = []string{"slow", "Slow", "SLOW", "faster", "Faster", "FASTER", 
 
 // oneUsedWords are the words, as written, one of which every match of
 // reOneUsed holds.
-var oneUsedWords = []string{"only", "Only", "ONLY", "used at all", "只用", "只使用", "加载到", "分配到", "分布到"}
+var oneUsedWords = []string{"only", "Only", "ONLY", "used at all", "只用", "只使用", "只会", "只能", "只占用", "只调用", "加载到", "分配到", "分布到", "切分", "拆分", "模型到"}
 
 // scaling is the state of this reader.
 type scaling struct {
