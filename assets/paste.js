@@ -732,6 +732,7 @@
     dist: function (x) { return x.prose.dist; },
     p2p: function (x) { return x.prose.p2p; },
     lib: function (x) { return x.prose.lib || x.nccl.firstChannel.set; },
+    libOrDist: function (x) { return x.prose.lib || x.nccl.firstChannel.set || x.prose.dist; },
     bwCar: function (x) { return x.prose.bwCar; },
     nativeLaunch: function (x) {
       return (x.prose.dist || x.prose.multi) && !x.prose.wsl && !Object.prototype.hasOwnProperty.call(x.prio, "wsl");

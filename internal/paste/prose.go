@@ -640,10 +640,14 @@ type proseFact struct {
 // frames or beside NCCL's channel lines, a figure only beside what carries
 // it, native Windows only with a distributed launch and no WSL.
 var proseGates = map[string]func(x *Extractor) bool{
-	"dist":  func(x *Extractor) bool { return x.prose.dist },
-	"p2p":   func(x *Extractor) bool { return x.prose.p2p },
-	"lib":   func(x *Extractor) bool { return x.prose.lib || x.nccl.firstChannel.set },
-	"bwCar": func(x *Extractor) bool { return x.prose.bwCar },
+	"dist": func(x *Extractor) bool { return x.prose.dist },
+	"p2p":  func(x *Extractor) bool { return x.prose.p2p },
+	"lib":  func(x *Extractor) bool { return x.prose.lib || x.nccl.firstChannel.set },
+	// A Bus error in a distributed run (torchelastic's "failed (exitcode:
+	// -7)", hiyouga/LlamaFactory#322): the shared memory of the ranks or of
+	// their data loaders, as in NCCL's frames.
+	"libOrDist": func(x *Extractor) bool { return x.prose.lib || x.nccl.firstChannel.set || x.prose.dist },
+	"bwCar":     func(x *Extractor) bool { return x.prose.bwCar },
 	"nativeLaunch": func(x *Extractor) bool {
 		_, wsl := x.prio["wsl"]
 		return (x.prose.dist || x.prose.multi) && !x.prose.wsl && !wsl
@@ -695,7 +699,7 @@ var proseFactRows = []proseFact{
 	{"cpu.sockets", 1, Said, "socks", func(p *prose) event { return p.socks }, ""},
 	{"perf.slow", 1, Said, "slow", func(p *prose) event { return p.slow }, ""},
 	{"shm.small", 1, Said, "shm", func(p *prose) event { return p.shm }, ""},
-	{"shm.small", 1, "backtrace", "bus", func(p *prose) event { return p.bus }, "lib"},
+	{"shm.small", 1, "backtrace", "bus", func(p *prose) event { return p.bus }, "libOrDist"},
 	{"shm.small", 1, "docker run", "dockerShm", func(p *prose) event { return p.dockerShm }, ""},
 	{"fabricmanager.down", 2, "systemctl", "fm", func(p *prose) event { return p.fm }, ""},
 	{"nvls.none", 1, Said, "nvls", func(p *prose) event { return p.nvls }, ""},
