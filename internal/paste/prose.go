@@ -108,7 +108,11 @@ var (
 	// on different GPUs, a hang will occur", microsoft/PyMarlin#80; "use
 	// layer drop, the model training will hang", facebookresearch/fairscale#796).
 	// Beside a hang, ranks out of step are the likely cause.
-	reRanksDiverge = pattern("ranksDiverge", `(?i)\buneven (?:number of |amount of )?(?:batch|batches|data|inputs?|samples|steps|shards?|splits?)\b|\bdifferent (?:number|numbers|amount) of (?:batch|batches|steps|samples|iterations|forward passes)\b|\b(?:if|when)\s\(?\s?(?:global_|local_)?rank\s?==\s?0\b|\brank[_ ]?0[_ ]only\b|\bonly (?:on )?rank ?0\b|\bis_main_process\b|\blayer[ _-]?drop\b|\bempty batch(?:es)?\b|@master_only\b|\brank_zero_only\b`)
+	reRanksDiverge = pattern("ranksDiverge", `(?i)\buneven (?:number of |amount of )?(?:batch|batches|data|inputs?|samples|steps|shards?|splits?)\b|\bdifferent (?:number|numbers|amount) of (?:batch|batches|steps|samples|iterations|forward passes)\b|\b(?:if|when)\s\(?\s?(?:global_|local_)?rank\s?==\s?0\b|\brank[_ ]?0[_ ]only\b|\bonly (?:on )?rank ?0\b|\bis_main_process\b|\blayer[ _-]?drop\b|\bempty batch(?:es)?\b|@master_only\b|\brank_zero_only\b|`+
+		// A rank said to skip a collective or never to reach it ("When I
+		// intentionally let one process skip the allGather() step",
+		// cupy/cupy#3557; "Ranks 1 and 2 never print").
+		`\bskip(?:s|ped|ping)?\s(?:the\s|a\s|an\s)?(?:\w{1,12}\s)?(?:all_?gather\w*|all_?reduce\w*|broadcast\w*|barrier\w*|collectives?|reduce_?scatter\w*)|\b(?:one|some|other) (?:of the )?(?:ranks?|process(?:es)?|workers?)\s(?:\w{1,12}\s)?(?:never|didn't|did not|does not|doesn't|do not|don't)\s(?:call|calls|reach|reaches|enter|enters|join|joins)\b`)
 	// A run said to work on one node and to fail or hang across nodes
 	// ("single node works, 2 nodes hang", "单机多卡正常，多机卡住"): what
 	// the nodes share is the network between them, not P2P inside one, so
@@ -367,7 +371,8 @@ var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "
 
 // divergeWords are the words, as written, one of which every match of
 // reRanksDiverge holds.
-var divergeWords = []string{"uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only"}
+var divergeWords = []string{"uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
+	"skip", "Skip", "reach", "never call", "not call", "n't call", "never enter", "not enter", "n't enter", "never join", "not join", "n't join"}
 
 // nodeWords are the words, as written, one of which every match of
 // reOneNodeOK and of reMultiNodeFail holds.
