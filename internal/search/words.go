@@ -153,11 +153,11 @@ func (ix *Index) Closest(text, lang string) ([]Result, error) {
 // whose columns are aligned (a tab or three spaces inside it), or that
 // starts with a short label and a spaced ":" or "=", or is such a label
 // and one value ("CUDA runtime version: 12.4.99"), or a JSON key, is a
-// table's. Only prose finds the closest entries: a healthy machine's
+// table's, as are PyTorch's collect_env rows and a program's INFO lines. Only prose finds the closest entries: a healthy machine's
 // readings hold none, and the words of such output would rank entries by
 // chance. assets/search.js (prose) reads lines the same way.
 func Prose(line string) bool {
-	if len(line) > maxProseLine || tableRow.MatchString(line) || aligned.MatchString(strings.TrimSpace(line)) {
+	if len(line) > maxProseLine || tableRow.MatchString(line) || aligned.MatchString(strings.TrimSpace(line)) || envRow.MatchString(line) || infoLine.MatchString(line) {
 		return false
 	}
 	words, lower, tokens := 0, 0, 0
@@ -187,8 +187,16 @@ const (
 )
 
 var (
-	tableRow  = regexp.MustCompile(`^\s*(?:#?\s*[\p{L}\p{N}][\p{L}\p{N}_ .,#/()-]{0,60}?(?:\s+[:=]\s|:\s*\S*\s*$)|"[^"]*"\s*:)`)
-	aligned   = regexp.MustCompile(`\t| {3}`)
+	tableRow = regexp.MustCompile(`^\s*(?:#?\s*[\p{L}\p{N}][\p{L}\p{N}_ .,#/()-]{0,60}?(?:\s+[:=]\s|:\s*\S*\s*$)|"[^"]*"\s*:)`)
+	aligned  = regexp.MustCompile(`\t| {3}`)
+	// PyTorch's collect_env (and vLLM's, which extends it): its banner and
+	// rows whose values have several words ("GPU models and configuration:
+	// GPU 0: NVIDIA A100 80GB PCIe"), which tableRow does not take.
+	// A program's INFO or DEBUG line reports what went as it should
+	// ("INFO 07-21 10:19:29 __init__.py:183] Automatically detected
+	// platform cuda."): no trouble to find by its words.
+	infoLine  = regexp.MustCompile(`^\s*(?:INFO|DEBUG)\b`)
+	envRow    = regexp.MustCompile(`^\s*(?:Collecting environment information|(?:GPU models and configuration|Nvidia driver version|CUDA runtime version|CUDA used to build PyTorch|ROCM used to build PyTorch|Is CUDA available|Is debug build|Is XNNPACK available|Python platform|Python version|GCC version|Clang version|CMake version|Libc version|OS|cuDNN version|HIP runtime version|MIOpen runtime version|CUDA_MODULE_LOADING set to|Versions of relevant libraries|GPU topology|Neuron SDK Version|vLLM Version|vLLM Build Flags|ROCM Version):)`)
 	figure    = regexp.MustCompile(`^\p{N}[\p{N}.,%/:-]*$`)
 	lowerWord = regexp.MustCompile(`^(?:[\p{Ll}]+|\p{Han}+)$`)
 )
