@@ -1029,17 +1029,12 @@
     if (st.good !== "") { this.setEvent("version.good", "version", st.good, 1, st.goodEv, SAID); }
     if (st.bad !== "") { this.setEvent("version.bad", "version", st.bad, 1, st.badEv, SAID); }
     if (st.fact === "") { return; }
-    var f = this.f[st.fact], p = prioOf(this, st.fact);
-    if (p > 0) {
-      // A tool's output of the run said to work: the failure is the other version's.
-      if (st.bad !== "" && st.good !== "" && versionCmp(f.value, st.good) === 0 && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad))) {
-        delete this.f[st.fact]; delete this.prio[st.fact];
-        this.setEvent(st.fact, "version", st.bad, p, st.badEv, SAID);
-      }
-      return;
-    }
-    if (f && (st.bad !== "" || st.good !== "" && versionCmp(f.value, st.good) === 0)) { delete this.f[st.fact]; delete this.prio[st.fact]; }
-    if (st.bad !== "" && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad))) { this.setEvent(st.fact, "version", st.bad, 0, st.badEv, SAID); }
+    // A tool's reading stands (prio above 0) unless it shows the version said to work.
+    var f = this.f[st.fact], p = prioOf(this, st.fact), showsGood = !!f && st.good !== "" && versionCmp(f.value, st.good) === 0;
+    var badOK = st.bad !== "" && (st.fact !== "driver.version" || storyShape("driver", st.bad, st.bad));
+    if (p > 0 && !(badOK && showsGood)) { return; }
+    if (f && (st.bad !== "" || showsGood)) { delete this.f[st.fact]; delete this.prio[st.fact]; }
+    if (badOK) { this.setEvent(st.fact, "version", st.bad, p, st.badEv, SAID); }
   };
 
   // impliedFacts mirrors implied.go's: the NCCL PyTorch's wheel requires.

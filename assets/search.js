@@ -927,9 +927,8 @@
   // closest to its prose, as explain gives them (internal/search/words.go,
   // internal/diagnose/words.go), with the limits Go writes to the table.
   var W = T.words;
-  // search.envRow: PyTorch's collect_env banner and rows (search.infoLine, a
-  // program's INFO or DEBUG line, is read inline below).
-  var ENV_ROW = /^\s*(?:Collecting environment information|(?:GPU models and configuration|Nvidia driver version|CUDA runtime version|CUDA used to build PyTorch|ROCM used to build PyTorch|Is CUDA available|Is debug build|Is XNNPACK available|Python platform|Python version|GCC version|Clang version|CMake version|Libc version|OS|cuDNN version|HIP runtime version|MIOpen runtime version|CUDA_MODULE_LOADING set to|Versions of relevant libraries|GPU topology|Neuron SDK Version|vLLM Version|vLLM Build Flags|ROCM Version):)/;
+  // search.notProse: a program's lines that read as words (collect_env, INFO).
+  var NOT_PROSE = new RegExp(W.notProse);
   var TABLE_ROW = /^\s*(?:#?\s*[\p{L}\p{N}][\p{L}\p{N}_ .,#\/()-]{0,60}?(?:\s+[:=]\s|:\s*\S*\s*$)|"[^"]*"\s*:)/u;
   var FIGURE = /^\p{N}[\p{N}.,%\/:-]*$/u, LOWER = /^(?:\p{Ll}+|\p{Script=Han}+)$/u, LETTER = /^\p{L}$/u, DIGIT = /^\p{Nd}$/u;
   var utf8Len = function (s) { return new TextEncoder().encode(s).length; };
@@ -944,7 +943,7 @@
   }
   // prose mirrors search.Prose: a line of words, not a program's table.
   function prose(line) {
-    if (utf8Len(line) > W.maxProseLine || TABLE_ROW.test(line) || /\t| {3}/.test(line.trim()) || ENV_ROW.test(line) || /^\s*(?:INFO|DEBUG)\b/.test(line)) { return false; }
+    if (utf8Len(line) > W.maxProseLine || TABLE_ROW.test(line) || /\t| {3}/.test(line.trim()) || NOT_PROSE.test(line)) { return false; }
     var words = 0, lower = 0, tokens = 0;
     line.split(/\s+/).forEach(function (t) {
       t = t.replace(/^[("'[{<*`]+/, "").replace(/[.,;:!?)"'\\\]}>*`]+$/, "");

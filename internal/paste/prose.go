@@ -378,12 +378,12 @@ var divergeWords = []string{"uneven", "Uneven", "UNEVEN", "different number", "D
 // reOneNodeOK and of reMultiNodeFail holds.
 var nodeWords = []string{"node", "Node", "NODE", "machine", "Machine", "MACHINE", "host", "Host", "HOST", "server", "Server", "SERVER", "computer", "Computer", " PC", " pc", " box", "workstation", "Workstation", "单机", "多机", "节点", "台", "跨机"}
 
-// riserWords are the words, as written, one of which every match of
-// reRiser holds.
 // lossNaNWords are the words, as written, one of which every match of
 // reLossNaN holds.
 var lossNaNWords = []string{"nan", "NaN", "NAN", "Nan"}
 
+// riserWords are the words, as written, one of which every match of
+// reRiser holds.
 var riserWords = []string{"riser", "Riser", "RISER", "xtension", "xtender", "XTENSION", "XTENDER", "延长线", "转接线"}
 
 // distWords are the words one of which every match of reDistCall holds.

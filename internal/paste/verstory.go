@@ -486,24 +486,22 @@ func (x *Extractor) storyFacts() {
 	if st.fact == "" {
 		return
 	}
-	if p, ok := x.prio[st.fact]; ok && p > 0 {
-		// A tool's output of the run said to work ("✅ Driver Version:
-		// 525.125.06" above "❌ Driver Version: 545.29.06",
-		// InternLM/lmdeploy#1750): the failure is the other version's,
-		// and the entries' version conditions judge that one.
-		if f := x.facts[st.fact]; st.bad != "" && st.good != "" && rules.CompareVersions(f.Value, st.good) == 0 &&
-			(st.fact != "driver.version" || storyShape("driver", st.bad, st.bad)) {
-			delete(x.facts, st.fact)
-			delete(x.prio, st.fact)
-			x.setEvent(st.fact, "version", st.bad, p, st.badEv, Said)
-		}
+	// A tool's reading stands (prio above 0) unless it shows the version
+	// said to work ("✅ Driver Version: 525.125.06" above "❌ Driver
+	// Version: 545.29.06", InternLM/lmdeploy#1750): the failure is the other
+	// version's, and the entries' version conditions judge that one.
+	p := x.prio[st.fact]
+	f, known := x.facts[st.fact]
+	showsGood := known && st.good != "" && rules.CompareVersions(f.Value, st.good) == 0
+	badOK := st.bad != "" && (st.fact != "driver.version" || storyShape("driver", st.bad, st.bad))
+	if p > 0 && !(badOK && showsGood) {
 		return
 	}
-	if f, ok := x.facts[st.fact]; ok && (st.bad != "" || st.good != "" && rules.CompareVersions(f.Value, st.good) == 0) {
+	if known && (st.bad != "" || showsGood) {
 		delete(x.facts, st.fact)
 		delete(x.prio, st.fact)
 	}
-	if st.bad != "" && (st.fact != "driver.version" || storyShape("driver", st.bad, st.bad)) {
-		x.setEvent(st.fact, "version", st.bad, 0, st.badEv, Said)
+	if badOK {
+		x.setEvent(st.fact, "version", st.bad, p, st.badEv, Said)
 	}
 }

@@ -157,7 +157,7 @@ func (ix *Index) Closest(text, lang string) ([]Result, error) {
 // readings hold none, and the words of such output would rank entries by
 // chance. assets/search.js (prose) reads lines the same way.
 func Prose(line string) bool {
-	if len(line) > maxProseLine || tableRow.MatchString(line) || aligned.MatchString(strings.TrimSpace(line)) || envRow.MatchString(line) || infoLine.MatchString(line) {
+	if len(line) > maxProseLine || tableRow.MatchString(line) || aligned.MatchString(strings.TrimSpace(line)) || notProse.MatchString(line) {
 		return false
 	}
 	words, lower, tokens := 0, 0, 0
@@ -181,6 +181,15 @@ func Prose(line string) bool {
 	return words >= proseWords && lower >= 2 && 4*words >= 3*tokens
 }
 
+// notProseSource is a program's lines that read as words: PyTorch's
+// collect_env (and vLLM's, which extends it), its banner and rows whose
+// values have several words ("GPU models and configuration: GPU 0: NVIDIA
+// A100 80GB PCIe"), which tableRow does not take; and a program's INFO or
+// DEBUG line, which reports what went as it should ("INFO 07-21 10:19:29
+// __init__.py:183] Automatically detected platform cuda."). Neither holds
+// a trouble to find by its words.
+const notProseSource = `^\s*(?:(?:INFO|DEBUG)\b|Collecting environment information|(?:GPU models and configuration|Nvidia driver version|CUDA runtime version|CUDA used to build PyTorch|ROCM used to build PyTorch|Is CUDA available|Is debug build|Is XNNPACK available|Python platform|Python version|GCC version|Clang version|CMake version|Libc version|OS|cuDNN version|HIP runtime version|MIOpen runtime version|CUDA_MODULE_LOADING set to|Versions of relevant libraries|GPU topology|Neuron SDK Version|vLLM Version|vLLM Build Flags|ROCM Version):)`
+
 const (
 	proseWords   = 3
 	maxProseLine = 4000 // a longer line is data (JSON, a dump), not a sentence
@@ -189,14 +198,8 @@ const (
 var (
 	tableRow = regexp.MustCompile(`^\s*(?:#?\s*[\p{L}\p{N}][\p{L}\p{N}_ .,#/()-]{0,60}?(?:\s+[:=]\s|:\s*\S*\s*$)|"[^"]*"\s*:)`)
 	aligned  = regexp.MustCompile(`\t| {3}`)
-	// PyTorch's collect_env (and vLLM's, which extends it): its banner and
-	// rows whose values have several words ("GPU models and configuration:
-	// GPU 0: NVIDIA A100 80GB PCIe"), which tableRow does not take.
-	// A program's INFO or DEBUG line reports what went as it should
-	// ("INFO 07-21 10:19:29 __init__.py:183] Automatically detected
-	// platform cuda."): no trouble to find by its words.
-	infoLine  = regexp.MustCompile(`^\s*(?:INFO|DEBUG)\b`)
-	envRow    = regexp.MustCompile(`^\s*(?:Collecting environment information|(?:GPU models and configuration|Nvidia driver version|CUDA runtime version|CUDA used to build PyTorch|ROCM used to build PyTorch|Is CUDA available|Is debug build|Is XNNPACK available|Python platform|Python version|GCC version|Clang version|CMake version|Libc version|OS|cuDNN version|HIP runtime version|MIOpen runtime version|CUDA_MODULE_LOADING set to|Versions of relevant libraries|GPU topology|Neuron SDK Version|vLLM Version|vLLM Build Flags|ROCM Version):)`)
+	// A program's lines that read as words but are no prose (notProseSource).
+	notProse  = regexp.MustCompile(notProseSource)
 	figure    = regexp.MustCompile(`^\p{N}[\p{N}.,%/:-]*$`)
 	lowerWord = regexp.MustCompile(`^(?:[\p{Ll}]+|\p{Han}+)$`)
 )
@@ -225,8 +228,9 @@ type WordsRules struct {
 	MinScore   float64 `json:"minScore"`
 	MinShared  float64 `json:"minShared"`
 	LongWords  int     `json:"longWords"`
-	LogLine    string  `json:"logLine"` // Told's marks of a program's line
-	Person     string  `json:"person"`  // Person's words
+	LogLine    string  `json:"logLine"`  // Told's marks of a program's line
+	NotProse   string  `json:"notProse"` // a program's lines that read as words (notProseSource)
+	Person     string  `json:"person"`   // Person's words
 	MinSharedL float64 `json:"minSharedLong"`
 	ProseWords int     `json:"proseWords"`
 	MaxLine    int     `json:"maxProseLine"`
@@ -237,7 +241,7 @@ type WordsRules struct {
 
 // WordsTable is WordsRules with this package's values.
 func WordsTable() WordsRules {
-	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared, LongWords: LongWords, MinSharedL: MinSharedLong, LogLine: logLineSource, Person: personSource,
+	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared, LongWords: LongWords, MinSharedL: MinSharedLong, LogLine: logLineSource, NotProse: notProseSource, Person: personSource,
 		ProseWords: proseWords, MaxLine: maxProseLine, MaxTerms: MaxQueryTerms, MaxBytes: MaxQueryBytes, Lang: wordsLang}
 }
 
