@@ -842,7 +842,8 @@
     var P = window.p2pkbPaste, R = window.p2pkbRules;
     if (!P || !R || !P.hangLine) { return Promise.resolve(null); }
     // The facts the software printed: a person's words do not move ahead of the program's line.
-    var own = P.merge(null, P.extract(q).filter(function (p) { return p.source !== P.said; })).facts, without = {}, alone = {}, has = Object.prototype.hasOwnProperty;
+    var pasted = P.extract(q), withWords = P.merge(null, pasted).facts;
+    var own = P.merge(null, pasted.filter(function (p) { return p.source !== P.said; })).facts, without = {}, alone = {}, has = Object.prototype.hasOwnProperty;
     Object.keys(own).forEach(function (k) { if (HANG_FACTS.indexOf(k) >= 0) { alone[k] = own[k]; } else { without[k] = own[k]; } });
     if (!Object.keys(alone).length) { return Promise.resolve(null); }
     var holds = function (cond, f) {
@@ -865,7 +866,7 @@
       var notes = {}, all = docs.concat(byReadsDocs(open));
       (meta.notes || []).forEach(function (id) { notes[id] = true; });
       return Promise.all(all.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)).then(function (c) { return rowResult(c[d % meta.chunk]); }); }))
-        .then(function (rs) { return { own: own, results: rs.slice(0, docs.length), open: rs.slice(docs.length), notes: notes }; });
+        .then(function (rs) { return { own: own, withWords: withWords, results: rs.slice(0, docs.length), open: rs.slice(docs.length), notes: notes }; });
     });
   }
   // hangFirst puts the hang's explanations that hold by the facts (the
@@ -890,8 +891,8 @@
     var ahead = judged(hang.results).filter(function (c) { return c.tier === 0; });
     var after = judged(hang.open);
     // byReads (diagnose): the line's own causes, at each tier, by how many
-    // of the paste's facts their conditions read.
-    var own = hang.own, R = window.p2pkbRules;
+    // of the paste's facts, the description's too, their conditions read.
+    var own = hang.withWords, R = window.p2pkbRules;
     var reads = function (c) {
       var names = [];
       try { names = factsIn(R.parse(c.condition || ""), []); } catch (e) { return 0; }

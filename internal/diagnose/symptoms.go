@@ -164,6 +164,7 @@ var hangFacts = []string{"hang.seen", "nccl.stopped_after_init"}
 // search page does the same (assets/search.js, hangFirst).
 func hangFirst(s *site.Site, msgs []Message, pasted []paste.Fact, f rules.Facts, o Options) error {
 	own := paste.Facts(slices.DeleteFunc(slices.Clone(pasted), func(p paste.Fact) bool { return p.Source == paste.Said }))
+	all := paste.Facts(pasted)
 	without, alone := rules.Facts{}, rules.Facts{}
 	for k, v := range own {
 		if slices.Contains(hangFacts, k) {
@@ -201,7 +202,7 @@ func hangFirst(s *site.Site, msgs []Message, pasted []paste.Fact, f rules.Facts,
 	sort.SliceStable(open, func(i, j int) bool { return search.SymptomBefore(open[i].symptom, open[j].symptom) })
 	for i := range msgs {
 		m := &msgs[i]
-		byReads(m.Causes, own)
+		byReads(m.Causes, all)
 		ahead := missing(rs, m.Causes)
 		m.Causes = append(ahead, m.Causes...)
 		after := missing(open, m.Causes)
@@ -220,7 +221,10 @@ func hangFirst(s *site.Site, msgs []Message, pasted []paste.Fact, f rules.Facts,
 // byReads orders a hang line's own causes cs, at each tier, by how many of
 // the facts own shows (rules.Facts.Shows) their conditions read, stably: two ranks' watchdog
 // lines that disagree on the collective (collectives.differ) put the entry
-// of ranks out of step, which reads them, before the watchdog's own.
+// of ranks out of step, which reads them, before the watchdog's own. Unlike
+// what moves ahead of the line, own holds the description's facts too: the
+// line matched both entries, and "it hangs after some iterations" is what
+// tells which of them to check first.
 func byReads(cs []Cause, own rules.Facts) {
 	reads := func(c Cause) int {
 		names, err := rules.FactsIn(c.Condition)

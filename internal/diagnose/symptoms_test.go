@@ -228,6 +228,17 @@ func TestHangFirst(t *testing.T) {
 			t.Errorf("%s: the watchdog's causes %v, want %v", c.name, got, want)
 		}
 	}
+	// The words still order the line's own causes: a run said to hang after
+	// it made progress (https://github.com/open-mmlab/mmdetection/issues/3563's
+	// words beside the watchdog's line) puts ranks out of step first.
+	const mismatch = "pytorch/collective-mismatch-across-ranks"
+	if own[0] == mismatch {
+		t.Fatalf("the watchdog's line alone: %s first, want the watchdog's own entry", mismatch)
+	}
+	later := causes("after some iterations the training program always stuck without any output\n" + watchdog)
+	if len(later) == 0 || later[0] != mismatch || !slices.Contains(later, "pytorch/nccl-watchdog-timeout") {
+		t.Errorf("a hang said to come after progress: the watchdog's causes %v, want %s first and the watchdog's entry after it", later, mismatch)
+	}
 }
 
 // A release's known bug that waits only on a version the paste does not
