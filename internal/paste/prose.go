@@ -98,9 +98,14 @@ var (
 	reHangLater = pattern("hangLater", `(?i)\bafter\s(?:(?:some|several|a few|many|a number of|thousands? of|hundreds? of|about|around|~)\s)?(?:(?:\d[\d,.]*k?|one|two|three|four|five|ten|an?)\s?)?(?:iterations?|iters?|steps?|epochs?|batches|hours?|hrs|days?|rounds?)\b|`+
 		`\bafter\s(?:the\s)?(?:first|second|third|\d+(?:st|nd|rd|th))\s(?:iteration|iter|step|epoch|batch|evaluation|eval|checkpoint)\b|`+
 		`\bafter\s(?:completing|finishing|running|training|doing)\s(?:the\s)?(?:one|an?|\d+|first|second|a few|few|several|some)\s(?:full\s)?(?:iterations?|iters?|steps?|epochs?|batches|rounds?)\b|\bafter (?:running|training|working) (?:fine |well |normally )?for (?:a while|some time|hours|days|\d)|\bafter (?:a while|some time)\b|`+
-		`\b(?:at|on|in|around|near|towards?)\s(?:the\s)?(?:specific\s)?(?:end of (?:the |an? |each |every )?epoch|(?:iteration|iter|step|batch)\s?[(#:=]?\s?[1-9]\d|epoch\s?[(#:=]?\s?[1-9]|\d+(?:st|nd|rd|th)\s(?:iteration|iter|step|epoch|batch))|`+
+		`\b(?:at|on|in|around|near|towards?)\s(?:the\s)?(?:specific\s)?(?:end of (?:the |an? |each |every )?(?:single |first |one )?epoch|end of (?:the )?training\b|last (?:iteration|iter|step|batch)\b|(?:iteration|iter|step|batch)\s?[(#:=]?\s?[1-9]\d|epoch\s?[(#:=]?\s?[1-9]|\d+(?:st|nd|rd|th)\s(?:iteration|iter|step|epoch|batch))|`+
 		`\bmid[- ]?(?:training|run|epoch)\b|\bin the middle of (?:training|the run|an epoch|the epoch)\b|`+
 		`\b(?:during|at|when|in)\s(?:the\s)?(?:evaluation|validation|eval|evaluating|validating|checkpoint(?:ing)?|saving)\b|`+
+		// "Training hangs in the end while calling dist.barrier()"
+		// (huggingface/transformers#17478); "training is ok but get stuck
+		// in `accelerator.save_state(save_path)`" (huggingface/diffusers#2606).
+		`\b(?:hangs?|hung|hanging|stuck|freez(?:es|ing|e)|froze)\s(?:in|at)\sthe\s(?:very\s)?end\b|`+
+		`\b(?:in|at|during|when calling|while calling)\s`+"`"+`?(?:\w{1,20}\.)?(?:save_state|save_checkpoint|save_pretrained|save_model)\b|`+
 		`(?:训练|跑)了?一段时间|第\s?\d+\s?个?\s?(?:iter|step|epoch|轮|步|个)|训练到[^。\n]{0,12}(?:时|后)|中途|(?:验证|评估|保存)[^。\n]{0,6}(?:时|的时候)`)
 	// Ranks said or shown to take different paths: an uneven number of
 	// batches, an empty batch on some rank, LayerDrop, a collective under
@@ -112,7 +117,15 @@ var (
 		// A rank said to skip a collective or never to reach it ("When I
 		// intentionally let one process skip the allGather() step",
 		// cupy/cupy#3557; "Ranks 1 and 2 never print").
-		`\bskip(?:s|ped|ping)?\s(?:the\s|a\s|an\s)?(?:\w{1,12}\s)?(?:all_?gather\w*|all_?reduce\w*|broadcast\w*|barrier\w*|collectives?|reduce_?scatter\w*)|\b(?:one|some|other) (?:of the )?(?:ranks?|process(?:es)?|workers?)\s(?:\w{1,12}\s)?(?:never|didn't|did not|does not|doesn't|do not|don't)\s(?:call|calls|reach|reaches|enter|enters|join|joins)\b`)
+		`\bskip(?:s|ped|ping)?\s(?:the\s|a\s|an\s)?(?:\w{1,12}\s)?(?:all_?gather\w*|all_?reduce\w*|broadcast\w*|barrier\w*|collectives?|reduce_?scatter\w*)|`+
+		// One card or rank said to skip a step the others take, or to have
+		// a loss or no gradient the others do not ("card A detects a nan and
+		// skips this iteration, while card B ... marches into", datvuthanh/HybridNets#91;
+		// "if loss on one GPU is 0, the code stuck ... no gradient is
+		// calculated on one GPU", facebookresearch/maskrcnn-benchmark#619).
+		`\b(?:card|gpu|rank|process|worker)\s?\w?\b.{0,60}\bskip(?:s|ped)\s(?:this|the|that|its|an?)\s(?:iteration|iter|step|batch|backward)\b|`+
+		`\b(?:loss|gradients?)\s(?:on|of|in)\s(?:one|some|a single)\s(?:gpus?|cards?|ranks?|process(?:es)?|workers?)\s(?:is|are|was|were|becomes?)\s(?:0|zero|none|nan|empty)\b|`+
+		`\bno gradients?\s(?:is\s|are\s|was\s|were\s)?(?:calculated|computed|produced)\s(?:on|for|in)\s(?:one|some)\s(?:gpus?|cards?|ranks?|process(?:es)?)\b|\b(?:one|some|other) (?:of the )?(?:ranks?|process(?:es)?|workers?)\s(?:\w{1,12}\s)?(?:never|didn't|did not|does not|doesn't|do not|don't)\s(?:call|calls|reach|reaches|enter|enters|join|joins)\b`)
 	// A run said to work on one node and to fail or hang across nodes
 	// ("single node works, 2 nodes hang", "单机多卡正常，多机卡住"): what
 	// the nodes share is the network between them, not P2P inside one, so
@@ -372,7 +385,7 @@ var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "
 // divergeWords are the words, as written, one of which every match of
 // reRanksDiverge holds.
 var divergeWords = []string{"uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
-	"skip", "Skip", "reach", "never call", "not call", "n't call", "never enter", "not enter", "n't enter", "never join", "not join", "n't join"}
+	"skip", "Skip", "reach", "loss on", "loss of", "gradient", "never call", "not call", "n't call", "never enter", "not enter", "n't enter", "never join", "not join", "n't join"}
 
 // nodeWords are the words, as written, one of which every match of
 // reOneNodeOK and of reMultiNodeFail holds.
