@@ -68,7 +68,11 @@ var (
 	// with certain pairs of GPUs, the loss becomes NaN",
 	// tensorflow/tensorflow#105552) points at the path between those pairs.
 	reNaNPairs = pattern("nanPairs", `(?i)\b(?:certain|some|specific|particular)\s(?:pairs?\sof\s)?(?:gpus?|cards?|gpu\spairs?)\b|\bgpus?\s?\d\s?(?:and|&|with|\+)\s?(?:gpu\s?)?\d\b`)
-	reLossNaN  = pattern("lossNaN", `(?i)\bloss(?:es)?\b.{0,60}?(?:^|[^\w.-])-?nan\b|\bnan\b[^.\n]{0,20}?\bloss(?:es)?\b|(?:损失|loss)[^。\n]{0,10}?(?:变成|出现|为|是)\s?-?nan\b`)
+	// A NaN named as what a check looks for, not as what the loss became:
+	// "a loss check to make sure the loss is not nan/inf ... card A detects
+	// a nan and skips this iteration" (datvuthanh/HybridNets#91).
+	reLossNaNNot = pattern("lossNaNNot", `(?i)\b(?:not|no|never|without|isn't|check(?:s|ed|ing)?\s(?:for|if|whether)|detects?|detected|guards? against)\s(?:an?\s|any\s)?-?nan\b|\bnan\s?checks?\b`)
+	reLossNaN    = pattern("lossNaN", `(?i)\bloss(?:es)?\b.{0,60}?(?:^|[^\w.-])-?nan\b|\bnan\b[^.\n]{0,20}?\bloss(?:es)?\b|(?:损失|loss)[^。\n]{0,10}?(?:变成|出现|为|是)\s?-?nan\b`)
 	// The process group's set-up, named where a hang is said ("hangs at
 	// init_process_group", "stuck at initializing ddp", "在deepspeed init时hang住"),
 	// or printed by the launch as the log stops (DeepSpeed's
@@ -502,7 +506,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.riser.set && containsAny(s, riserWords...) && !strings.Contains(s, "NCCL") && reRiser.MatchString(s) && !reRiserNot.MatchString(s) {
 		p.riser.mark(n, raw)
 	}
-	if containsAny(s, lossNaNWords...) && !strings.Contains(s, "NCCL INFO") && reLossNaN.MatchString(s) {
+	if containsAny(s, lossNaNWords...) && !strings.Contains(s, "NCCL INFO") && reLossNaN.MatchString(s) && !reLossNaNNot.MatchString(s) {
 		if !p.lossNaN.set {
 			p.lossNaN.mark(n, raw)
 		}
