@@ -610,6 +610,7 @@
     } else if (!p.hang.set && !p.hangBare.set && containsAny(s, HANG_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.hangBare.test(s) && !RE.hangNot.test(s) && !RE.hangBareNot.test(s)) {
       mark(p.hangBare, n, raw);
     }
+    if (!p.hang.set && !p.hangBare.set && containsAny(s, T.words.spin) && RE.spinPower.test(s) && RE.spin.test(s)) { mark(p.hangBare, n, raw); }
     if (!p.atInit && containsAny(s, INIT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.initLog.test(s)) { p.atInit = true; }
     if (!p.close.set && containsAny(s, T.words.close)) {
       var cm = RE.closeSaid.exec(s);

@@ -210,6 +210,8 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(initLogWords, proseInit)...)
 	out = append(out, wordTriggers(hostResetWords, prosePower)...)
 	out = append(out, wordTriggers(riserWords, proseRiser)...)
+	// A hang told by utilization and power reads as the hang lines do.
+	out = append(out, wordTriggers(spinWords, proseHang)...)
 	out = append(out, wordTriggers(lossNaNWords, proseLossNaN)...)
 	out = append(out, wordTriggers(nodeWords, proseNodes)...)
 	out = append(out, wordTriggers(divergeWords, proseDiverge)...)

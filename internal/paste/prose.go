@@ -30,6 +30,13 @@ var (
 	// Without a place, the words say less: "I'm stuck with 256MB GARTs"
 	// (ROCm/amdgpu#78) has to live with it, a browser or a desktop that
 	// froze is the host's, and a deadlock avoided or fixed never came.
+	// GPUs said to sit at full utilization while they draw little power:
+	// NCCL's kernels spinning on a peer that never answers, a hang however
+	// it is worded ("GPU功耗很低 但是GPU利用率满载", QwenLM/Qwen#970; "The
+	// `nvidia-smi` shows $100\%$ of utilization, but I believe they are
+	// all idle due to the low power usage", Infini-AI-Lab/MagicDec#2).
+	reSpin        = pattern("spin", `(?i)(?:\butil\w*|\busage\b|利用率|占用率)[^\n]{0,40}?(?:100\s?\\?%|满载|拉满|跑满)|100\s?\\?%\$?\s(?:of\s)?(?:the\s)?(?:gpu[- ]?)?util`)
+	reSpinPower   = pattern("spinPower", `(?i)\b(?:low|idle|little)\s(?:power|wattage)\b|\bpower\s(?:usage|draw|consumption)\s(?:is\s|stays\s|remains\s|drops\s(?:to\s)?)?(?:very\s)?(?:low|idle)\b|功耗[^。\n]{0,4}(?:很低|较低|低|只有)`)
 	reHangBareNot = pattern("hangBareNot", `(?i)\bstuck with\b|\b(?:browser|pc|computer|desktop|laptop|screen|display|mouse|gui|ui|os)\s(?:\w{1,12}\s)?(?:froze|freezes|freezing|hangs|hung|stuck)\b|\b(?:avoid(?:s|ed)?|prevent(?:s|ed)?|fix(?:es|ed)?|solve[sd]?|resolve[sd]?)\s(?:\w{1,12}\s){0,2}(?:hangs|deadlocks?|freezes)\b`)
 	reHangNot     = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock|stall|block)|`+
 		// A hang that may come, not one that came ("can cause a hang",
@@ -399,6 +406,10 @@ var nodeWords = []string{"node", "Node", "NODE", "machine", "Machine", "MACHINE"
 // reLossNaN holds.
 var lossNaNWords = []string{"nan", "NaN", "NAN", "Nan"}
 
+// spinWords are the words, as written, one of which every match of
+// reSpinPower holds.
+var spinWords = []string{"power", "Power", "POWER", "wattage", "功耗"}
+
 // riserWords are the words, as written, one of which every match of
 // reRiser holds.
 var riserWords = []string{"riser", "Riser", "RISER", "xtension", "xtender", "XTENSION", "XTENDER", "延长线", "转接线"}
@@ -478,6 +489,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.later.mark(n, raw)
 		}
 	} else if !p.hang.set && !p.hangBare.set && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangBare.MatchString(s) && !reHangNot.MatchString(s) && !reHangBareNot.MatchString(s) {
+		p.hangBare.mark(n, raw)
+	}
+	if !p.hang.set && !p.hangBare.set && containsAny(s, spinWords...) && reSpinPower.MatchString(s) && reSpin.MatchString(s) {
 		p.hangBare.mark(n, raw)
 	}
 	if !p.atInit && containsAny(s, initWords...) && !strings.Contains(s, "NCCL INFO") && reInitLog.MatchString(s) {

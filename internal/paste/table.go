@@ -92,6 +92,7 @@ func Table() []byte {
 	t.Words["hostReset"] = hostResetWords
 	t.Words["cudaBuild"] = cudaBuildWords
 	t.Words["riser"] = riserWords
+	t.Words["spin"] = spinWords
 	t.Words["lossNaN"] = lossNaNWords
 	t.Words["nodes"] = nodeWords
 	t.Words["diverge"] = divergeWords
