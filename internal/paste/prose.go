@@ -26,7 +26,7 @@ var (
 		`\b(?:seems?|seemed|appears?|appeared)\sto\s(?:block|stall)\b|\b(?:blocks|blocked)\s(?:at|in|inside|on)\s(?:the\s)?\W?\w|`+
 		`\bnothing (?:else |more )?happen(?:s|ed)\b|\btim(?:ed|es|e) ?out after \d{1,4}\s?(?:minutes?|mins?|hours?|hrs?|h)\b|\bstall(?:s|ed|ing)\b|`+
 		`没有?反应|不动了|一直等待|无响应|没有进展`)
-	reHangBare = pattern("hangBare", `(?i)\b(?:hangs|hanging|hung|stuck|freezes|freezing|froze|deadlock(?:s|ed)?)\b|卡住|卡死|挂起|死锁`)
+	reHangBare = pattern("hangBare", `(?i)\b(?:hangs|hanging|hung|stuck|freezes|freezing|froze|deadlock(?:s|ed)?)\b|卡住|卡死|卡着不动|挂起|死锁`)
 	// Without a place, the words say less: "I'm stuck with 256MB GARTs"
 	// (ROCm/amdgpu#78) has to live with it, a browser or a desktop that
 	// froze is the host's, and a deadlock avoided or fixed never came.
@@ -361,7 +361,7 @@ var (
 // capitals, which PyTorch prints with every CUDA error
 // (CUDA_LAUNCH_BLOCKING=1) and a person never writes of a hang.
 var hangWords = []string{"hang", "Hang", "HANG", "hung", "Hung", "stuck", "Stuck", "STUCK", "freez", "Freez", "FREEZ", "froze", "Froze", "deadlock", "Deadlock",
-	"卡住", "卡死", "卡在", "挂起", "死锁",
+	"卡住", "卡死", "卡在", "卡着不动", "挂起", "死锁",
 	"progress", "Progress", "PROGRESS", "forever", "Forever", "FOREVER", "indefinitely", "Indefinitely", "infinitely", "never", "Never", "NEVER",
 	"block", "Block", "nothing", "Nothing", "NOTHING", "out after", "Out after", "OUT AFTER", "stall", "Stall", "STALL",
 	"反应", "不动了", "一直等待", "无响应", "没有进展"}
