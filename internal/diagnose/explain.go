@@ -236,16 +236,29 @@ func writeMarked(w io.Writer, ind string, c Cause, o Options, judge bool) {
 	if len(c.Workarounds) > 0 {
 		fmt.Fprintf(w, "\n%s%s\n", ind, o.paint(bold, text(o.Lang, "works")))
 		for j, m := range c.Workarounds {
-			fmt.Fprintf(w, "%s%s\n", o.after(fmt.Sprintf("%s  %d. [%3.0f%%] ", ind, j+1, m.Rate*100), m.Text, len(ind)+5), verdict(m))
+			fmt.Fprintf(w, "%s%s\n", o.after(fmt.Sprintf("%s  %d. %s", ind, j+1, rateMark(m.Rate, "")), m.Text, len(ind)+5), verdict(m))
 		}
 	}
 	if len(c.DeadEnds) > 0 {
 		fmt.Fprintf(w, "\n%s%s\n", ind, o.paint(bold, text(o.Lang, "avoid")))
 		for _, m := range c.DeadEnds {
-			line := o.after(fmt.Sprintf("%s  ✗ [%3.0f%% %s] ", ind, m.Rate*100, text(o.Lang, "fail")), m.Text, len(ind)+4)
+			line := o.after(fmt.Sprintf("%s  ✗ %s", ind, rateMark(m.Rate, text(o.Lang, "fail"))), m.Text, len(ind)+4)
 			fmt.Fprintf(w, "%s%s\n", strings.Replace(line, "✗", o.paint(red, "✗"), 1), verdict(m))
 		}
 	}
+}
+
+// rateMark is a rate in brackets, with word after the figure, and a space;
+// nothing where the entry gives no rate (0: a rate needs a basis, so 0 is
+// none given, and "[0%]" would read as a measured one).
+func rateMark(rate float64, word string) string {
+	if rate <= 0 {
+		return ""
+	}
+	if word != "" {
+		return fmt.Sprintf("[%3.0f%% %s] ", rate*100, word)
+	}
+	return fmt.Sprintf("[%3.0f%%] ", rate*100)
 }
 
 func backquoted(xs []string) []string {

@@ -90,13 +90,13 @@ func MatchAll(w io.Writer, s *site.Site, f rules.Facts, o Options) (int, error) 
 		if len(a.Workarounds) > 0 {
 			fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "works"))
 			for j, m := range a.Workarounds {
-				fmt.Fprintf(w, "%s\n       %s%s\n", o.after(fmt.Sprintf("    %d. [%3.0f%%] ", j+1, m.Rate*100), m.Text, 7), o.verdict(m.Verdict), because(o.Lang, m.Reasons))
+				fmt.Fprintf(w, "%s\n       %s%s\n", o.after(fmt.Sprintf("    %d. %s", j+1, rateMark(m.Rate, "")), m.Text, 7), o.verdict(m.Verdict), because(o.Lang, m.Reasons))
 			}
 		}
 		if len(a.DeadEnds) > 0 {
 			fmt.Fprintf(w, "\n  %s\n", text(o.Lang, "avoid"))
 			for _, m := range a.DeadEnds {
-				line := o.after(fmt.Sprintf("    ✗ [%3.0f%% %s] ", m.Rate*100, text(o.Lang, "fail")), m.Text, 7)
+				line := o.after(fmt.Sprintf("    ✗ %s", rateMark(m.Rate, text(o.Lang, "fail"))), m.Text, 7)
 				fmt.Fprintf(w, "%s\n       %s%s\n", strings.Replace(line, "✗", o.paint(red, "✗"), 1), o.verdict(m.Verdict), because(o.Lang, m.Reasons))
 			}
 		}

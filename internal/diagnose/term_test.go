@@ -215,3 +215,17 @@ func TestLongLineShowsTheMessage(t *testing.T) {
 		t.Errorf("on a terminal the message's line is %d characters: %q", utf8.RuneCountInString(first), first)
 	}
 }
+
+// A workaround or dead end without a rate (an entry gives one only with
+// its basis) shows none, not a measured-looking "[  0%]"; one with a rate
+// shows it.
+func TestRatesShownOnlyWhereGiven(t *testing.T) {
+	// NCCL's out-of-memory WARN (NVIDIA/nccl#295), whose entry gives no rates.
+	oom := explain(t, "node:402:402 [0] enqueue.cc:1451 NCCL WARN Cuda failure 2 'out of memory'\n", Options{Lang: "en"})
+	if !strings.Contains(oom, "NCCL_BUFFSIZE") || strings.Contains(oom, "0%]") || strings.Contains(oom, "0% fail]") {
+		t.Errorf("an entry without rates shows a rate or lacks its workaround:\n%s", oom)
+	}
+	if peer := explain(t, torchPeer, Options{Lang: "en"}); !regexp.MustCompile(`\d\. \[ ?\d{2,3}%\] `).MatchString(peer) {
+		t.Errorf("an entry with rates shows none:\n%s", peer)
+	}
+}
