@@ -63,7 +63,16 @@ var (
 	// inconsistent", horovod/horovod#1121 and #1548). Another order of
 	// summation gives that; lost or garbled data differs by the values.
 	// Said of results, not of speed (reCloseTopic).
-	reCloseSaid  = pattern("closeSaid", `(?i)\b(?:slight(?:ly)?|(?:very\s)?small|tiny|minor|negligible|minimal)\s(?:\w{1,12}\s){0,2}(?:differen(?:t|ces?)|diffs?|deviations?|discrepanc(?:y|ies)|variations?|mismatch(?:es)?)\b|\b(?:diff|difference|discrepancy|deviation)\s(?:is|are|was|were)\s(?:very\s|quite\s|extremely\s)?(?:small|tiny|minor|negligible)\b|\bnot\s(?:\w{1,12}\s)?(?:bit[- ]?(?:wise|exact)|bitwise[- ]identical|deterministic|reproducible)\b|\bnon-?determinis\w{0,6}\b|\bmd5\b.{0,60}\b(?:inconsistent|differ\w{0,3}|changes?|not the same)\b|(?:略有|稍有|细微|微小|轻微|一些|有些|少许)的?(?:不同|差异|差别|区别)`)
+	reCloseSaid = pattern("closeSaid", `(?i)\b(?:slight(?:ly)?|(?:very\s)?small|tiny|minor|negligible|minimal)\s(?:\w{1,12}\s){0,2}(?:differen(?:t|ces?)|diffs?|deviations?|discrepanc(?:y|ies)|variations?|mismatch(?:es)?)\b|\b(?:diff|difference|discrepancy|deviation)\s(?:is|are|was|were)\s(?:very\s|quite\s|extremely\s)?(?:small|tiny|minor|negligible)\b|\bnot\s(?:\w{1,12}\s)?(?:bit[- ]?(?:wise|exact)|bitwise[- ]identical|deterministic|reproducible)\b|\bnon-?determinis\w{0,6}\b|\bmd5\b.{0,60}\b(?:inconsistent|differ\w{0,3}|changes?|not the same)\b|(?:略有|稍有|细微|微小|轻微|一些|有些|少许)的?(?:不同|差异|差别|区别)|`+
+		// Results said to differ between one GPU and several, with no word
+		// of how much ("The output of the same model is different when
+		// using only one gpu and two", vllm-project/vllm#7645; "在 allreduce
+		// 后变得不一致", InternLM/lmdeploy#1124): in the reports of the sets,
+		// nearly all were the order of the sums, not data garbled between
+		// the GPUs, which are said as wrong, garbage or NaN (output.wrong).
+		`\b(?:outputs?|results?|answers?|responses?|predictions?|accuracy)\b[^\n]{0,50}?\b(?:is|are|was|were)\s(?:\w{1,12}\s)?different\s(?:when|with|between|on|using|for)\b[^\n]{0,40}?\b(?:gpus?|cards?|tp|tensor[ _-]?parallel\w*|ranks?|devices?)\b|`+
+		`\bdifferent\s(?:\w{1,12}\s)?(?:outputs?|results?|answers?|predictions?|accuracy)\s(?:\w{1,12}\s)?(?:with|on|using|between|when|for)\b[^\n]{0,40}?\b(?:gpus?|cards?|tp|tensor[ _-]?parallel\w*|ranks?|devices?)\b|`+
+		`(?:多卡|单卡|双卡|\d\s?卡|tp\s?=?\s?\d)[^。\n]{0,30}(?:结果|输出|回答)[^。\n]{0,10}(?:不一致|不一样|不同)|(?:结果|输出|回答)[^。\n]{0,10}(?:不一致|不一样|不同)[^。\n]{0,30}(?:多卡|单卡|双卡|\d\s?卡)|all_?reduce\s?后[^。\n]{0,6}不一致`)
 	reCloseTopic = pattern("closeTopic", `(?i)\b(?:results?|outputs?|values?|loss(?:es)?|gradients?|weights?|models?|predictions?|predict|logits?|accuracy|tensors?|sums?|md5|checksums?|parameters?)\b|结果|输出|梯度|权重|精度`)
 	reWrongOut   = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|numbers?|text|tokens?|tensors?|gradients?)\b|\b(?:outputs?|outputting|returns?|returning|prints?|printing|gives?|giving|generates?|generating|produces?|producing|spits?|spitting|spills?|spilling|responds?|responding|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b|(?:推理|生成|回答|回复|模型|结果)[^。\n]{0,30}(?:乱码|胡言乱语)|(?:返回|输出|推理|生成)(?:的)?(?:结果|内容|文本)[^。\n，,]{0,8}(?:是)?(?:错误的|不对|错乱|凌乱|混乱)|\b(?:outputs?|shows?|showing|answers?|answering|responds?|responding|prints?|printing|returns?|returning|gives?|giving|generates?|generating|produces?|producing)\b[^.\n]{0,40}?\b(?:garbage|gibberish|nonsense)\b|GGGGGG|\ball (?:exclamation marks|!+)|!!!!["'\x60]?\s(?:responses?|outputs?|answers?|replies|tokens)\b`)
 	// A loss said to become NaN ("when i use 8 gpus, loss will meet nan",
@@ -392,7 +401,7 @@ const closeNear = 40
 
 // closeWords are the words, as written, one of which every match of
 // reCloseSaid holds.
-var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "Tiny", "minor", "Minor", "negligible", "Negligible", "minimal", "Minimal",
+var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "Tiny", "minor", "Minor", "negligible", "Negligible", "minimal", "Minimal", "different", "Different", "不一致", "不一样", "不同",
 	"determinis", "Determinis", "bit-exact", "bitwise", "Bitwise", "bit exact", "reproducible", "Reproducible", "md5", "MD5", "Md5",
 	"略有", "稍有", "细微", "微小", "轻微", "一些差", "有些差", "一些不同", "有些不同", "少许"}
 

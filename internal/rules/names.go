@@ -104,7 +104,7 @@ var displayNames = map[string]words{
 	"hang.later":              {"the run hangs after it made progress", "运行在已有进展之后才卡住"},
 	"ranks.diverge":           {"the ranks take different paths (uneven batches, rank 0 only)", "各 rank 走不同的路径（批次不均、仅 rank 0 执行）"},
 	"nodes.multi_only":        {"the run works on one node and fails across nodes", "单机可以运行，跨节点时失败"},
-	"output.close":            {"an array check that failed by rounding-sized differences", "数组检查失败，但差异只有舍入量级"},
+	"output.close":            {"results that differ by rounding-sized amounts, or said to differ between one GPU and several", "结果只差舍入量级，或据说在单卡与多卡之间不同"},
 	"host.power_loss":         {"the whole machine reboots or powers off under load", "整机在负载下重启或断电"},
 	"pcie.riser":              {"riser or extension cable", "转接线或延长线"},
 	"model.split":             {"a model split over several GPUs (device_map)", "模型拆分到多块 GPU 上"},
