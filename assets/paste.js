@@ -134,7 +134,7 @@
     this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [], installed: "" };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
-    this.scale = { fail: ev(), dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0, one: { unit: "" }, many: { unit: "", gpus: 0 } };
+    this.scale = { fail: ev(), dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0, one: { unit: "" }, many: { unit: "", gpus: 0 }, rates: [] };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
   }
   var X = Extractor.prototype;
@@ -799,6 +799,37 @@
       else if ((m = RE.scaleSecMulti.exec(s))) { c.many = { value: parseFloat(m[3]), unit: "s", gpus: gpuCount((m[1] || "") + (m[2] || "")) }; }
     }
     if (c.one.unit && slowerThan(c.many, c.one)) { mark(c.fail, n, raw); }
+    var re = scaleRateAll(), i, f;
+    re.lastIndex = 0;
+    while ((m = re.exec(s)) && c.rates.length < MAX_RATES) {
+      f = { value: parseFloat(m[5]), unit: rateUnit(m[6]), gpus: rateGPUs(m) };
+      for (i = 0; i < c.rates.length; i++) {
+        if (fewerFaster(f, c.rates[i]) || fewerFaster(c.rates[i], f)) { mark(c.fail, n, raw); return; }
+      }
+      c.rates.push(f);
+    }
+  }
+  // rateUnit, rateGPUs and fewerFaster mirror scaling.go.
+  var MAX_RATES = 8, SCALE_RATE_ALL = null;
+  function scaleRateAll() {
+    if (!SCALE_RATE_ALL) { SCALE_RATE_ALL = new RegExp(RE.scaleRate.source, RE.scaleRate.flags.replace("g", "") + "g"); }
+    return SCALE_RATE_ALL;
+  }
+  function rateUnit(u) {
+    u = u.toLowerCase();
+    return u.indexOf("it") === 0 || u.indexOf("step") === 0 ? "it/s" : "/s";
+  }
+  function rateGPUs(m) {
+    if (m[1]) { return 1; }
+    if (m[2]) { return 2; }
+    if (m[3]) { return parseInt(m[3], 10); }
+    var w = m[4].toLowerCase();
+    return w === "one" || w === "single" ? 1 : gpuCount(m[4]);
+  }
+  function fewerFaster(f, o) {
+    if (f.unit !== o.unit || f.gpus < 1 || o.gpus <= f.gpus) { return false; }
+    if (f.unit === "/s") { return o.value < f.value; }
+    return o.value * o.gpus / f.gpus < f.value;
   }
   // The scaling reader mirrors scaling.go.
   var SCALE_WORDS = T.words.scale, SAME_GPU_WORDS = T.words.sameGPU, MAX_RANK_DEVS = 256;

@@ -67,6 +67,11 @@ var (
 	// Three digits at most, so that "3090s" is a GPU, not a time.
 	reScaleSecOne   = pattern("scaleSecOne", `(?i)(?:单卡|一卡|单张卡|一张卡|\b(?:one|single|1)\s?(?:gpu|card)\b)[^\d\n]{0,20}?(\d{1,3}(?:\.\d{1,3})?)\s?(?:s|secs?|seconds?|秒)(?:[^\w/]|$)`)
 	reScaleSecMulti = pattern("scaleSecMulti", `(?i)(?:双卡|两卡|两张卡|多卡|([2-8])\s?(?:张|块)?卡|\b(two|four|eight|[2-8])\s?(?:x\s)?(?:gpu|card)s\b)[^\d\n]{0,20}?(\d{1,3}(?:\.\d{1,3})?)\s?(?:s|secs?|seconds?|秒)(?:[^\w/]|$)`)
+	// Rates said of two numbers of GPUs, several in one line ("在双卡时候，训练速度是1.6steps/sec，
+	// 在8卡时，训练速度是0.3-0.4steps/sec", PaddlePaddle/Paddle#37045; "Single GPU:
+	// smooth 15.4 samples/second. Two GPUs: 4.5 samples/second"): the count,
+	// the figure (the first of a range) and its unit.
+	reScaleRate = pattern("scaleRate", `(?i)(?:(单卡|单张卡|一卡|一张卡)|(双卡|两卡|两张卡)|([1-8])\s?(?:张|块)?卡|\b(one|single|two|four|eight|[1-8])\s?(?:x\s)?(?:gpus?|cards?)\b)[^\d\n]{0,25}?(\d{1,6}(?:\.\d+)?)(?:\s?[-~]\s?\d{1,6}(?:\.\d+)?)?\s?(it/s|steps?/s(?:ec)?|samples?/s(?:ec(?:ond)?)?|tokens?/s|tok/s|img/s|images?/s)\b`)
 	// Only one of several GPUs used: "the server only uses one GPU out of
 	// four" (ollama/ollama#12768), "only one GPU is used" (#8546), "it
 	// indicates I am only using one GPU of the four" (mfem/mfem#3129), "the
@@ -116,7 +121,7 @@ type rankDev struct {
 // reScaleFail, reScaleDP and reScaleDPSlow holds: the words of slowness, speed-up, scaling
 // and utilization, rare in NCCL's own lines.
 var scaleWords = []string{"slow", "Slow", "SLOW", "faster", "Faster", "FASTER", "quicker", "peeding up", "peedup", "peed-up", "peed up", "PEEDUP", "scal", "Scal", "SCAL", "util", "Util", "UTIL",
-	"s/it", "it/s", "longer", "Longer", "more time", "more hours", "more seconds", "more minutes", "improvement", "gain", "increase",
+	"s/it", "it/s", "steps/s", "step/s", "samples/s", "sample/s", "tokens/s", "token/s", "tok/s", "img/s", "images/s", "longer", "Longer", "more time", "more hours", "more seconds", "more minutes", "improvement", "gain", "increase",
 	"halved", "dropped", "drops", "decreased", "decreases", "went down", "慢", "加速", "提速", "提升", "变快", "单卡", "利用率", "反而", "最短", "最快", "分之", "一半", "不如", "下降", "降低", "变差", "lower", "worse", "fastest", "Fastest", "shortest", "Shortest", "quickest",
 	"DataParallel", "Dataparallel", "dataparallel", "dataParallel", "DATAPARALLEL", "kvstore", "KVStore", "kvStore", "KVstore", "Kvstore", "KVSTORE", "kv_store", "kv-store", "KV_STORE"}
 
@@ -126,14 +131,15 @@ var oneUsedWords = []string{"only", "Only", "ONLY", "used at all", "只用", "�
 
 // scaling is the state of this reader.
 type scaling struct {
-	fail event  // a line that says several GPUs are no faster than one
-	dp   bool   // the paste names DataParallel or the kvstore
-	same event  // a line that says, or shows, several ranks on one GPU
-	from string // who tells same: NCCL or a description
-	one  figure // the time or rate per iteration said of one GPU
-	many figure // the same said of several, and how many
-	devs []rankDev
-	read map[string]bool // NCCL's lines read, which repeated tell nothing new (see done)
+	fail  event    // a line that says several GPUs are no faster than one
+	dp    bool     // the paste names DataParallel or the kvstore
+	same  event    // a line that says, or shows, several ranks on one GPU
+	from  string   // who tells same: NCCL or a description
+	one   figure   // the time or rate per iteration said of one GPU
+	many  figure   // the same said of several, and how many
+	rates []figure // rates said with their number of GPUs (reScaleRate), at most maxRates
+	devs  []rankDev
+	read  map[string]bool // NCCL's lines read, which repeated tell nothing new (see done)
 }
 
 // figure is a time (s/it) or a rate (it/s) per iteration on gpus GPUs.
@@ -185,6 +191,63 @@ func (x *Extractor) scaleFigures(s string, n int, raw string) {
 	if c.one.unit != "" && c.many.slowerThan(c.one) {
 		c.fail.mark(n, raw)
 	}
+	for _, m := range reScaleRate.FindAllStringSubmatch(s, maxRates) {
+		if len(c.rates) >= maxRates {
+			break
+		}
+		v, _ := strconv.ParseFloat(m[5], 64)
+		f := figure{v, rateUnit(m[6]), rateGPUs(m)}
+		for _, o := range c.rates {
+			if f.fewerFaster(o) || o.fewerFaster(f) {
+				c.fail.mark(n, raw)
+				return
+			}
+		}
+		c.rates = append(c.rates, f)
+	}
+}
+
+// maxRates bounds the rates kept to compare: a few suffice.
+const maxRates = 8
+
+// rateUnit is "it/s" for a rate of iterations or steps, which on more GPUs
+// each carry more data, and "/s" for a rate of samples, tokens or images.
+func rateUnit(u string) string {
+	u = strings.ToLower(u)
+	if strings.HasPrefix(u, "it") || strings.HasPrefix(u, "step") {
+		return "it/s"
+	}
+	return "/s"
+}
+
+// rateGPUs is the number of GPUs a reScaleRate match names.
+func rateGPUs(m []string) int {
+	switch {
+	case m[1] != "":
+		return 1
+	case m[2] != "":
+		return 2
+	case m[3] != "":
+		n, _ := strconv.Atoi(m[3])
+		return n
+	case strings.EqualFold(m[4], "one") || strings.EqualFold(m[4], "single"):
+		return 1
+	}
+	return gpuCount(m[4])
+}
+
+// fewerFaster says whether rate f, said of fewer GPUs than rate o, does
+// more than o: more samples a second, or more iterations a second than o's
+// scaled by the ratio of GPUs (each iteration on more GPUs carrying that
+// much more data when the batch per GPU is kept).
+func (f figure) fewerFaster(o figure) bool {
+	switch {
+	case f.unit != o.unit || f.gpus < 1 || o.gpus <= f.gpus:
+		return false
+	case f.unit == "/s":
+		return o.value < f.value
+	}
+	return o.value*float64(o.gpus)/float64(f.gpus) < f.value
 }
 
 // gpuCount is the number of GPUs a figure is said of: a digit or a word,
