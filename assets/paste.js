@@ -774,7 +774,8 @@
   };
 
   // scaleFigures mirrors scaling.go: several GPUs more than N times slower
-  // per iteration than one (or under one N-th of its rate) say no speed-up.
+  // per iteration than one, or a rate that falls with more GPUs, say no
+  // speed-up.
   function gpuCount(said) {
     var w = said.toLowerCase();
     if (w === "four") { return 4; }
@@ -785,8 +786,7 @@
   function slowerThan(f, one) {
     if (f.unit !== one.unit || f.gpus < 2) { return false; }
     if (f.unit === "s") { return f.value > one.value * 1.2; }
-    if (f.unit === "s/it") { return f.value > one.value * f.gpus; }
-    return f.value * f.gpus < one.value;
+    return f.value > one.value * f.gpus;
   }
   function scaleFigures(c, s, n, raw) {
     var m;

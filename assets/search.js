@@ -843,7 +843,7 @@
     if (!P || !R || !P.hangLine) { return Promise.resolve(null); }
     // The facts the software printed: a person's words do not move ahead of the program's line.
     var pasted = P.extract(q), withWords = P.merge(null, pasted).facts;
-    var own = P.merge(null, pasted.filter(function (p) { return p.source !== P.said; })).facts, without = {}, alone = {}, has = Object.prototype.hasOwnProperty;
+    var own = P.merge(null, pasted.filter(function (p) { return p.source !== P.said; })).facts, without = {}, alone = {};
     Object.keys(own).forEach(function (k) { if (HANG_FACTS.indexOf(k) >= 0) { alone[k] = own[k]; } else { without[k] = own[k]; } });
     if (!Object.keys(alone).length) { return Promise.resolve(null); }
     var holds = function (cond, f) {

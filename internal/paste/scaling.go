@@ -57,21 +57,23 @@ var (
 	// kvstore: one process replicating through GPU 0, or gradients reduced
 	// through the CPU, by choice of the program.
 	reScaleDP = pattern("scaleDP", `(?i)(?:^|[^\w])(?:nn\.)?DataParallel\b|\bkv_?-?store\b`)
-	// A time or rate per iteration said of one GPU, and of several
-	// ("3090单卡是51.82s/it", "3090双卡是124.55s/it", "2 GPUs: 1.2 it/s"):
-	// the figure and its unit; for several, how many (双卡 is two).
-	reScaleFigOne   = pattern("scaleFigOne", `(?i)(?:单卡|一卡|单张卡|一张卡|\b(?:one|single|1)\s?(?:gpu|card)\b)[^\d\n]{0,20}?(\d{1,6}(?:\.\d+)?)\s?(s/it|it/s)\b`)
-	reScaleFigMulti = pattern("scaleFigMulti", `(?i)(?:双卡|两卡|两张卡|多卡|([2-8])\s?卡|\b(two|four|eight|[2-8])\s?(?:x\s)?(?:gpu|card)s\b)[^\d\n]{0,20}?(\d{1,6}(?:\.\d+)?)\s?(s/it|it/s)\b`)
+	// A time per iteration said of one GPU, and of several
+	// ("3090单卡是51.82s/it", "3090双卡是124.55s/it"): the figure and its
+	// unit; for several, how many (双卡 is two). Rates (it/s) are
+	// reScaleRate's.
+	reScaleFigOne   = pattern("scaleFigOne", `(?i)(?:单卡|一卡|单张卡|一张卡|\b(?:one|single|1)\s?(?:gpu|card)\b)[^\d\n]{0,20}?(\d{1,6}(?:\.\d+)?)\s?(s/it)\b`)
+	reScaleFigMulti = pattern("scaleFigMulti", `(?i)(?:双卡|两卡|两张卡|多卡|([2-8])\s?卡|\b(two|four|eight|[2-8])\s?(?:x\s)?(?:gpu|card)s\b)[^\d\n]{0,20}?(\d{1,6}(?:\.\d+)?)\s?(s/it)\b`)
 	// The time of a whole task said of one GPU and of several ("单卡推机大约7s，换成8卡之后变成了40s",
 	// https://github.com/QwenLM/Qwen/issues/511): more GPUs taking longer for the same task.
 	// Three digits at most, so that "3090s" is a GPU, not a time.
 	reScaleSecOne   = pattern("scaleSecOne", `(?i)(?:单卡|一卡|单张卡|一张卡|\b(?:one|single|1)\s?(?:gpu|card)\b)[^\d\n]{0,20}?(\d{1,3}(?:\.\d{1,3})?)\s?(?:s|secs?|seconds?|秒)(?:[^\w/]|$)`)
 	reScaleSecMulti = pattern("scaleSecMulti", `(?i)(?:双卡|两卡|两张卡|多卡|([2-8])\s?(?:张|块)?卡|\b(two|four|eight|[2-8])\s?(?:x\s)?(?:gpu|card)s\b)[^\d\n]{0,20}?(\d{1,3}(?:\.\d{1,3})?)\s?(?:s|secs?|seconds?|秒)(?:[^\w/]|$)`)
-	// Rates said of two numbers of GPUs, several in one line ("在双卡时候，训练速度是1.6steps/sec，
+	// Rates said of two numbers of GPUs, in one line or two ("2 GPUs: 1.2 it/s",
+	// "在双卡时候，训练速度是1.6steps/sec，
 	// 在8卡时，训练速度是0.3-0.4steps/sec", PaddlePaddle/Paddle#37045; "Single GPU:
 	// smooth 15.4 samples/second. Two GPUs: 4.5 samples/second"): the count,
 	// the figure (the first of a range) and its unit.
-	reScaleRate = pattern("scaleRate", `(?i)(?:(单卡|单张卡|一卡|一张卡)|(双卡|两卡|两张卡)|([1-8])\s?(?:张|块)?卡|\b(one|single|two|four|eight|[1-8])\s?(?:x\s)?(?:gpus?|cards?)\b)[^\d\n]{0,25}?(\d{1,6}(?:\.\d+)?)(?:\s?[-~]\s?\d{1,6}(?:\.\d+)?)?\s?(it/s|steps?/s(?:ec)?|samples?/s(?:ec(?:ond)?)?|tokens?/s|tok/s|img/s|images?/s)\b`)
+	reScaleRate = pattern("scaleRate", `(?i)(?:(单卡|单张卡|一卡|一张卡)|(双卡|两卡|两张卡|多卡)|([1-8])\s?(?:张|块)?卡|\b(one|single|two|four|eight|[1-8])\s?(?:x\s)?(?:gpus?|cards?)\b)[^\d\n]{0,25}?(\d{1,6}(?:\.\d+)?)(?:\s?[-~]\s?\d{1,6}(?:\.\d+)?)?\s?(it/s|steps?/s(?:ec)?|samples?/s(?:ec(?:ond)?)?|tokens?/s|tok/s|img/s|images?/s)\b`)
 	// Only one of several GPUs used: "the server only uses one GPU out of
 	// four" (ollama/ollama#12768), "only one GPU is used" (#8546), "it
 	// indicates I am only using one GPU of the four" (mfem/mfem#3129), "the
@@ -142,16 +144,16 @@ type scaling struct {
 	read  map[string]bool // NCCL's lines read, which repeated tell nothing new (see done)
 }
 
-// figure is a time (s/it) or a rate (it/s) per iteration on gpus GPUs.
+// figure is a time (s, s/it) or a rate (it/s, /s) on gpus GPUs.
 type figure struct {
 	value float64
 	unit  string
 	gpus  int
 }
 
-// slowerThan says whether f, on several GPUs, is slower than one GPU's
-// figure one whatever the batch: more than gpus times the time per
-// iteration, or under one gpus-th of the rate.
+// slowerThan says whether f, a time on several GPUs, is slower than one
+// GPU's time one whatever the batch: more than gpus times the time per
+// iteration.
 func (f figure) slowerThan(one figure) bool {
 	switch {
 	case f.unit != one.unit || f.gpus < 2:
@@ -159,10 +161,8 @@ func (f figure) slowerThan(one figure) bool {
 	case f.unit == "s":
 		// A whole task: longer on several GPUs, by more than noise.
 		return f.value > one.value*1.2
-	case f.unit == "s/it":
-		return f.value > one.value*float64(f.gpus)
 	}
-	return f.value*float64(f.gpus) < one.value
+	return f.value > one.value*float64(f.gpus)
 }
 
 // scaleFigures reads a time or rate per iteration said of one GPU or of
