@@ -36,7 +36,9 @@ var (
 		// More GPUs no faster than fewer: "4卡...速度还不如2卡" (InternLM/lmdeploy#2346),
 		// "双卡和4卡的场景中性能下降比较严重" beside a single card that is fine,
 		// "TP=4 is slower than TP=2", "4 GPUs slower than 2 GPUs".
-		`(?:速度|性能|吞吐量?)[^。\n]{0,8}(?:还|都|甚至|反而)?不如[^。\n]{0,4}(?:[1-8一二两三四]\s?(?:张|块)?卡|单卡|双卡)|(?:速度|性能|吞吐量?)[^。\n]{0,4}(?:严重|明显)?(?:下降|降低|变差)|甚至更慢|反而更慢|`+
+		// Not even as fast as one card, or about as fast: "8卡4090跑的，速度还没有单卡的快",
+		// "启用了8卡来跑...速度和我用单卡跑的差不多" (kvcache-ai/ktransformers#345).
+		`(?:速度|性能|吞吐量?)[^。\n]{0,8}(?:还|都|甚至|反而)?不如[^。\n]{0,4}(?:[1-8一二两三四]\s?(?:张|块)?卡|单卡|双卡)|没有?(?:单卡|单张卡|一块卡|一张卡|1\s?卡|一卡)(?:的|那么|这么)?(?:快|高)|(?:速度|性能|吞吐量?|耗时|用时)(?:和|与|跟)[^。\n]{0,6}(?:单卡|单张卡|一张卡|一块卡|1\s?卡)[^。\n]{0,6}差不多|(?:速度|性能|吞吐量?)[^。\n]{0,4}(?:严重|明显)?(?:下降|降低|变差)|甚至更慢|反而更慢|`+
 		// The same in English beside several GPUs: "with two GPUs ... the speed almost halved"
 		// (Lightning-AI/pytorch-lightning#5276); the speed of the run, not the
 		// performance of the communication (perf.slow).
@@ -78,7 +80,8 @@ var (
 	// four" (ollama/ollama#12768), "only one GPU is used" (#8546), "it
 	// indicates I am only using one GPU of the four" (mfem/mfem#3129), "the
 	// third card is not used at all", "模型并没有加载到两张卡上"
-	// (InternLM/lmdeploy#1059). A program that places a model on one GPU
+	// (InternLM/lmdeploy#1059), "only gpu0 is utilization,the utilization
+	// rate of other gpu is 0" (tteepe/GaitGraph#3). A program that places a model on one GPU
 	// when it fits, a split that runs the GPUs in turn, a setting not passed
 	// or a rank-to-GPU mapping: the launch, not the link. "I only use one
 	// GPU" is how a run was made to work, and is not read.
@@ -86,6 +89,8 @@ var (
 		`\b(?:is|are|was|were|been|am|it|it's)\s(?:\w{1,12}\s)?only\s(?:using|use|uses|utili[sz]ing|loading|running on)\s(?:\w{1,12}\s){0,2}?(?:one|1|a single|single|the first|gpu\s?0|gpu:0|cuda:0)\b|`+
 		`\bonly\s(?:one|1|a single|the first)\s(?:gpu|card|device)\s(?:\w{1,12}\s)?(?:is|was|gets?|got)\s(?:being\s)?(?:used|utili[sz]ed|loaded|busy|active)\b|\bonly\sgpu\s?0\s(?:is|was)\s(?:being\s)?used\b|`+
 		`\b(?:other|second|third|fourth|remaining|rest of the)\s(?:\w{1,12}\s)?(?:gpus?|cards?)\s(?:\w{1,12}\s){0,3}?(?:is|are|was|were|stays?|remains?|sits?)\s(?:\w{1,12}\s)?(?:idle|unused|not\s(?:being\s)?used|never used)\b|`+
+		`\bonly\s(?:gpu\s?0|gpu:0|cuda:0|the first gpu)\s(?:is|was)\s(?:being\s)?(?:busy|active|utili[sz](?:ed|ation))\b|`+
+		`\butili[sz]ation(?:\srate)?\s(?:of\s)?(?:the\s)?(?:other|remaining|rest of the)\s(?:\w{1,12}\s)?(?:gpus?|cards?)\s(?:is|are|was|were|stays?|remains?)\s(?:at\s)?0\b|`+
 		`\bnot (?:being )?used at all\b|只(?:会|能)?(?:用|使用|占用|调用)了?(?:其中)?(?:的)?(?:一张|一块|一个|单|1张|1块)(?:显)?卡|(?:没有|没|不会)(?:切分|拆分|加载|分配|分布)(?:模型)?到(?:两|多|2|4|8)(?:张|块)?(?:显)?卡`)
 	// "not slower": the denial.
 	reScaleNot = pattern("scaleNot", `(?i)(?:\bnot|\bnever|\bno longer|n't)\s(?:\w{1,12}\s)?slower\b`)
@@ -129,7 +134,7 @@ var scaleWords = []string{"slow", "Slow", "SLOW", "faster", "Faster", "FASTER", 
 
 // oneUsedWords are the words, as written, one of which every match of
 // reOneUsed holds.
-var oneUsedWords = []string{"only", "Only", "ONLY", "used at all", "只用", "只使用", "只会", "只能", "只占用", "只调用", "加载到", "分配到", "分布到", "切分", "拆分", "模型到"}
+var oneUsedWords = []string{"only", "Only", "ONLY", "used at all", "tilization", "tilisation", "TILIZATION", "只用", "只使用", "只会", "只能", "只占用", "只调用", "加载到", "分配到", "分布到", "切分", "拆分", "模型到"}
 
 // scaling is the state of this reader.
 type scaling struct {
