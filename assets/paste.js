@@ -971,7 +971,7 @@
     named.forEach(function (v) {
       if (v.comp !== "" && v.at < firstAt && storyShape(v.comp, v.v, v.v)) { comp = v.comp; first = v.v; firstAt = v.at; }
     });
-    if (comp === "") { this.bareStory(s, n, raw); return; }
+    if (comp === "") { if (!this.fromToStory(s, n, raw)) { this.bareStory(s, n, raw); } return; }
     var vers = [];
     re = global("storyVer");
     for (k = 0; k < 16 && (m = re.exec(s)); k++) {
@@ -1003,6 +1003,28 @@
     else if (good !== "" || bad !== "") { if (!RE.storyChange.test(s)) { this.storyHalf(comp, good, bad, e); return; } }
     else { return; }
     this.tellStory(comp, good, bad, e, e, e);
+  };
+  // fromToStory mirrors verstory.go's: a change between two versions of
+  // a component left unnamed, and what it did.
+  X.fromToStory = function (s, n, raw) {
+    var m = RE.storyFromTo.exec(s), re, k, mm;
+    if (!m || !RE.storyChange.test(s)) { return false; }
+    var left = m[1], taken = m[2], takenAt = m.index + m[0].lastIndexOf(taken);
+    if (left.indexOf(".") < 0 || taken.indexOf(".") < 0 || versionCmp(left, taken) === 0) { return false; }
+    var cuts = [0];
+    re = global("storyCut");
+    for (k = 0; k < 32 && (mm = re.exec(s)); k++) { cuts.push(mm.index + mm[0].length); if (mm[0] === "") { re.lastIndex++; } }
+    cuts.push(s.length);
+    var c = 0;
+    while (c + 2 < cuts.length && takenAt >= cuts[c + 1]) { c++; }
+    if (RE.storyAdvice.test(s.slice(cuts[c], cuts[c + 1]))) { return false; }
+    var pol = 0;
+    for (var i = c; pol === 0 && i <= c + 2 && i + 1 < cuts.length; i++) { pol = storyPolarity(s.slice(cuts[i], cuts[i + 1])); }
+    if (pol === 0) { return false; }
+    var good = pol > 0 ? taken : left, bad = pol > 0 ? left : taken, e = ev();
+    mark(e, n, raw);
+    this.tellStory("", good, bad, e, e, e);
+    return true;
   };
   // bareStory mirrors verstory.go's: a story that names no version.
   var STORY_BARE = T.words.storyBare;

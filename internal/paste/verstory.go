@@ -215,7 +215,9 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		}
 	}
 	if comp == "" {
-		x.bareStory(s, n, raw)
+		if !x.fromToStory(s, n, raw) {
+			x.bareStory(s, n, raw)
+		}
 		return
 	}
 	// The component's versions: those named with it, and those said alone
@@ -297,6 +299,48 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		return
 	}
 	x.tellStory(comp, good, bad, e, e, e)
+}
+
+// fromToStory reads line s for a story whose component goes unnamed,
+// the program the paste is about: a change from one version to another
+// and what it did, in the clause of the version taken or the two after
+// ("I just updated from version 1.59.1 to version 1.72, and for whatever
+// reason whenever I use row-split, I get this error", LostRuins/koboldcpp#1047).
+// Both versions have a dot, so that "from 2 to 4 GPUs" is none. It says
+// whether it told the story.
+func (x *Extractor) fromToStory(s string, n int, raw string) bool {
+	m := reStoryFromTo.FindStringSubmatchIndex(s)
+	if m == nil || !reStoryChange.MatchString(s) {
+		return false
+	}
+	left, taken := s[m[2]:m[3]], s[m[4]:m[5]]
+	if !strings.Contains(left, ".") || !strings.Contains(taken, ".") || rules.CompareVersions(left, taken) == 0 {
+		return false
+	}
+	cuts := append([]int{0}, storyCuts(s)...)
+	cuts = append(cuts, len(s))
+	c := 0
+	for c+2 < len(cuts) && m[4] >= cuts[c+1] {
+		c++
+	}
+	if reStoryAdvice.MatchString(s[cuts[c]:cuts[c+1]]) {
+		return false
+	}
+	pol := 0
+	for i := c; pol == 0 && i <= c+2 && i+1 < len(cuts); i++ {
+		pol = storyPolarity(s[cuts[i]:cuts[i+1]])
+	}
+	good, bad := left, taken
+	switch {
+	case pol == 0:
+		return false
+	case pol > 0:
+		good, bad = taken, left
+	}
+	var e event
+	e.mark(n, raw)
+	x.tellStory("", good, bad, e, e, e)
+	return true
 }
 
 // bareStory reads line s for a story that names no version: a change of
