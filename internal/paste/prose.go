@@ -127,6 +127,14 @@ var (
 		`\b(?:hangs?|hung|hanging|stuck|freez(?:es|ing|e)|froze)\s(?:in|at)\sthe\s(?:very\s)?end\b|`+
 		`\b(?:in|at|during|when calling|while calling)\s`+"`"+`?(?:\w{1,20}\.)?(?:save_state|save_checkpoint|save_pretrained|save_model)\b|`+
 		`(?:训练|跑)了?一段时间|第\s?\d+\s?个?\s?(?:iter|step|epoch|轮|步|个)|训练到[^。\n]{0,12}(?:时|后)|中途|(?:验证|评估|保存)[^。\n]{0,6}(?:时|的时候)`)
+	// A launch over several nodes whose master address is the local host
+	// ("torchrun --nnodes 2 --nproc-per-node 8 --node-rank 1 --master-addr
+	// 127.0.0.1", deepseek-ai/DeepSeek-V3#487; "多节点训练的例子...master_addr设置成
+	// 127.0.0.1会报错", modelscope/ms-swift#2485): every node then looks for the
+	// rendezvous on itself, so the nodes never meet. The node count and the
+	// address on one line.
+	reMasterLoopback = pattern("masterLoopback", `(?i)(?:(?:--nnodes[= ]|\bnnodes=|\bnum_nodes=|--num[_-]nodes[= ])["']?(?:[2-9]|\d{2})|--node[_-]rank[= ]["']?[1-9]\d?)\b.{0,300}\bmaster[_-]?addr(?:ess)?\b[^\n]{0,12}?(?:127\.0\.0\.1|localhost)\b|\bmaster[_-]?addr(?:ess)?\b[^\n]{0,12}?(?:127\.0\.0\.1|localhost)\b.{0,300}(?:--nnodes[= ]|\bnnodes=|\bnum_nodes=|--num[_-]nodes[= ])["']?(?:[2-9]|\d{2})\b|`+
+		`(?:多节点|多机|multi-?\s?node|multiple nodes|two nodes|2 nodes)[^\n]{0,80}\bmaster[_-]?addr(?:ess)?\b[^\n]{0,12}?(?:127\.0\.0\.1|localhost)\b`)
 	// Ranks said or shown to take different paths: an uneven number of
 	// batches, an empty batch on some rank, LayerDrop, a collective under
 	// "if rank == 0" ("If you run training with an uneven number of batches
@@ -410,6 +418,10 @@ var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "
 var divergeWords = []string{"uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
 	"skip", "Skip", "reach", "loss on", "loss of", "gradient", "never call", "not call", "n't call", "never enter", "not enter", "n't enter", "never join", "not join", "n't join"}
 
+// masterLoopbackWords are the words, as written, one of which every match
+// of reMasterLoopback holds.
+var masterLoopbackWords = []string{"127.0.0.1", "localhost", "LOCALHOST", "Localhost"}
+
 // nodeWords are the words, as written, one of which every match of
 // reOneNodeOK and of reMultiNodeFail holds.
 var nodeWords = []string{"node", "Node", "NODE", "machine", "Machine", "MACHINE", "host", "Host", "HOST", "server", "Server", "SERVER", "computer", "Computer", " PC", " pc", " box", "workstation", "Workstation", "单机", "多机", "节点", "台", "跨机"}
@@ -435,6 +447,7 @@ type prose struct {
 	atInit    bool  // the hang line names the process group's set-up, or the launch prints it
 	later     event // a hang line that says the run made progress before it hung
 	diverge   event // a line that says or shows ranks taking different paths
+	loopback  event // a launch over several nodes whose master address is the local host
 	oneNode   event // a line that says a run works on one node
 	multiFail event // a line that says a run fails or hangs across nodes
 	power     event // a line that says the whole machine reboots or powers off
@@ -511,6 +524,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.diverge.set && containsAny(s, divergeWords...) && !strings.Contains(s, "NCCL INFO") && reRanksDiverge.MatchString(s) {
 		p.diverge.mark(n, raw)
+	}
+	if !p.loopback.set && containsAny(s, masterLoopbackWords...) && !strings.Contains(s, "NCCL INFO") && reMasterLoopback.MatchString(s) {
+		p.loopback.mark(n, raw)
 	}
 	if (!p.oneNode.set || !p.multiFail.set) && containsAny(s, nodeWords...) && !strings.Contains(s, "NCCL INFO") {
 		if !p.oneNode.set && reOneNodeOK.MatchString(s) {
@@ -735,6 +751,7 @@ var proseFactRows = []proseFact{
 	{"hang.later", 2, Said, "later", func(p *prose) event { return p.later }, "notAtInit"},
 	{"nodes.multi_only", 1, Said, "multiFail", func(p *prose) event { return p.multiFail }, "oneNode"},
 	{"ranks.diverge", 1, Said, "diverge", func(p *prose) event { return p.diverge }, ""},
+	{"launch.master_loopback", 1, Said, "loopback", func(p *prose) event { return p.loopback }, ""},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"loss.nan", 1, Said, "lossNaN", func(p *prose) event { return p.lossNaN }, "nanNotPaired"},

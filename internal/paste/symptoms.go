@@ -560,6 +560,9 @@ var symptomConditions = []struct{ fact, cond string }{
 	// Fine on one node, failing across nodes: the network between the
 	// hosts, before what the hang alone calls for.
 	{"nodes.multi_only", "nodes.multi_only"},
+	// A launch over nodes that points every node at itself: why the
+	// ranks never meet, before what a hang at the set-up alone calls for.
+	{"launch.master_loopback", "launch.master_loopback"},
 	{"hang.at_init", "hang.at_init"},
 	{"hang.seen", "hang.seen"},
 	{"nccl.stopped_after_init", "nccl.stopped_after_init"},

@@ -96,6 +96,7 @@ func Table() []byte {
 	t.Words["lossNaN"] = lossNaNWords
 	t.Words["nodes"] = nodeWords
 	t.Words["diverge"] = divergeWords
+	t.Words["masterLoopback"] = masterLoopbackWords
 	t.Words["close"] = closeWords
 	t.Words["issueForm"] = append([]string{issueFormQuestion}, issueFormAnswers...)
 	for _, n := range names {
