@@ -31,7 +31,7 @@ func TestLayeredMessages(t *testing.T) {
 			false, "custom_allreduce", "cudaErrorInvalidValue", "vllm/custom-allreduce-cuda-invalid-argument", ""},
 		// No entry names an illegal address in NCCL: NCCL's entry of the error it returns first.
 		{"https://github.com/NVIDIA/nccl/issues/629", "A03-R28-I49-2-6000166:104934:104934 [1] init.cc:204 NCCL WARN Cuda failure 'an illegal memory access was encountered'",
-			true, "nccl", "cudaErrorIllegalAddress", "nccl/unhandled-cuda-error", "layer"},
+			true, "nccl", "cudaErrorIllegalAddress", "cuda/illegal-address-peer-memory", "inner_error"},
 		{"https://github.com/NVIDIA/nccl/issues/629", "A03-R28-I49-3-9000018:46841:46987 [0] include/socket.h:428 NCCL WARN Net : Call to recv from 11.127.49.2<36048> failed : Connection reset by peer",
 			true, "nccl", "ECONNRESET", "nccl/unhandled-system-error", "layer"},
 		// A custom all-reduce kernel that no entry names, around an error that
@@ -65,9 +65,9 @@ func TestLayeredMessages(t *testing.T) {
 		{"https://github.com/leptonai/gpud/blob/main/components/accelerator/nvidia/xid/testdata/dmesg-with-xid-119.log",
 			"[Sun Feb 23 16:24:18 2025] NVRM: Xid (PCI:0000:9b:00): 119, pid=2024380, name=nvidia-smi, Timeout after 6s of waiting for RPC response from GPU4 GSP! Expected function 103 (GSP_RM_ALLOC) (0x2081 0x4).",
 			false, "nvrm", "GSP_RPC_TIMEOUT", "linux/xid-119-gsp-rpc-timeout", ""},
-		// A framework's wrapper around an error no entry knows: composed, no cause, what to collect next.
+		// A framework's wrapper around an error only the inner error's entry knows: composed, that entry.
 		{"https://github.com/jaxleyverse/jaxley/issues/53", "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.func.launch' failed: Failed to launch CUDA kernel: fusion_1560 with block dimensions: 160x1x1 and grid dimensions: 1x1x1: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered.",
-			true, "xla", "CUDA_ERROR_ILLEGAL_ADDRESS", "", ""},
+			true, "xla", "CUDA_ERROR_ILLEGAL_ADDRESS", "cuda/illegal-address-peer-memory", "inner_error"},
 	} {
 		var out bytes.Buffer
 		if _, err := Explain(&out, s, strings.NewReader(c.line+"\n"), nil, Options{Lang: "en", JSON: true}); err != nil {
@@ -124,7 +124,7 @@ func TestLayeredOncePerError(t *testing.T) {
 	s := repoSite(t)
 	var in strings.Builder
 	for rank := 0; rank < 8; rank++ {
-		in.WriteString("h:1:" + string(rune('0'+rank)) + " [0] enqueue.cc:1556 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'\n")
+		in.WriteString("h:1:" + string(rune('0'+rank)) + " [0] enqueue.cc:1556 NCCL WARN Cuda failure 716 'misaligned address'\n")
 		in.WriteString("h:1:2 [1] transport/p2p.cc:275 NCCL WARN Cuda failure 217 'peer access is not supported between these two devices'\n")
 	}
 	var out bytes.Buffer
