@@ -81,7 +81,8 @@ var (
 	// indicates I am only using one GPU of the four" (mfem/mfem#3129), "the
 	// third card is not used at all", "模型并没有加载到两张卡上"
 	// (InternLM/lmdeploy#1059), "only gpu0 is utilization,the utilization
-	// rate of other gpu is 0" (tteepe/GaitGraph#3), "一直用的是第一张卡"
+	// rate of other gpu is 0" (tteepe/GaitGraph#3), "only one GPU is running
+	// while the other one is not working" (openmm/openmm#3927), "一直用的是第一张卡"
 	// (chatchat-space/Langchain-Chatchat#1192), "两个模型都使用0卡，1卡空闲"
 	// (#3301). A program that places a model on one GPU
 	// when it fits, a split that runs the GPUs in turn, a setting not passed
@@ -89,7 +90,7 @@ var (
 	// GPU" is how a run was made to work, and is not read.
 	reOneUsed = pattern("oneUsed", `(?i)\bonly\s(?:uses|utili[sz]es|loads|runs on)\s(?:\w{1,12}\s){0,2}?(?:one|1|a single|single|the first|gpu\s?0|gpu:0|cuda:0)\b|`+
 		`\b(?:is|are|was|were|been|am|it|it's)\s(?:\w{1,12}\s)?only\s(?:using|use|uses|utili[sz]ing|loading|running on)\s(?:\w{1,12}\s){0,2}?(?:one|1|a single|single|the first|gpu\s?0|gpu:0|cuda:0)\b|`+
-		`\bonly\s(?:one|1|a single|the first)\s(?:gpu|card|device)\s(?:\w{1,12}\s)?(?:is|was|gets?|got)\s(?:being\s)?(?:used|utili[sz]ed|loaded|busy|active)\b|\bonly\sgpu\s?0\s(?:is|was)\s(?:being\s)?used\b|`+
+		`\bonly\s(?:one|1|a single|the first)\s(?:gpu|card|device)\s(?:\w{1,12}\s)?(?:is|was|gets?|got)\s(?:being\s)?(?:used|utili[sz]ed|loaded|busy|active|running|working)\b|\bonly\sgpu\s?0\s(?:is|was)\s(?:being\s)?used\b|`+
 		`\b(?:other|second|third|fourth|remaining|rest of the)\s(?:\w{1,12}\s)?(?:gpus?|cards?)\s(?:\w{1,12}\s){0,3}?(?:is|are|was|were|stays?|remains?|sits?)\s(?:\w{1,12}\s)?(?:idle|unused|not\s(?:being\s)?used|never used)\b|`+
 		`\bonly\s(?:gpu\s?0|gpu:0|cuda:0|the first gpu)\s(?:is|was)\s(?:being\s)?(?:busy|active|utili[sz](?:ed|ation))\b|`+
 		`\butili[sz]ation(?:\srate)?\s(?:of\s)?(?:the\s)?(?:other|remaining|rest of the)\s(?:\w{1,12}\s)?(?:gpus?|cards?)\s(?:is|are|was|were|stays?|remains?)\s(?:at\s)?0\b|`+
