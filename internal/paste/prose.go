@@ -36,7 +36,10 @@ var (
 	// `nvidia-smi` shows $100\%$ of utilization, but I believe they are
 	// all idle due to the low power usage", Infini-AI-Lab/MagicDec#2).
 	reSpin        = pattern("spin", `(?i)(?:\butil\w*|\busage\b|利用率|占用率)[^\n]{0,40}?(?:100\s?\\?%|满载|拉满|跑满)|100\s?\\?%\$?\s(?:of\s)?(?:the\s)?(?:gpu[- ]?)?util`)
-	reSpinPower   = pattern("spinPower", `(?i)\b(?:low|idle|little)\s(?:power|wattage)\b|\bpower\s(?:usage|draw|consumption)\s(?:is\s|stays\s|remains\s|drops\s(?:to\s)?)?(?:very\s)?(?:low|idle)\b|功耗[^。\n]{0,4}(?:很低|较低|低|只有)`)
+	// Or beside a run said to make no progress: "After some iters the
+	// GPU-Util 100% but the process is always waiting" (open-mmlab/mmdetection#4535).
+	reSpinPower   = pattern("spinPower", `(?i)\b(?:low|idle|little)\s(?:power|wattage)\b|\bpower\s(?:usage|draw|consumption)\s(?:is\s|stays\s|remains\s|drops\s(?:to\s)?)?(?:very\s)?(?:low|idle)\b|功耗[^。\n]{0,4}(?:很低|较低|低|只有)|`+
+		`\b(?:is|are|keeps?|kept|stays?|always|still)\s(?:always\s|still\s)?waiting\b|\bno (?:progress|new output)\b|\bnothing (?:happens|moves)\b`)
 	reHangBareNot = pattern("hangBareNot", `(?i)\bstuck with\b|\b(?:browser|pc|computer|desktop|laptop|screen|display|mouse|gui|ui|os)\s(?:\w{1,12}\s)?(?:froze|freezes|freezing|hangs|hung|stuck)\b|\b(?:avoid(?:s|ed)?|prevent(?:s|ed)?|fix(?:es|ed)?|solve[sd]?|resolve[sd]?)\s(?:\w{1,12}\s){0,2}(?:hangs|deadlocks?|freezes)\b`)
 	reHangNot     = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock|stall|block)|`+
 		// A hang that may come, not one that came ("can cause a hang",
@@ -432,7 +435,7 @@ var lossNaNWords = []string{"nan", "NaN", "NAN", "Nan"}
 
 // spinWords are the words, as written, one of which every match of
 // reSpinPower holds.
-var spinWords = []string{"power", "Power", "POWER", "wattage", "功耗"}
+var spinWords = []string{"power", "Power", "POWER", "wattage", "功耗", "waiting", "Waiting", "progress", "Progress", "new output", "nothing", "Nothing"}
 
 // riserWords are the words, as written, one of which every match of
 // reRiser holds.
