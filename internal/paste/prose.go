@@ -137,7 +137,10 @@ var (
 	// rendezvous on itself, so the nodes never meet. The node count and the
 	// address on one line.
 	reMasterLoopback = pattern("masterLoopback", `(?i)(?:(?:--nnodes[= ]|\bnnodes=|\bnum_nodes=|--num[_-]nodes[= ])["']?(?:[2-9]|\d{2})|--node[_-]rank[= ]["']?[1-9]\d?)\b.{0,300}\bmaster[_-]?addr(?:ess)?\b[^\n]{0,12}?(?:127\.0\.0\.1|localhost)\b|\bmaster[_-]?addr(?:ess)?\b[^\n]{0,12}?(?:127\.0\.0\.1|localhost)\b.{0,300}(?:--nnodes[= ]|\bnnodes=|\bnum_nodes=|--num[_-]nodes[= ])["']?(?:[2-9]|\d{2})\b|`+
-		`(?:多节点|多机|multi-?\s?node|multiple nodes|two nodes|2 nodes)[^\n]{0,80}\bmaster[_-]?addr(?:ess)?\b[^\n]{0,12}?(?:127\.0\.0\.1|localhost)\b`)
+		`(?:多节点|多机|multi-?\s?node|multiple nodes|two nodes|2 nodes)[^\n]{0,80}\bmaster[_-]?addr(?:ess)?\b[^\n]{0,12}?(?:127\.0\.0\.1|localhost)\b|`+
+		// PaddlePaddle's list of the nodes with the local host among others:
+		// "--ips=\"127.0.0.1,10.19.174.228\"" (PaddlePaddle/PaddleDetection#7998).
+		`--ips[= ]["']?(?:127\.0\.0\.1|localhost),\d|--ips[= ]["']?[\d.]+,(?:127\.0\.0\.1|localhost)\b`)
 	// Ranks said or shown to take different paths: an uneven number of
 	// batches, an empty batch on some rank, LayerDrop, a collective under
 	// "if rank == 0" ("If you run training with an uneven number of batches
