@@ -159,7 +159,11 @@ var (
 		// calculated on one GPU", facebookresearch/maskrcnn-benchmark#619).
 		`\b(?:card|gpu|rank|process|worker)\s?\w?\b.{0,60}\bskip(?:s|ped)\s(?:this|the|that|its|an?)\s(?:iteration|iter|step|batch|backward)\b|`+
 		`\b(?:loss|gradients?)\s(?:on|of|in)\s(?:one|some|a single)\s(?:gpus?|cards?|ranks?|process(?:es)?|workers?)\s(?:is|are|was|were|becomes?)\s(?:0|zero|none|nan|empty)\b|`+
-		`\bno gradients?\s(?:is\s|are\s|was\s|were\s)?(?:calculated|computed|produced)\s(?:on|for|in)\s(?:one|some)\s(?:gpus?|cards?|ranks?|process(?:es)?)\b|\b(?:one|some|other) (?:of the )?(?:ranks?|process(?:es)?|workers?)\s(?:\w{1,12}\s)?(?:never|didn't|did not|does not|doesn't|do not|don't)\s(?:call|calls|reach|reaches|enter|enters|join|joins)\b`)
+		`\bno gradients?\s(?:is\s|are\s|was\s|were\s)?(?:calculated|computed|produced)\s(?:on|for|in)\s(?:one|some)\s(?:gpus?|cards?|ranks?|process(?:es)?)\b|\b(?:one|some|other) (?:of the )?(?:ranks?|process(?:es)?|workers?)\s(?:\w{1,12}\s)?(?:never|didn't|did not|does not|doesn't|do not|don't)\s(?:call|calls|reach|reaches|enter|enters|join|joins)\b|`+
+		// The other GPUs busy and one idle while the run waits: one rank has
+		// left the step the others wait in ("three gpus are in peak state,
+		// another one is empty", Megvii-BaseDetection/YOLOX#1281).
+		`\b(?:two|three|seven|other|the other|remaining|the rest of the|[2-7])\s(?:\w{1,12}\s)?(?:gpus|cards)\s(?:are|were|stay|sit)\s(?:\w{1,12}\s)?(?:at\s|in\s)?(?:100\s?%|peak|full|busy)\b.{0,60}\b(?:another|one|the other|the last|last)\s(?:one\s|gpu\s|card\s)?(?:is|was|stays?|sits?)\s(?:\w{1,12}\s)?(?:empty|idle|at 0\s?%|0\s?%)`)
 	// A run said to work on one node and to fail or hang across nodes
 	// ("single node works, 2 nodes hang", "单机多卡正常，多机卡住"): what
 	// the nodes share is the network between them, not P2P inside one, so
@@ -421,7 +425,7 @@ var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "
 
 // divergeWords are the words, as written, one of which every match of
 // reRanksDiverge holds.
-var divergeWords = []string{"uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
+var divergeWords = []string{"empty", "idle", "0%", "0 %", "uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
 	"skip", "Skip", "reach", "loss on", "loss of", "gradient", "never call", "not call", "n't call", "never enter", "not enter", "n't enter", "never join", "not join", "n't join"}
 
 // masterLoopbackWords are the words, as written, one of which every match
