@@ -160,6 +160,11 @@ var (
 		`\b(?:card|gpu|rank|process|worker)\s?\w?\b.{0,60}\bskip(?:s|ped)\s(?:this|the|that|its|an?)\s(?:iteration|iter|step|batch|backward)\b|`+
 		`\b(?:loss|gradients?)\s(?:on|of|in)\s(?:one|some|a single)\s(?:gpus?|cards?|ranks?|process(?:es)?|workers?)\s(?:is|are|was|were|becomes?)\s(?:0|zero|none|nan|empty)\b|`+
 		`\bno gradients?\s(?:is\s|are\s|was\s|were\s)?(?:calculated|computed|produced)\s(?:on|for|in)\s(?:one|some)\s(?:gpus?|cards?|ranks?|process(?:es)?)\b|\b(?:one|some|other) (?:of the )?(?:ranks?|process(?:es)?|workers?)\s(?:\w{1,12}\s)?(?:never|didn't|did not|does not|doesn't|do not|don't)\s(?:call|calls|reach|reaches|enter|enters|join|joins)\b|`+
+		// Generation under ZeRO-3: every forward step gathers the sharded
+		// weights, so a rank whose sequences end early leaves the others
+		// waiting ("inference would always hang up with ZeRO3 and multiple
+		// gpus", deepspeedai/DeepSpeed#3550).
+		`\bzero[-_ ]?(?:stage[-_ ]?)?3\b.{0,80}\b(?:generat(?:e|es|ed|ing|ion)|inference)\b|\b(?:generat(?:e|es|ed|ing|ion)|inference)\b.{0,80}\bzero[-_ ]?(?:stage[-_ ]?)?3\b|`+
 		// The other GPUs busy and one idle while the run waits: one rank has
 		// left the step the others wait in ("three gpus are in peak state,
 		// another one is empty", Megvii-BaseDetection/YOLOX#1281).
@@ -425,7 +430,7 @@ var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "
 
 // divergeWords are the words, as written, one of which every match of
 // reRanksDiverge holds.
-var divergeWords = []string{"empty", "idle", "0%", "0 %", "uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
+var divergeWords = []string{"empty", "idle", "0%", "0 %", "ero3", "ERO3", "eRO3", "ero-3", "ERO-3", "eRO-3", "ero_3", "eRO_3", "ero 3", "ERO 3", "eRO 3", "tage 3", "tage3", "tage_3", "tage-3", "uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
 	"skip", "Skip", "reach", "loss on", "loss of", "gradient", "never call", "not call", "n't call", "never enter", "not enter", "n't enter", "never join", "not join", "n't join"}
 
 // masterLoopbackWords are the words, as written, one of which every match
