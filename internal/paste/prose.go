@@ -35,10 +35,10 @@ var (
 	// it is worded ("GPU功耗很低 但是GPU利用率满载", QwenLM/Qwen#970; "The
 	// `nvidia-smi` shows $100\%$ of utilization, but I believe they are
 	// all idle due to the low power usage", Infini-AI-Lab/MagicDec#2).
-	reSpin        = pattern("spin", `(?i)(?:\butil\w*|\busage\b|利用率|占用率)[^\n]{0,40}?(?:100\s?\\?%|满载|拉满|跑满)|100\s?\\?%\$?\s(?:of\s)?(?:the\s)?(?:gpu[- ]?)?util`)
+	reSpin = pattern("spin", `(?i)(?:\butil\w*|\busage\b|利用率|占用率)[^\n]{0,40}?(?:100\s?\\?%|满载|拉满|跑满)|100\s?\\?%\$?\s(?:of\s)?(?:the\s)?(?:gpu[- ]?)?util`)
 	// Or beside a run said to make no progress: "After some iters the
 	// GPU-Util 100% but the process is always waiting" (open-mmlab/mmdetection#4535).
-	reSpinPower   = pattern("spinPower", `(?i)\b(?:low|idle|little)\s(?:power|wattage)\b|\bpower\s(?:usage|draw|consumption)\s(?:is\s|stays\s|remains\s|drops\s(?:to\s)?)?(?:very\s)?(?:low|idle)\b|功耗[^。\n]{0,4}(?:很低|较低|低|只有)|`+
+	reSpinPower = pattern("spinPower", `(?i)\b(?:low|idle|little)\s(?:power|wattage)\b|\bpower\s(?:usage|draw|consumption)\s(?:is\s|stays\s|remains\s|drops\s(?:to\s)?)?(?:very\s)?(?:low|idle)\b|功耗[^。\n]{0,4}(?:很低|较低|低|只有)|`+
 		`\b(?:is|are|keeps?|kept|stays?|always|still)\s(?:always\s|still\s)?waiting\b|\bno (?:progress|new output)\b|\bnothing (?:happens|moves)\b`)
 	reHangBareNot = pattern("hangBareNot", `(?i)\bstuck with\b|\b(?:browser|pc|computer|desktop|laptop|screen|display|mouse|gui|ui|os)\s(?:\w{1,12}\s)?(?:froze|freezes|freezing|hangs|hung|stuck)\b|\b(?:avoid(?:s|ed)?|prevent(?:s|ed)?|fix(?:es|ed)?|solve[sd]?|resolve[sd]?)\s(?:\w{1,12}\s){0,2}(?:hangs|deadlocks?|freezes)\b`)
 	reHangNot     = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock|stall|block)|`+
