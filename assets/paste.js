@@ -939,6 +939,18 @@
     if (RE.storyGood.test(c)) { return 1; }
     return 0;
   }
+  // storyOutcome mirrors verstory.go's: what s says of the change at offset at.
+  function storyOutcome(s, at) {
+    var cuts = [0], re = global("storyCut"), mm, k;
+    for (k = 0; k < 32 && (mm = re.exec(s)); k++) { cuts.push(mm.index + mm[0].length); if (mm[0] === "") { re.lastIndex++; } }
+    cuts.push(s.length);
+    var c = 0;
+    while (c + 2 < cuts.length && at >= cuts[c + 1]) { c++; }
+    if (RE.storyAdvice.test(s.slice(cuts[c], cuts[c + 1]))) { return 0; }
+    var pol = 0;
+    for (var i = c; pol === 0 && i <= c + 2 && i + 1 < cuts.length; i++) { pol = storyPolarity(s.slice(cuts[i], cuts[i + 1])); }
+    return pol;
+  }
   // groupAt is the offset in s of group g of match m (JavaScript gives the
   // match's start only): the group is the match's last occurrence of it.
   function groupAt(m, g) { return m.index + m[0].lastIndexOf(m[g]); }
@@ -1008,19 +1020,11 @@
   // fromToStory mirrors verstory.go's: a change between two versions of
   // a component left unnamed, and what it did.
   X.fromToStory = function (s, n, raw) {
-    var m = RE.storyFromTo.exec(s), re, k, mm;
+    var m = RE.storyFromTo.exec(s);
     if (!m || !RE.storyChange.test(s)) { return false; }
     var left = m[1], taken = m[2], takenAt = m.index + m[0].lastIndexOf(taken);
     if (left.indexOf(".") < 0 || taken.indexOf(".") < 0 || versionCmp(left, taken) === 0) { return false; }
-    var cuts = [0];
-    re = global("storyCut");
-    for (k = 0; k < 32 && (mm = re.exec(s)); k++) { cuts.push(mm.index + mm[0].length); if (mm[0] === "") { re.lastIndex++; } }
-    cuts.push(s.length);
-    var c = 0;
-    while (c + 2 < cuts.length && takenAt >= cuts[c + 1]) { c++; }
-    if (RE.storyAdvice.test(s.slice(cuts[c], cuts[c + 1]))) { return false; }
-    var pol = 0;
-    for (var i = c; pol === 0 && i <= c + 2 && i + 1 < cuts.length; i++) { pol = storyPolarity(s.slice(cuts[i], cuts[i + 1])); }
+    var pol = storyOutcome(s, takenAt);
     if (pol === 0) { return false; }
     var good = pol > 0 ? taken : left, bad = pol > 0 ? left : taken, e = ev();
     mark(e, n, raw);
@@ -1033,15 +1037,8 @@
     if (!containsAny(s, STORY_BARE)) { return; }
     var m = RE.storyBare.exec(s), re, k, mm;
     if (!m) { return; }
-    var cuts = [0];
-    re = global("storyCut");
-    for (k = 0; k < 32 && (mm = re.exec(s)); k++) { cuts.push(mm.index + mm[0].length); if (mm[0] === "") { re.lastIndex++; } }
-    cuts.push(s.length);
-    var c = 0;
-    while (c + 2 < cuts.length && m.index >= cuts[c + 1]) { c++; }
-    if (RE.storyAdvice.test(s.slice(cuts[c], cuts[c + 1])) || RE.storyNotRelease.test(s)) { return; }
-    var pol = 0;
-    for (var i = c; pol === 0 && i <= c + 2 && i + 1 < cuts.length; i++) { pol = storyPolarity(s.slice(cuts[i], cuts[i + 1])); }
+    if (RE.storyNotRelease.test(s)) { return; }
+    var pol = storyOutcome(s, m.index);
     if (pol === 0) { return; }
     var comp = "";
     re = global("storyCompWord");

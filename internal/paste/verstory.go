@@ -317,19 +317,7 @@ func (x *Extractor) fromToStory(s string, n int, raw string) bool {
 	if !strings.Contains(left, ".") || !strings.Contains(taken, ".") || rules.CompareVersions(left, taken) == 0 {
 		return false
 	}
-	cuts := append([]int{0}, storyCuts(s)...)
-	cuts = append(cuts, len(s))
-	c := 0
-	for c+2 < len(cuts) && m[4] >= cuts[c+1] {
-		c++
-	}
-	if reStoryAdvice.MatchString(s[cuts[c]:cuts[c+1]]) {
-		return false
-	}
-	pol := 0
-	for i := c; pol == 0 && i <= c+2 && i+1 < len(cuts); i++ {
-		pol = storyPolarity(s[cuts[i]:cuts[i+1]])
-	}
+	pol := storyOutcome(s, m[4])
 	good, bad := left, taken
 	switch {
 	case pol == 0:
@@ -357,19 +345,10 @@ func (x *Extractor) bareStory(s string, n int, raw string) {
 	if m == nil {
 		return
 	}
-	cuts := append([]int{0}, storyCuts(s)...)
-	cuts = append(cuts, len(s))
-	c := 0
-	for c+2 < len(cuts) && m[0] >= cuts[c+1] {
-		c++
-	}
-	if reStoryAdvice.MatchString(s[cuts[c]:cuts[c+1]]) || reStoryNotRelease.MatchString(s) {
+	if reStoryNotRelease.MatchString(s) {
 		return
 	}
-	pol := 0
-	for i := c; pol == 0 && i <= c+2 && i+1 < len(cuts); i++ {
-		pol = storyPolarity(s[cuts[i]:cuts[i+1]])
-	}
+	pol := storyOutcome(s, m[0])
 	if pol == 0 {
 		return
 	}
@@ -466,6 +445,26 @@ func storyShape(comp, v, first string) bool {
 	}
 	fmajor, _, _ := strings.Cut(first, ".")
 	return dot && major == fmajor
+}
+
+// storyOutcome is what line s says of the change of versions at offset at,
+// in its clause or the two after (storyPolarity): 0 when that clause is
+// advice, a plan or a question, or none of them says.
+func storyOutcome(s string, at int) int {
+	cuts := append([]int{0}, storyCuts(s)...)
+	cuts = append(cuts, len(s))
+	c := 0
+	for c+2 < len(cuts) && at >= cuts[c+1] {
+		c++
+	}
+	if reStoryAdvice.MatchString(s[cuts[c]:cuts[c+1]]) {
+		return 0
+	}
+	pol := 0
+	for i := c; pol == 0 && i <= c+2 && i+1 < len(cuts); i++ {
+		pol = storyPolarity(s[cuts[i]:cuts[i+1]])
+	}
+	return pol
 }
 
 // storyCuts are the offsets in s where its clauses end.

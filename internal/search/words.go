@@ -153,9 +153,10 @@ func (ix *Index) Closest(text, lang string) ([]Result, error) {
 // whose columns are aligned (a tab or three spaces inside it), or that
 // starts with a short label and a spaced ":" or "=", or is such a label
 // and one value ("CUDA runtime version: 12.4.99"), or a JSON key, is a
-// table's, as are PyTorch's collect_env rows and a program's INFO lines. Only prose finds the closest entries: a healthy machine's
-// readings hold none, and the words of such output would rank entries by
-// chance. assets/search.js (prose) reads lines the same way.
+// table's, as are PyTorch's collect_env rows and a program's INFO lines.
+// Only prose finds the closest entries: a healthy machine's readings hold
+// none, and the words of such output would rank entries by chance.
+// assets/search.js (prose) reads lines the same way.
 func Prose(line string) bool {
 	if len(line) > maxProseLine || tableRow.MatchString(line) || aligned.MatchString(strings.TrimSpace(line)) || notProse.MatchString(line) {
 		return false
