@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, atInit: false, later: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, atInit: false, later: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
@@ -618,6 +618,7 @@
     }
     if (!p.diverge.set && containsAny(s, T.words.diverge) && s.indexOf("NCCL INFO") < 0 && RE.ranksDiverge.test(s)) { mark(p.diverge, n, raw); }
     if (!p.loopback.set && containsAny(s, T.words.masterLoopback) && s.indexOf("NCCL INFO") < 0 && RE.masterLoopback.test(s)) { mark(p.loopback, n, raw); }
+    if (!p.p2pOff.set && containsAny(s, T.words.p2pOff) && s.indexOf("NCCL INFO") < 0 && RE.p2pOff.test(s) && !RE.p2pOffNot.test(s)) { mark(p.p2pOff, n, raw); }
     if ((!p.oneNode.set || !p.multiFail.set) && containsAny(s, T.words.nodes) && s.indexOf("NCCL INFO") < 0) {
       if (!p.oneNode.set && RE.oneNodeOK.test(s)) { mark(p.oneNode, n, raw); }
       if (!p.multiFail.set && RE.multiNodeFail.test(s)) { mark(p.multiFail, n, raw); }
@@ -1517,16 +1518,16 @@
   // symptoms mirrors the symptoms explain answers a paste with no error line
   // from (paste.Symptom): the facts of pasted that show something wrong by
   // themselves, their condition holding with the paste's facts, the most
-  // telling first (the table's order), each as {fact, cond, weak}.
+  // telling first (the table's order), each as {fact, cond, weak, explains}.
   function symptoms(pasted) {
     var R = window.p2pkbRules, own = merge(null, pasted).facts, rank = {};
-    T.symptoms.forEach(function (x, i) { rank[x[0]] = { i: i, cond: x[1], weak: x[2], saidOnly: x[3] }; });
+    T.symptoms.forEach(function (x, i) { rank[x[0]] = { i: i, cond: x[1], weak: x[2], saidOnly: x[3], explains: x[4] }; });
     return pasted.filter(function (p) {
       var s = rank[p.name];
       if (s && s.saidOnly && p.source !== SAID) { return false; }
       try { return !!s && R.applies([], s.cond, own).truth === "applies"; } catch (e) { return false; }
     }).sort(function (a, b) { return rank[a.name].i - rank[b.name].i; }).map(function (p) {
-      return { fact: p, cond: rank[p.name].cond, weak: rank[p.name].weak };
+      return { fact: p, cond: rank[p.name].cond, weak: rank[p.name].weak, explains: rank[p.name].explains };
     });
   }
 

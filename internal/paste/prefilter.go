@@ -49,7 +49,7 @@ const (
 	proseMIG                      // a line that says the GPUs are MIG slices
 	proseVM                       // a line that says the GPUs are in a VM
 	proseContainers               // a line that says GPUs are split over containers
-	proseP2P                      // a line that speaks of P2P, NVLink or CUDA IPC
+	proseP2P                      // a line that speaks of P2P, NVLink or CUDA IPC, or says turning NCCL's P2P off made it work (reP2POff)
 	proseAMD                      // a line that names an AMD host CPU
 	proseSockets                  // a line that says the host has several CPU sockets
 	proseSlow                     // a line that says communication is slow
@@ -188,6 +188,7 @@ var proseTriggers = func() []trigger {
 		}
 	}
 	out = append(out, wordTriggers(p2pIntentWords, proseP2P)...)
+	out = append(out, wordTriggers(p2pOffWords, proseP2P)...)
 	out = append(out, wordTriggers(amdWords, proseAMD)...)
 	out = append(out, wordTriggers(socketWords, proseSockets)...)
 	out = append(out, wordTriggers(slowWords, proseSlow)...)
@@ -408,7 +409,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseP2P:
 		// NCCL's own lines never say it (see proseLine); the line's marks,
 		// found in the same pass as its words, tell them without a search.
-		return x.prose.p2p || x.marks&markNCCLInfo != 0
+		return x.prose.p2p && x.prose.p2pOff.set || x.marks&markNCCLInfo != 0
 	case proseAMD:
 		return x.prose.amd.set
 	case proseSockets:

@@ -141,6 +141,20 @@ var (
 		// PaddlePaddle's list of the nodes with the local host among others:
 		// "--ips=\"127.0.0.1,10.19.174.228\"" (PaddlePaddle/PaddleDetection#7998).
 		`--ips[= ]["']?(?:127\.0\.0\.1|localhost),\d|--ips[= ]["']?[\d.]+,(?:127\.0\.0\.1|localhost)\b`)
+	// Turning NCCL's P2P off said to make the run work ("If I set
+	// NCCL_P2P_DISABLE=1, I can use as many GPUs as I like",
+	// pytorch/pytorch#85334; "add the environment variable
+	// NCCL_P2P_DISABLE=1 before launch model will be ok",
+	// hiyouga/LlamaFactory#2672; "figured this out by setting
+	// NCCL_P2P_LEVEL=NVL", shivammehta25/Matcha-TTS#57): the path between the
+	// GPUs is what fails, not the program. The setting and what it did on
+	// one line, either way round.
+	reP2POff = pattern("p2pOff", `(?i)(?:NCCL_P2P_DISABLE\s?=\s?["'`+"`"+`]?(?:1|true)\b|NCCL_P2P_LEVEL\s?=\s?["'`+"`"+`]?(?:NVL|LOC|0)\b)[^\n]{0,160}?(?:\b(?:works?|worked|working|fix(?:es|ed)?|solve[sd]?|resolve[sd]?|helped|helps|goes away|went away|disappear(?:s|ed)?|removes?|can use|runs? (?:fine|normally|well|through|smoothly)|be ok(?:ay)?|is ok(?:ay)?|no (?:more )?(?:hangs?|errors?|problems?|issues?))\b|正常|解决|好了|就行|成功|可以(?:跑|运行|训练|推理|用))|`+
+		`(?:\b(?:works?|worked|working|runs? (?:fine|normally|well)|figured (?:this|it) out|fixed (?:it|this)|solved (?:it|this)|resolved (?:it|this))\b|正常|解决了?|好了)[^\n]{0,80}?(?:NCCL_P2P_DISABLE\s?=\s?["'`+"`"+`]?(?:1|true)\b|NCCL_P2P_LEVEL\s?=\s?["'`+"`"+`]?(?:NVL|LOC|0)\b)`)
+	// Not a fix seen: a suggestion, a question, or the setting said not to
+	// help ("no matter if NCCL_P2P_DISABLE=1 or not, the hanging always
+	// occur", "Despite setting ... NCCL_P2P_DISABLE=1").
+	reP2POffNot = pattern("p2pOffNot", `(?i)\bno matter\b|\bdespite\b|\beven (?:with|after|when|if|though)\b|\bor not\b|\bwhether\b|\bwhy not\b|\bstill (?:hangs?|hung|fails?|failed|stuck|not|doesn't|does not|the same|crash)|(?:\bnot|n't|no longer)\s(?:\w+\s){0,2}(?:work|help|fix|solve|resolve|change)|\b(?:try|trying|might|maybe|perhaps|should|could|suggest|recommend|please|see if|check if)\b|\?|不(?:行|起作用|管用|能解决)|没(?:有)?(?:用|效果|解决)|仍然|还是(?:不|卡|报错)|试试|尝试`)
 	// Ranks said or shown to take different paths: an uneven number of
 	// batches, an empty batch on some rank, LayerDrop, a collective under
 	// "if rank == 0" ("If you run training with an uneven number of batches
@@ -433,6 +447,10 @@ var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "
 var divergeWords = []string{"empty", "idle", "0%", "0 %", "ero3", "ERO3", "eRO3", "ero-3", "ERO-3", "eRO-3", "ero_3", "eRO_3", "ero 3", "ERO 3", "eRO 3", "tage 3", "tage3", "tage_3", "tage-3", "uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
 	"skip", "Skip", "reach", "loss on", "loss of", "gradient", "never call", "not call", "n't call", "never enter", "not enter", "n't enter", "never join", "not join", "n't join"}
 
+// p2pOffWords are the words, as written, one of which every match of
+// reP2POff holds.
+var p2pOffWords = []string{"P2P_DISABLE", "P2P_LEVEL", "p2p_disable", "p2p_level"}
+
 // masterLoopbackWords are the words, as written, one of which every match
 // of reMasterLoopback holds.
 var masterLoopbackWords = []string{"127.0.0.1", "localhost", "LOCALHOST", "Localhost"}
@@ -463,6 +481,7 @@ type prose struct {
 	later     event // a hang line that says the run made progress before it hung
 	diverge   event // a line that says or shows ranks taking different paths
 	loopback  event // a launch over several nodes whose master address is the local host
+	p2pOff    event // a line that says turning NCCL's P2P off made the run work
 	oneNode   event // a line that says a run works on one node
 	multiFail event // a line that says a run fails or hangs across nodes
 	power     event // a line that says the whole machine reboots or powers off
@@ -598,6 +617,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	// the person wants between containers.
 	if !p.p2p && containsAny(s, p2pIntentWords...) && !strings.Contains(s, "NCCL INFO") && reP2PIntent.MatchString(s) {
 		p.p2p = true
+	}
+	if !p.p2pOff.set && containsAny(s, p2pOffWords...) && !strings.Contains(s, "NCCL INFO") && reP2POff.MatchString(s) && !reP2POffNot.MatchString(s) {
+		p.p2pOff.mark(n, raw)
 	}
 	if !p.amd.set && containsAny(s, amdWords...) && reAMDCPU.MatchString(s) && !reAMDNot.MatchString(s) {
 		p.amd.mark(n, raw)
@@ -767,6 +789,7 @@ var proseFactRows = []proseFact{
 	{"nodes.multi_only", 1, Said, "multiFail", func(p *prose) event { return p.multiFail }, "oneNode"},
 	{"ranks.diverge", 1, Said, "diverge", func(p *prose) event { return p.diverge }, ""},
 	{"launch.master_loopback", 1, Said, "loopback", func(p *prose) event { return p.loopback }, ""},
+	{"p2p.off_works", 1, Said, "p2pOff", func(p *prose) event { return p.p2pOff }, ""},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"loss.nan", 1, Said, "lossNaN", func(p *prose) event { return p.lossNaN }, "nanNotPaired"},

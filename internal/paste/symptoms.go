@@ -563,6 +563,9 @@ var symptomConditions = []struct{ fact, cond string }{
 	// A launch over nodes that points every node at itself: why the
 	// ranks never meet, before what a hang at the set-up alone calls for.
 	{"launch.master_loopback", "launch.master_loopback"},
+	// Turning NCCL's P2P off said to make it work: the path between the
+	// GPUs, whatever failed beside it (rankedSymptoms puts it first).
+	{"p2p.off_works", "p2p.off_works"},
 	{"hang.at_init", "hang.at_init"},
 	{"hang.seen", "hang.seen"},
 	{"nccl.stopped_after_init", "nccl.stopped_after_init"},
@@ -626,7 +629,7 @@ var rankedSymptoms = func() []struct{ fact, cond string } {
 	var first, out, last, noise []struct{ fact, cond string }
 	for _, s := range symptomConditions {
 		switch {
-		case s.fact == "version.regression":
+		case s.fact == "version.regression" || s.fact == "p2p.off_works":
 			first = append(first, s)
 		case s.fact == "gpu.consumer" || s.fact == "hang.said":
 			last = append(last, s)
@@ -680,7 +683,7 @@ func noiseFact(name string) bool {
 // outcomeFacts are the facts that tell what a run did (hung, stopped after
 // NCCL's set-up, gave wrong values, ran slowly) rather than what the
 // machine is.
-var outcomeFacts = []string{"hang.seen", "hang.said", "hang.at_init", "hang.later", "nccl.stopped_after_init", "output.wrong", "perf.slow", "nccl.tests.wrong", "p2p.copy_zeros"}
+var outcomeFacts = []string{"hang.seen", "hang.said", "hang.at_init", "hang.later", "nccl.stopped_after_init", "output.wrong", "perf.slow", "nccl.tests.wrong", "p2p.copy_zeros", "p2p.off_works"}
 
 // Outcome says whether fact name tells what a run did: a paste that does
 // not say so did not see it, so a condition that waits on it and on a
@@ -689,9 +692,10 @@ func Outcome(name string) bool { return slices.Contains(outcomeFacts, name) }
 
 // Explains says whether symptom name tells the cause of the paste's other
 // symptoms: a version said to work set against one said to fail names
-// what the hang or the slow run that comes with it comes from, so the
-// entries that either calls for answer it.
-func Explains(name string) bool { return name == "version.regression" }
+// what the hang or the slow run that comes with it comes from, and a run
+// said to work once NCCL's P2P is off puts it on the path between the
+// GPUs, so the entries that either calls for answer it.
+func Explains(name string) bool { return name == "version.regression" || name == "p2p.off_works" }
 
 // SymptomRank is the place of fact name among the symptoms, the most
 // telling first; -1 when it is none.

@@ -66,8 +66,9 @@ func Table() []byte {
 		// results are looked for.
 		CloseNear int `json:"closeNear"`
 		// The symptoms, the most telling first (symptomConditions): fact,
-		// the condition that shows it, whether it is Weak and SaidOnly.
-		Symptoms [][4]any `json:"symptoms"`
+		// the condition that shows it, whether it is Weak, SaidOnly and
+		// Explains.
+		Symptoms [][5]any `json:"symptoms"`
 		// The prose readers' facts (proseFactRows): name, priority,
 		// source, the event of paste.js's prose state, its gate.
 		ProseFacts [][5]any `json:"proseFacts"`
@@ -97,6 +98,7 @@ func Table() []byte {
 	t.Words["nodes"] = nodeWords
 	t.Words["diverge"] = divergeWords
 	t.Words["masterLoopback"] = masterLoopbackWords
+	t.Words["p2pOff"] = p2pOffWords
 	t.Words["close"] = closeWords
 	t.Words["issueForm"] = append([]string{issueFormQuestion}, issueFormAnswers...)
 	for _, n := range names {
@@ -104,7 +106,7 @@ func Table() []byte {
 		t.Patterns[n] = jsRE{s, f}
 	}
 	for _, sc := range rankedSymptoms {
-		t.Symptoms = append(t.Symptoms, [4]any{sc.fact, sc.cond, Weak(sc.fact), SaidOnly(sc.fact)})
+		t.Symptoms = append(t.Symptoms, [5]any{sc.fact, sc.cond, Weak(sc.fact), SaidOnly(sc.fact), Explains(sc.fact)})
 	}
 	for _, f := range proseFactRows {
 		t.ProseFacts = append(t.ProseFacts, [5]any{f.name, f.prio, f.source, f.event, f.gate})
