@@ -601,7 +601,7 @@
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
     this.issueForm(s, n, raw);
-    if ((!p.hang.set || !p.later.set) && containsAny(s, HANG_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.hangWord.test(s) && (RE.hangWhere.test(s) || RE.hangIntro.test(s)) && !RE.hangNot.test(s)) {
+    if ((!p.hang.set || !p.later.set) && containsAny(s, HANG_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.hangWord.test(s) && (RE.hangWhere.test(s) || RE.hangIntro.test(s) || RE.hangLater.test(s) && RE.hangProgress.test(s)) && !RE.hangNot.test(s)) {
       if (!p.hang.set) {
         mark(p.hang, n, raw);
         p.atInit = p.atInit || containsAny(s, INIT_WORDS) && RE.initStage.test(s) && !RE.initNot.test(s);

@@ -118,10 +118,16 @@ var (
 	// after 30 minutes" is the watchdog's timeout. Nor is a hang said to come
 	// at random: in the reports behind the entries those were as often a
 	// release's bug or a path that hangs now and then.
-	reHangLater = pattern("hangLater", `(?i)\bafter\s(?:(?:some|several|a few|many|a number of|thousands? of|hundreds? of|about|around|~)\s)?(?:(?:\d[\d,.]*k?|one|two|three|four|five|ten|an?)\s?)?(?:iterations?|iters?|steps?|epochs?|batches|hours?|hrs|days?|rounds?)\b|`+
+	// A hang said with the progress the run made before it, in training's
+	// units, says where it happens: in the training loop, whatever else the
+	// line names.
+	reHangProgress = pattern("hangProgress", `(?i)\b(?:epochs?|iterations?|iters?|steps?|batch(?:es)?)\b|迭代|轮`)
+	reHangLater    = pattern("hangLater", `(?i)\bafter\s(?:(?:some|several|a few|many|a number of|thousands? of|hundreds? of|about|around|~)\s)?(?:(?:\d[\d,.]*k?|one|two|three|four|five|ten|an?)\s?)?(?:iterations?|iters?|steps?|epochs?|batches|hours?|hrs|days?|rounds?)\b|`+
 		`\bafter\s(?:the\s)?(?:first|second|third|\d+(?:st|nd|rd|th))\s(?:iteration|iter|step|epoch|batch|evaluation|eval|checkpoint)\b|`+
 		`\bafter\s(?:completing|finishing|running|training|doing)\s(?:the\s)?(?:one|an?|\d+|first|second|a few|few|several|some)\s(?:full\s)?(?:iterations?|iters?|steps?|epochs?|batches|rounds?)\b|\bafter (?:running|training|working) (?:fine |well |normally )?for (?:a while|some time|hours|days|\d)|\bafter (?:a while|some time)\b|`+
 		`\b(?:at|on|in|around|near|towards?)\s(?:the\s)?(?:specific\s)?(?:end of (?:the |an? |each |every )?(?:single |first |one )?epoch|end of (?:the )?training\b|last (?:iteration|iter|step|batch)\b|(?:iteration|iter|step|batch)\s?[(#:=]?\s?[1-9]\d|epoch\s?[(#:=]?\s?[1-9]|\d+(?:st|nd|rd|th)\s(?:iteration|iter|step|epoch|batch))|`+
+		// "it always stuck in the 88 epoch" (facebookresearch/3detr#22).
+		`\b(?:at|on|in|around|near)\sthe\s[1-9]\d{0,5}\s(?:iteration|iter|step|epoch|batch)\b|`+
 		`\bmid[- ]?(?:training|run|epoch)\b|\bin the middle of (?:training|the run|an epoch|the epoch)\b|`+
 		`\b(?:during|at|when|in)\s(?:the\s)?(?:evaluation|validation|eval|evaluating|validating|checkpoint(?:ing)?|saving)\b|`+
 		// "Training hangs in the end while calling dist.barrier()"
@@ -539,7 +545,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	p := &x.prose
 	x.issueForm(s, n, raw)
 	if (!p.hang.set || !p.later.set) && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangWord.MatchString(s) &&
-		(reHangWhere.MatchString(s) || reHangIntro.MatchString(s)) && !reHangNot.MatchString(s) {
+		(reHangWhere.MatchString(s) || reHangIntro.MatchString(s) || reHangLater.MatchString(s) && reHangProgress.MatchString(s)) && !reHangNot.MatchString(s) {
 		if !p.hang.set {
 			p.hang.mark(n, raw)
 			p.atInit = p.atInit || containsAny(s, initWords...) && reInitStage.MatchString(s) && !reInitNot.MatchString(s)

@@ -93,6 +93,9 @@ var (
 	reOneUsed = pattern("oneUsed", `(?i)\bonly\s(?:uses|utili[sz]es|loads|runs on)\s(?:\w{1,12}\s){0,2}?(?:one|1|a single|single|the first|gpu\s?0|gpu:0|cuda:0)\b|`+
 		`\b(?:is|are|was|were|been|am|it|it's)\s(?:\w{1,12}\s)?only\s(?:using|use|uses|utili[sz]ing|loading|running on)\s(?:\w{1,12}\s){0,2}?(?:one|1|a single|single|the first|gpu\s?0|gpu:0|cuda:0)\b|`+
 		`\bonly\s(?:one|1|a single|the first)\s(?:gpu|card|device)\s(?:\w{1,12}\s)?(?:is|was|gets?|got)\s(?:being\s)?(?:used|utili[sz]ed|loaded|busy|active|running|working)\b|\bonly\sgpu\s?0\s(?:is|was)\s(?:being\s)?used\b|`+
+		// "I set num-gpus is 2, but only one GPU work"
+		// (facebookresearch/detectron2#1303).
+		`\bonly\s(?:one|1|a single|the first)\s(?:gpu|card|device)\s(?:works?|working|runs?|running)\b|`+
 		`\b(?:other|second|third|fourth|remaining|rest of the)\s(?:\w{1,12}\s)?(?:gpus?|cards?)\s(?:\w{1,12}\s){0,3}?(?:is|are|was|were|stays?|remains?|sits?)\s(?:\w{1,12}\s)?(?:idle|unused|not\s(?:being\s)?used|never used)\b|`+
 		`\bonly\s(?:gpu\s?0|gpu:0|cuda:0|the first gpu)\s(?:is|was)\s(?:being\s)?(?:busy|active|utili[sz](?:ed|ation))\b|`+
 		`\butili[sz]ation(?:\srate)?\s(?:of\s)?(?:the\s)?(?:other|remaining|rest of the)\s(?:\w{1,12}\s)?(?:gpus?|cards?)\s(?:is|are|was|were|stays?|remains?)\s(?:at\s)?0\b|`+
@@ -140,7 +143,7 @@ var scaleWords = []string{"similar", "comparable", "the same", "slow", "Slow", "
 
 // oneUsedWords are the words, as written, one of which every match of
 // reOneUsed holds.
-var oneUsedWords = []string{"only", "Only", "ONLY", "used at all", "tilization", "tilisation", "TILIZATION", "只用", "只使用", "只会", "只能", "只占用", "只调用", "加载到", "分配到", "分布到", "切分", "拆分", "模型到",
+var oneUsedWords = []string{"only", "Only", "ONLY", "used at all", "not used", "not being used", "unused", "idle", "Idle", "tilization", "tilisation", "TILIZATION", "只用", "只使用", "只会", "只能", "只占用", "只调用", "加载到", "分配到", "分布到", "切分", "拆分", "模型到",
 	"第一张", "第一块", "0号", "第0张", "0卡", "0显卡", "空闲", "闲置", "仅", "只有"}
 
 // scaling is the state of this reader.

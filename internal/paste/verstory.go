@@ -28,7 +28,7 @@ var (
 	// A component named with its version: "driver 535", "NVIDIA driver to
 	// 545.23.08", "NCCL 2.30.7", "PyTorch version 2.3", "vLLM v0.4.2",
 	// "vllm library version `v0.6.1`" (Markdown quotes it as code).
-	reStoryComp = pattern("storyComp", `(?i)\b(`+storyCompNames+`)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series|library)s?){0,2}(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|=|:|(?:降级|升级|回退|版本)[到为至]?))?(?:[ \t]{0,3}|-)[\x60'"]?[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
+	reStoryComp = pattern("storyComp", `(?i)\b(`+storyCompNames+`)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series|library)s?){0,2}(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|<=|>=|=|:|(?:降级|升级|回退|版本)[到为至]?))?(?:[ \t]{0,3}|-)[\x60'"]?[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
 	// A driver named by its version first: "the 545 driver", "R545 drivers",
 	// "545.23.08 NVIDIA driver"; or by its version's shape alone, three
 	// digits and two more parts ("revert to 535.154.05"), which no other
@@ -49,11 +49,15 @@ var (
 	// A fix denied, "still", "same issue" or a condition ("if", "whether")
 	// says nothing of the version.
 	reStoryBad     = pattern("storyBad", `(?i)\b(?:hangs?|hung|hanging|stuck|freez\w{0,3}|froze|deadlock\w{0,2}|fail\w{0,4}|crash\w{0,3}|breaks|broke|broken|break|slow\w{0,3}|errors?|segfault\w{0,2}|regress\w{0,4}|corrupt\w{0,3}|degrad\w{0,5}|wrong|garbage|gibberish|timeouts?|timed out|bug|issues?|problems?)\b|卡住|卡死|挂起|报错|失败|变慢|:x:|❌|✗|✘`)
-	reStoryNotWork = pattern("storyNotWork", `(?i)(?:\bnot|\bnever|\bno longer|n't)\s(?:\w{1,12}\s)?(?:work\w{0,3}|run\w{0,3}|pass\w{0,3}|finish\w{0,3}|complete\w{0,1})\b|n't\W{0,4}$`)
-	reStoryDenied  = pattern("storyDenied", `(?i)(?:\bnot|\bnever|n't|\bno|\bwithout|\bzero)\s(?:\w{1,12}\s){0,3}(?:hang|hung|stuck|freez|froze|deadlock|fail|crash|break|broke|slow|error|segfault|regress|corrupt|degrad|issue|problem|bug)|没有?问题|不会?卡`)
-	reStoryFix     = pattern("storyFix", `(?i)\b(?:fix(?:es|ed)?|solve[sd]?|resolve[sd]?|help(?:s|ed)?|cured?|avoid(?:s|ed)?|(?:is|are|was|were) gone|disappear(?:s|ed)?|went away|goes away)\b|解决`)
-	reStoryGood    = pattern("storyGood", `(?i)\b(?:works?|worked|working|fine|pass(?:es|ed)?|complete[sd]?|ok|okay|normal(?:ly)?|succeed\w{0,3}|success\w{0,4})\b|正常|可以|:white_check_mark:|:heavy_check_mark:|✅|✔`)
-	reStoryNone    = pattern("storyNone", `(?i)(?:\bnot|\bnever|n't|\bno)\s(?:\w{1,12}\s)?(?:fix|solve|resolve|help|change|make a difference)|\bstill\b|\bsame (?:issue|problem|error|hang|result|behaviou?r)|\b(?:if|whether)\b|还是|仍然`)
+	reStoryNotWork = pattern("storyNotWork", `(?i)(?:\bnot|\bnever|\bno longer|n't)\s(?:\w{1,12}\s)?(?:work\w{0,3}|run\w{0,3}|pass\w{0,3}|finish\w{0,3}|complete\w{0,1})\b|n't\W{0,4}$|`+
+		// The GPUs a release stops using: "Ollama no longer uses both GPUs"
+		// (ollama/ollama#6479), "it can only use the AMD video card"
+		// (ollama/ollama#11481).
+		`\bno longer\s(?:\w{1,12}\s)?(?:uses?|using|sees?|detects?|finds?|loads?|splits?|recogni[sz]es?|utili[sz]es?)\b|\bcan only (?:use|see|detect|find|load)\b`)
+	reStoryDenied = pattern("storyDenied", `(?i)(?:\bnot|\bnever|n't|\bno|\bwithout|\bzero)\s(?:\w{1,12}\s){0,3}(?:hang|hung|stuck|freez|froze|deadlock|fail|crash|break|broke|slow|error|segfault|regress|corrupt|degrad|issue|problem|bug)|没有?问题|不会?卡`)
+	reStoryFix    = pattern("storyFix", `(?i)\b(?:fix(?:es|ed)?|solve[sd]?|resolve[sd]?|help(?:s|ed)?|cured?|avoid(?:s|ed)?|(?:is|are|was|were) gone|disappear(?:s|ed)?|went away|goes away)\b|解决`)
+	reStoryGood   = pattern("storyGood", `(?i)\b(?:works?|worked|working|fine|pass(?:es|ed)?|complete[sd]?|ok|okay|normal(?:ly)?|succeed\w{0,3}|success\w{0,4})\b|正常|可以|:white_check_mark:|:heavy_check_mark:|✅|✔`)
+	reStoryNone   = pattern("storyNone", `(?i)(?:\bnot|\bnever|n't|\bno)\s(?:\w{1,12}\s)?(?:fix|solve|resolve|help|change|make a difference)|\bstill\b|\bsame (?:issue|problem|error|hang|result|behaviou?r)|\b(?:if|whether)\b|还是|仍然`)
 	// A story that names no version: "after the upgrade it hangs",
 	// "downgrading fixed it", "the new version broke it", "works on the
 	// old image". The change must be one of versions (an upgrade, a
@@ -77,14 +81,14 @@ var (
 	// The change that led to a version: an upgrade, a downgrade, a
 	// rollback, a pin, a switch back, "since" a version ("since PyTorch
 	// 2.3"); "after training" is none.
-	reStoryChange = pattern("storyChange", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|updat\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}|pinn(?:ed|ing)|pin|switch\w{0,3}(?: back)? to|went back to|go(?:ing)? back to)\b|\bsince\s(?:[\w-]{1,16}\s)?v?\d|升级|降级|回退`)
+	reStoryChange = pattern("storyChange", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|updat\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}|pinn(?:ed|ing)|pin|switch\w{0,3}(?: back)? to|went back to|go(?:ing)? back to|mov(?:e|ed|ing) from|went from|going from)\b|\bsince\s(?:[\w-]{1,16}\s)?v?\d|升级|降级|回退`)
 )
 
 // storyWords are the words, as written, one of which every line the story
 // reader acts on holds: the change or the outcome of a comparison. Each is
 // rare in NCCL's own INFO lines, which are not read for it.
 var storyWords = []string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", "DOWNGRAD", "updat", "Updat", "roll", "Roll", "revert", "Revert", "pinn", "Pinn", "pin ", "Pin ",
-	"switch", "Switch", "went back", "back to", "since", "Since",
+	"switch", "Switch", "went back", "back to", "since", "Since", "ove from", "oved from", "oving from", "went from", "oing from",
 	"works", "Works", "worked", "Worked", "working", "passes", "passed", "fine", "fixed", "Fixed", "fixes", "solved", "Solved", "resolved", "Resolved", "helped", "completes", "succeed", "Succeed",
 	"gone", "disappear", "went away", "goes away", "no such", "No such", "n't", "not ", "no issue", "No issue", "no problem", "No problem",
 	"升级", "降级", "回退",
