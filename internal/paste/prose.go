@@ -147,6 +147,15 @@ var (
 		// PaddlePaddle's list of the nodes with the local host among others:
 		// "--ips=\"127.0.0.1,10.19.174.228\"" (PaddlePaddle/PaddleDetection#7998).
 		`--ips[= ]["']?(?:127\.0\.0\.1|localhost),\d|--ips[= ]["']?[\d.]+,(?:127\.0\.0\.1|localhost)\b`)
+	// Files one node wrote that another cannot see: no storage shared
+	// between the nodes ("No shared storage between the nodes",
+	// axolotl-ai-cloud/axolotl#884; "isolated (not shared) filesystems on
+	// each node", NVIDIA-NeMo/Speech#6715; "training data does not live on
+	// NFS but on node-specific storage", NVIDIA/Megatron-LM#907), or the other
+	// node that cannot find what was saved ("the worker node can't find a
+	// valid checkpoint at the selected path").
+	reNodeLocal = pattern("nodeLocal", `(?i)\b(?:no|not|without|isn't|aren't|don't have|doesn't have|non-?)\s?(?:a\s|any\s)?shared\)?\s(?:file\s?systems?|fs|storage|disks?|drives?|nfs|directory|directories|folders?)\b|\bnode[- ](?:local|specific)\s(?:disks?|storage|file\s?systems?|ssds?|data|paths?)\b|`+
+		`\b(?:worker|other|second|slave|non-?zero|another|remote|rest of the)\s(?:\w{1,12}\s)?(?:nodes?|machines?|hosts?)\s(?:\w{1,12}\s){0,2}?(?:can(?:no|')t|could(?:n't| not)|does(?:n't| not)|did(?:n't| not)|fails? to|failed to)\s(?:\w{1,12}\s)?(?:find|see|load|access|open|read)\b|没有共享存储|非共享(?:存储|文件系统)|不共享(?:存储|文件系统|磁盘)`)
 	// Turning NCCL's P2P off said to make the run work ("If I set
 	// NCCL_P2P_DISABLE=1, I can use as many GPUs as I like",
 	// pytorch/pytorch#85334; "add the environment variable
@@ -453,6 +462,10 @@ var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "
 var divergeWords = []string{"empty", "idle", "0%", "0 %", "ero3", "ERO3", "eRO3", "ero-3", "ERO-3", "eRO-3", "ero_3", "eRO_3", "ero 3", "ERO 3", "eRO 3", "tage 3", "tage3", "tage_3", "tage-3", "uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
 	"skip", "Skip", "reach", "loss on", "loss of", "gradient", "never call", "not call", "n't call", "never enter", "not enter", "n't enter", "never join", "not join", "n't join"}
 
+// nodeLocalWords are the words, as written, one of which every match of
+// reNodeLocal holds.
+var nodeLocalWords = []string{"shared", "Shared", "SHARED", "node-local", "Node-local", "node local", "node-specific", "Node-specific", "node specific", "ode", "ODE", "achine", "ACHINE", "ost", "OST", "共享"}
+
 // p2pOffWords are the words, as written, one of which every match of
 // reP2POff holds.
 var p2pOffWords = []string{"P2P_DISABLE", "P2P_LEVEL", "p2p_disable", "p2p_level"}
@@ -488,6 +501,7 @@ type prose struct {
 	diverge   event // a line that says or shows ranks taking different paths
 	loopback  event // a launch over several nodes whose master address is the local host
 	p2pOff    event // a line that says turning NCCL's P2P off made the run work
+	nodeLocal event // a line that says files one node wrote are not seen on another
 	oneNode   event // a line that says a run works on one node
 	multiFail event // a line that says a run fails or hangs across nodes
 	power     event // a line that says the whole machine reboots or powers off
@@ -567,6 +581,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.loopback.set && containsAny(s, masterLoopbackWords...) && !strings.Contains(s, "NCCL INFO") && reMasterLoopback.MatchString(s) {
 		p.loopback.mark(n, raw)
+	}
+	if !p.nodeLocal.set && containsAny(s, nodeLocalWords...) && !strings.Contains(s, "NCCL INFO") && reNodeLocal.MatchString(s) {
+		p.nodeLocal.mark(n, raw)
 	}
 	if (!p.oneNode.set || !p.multiFail.set) && containsAny(s, nodeWords...) && !strings.Contains(s, "NCCL INFO") {
 		if !p.oneNode.set && reOneNodeOK.MatchString(s) {
@@ -796,6 +813,7 @@ var proseFactRows = []proseFact{
 	{"ranks.diverge", 1, Said, "diverge", func(p *prose) event { return p.diverge }, ""},
 	{"launch.master_loopback", 1, Said, "loopback", func(p *prose) event { return p.loopback }, ""},
 	{"p2p.off_works", 1, Said, "p2pOff", func(p *prose) event { return p.p2pOff }, ""},
+	{"storage.node_local", 1, Said, "nodeLocal", func(p *prose) event { return p.nodeLocal }, ""},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"loss.nan", 1, Said, "lossNaN", func(p *prose) event { return p.lossNaN }, "nanNotPaired"},

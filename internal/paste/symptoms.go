@@ -563,6 +563,9 @@ var symptomConditions = []struct{ fact, cond string }{
 	// A launch over nodes that points every node at itself: why the
 	// ranks never meet, before what a hang at the set-up alone calls for.
 	{"launch.master_loopback", "launch.master_loopback"},
+	// Files one node wrote that another cannot see: why a run across nodes
+	// fails to resume or to load its data, before a hang alone.
+	{"storage.node_local", "storage.node_local"},
 	// Turning NCCL's P2P off said to make it work: the path between the
 	// GPUs, whatever failed beside it (rankedSymptoms puts it first).
 	{"p2p.off_works", "p2p.off_works"},

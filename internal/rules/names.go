@@ -104,6 +104,7 @@ var displayNames = map[string]words{
 	"hang.later":              {"the run hangs after it made progress", "运行在已有进展之后才卡住"},
 	"ranks.diverge":           {"the ranks take different paths (uneven batches, rank 0 only)", "各 rank 走不同的路径（批次不均、仅 rank 0 执行）"},
 	"launch.master_loopback":  {"a launch over several nodes whose master address is the local host (127.0.0.1)", "多节点启动的主节点地址写成了本机回环地址"},
+	"storage.node_local":      {"files one node wrote that another node cannot see (no storage shared between the nodes), said in words", "据称一个节点写的文件另一个节点看不到（节点之间没有共享存储）"},
 	"p2p.off_works":           {"the run said to work with NCCL's P2P turned off (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL)", "据称关闭 NCCL 的 P2P 后运行正常"},
 	"nodes.multi_only":        {"the run works on one node and fails across nodes", "单机可以运行，跨节点时失败"},
 	"output.close":            {"results that differ by rounding-sized amounts, or said to differ between one GPU and several", "结果只差舍入量级，或据说在单卡与多卡之间不同"},

@@ -82,6 +82,7 @@
 //	hang.later         the input says the run made progress before it hung (after iterations, steps, epochs or hours, at evaluation)
 //	ranks.diverge      the input says or shows ranks taking different paths: an uneven number of batches, an empty batch, LayerDrop, a collective under if rank == 0
 //	launch.master_loopback  the input launches over several nodes with the master address 127.0.0.1 or localhost
+//	storage.node_local the input says the nodes share no storage, or that another node cannot find what one saved (a checkpoint, a dataset index)
 //	p2p.off_works      the input says the run works once NCCL's P2P is turned off (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL=NVL or LOC)
 //	nodes.multi_only   the input says a run works on one node and fails or hangs across nodes
 //	loss.nan           the input says the loss became NaN (loss is nan, NaN loss, → nan)

@@ -34,6 +34,9 @@ var pasteSources = []pasteSource{
 	{Paste: "nvcc --version", Facts: []string{"cuda.version"}},
 	{Paste: "python -m torch.utils.collect_env", Facts: []string{"cuda.build"}},
 	{Paste: "nvidia-smi -q", Facts: []string{"gpu.bar1_mib", "gpu.bar1_small"}},
+	// The file system type of the directory each node reads (nfs, lustre
+	// or a local disk) shows whether the nodes share it.
+	{Paste: "df -hT", Facts: []string{"storage.node_local"}},
 	// A run with P2P off shows whether the path between the GPUs is what fails.
 	{Paste: "NCCL_P2P_DISABLE=1", Facts: []string{"p2p.off_works"}},
 	{Paste: "NCCL_DEBUG=INFO", Prefixes: []string{"nccl.", "env.NCCL_"}},
