@@ -464,7 +464,7 @@ var divergeWords = []string{"empty", "idle", "0%", "0 %", "ero3", "ERO3", "eRO3"
 
 // nodeLocalWords are the words, as written, one of which every match of
 // reNodeLocal holds.
-var nodeLocalWords = []string{"shared", "Shared", "SHARED", "node-local", "Node-local", "node local", "node-specific", "Node-specific", "node specific", "ode", "ODE", "achine", "ACHINE", "ost", "OST", "共享"}
+var nodeLocalWords = []string{"shared", "Shared", "SHARED", "ode-local", "ode local", "ODE-LOCAL", "ode-specific", "ode specific", "ODE-SPECIFIC", "n't", "N'T", "cannot", "Cannot", "CANNOT", "not ", "NOT ", "ail to", "ailed to", "AIL TO", "AILED TO", "共享"}
 
 // p2pOffWords are the words, as written, one of which every match of
 // reP2POff holds.
