@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, atInit: false, later: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), training: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
@@ -601,14 +601,16 @@
   X.proseLine = function (s, n, raw) {
     var p = this.prose;
     this.issueForm(s, n, raw);
-    if ((!p.hang.set || !p.later.set) && containsAny(s, HANG_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.hangWord.test(s) && (RE.hangWhere.test(s) || RE.hangIntro.test(s) || RE.hangLater.test(s) && RE.hangProgress.test(s)) && !RE.hangNot.test(s)) {
+    if ((!p.hang.set || !p.later.set || !p.first.set) && containsAny(s, HANG_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.hangWord.test(s) && (RE.hangWhere.test(s) || RE.hangIntro.test(s) || RE.hangLater.test(s) && RE.hangProgress.test(s)) && !RE.hangNot.test(s)) {
       if (!p.hang.set) {
         mark(p.hang, n, raw);
         p.atInit = p.atInit || containsAny(s, INIT_WORDS) && RE.initStage.test(s) && !RE.initNot.test(s);
       }
       if (!p.later.set && RE.hangLater.test(s)) { mark(p.later, n, raw); }
+      if (!p.first.set && RE.hangFirst.test(s)) { mark(p.first, n, raw); }
     } else if (!p.hang.set && !p.hangBare.set && containsAny(s, HANG_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.hangBare.test(s) && !RE.hangNot.test(s) && !RE.hangBareNot.test(s)) {
       mark(p.hangBare, n, raw);
+      if (!p.first.set && RE.hangFirst.test(s)) { mark(p.first, n, raw); }
     }
     if (!p.hang.set && !p.hangBare.set && containsAny(s, T.words.spin) && RE.spinPower.test(s) && RE.spin.test(s)) { mark(p.hangBare, n, raw); }
     if (!p.atInit && containsAny(s, INIT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.initLog.test(s)) { p.atInit = true; }
@@ -617,6 +619,7 @@
       if (cm && RE.closeTopic.test(utf8Window(s, cm.index, cm.index + cm[0].length, CLOSE_NEAR))) { mark(p.close, n, raw); }
     }
     if (!p.diverge.set && containsAny(s, T.words.diverge) && s.indexOf("NCCL INFO") < 0 && RE.ranksDiverge.test(s)) { mark(p.diverge, n, raw); }
+    if (!p.training.set && containsAny(s, T.words.training) && s.indexOf("NCCL INFO") < 0 && RE.training.test(s)) { mark(p.training, n, raw); }
     if (!p.loopback.set && containsAny(s, T.words.masterLoopback) && s.indexOf("NCCL INFO") < 0 && RE.masterLoopback.test(s)) { mark(p.loopback, n, raw); }
     if (!p.nodeLocal.set && containsAny(s, T.words.nodeLocal) && s.indexOf("NCCL INFO") < 0 && RE.nodeLocal.test(s)) { mark(p.nodeLocal, n, raw); }
     if (!p.p2pOff.set && containsAny(s, T.words.p2pOff) && s.indexOf("NCCL INFO") < 0 && RE.p2pOff.test(s) && !RE.p2pOffNot.test(s)) { mark(p.p2pOff, n, raw); }

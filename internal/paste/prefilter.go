@@ -83,7 +83,7 @@ const (
 	proseRiser                    // a riser or extension cable said (reRiser)
 	proseLossNaN                  // a loss said to become NaN (reLossNaN)
 	proseNodes                    // a run said to work on one node or to fail across nodes (reOneNodeOK, reMultiNodeFail), a master address on the local host (reMasterLoopback), files not shared between nodes (reNodeLocal)
-	proseDiverge                  // ranks said or shown to take different paths (reRanksDiverge)
+	proseDiverge                  // ranks said or shown to take different paths (reRanksDiverge), a training run (reTraining)
 	proseClose                    // results said to differ only a little (reCloseSaid)
 
 	readers // how many there are: a line's woken readers are the bits of a uint64
@@ -216,6 +216,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(lossNaNWords, proseLossNaN)...)
 	out = append(out, wordTriggers(nodeWords, proseNodes)...)
 	out = append(out, wordTriggers(divergeWords, proseDiverge)...)
+	out = append(out, wordTriggers(trainingWords, proseDiverge)...)
 	out = append(out, wordTriggers(masterLoopbackWords, proseNodes)...)
 	out = append(out, wordTriggers(nodeLocalWords, proseNodes)...)
 	out = append(out, wordTriggers(closeWords, proseClose)...)
@@ -462,8 +463,9 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case tensorPrint:
 		return x.sym.tensors.zeros.set && x.sym.tensors.differs.set
 	case proseHang:
-		// A later hang line may still say the run made progress (hang.later).
-		return x.prose.hang.set && x.prose.later.set || x.marks&markNCCLInfo != 0
+		// A later hang line may still say the run made progress (hang.later)
+		// or that it hangs at the first collective (hang.first).
+		return x.prose.hang.set && x.prose.later.set && x.prose.first.set || x.marks&markNCCLInfo != 0
 	case proseInit:
 		return x.prose.atInit || x.marks&markNCCLInfo != 0
 	case proseClose:
@@ -473,7 +475,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseLossNaN:
 		return x.prose.lossNaN.set && x.prose.nanPairs || x.marks&markNCCLInfo != 0
 	case proseDiverge:
-		return x.prose.diverge.set || x.marks&markNCCLInfo != 0
+		return x.prose.diverge.set && x.prose.training.set || x.marks&markNCCLInfo != 0
 	case proseNodes:
 		// The nodes' readers share the bit with a launch over nodes whose
 		// master address is the local host (reMasterLoopback).

@@ -118,6 +118,12 @@ var (
 	// after 30 minutes" is the watchdog's timeout. Nor is a hang said to come
 	// at random: in the reports behind the entries those were as often a
 	// release's bug or a path that hangs now and then.
+	// A hang said to come at the first collective or step, or before the
+	// run starts ("hangs at the first all_reduce", "The training never
+	// starts. It's stuck like this forever", IAHispano/Applio#1153): a path
+	// that drops peer traffic hangs there, while ranks out of step more
+	// often hang after the run made progress.
+	reHangFirst = pattern("hangFirst", `(?i)\b(?:at|on|in|during)\s(?:the\s)?(?:very\s)?first\s(?:all[_ -]?reduce|all[_ -]?gather|broadcast|barrier|collective|communication|iteration|iter|step|batch|forward pass|forward)\b|\bnever\s(?:even\s)?starts?\b|\b(?:doesn't|does not|didn't|did not|won't|will not|can't|cannot)\s(?:even\s)?start\b|\bbefore\s(?:the\s)?(?:first|any)\s(?:iteration|step|batch|output)\b|第一(?:个|次|步)(?:all_?reduce|迭代|step|batch)`)
 	// A hang said with the progress the run made before it, in training's
 	// units, says where it happens: in the training loop, whatever else the
 	// line names.
@@ -147,6 +153,12 @@ var (
 		// PaddlePaddle's list of the nodes with the local host among others:
 		// "--ips=\"127.0.0.1,10.19.174.228\"" (PaddlePaddle/PaddleDetection#7998).
 		`--ips[= ]["']?(?:127\.0\.0\.1|localhost),\d|--ips[= ]["']?[\d.]+,(?:127\.0\.0\.1|localhost)\b`)
+	// A training run, said or shown ("training hangs", "Epoch 3", "loss",
+	// "fine-tuning", "训练", "微调"): a hang in training is, in the reports
+	// behind the entries, more often ranks out of step (a branch, an uneven
+	// batch, evaluation or saving on one rank) than a path that drops peer
+	// traffic, which inference servers hang on as often.
+	reTraining = pattern("training", `(?i)\b(?:train(?:s|ed|ing|er)?|epochs?|loss|fine-?tun(?:e|es|ed|ing)|finetun(?:e|es|ed|ing)|sft|lora|backward|optimizer\.step|trainer\.fit)\b|训练|微调`)
 	// Files one node wrote that another cannot see: no storage shared
 	// between the nodes ("No shared storage between the nodes",
 	// axolotl-ai-cloud/axolotl#884; "isolated (not shared) filesystems on
@@ -462,6 +474,10 @@ var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "
 var divergeWords = []string{"empty", "idle", "0%", "0 %", "ero3", "ERO3", "eRO3", "ero-3", "ERO-3", "eRO-3", "ero_3", "eRO_3", "ero 3", "ERO 3", "eRO 3", "tage 3", "tage3", "tage_3", "tage-3", "uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
 	"skip", "Skip", "reach", "loss on", "loss of", "gradient", "never call", "not call", "n't call", "never enter", "not enter", "n't enter", "never join", "not join", "n't join"}
 
+// trainingWords are the words, as written, one of which every match of
+// reTraining holds.
+var trainingWords = []string{"train", "Train", "TRAIN", "poch", "POCH", "loss", "Loss", "LOSS", "fine-tun", "Fine-tun", "FINE-TUN", "finetun", "Finetun", "FineTun", "FINETUN", "sft", "SFT", "Sft", "lora", "LoRA", "Lora", "LORA", "backward", "optimizer.step", "trainer.fit", "训练", "微调"}
+
 // nodeLocalWords are the words, as written, one of which every match of
 // reNodeLocal holds.
 var nodeLocalWords = []string{"shared", "Shared", "SHARED", "ode-local", "ode local", "ODE-LOCAL", "ode-specific", "ode specific", "ODE-SPECIFIC", "n't", "N'T", "cannot", "Cannot", "CANNOT", "not ", "NOT ", "ail to", "ailed to", "AIL TO", "AILED TO", "共享"}
@@ -498,10 +514,12 @@ type prose struct {
 	hang      event // a line that says a run on GPUs hangs
 	atInit    bool  // the hang line names the process group's set-up, or the launch prints it
 	later     event // a hang line that says the run made progress before it hung
+	first     event // a hang line that says it comes at the first collective or step, or before the run starts
 	diverge   event // a line that says or shows ranks taking different paths
 	loopback  event // a launch over several nodes whose master address is the local host
 	p2pOff    event // a line that says turning NCCL's P2P off made the run work
 	nodeLocal event // a line that says files one node wrote are not seen on another
+	training  event // a line that says or shows a training run
 	oneNode   event // a line that says a run works on one node
 	multiFail event // a line that says a run fails or hangs across nodes
 	power     event // a line that says the whole machine reboots or powers off
@@ -558,7 +576,7 @@ type prose struct {
 func (x *Extractor) proseLine(s string, n int, raw string) {
 	p := &x.prose
 	x.issueForm(s, n, raw)
-	if (!p.hang.set || !p.later.set) && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangWord.MatchString(s) &&
+	if (!p.hang.set || !p.later.set || !p.first.set) && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangWord.MatchString(s) &&
 		(reHangWhere.MatchString(s) || reHangIntro.MatchString(s) || reHangLater.MatchString(s) && reHangProgress.MatchString(s)) && !reHangNot.MatchString(s) {
 		if !p.hang.set {
 			p.hang.mark(n, raw)
@@ -567,8 +585,14 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		if !p.later.set && reHangLater.MatchString(s) {
 			p.later.mark(n, raw)
 		}
+		if !p.first.set && reHangFirst.MatchString(s) {
+			p.first.mark(n, raw)
+		}
 	} else if !p.hang.set && !p.hangBare.set && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangBare.MatchString(s) && !reHangNot.MatchString(s) && !reHangBareNot.MatchString(s) {
 		p.hangBare.mark(n, raw)
+		if !p.first.set && reHangFirst.MatchString(s) {
+			p.first.mark(n, raw)
+		}
 	}
 	if !p.hang.set && !p.hangBare.set && containsAny(s, spinWords...) && reSpinPower.MatchString(s) && reSpin.MatchString(s) {
 		p.hangBare.mark(n, raw)
@@ -578,6 +602,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.diverge.set && containsAny(s, divergeWords...) && !strings.Contains(s, "NCCL INFO") && reRanksDiverge.MatchString(s) {
 		p.diverge.mark(n, raw)
+	}
+	if !p.training.set && containsAny(s, trainingWords...) && !strings.Contains(s, "NCCL INFO") && reTraining.MatchString(s) {
+		p.training.mark(n, raw)
 	}
 	if !p.loopback.set && containsAny(s, masterLoopbackWords...) && !strings.Contains(s, "NCCL INFO") && reMasterLoopback.MatchString(s) {
 		p.loopback.mark(n, raw)
@@ -809,11 +836,13 @@ var proseFactRows = []proseFact{
 	{"hang.seen", 2, Said, "hang", func(p *prose) event { return p.hang }, ""},
 	{"hang.at_init", 2, Said, "hang", func(p *prose) event { return p.hang }, "atInit"},
 	{"hang.later", 2, Said, "later", func(p *prose) event { return p.later }, "notAtInit"},
+	{"hang.first", 2, Said, "first", func(p *prose) event { return p.first }, ""},
 	{"nodes.multi_only", 1, Said, "multiFail", func(p *prose) event { return p.multiFail }, "oneNode"},
 	{"ranks.diverge", 1, Said, "diverge", func(p *prose) event { return p.diverge }, ""},
 	{"launch.master_loopback", 1, Said, "loopback", func(p *prose) event { return p.loopback }, ""},
 	{"p2p.off_works", 1, Said, "p2pOff", func(p *prose) event { return p.p2pOff }, ""},
 	{"storage.node_local", 1, Said, "nodeLocal", func(p *prose) event { return p.nodeLocal }, ""},
+	{"run.training", 1, Said, "training", func(p *prose) event { return p.training }, ""},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"loss.nan", 1, Said, "lossNaN", func(p *prose) event { return p.lossNaN }, "nanNotPaired"},
