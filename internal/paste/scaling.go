@@ -93,6 +93,10 @@ var (
 	reOneUsed = pattern("oneUsed", `(?i)\bonly\s(?:uses|utili[sz]es|loads|runs on)\s(?:\w{1,12}\s){0,2}?(?:one|1|a single|single|the first|gpu\s?0|gpu:0|cuda:0)\b|`+
 		`\b(?:is|are|was|were|been|am|it|it's)\s(?:\w{1,12}\s)?only\s(?:using|use|uses|utili[sz]ing|loading|running on)\s(?:\w{1,12}\s){0,2}?(?:one|1|a single|single|the first|gpu\s?0|gpu:0|cuda:0)\b|`+
 		`\bonly\s(?:one|1|a single|the first)\s(?:gpu|card|device)\s(?:\w{1,12}\s)?(?:is|was|gets?|got)\s(?:being\s)?(?:used|utili[sz]ed|loaded|busy|active|running|working)\b|\bonly\sgpu\s?0\s(?:is|was)\s(?:being\s)?used\b|`+
+		// "whisper cpp use only one gpu card" (ggml-org/whisper.cpp#1775).
+		// The clause ends there: "when using only one gpu and two" sets one
+		// against two (vllm-project/vllm#7645).
+		`\b(?:uses?|using|utili[sz]es?|utili[sz]ing|runs? on|loads?)\sonly\s(?:one|1|a single|single|the first)\s(?:gpu|card|device)(?:\scards?)?\s*(?:[.,;!)]|$|\s(?:even|although|though|while|but|instead|for|to)\b)|`+
 		// "I set num-gpus is 2, but only one GPU work"
 		// (facebookresearch/detectron2#1303).
 		`\bonly\s(?:one|1|a single|the first)\s(?:gpu|card|device)\s(?:works?|working|runs?|running)\b|`+
