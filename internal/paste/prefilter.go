@@ -78,12 +78,12 @@ const (
 	prosePlatform                 // where the GPUs run, said (platform.go)
 	hangLine                      // a collective, a set-up or a barrier timed out (hangline.go)
 	proseInit                     // the launch printing the process group's set-up (reInitLog)
-	prosePower                    // the whole machine rebooting or powering off (reHostReset)
+	prosePower                    // the whole machine rebooting or powering off (reHostReset), a riser or extension cable said (reRiser): both rare words
 	cudaBuild                     // the CUDA of a build, a compute capability (cudabuild.go)
-	proseRiser                    // a riser or extension cable said (reRiser)
+	proseTraining                 // a training run said or shown (reTraining)
 	proseLossNaN                  // a loss said to become NaN (reLossNaN)
 	proseNodes                    // a run said to work on one node or to fail across nodes (reOneNodeOK, reMultiNodeFail), a master address on the local host (reMasterLoopback), files not shared between nodes (reNodeLocal)
-	proseDiverge                  // ranks said or shown to take different paths (reRanksDiverge), a training run (reTraining)
+	proseDiverge                  // ranks said or shown to take different paths (reRanksDiverge)
 	proseClose                    // results said to differ only a little (reCloseSaid)
 
 	readers // how many there are: a line's woken readers are the bits of a uint64
@@ -210,13 +210,13 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(acsWords, proseACS)...)
 	out = append(out, wordTriggers(initLogWords, proseInit)...)
 	out = append(out, wordTriggers(hostResetWords, prosePower)...)
-	out = append(out, wordTriggers(riserWords, proseRiser)...)
+	out = append(out, wordTriggers(riserWords, prosePower)...)
 	// A hang told by utilization and power reads as the hang lines do.
 	out = append(out, wordTriggers(spinWords, proseHang)...)
 	out = append(out, wordTriggers(lossNaNWords, proseLossNaN)...)
 	out = append(out, wordTriggers(nodeWords, proseNodes)...)
 	out = append(out, wordTriggers(divergeWords, proseDiverge)...)
-	out = append(out, wordTriggers(trainingWords, proseDiverge)...)
+	out = append(out, wordTriggers(trainingWords, proseTraining)...)
 	out = append(out, wordTriggers(masterLoopbackWords, proseNodes)...)
 	out = append(out, wordTriggers(nodeLocalWords, proseNodes)...)
 	out = append(out, wordTriggers(closeWords, proseClose)...)
@@ -470,18 +470,18 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.atInit || x.marks&markNCCLInfo != 0
 	case proseClose:
 		return x.prose.close.set || x.marks&markNCCLInfo != 0
-	case proseRiser:
-		return x.prose.riser.set || x.marks&markNCCLInfo != 0
+	case proseTraining:
+		return x.prose.training.set || x.marks&markNCCLInfo != 0
 	case proseLossNaN:
 		return x.prose.lossNaN.set && x.prose.nanPairs || x.marks&markNCCLInfo != 0
 	case proseDiverge:
-		return x.prose.diverge.set && x.prose.training.set || x.marks&markNCCLInfo != 0
+		return x.prose.diverge.set || x.marks&markNCCLInfo != 0
 	case proseNodes:
 		// The nodes' readers share the bit with a launch over nodes whose
 		// master address is the local host (reMasterLoopback).
 		return x.prose.oneNode.set && x.prose.multiFail.set && x.prose.loopback.set && x.prose.nodeLocal.set || x.marks&markNCCLInfo != 0
 	case prosePower:
-		return x.prose.power.set || x.marks&markNCCLInfo != 0
+		return x.prose.power.set && x.prose.riser.set || x.marks&markNCCLInfo != 0
 	case distCall:
 		return x.prose.dist
 	case proseWrong:

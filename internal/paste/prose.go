@@ -480,7 +480,7 @@ var trainingWords = []string{"train", "Train", "TRAIN", "poch", "POCH", "loss", 
 
 // nodeLocalWords are the words, as written, one of which every match of
 // reNodeLocal holds.
-var nodeLocalWords = []string{"shared", "Shared", "SHARED", "ode-local", "ode local", "ODE-LOCAL", "ode-specific", "ode specific", "ODE-SPECIFIC", "n't", "N'T", "cannot", "Cannot", "CANNOT", "not ", "NOT ", "ail to", "ailed to", "AIL TO", "AILED TO", "共享"}
+var nodeLocalWords = []string{"shared", "Shared", "SHARED", "ode-local", "ode local", "ODE-LOCAL", "ode-specific", "ode specific", "ODE-SPECIFIC", "node", "Node", "NODE", "machine", "Machine", "MACHINE", "host", "Host", "HOST", "共享"}
 
 // p2pOffWords are the words, as written, one of which every match of
 // reP2POff holds.
