@@ -148,7 +148,7 @@ func TestBrowserReportThisError(t *testing.T) {
 	if err := json.Unmarshal(data, &cases); err != nil {
 		t.Fatal(err)
 	}
-	q := "epoch 3 of 10\nloading shards\nFrobnicatorError: the zylophone refused to resonate on GPU 3\nsaving checkpoint\n"
+	q := "stage 3 of 10\nloading shards\nFrobnicatorError: the zylophone refused to resonate on GPU 3\nsaving checkpoint\n"
 	for _, root := range []string{(&url.URL{Scheme: "file", Path: out + "/"}).String(), srv.URL + "/kb-docs/"} {
 		for _, lang := range []string{"en", "zh"} {
 			t.Run(root[:4]+"/"+lang, func(t *testing.T) {
@@ -162,7 +162,8 @@ func TestBrowserReportThisError(t *testing.T) {
 				}
 				b.Screenshot("search_nothing_" + lang + "_" + root[:4])
 
-				// A pasted log whose message no entry's signature matches: the
+				// A pasted log whose message no entry's signature matches and
+				// whose lines show no fact (not even a training run): the
 				// words find pages, the message is still unknown.
 				runQuery(t, b, root, lang, q)
 				title, body := reportLink(t, b)
