@@ -612,6 +612,7 @@
       mark(p.hangBare, n, raw);
       if (!p.first.set && RE.hangFirst.test(s)) { mark(p.first, n, raw); }
     }
+    if (!p.hang.set && containsAny(s, T.words.timeoutSaid) && s.indexOf("NCCL INFO") < 0 && RE.timeoutSaid.test(s) && !RE.timeoutNot.test(s)) { mark(p.hang, n, raw); }
     if (!p.hang.set && !p.hangBare.set && containsAny(s, T.words.spin) && RE.spinPower.test(s) && RE.spin.test(s)) { mark(p.hangBare, n, raw); }
     if (!p.atInit && containsAny(s, INIT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.initLog.test(s)) { p.atInit = true; }
     if (!p.close.set && containsAny(s, T.words.close)) {

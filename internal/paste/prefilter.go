@@ -213,6 +213,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(riserWords, prosePower)...)
 	// A hang told by utilization and power reads as the hang lines do.
 	out = append(out, wordTriggers(spinWords, proseHang)...)
+	out = append(out, wordTriggers(timeoutSaidWords, proseHang)...)
 	out = append(out, wordTriggers(lossNaNWords, proseLossNaN)...)
 	out = append(out, wordTriggers(nodeWords, proseNodes)...)
 	out = append(out, wordTriggers(divergeWords, proseDiverge)...)

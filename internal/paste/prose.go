@@ -118,6 +118,12 @@ var (
 	// after 30 minutes" is the watchdog's timeout. Nor is a hang said to come
 	// at random: in the reports behind the entries those were as often a
 	// release's bug or a path that hangs now and then.
+	// A run said to fail at the default timeout of the process group or
+	// the collective, 30 minutes ("每次到30分钟报错timeout", hiyouga/LlamaFactory#662;
+	// "times out after 30 minutes"): something waited that long, a hang
+	// whatever the words around it.
+	reTimeoutSaid = pattern("timeoutSaid", `(?i)(?:\b30|三十)\s?(?:min(?:ute)?s?\b|分钟)[^\n]{0,30}?(?:time\s?out|timed out|超时)|(?:\btime\s?outs?\b|\btimed out|\btimes out|超时)[^\n]{0,30}?(?:\b30|\bthirty|三十)\s?(?:min(?:ute)?s?\b|分钟)|\b1800\s?(?:s\b|sec\b|secs\b|seconds\b|000\s?ms\b)`)
+	reTimeoutNot  = pattern("timeoutNot", `(?i)\b(?:without|no|never|not|n't)\s(?:\w{1,12}\s)?(?:a\s|any\s)?(?:time\s?outs?|timed out)|没有超时|不超时|不会超时`)
 	// A hang said to come at the first collective or step, or before the
 	// run starts ("hangs at the first all_reduce", "The training never
 	// starts. It's stuck like this forever", IAHispano/Applio#1153): a path
@@ -474,6 +480,10 @@ var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "
 var divergeWords = []string{"empty", "idle", "0%", "0 %", "ero3", "ERO3", "eRO3", "ero-3", "ERO-3", "eRO-3", "ero_3", "eRO_3", "ero 3", "ERO 3", "eRO 3", "tage 3", "tage3", "tage_3", "tage-3", "uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
 	"skip", "Skip", "reach", "loss on", "loss of", "gradient", "never call", "not call", "n't call", "never enter", "not enter", "n't enter", "never join", "not join", "n't join"}
 
+// timeoutSaidWords are the words, as written, one of which every match of
+// reTimeoutSaid holds.
+var timeoutSaidWords = []string{"30 min", "30min", "30 Min", "thirty min", "三十分钟", "30分钟", "30 分钟", "1800"}
+
 // trainingWords are the words, as written, one of which every match of
 // reTraining holds.
 var trainingWords = []string{"train", "Train", "TRAIN", "poch", "POCH", "loss", "Loss", "LOSS", "fine-tun", "Fine-tun", "FINE-TUN", "finetun", "Finetun", "FineTun", "FINETUN", "sft", "SFT", "Sft", "lora", "LoRA", "Lora", "LORA", "backward", "optimizer.step", "trainer.fit", "训练", "微调"}
@@ -593,6 +603,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		if !p.first.set && reHangFirst.MatchString(s) {
 			p.first.mark(n, raw)
 		}
+	}
+	if !p.hang.set && containsAny(s, timeoutSaidWords...) && !strings.Contains(s, "NCCL INFO") && reTimeoutSaid.MatchString(s) && !reTimeoutNot.MatchString(s) {
+		p.hang.mark(n, raw)
 	}
 	if !p.hang.set && !p.hangBare.set && containsAny(s, spinWords...) && reSpinPower.MatchString(s) && reSpin.MatchString(s) {
 		p.hangBare.mark(n, raw)
