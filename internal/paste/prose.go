@@ -159,6 +159,15 @@ var (
 		// PaddlePaddle's list of the nodes with the local host among others:
 		// "--ips=\"127.0.0.1,10.19.174.228\"" (PaddlePaddle/PaddleDetection#7998).
 		`--ips[= ]["']?(?:127\.0\.0\.1|localhost),\d|--ips[= ]["']?[\d.]+,(?:127\.0\.0\.1|localhost)\b`)
+	// Memory or work said to land on GPUs other than the one chosen: "模型和数据都加载到0号显卡上，
+	// 但是发现2， 3， 4上也会有占用" (mymusise/ChatGLM-Tuning#235), "There are also places
+	// where it defaults to using the first GPU" (andimarafioti/faster-qwen3-tts#42).
+	// A process that sees every GPU creates contexts or places work on
+	// them, or a program that hard-codes cuda:0: the launch or the code,
+	// not the link.
+	reElsewhere = pattern("elsewhere", `(?i)(?:其他|其它|另外|别的)的?(?:显卡|卡|gpu)上?也?会?有(?:显存)?占用|\d(?:\s?[，,、]\s?\d){1,6}\s?号?(?:显卡|卡|gpu)?上?也会?有(?:显存)?占用|`+
+		`\b(?:still|also)\s(?:\w{1,12}\s){0,2}(?:uses?|using|allocat\w{0,6}|occup\w{0,5}|takes?|creates?)\s(?:\w{1,12}\s){0,3}?(?:memory\s)?on\s(?:the\s)?(?:first|other|all|every|each)\s(?:\w{1,12}\s)?(?:gpus?|cards?|devices?)\b|`+
+		`\bdefaults?\sto\s(?:using\s)?(?:the\s)?first\s(?:gpu|card|device)\b|\b(?:the\s)?(?:first\s(?:gpu|card)|gpu\s?0|cuda:0)\s(?:is|was)\s(?:still|also)\s(?:being\s)?used\b`)
 	// A training run, said or shown ("training hangs", "Epoch 3", "loss",
 	// "fine-tuning", "训练", "微调"): a hang in training is, in the reports
 	// behind the entries, more often ranks out of step (a branch, an uneven
@@ -484,6 +493,11 @@ var divergeWords = []string{"empty", "idle", "0%", "0 %", "ero3", "ERO3", "eRO3"
 // reTimeoutSaid holds.
 var timeoutSaidWords = []string{"30 min", "30min", "30 Min", "thirty min", "三十分钟", "30分钟", "30 分钟", "1800"}
 
+// elsewhereWords are the words, as written, one of which every match of
+// reElsewhere holds.
+var elsewhereWords = []string{"占用", "first GPU", "first gpu", "First GPU", "first card", "first device", "other GPU", "other gpu", "other card", "other device", "all GPU", "all gpu", "all card", "all device",
+	"every GPU", "every gpu", "every card", "every device", "each GPU", "each gpu", "each card", "each device", "GPU 0", "gpu 0", "GPU0", "gpu0", "cuda:0"}
+
 // trainingWords are the words, as written, one of which every match of
 // reTraining holds.
 var trainingWords = []string{"train", "Train", "TRAIN", "poch", "POCH", "loss", "Loss", "LOSS", "fine-tun", "Fine-tun", "FINE-TUN", "finetun", "Finetun", "FineTun", "FINETUN", "sft", "SFT", "Sft", "lora", "LoRA", "Lora", "LORA", "backward", "optimizer.step", "trainer.fit", "训练", "微调"}
@@ -530,6 +544,7 @@ type prose struct {
 	p2pOff    event // a line that says turning NCCL's P2P off made the run work
 	nodeLocal event // a line that says files one node wrote are not seen on another
 	training  event // a line that says or shows a training run
+	elsewhere event // a line that says memory or work lands on GPUs other than the one chosen
 	oneNode   event // a line that says a run works on one node
 	multiFail event // a line that says a run fails or hangs across nodes
 	power     event // a line that says the whole machine reboots or powers off
@@ -615,6 +630,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.diverge.set && containsAny(s, divergeWords...) && !strings.Contains(s, "NCCL INFO") && reRanksDiverge.MatchString(s) {
 		p.diverge.mark(n, raw)
+	}
+	if !p.elsewhere.set && containsAny(s, elsewhereWords...) && !strings.Contains(s, "NCCL INFO") && reElsewhere.MatchString(s) {
+		p.elsewhere.mark(n, raw)
 	}
 	if !p.training.set && containsAny(s, trainingWords...) && !strings.Contains(s, "NCCL INFO") && reTraining.MatchString(s) {
 		p.training.mark(n, raw)
@@ -856,6 +874,7 @@ var proseFactRows = []proseFact{
 	{"p2p.off_works", 1, Said, "p2pOff", func(p *prose) event { return p.p2pOff }, ""},
 	{"storage.node_local", 1, Said, "nodeLocal", func(p *prose) event { return p.nodeLocal }, ""},
 	{"run.training", 1, Said, "training", func(p *prose) event { return p.training }, ""},
+	{"gpu.unwanted_use", 1, Said, "elsewhere", func(p *prose) event { return p.elsewhere }, ""},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"loss.nan", 1, Said, "lossNaN", func(p *prose) event { return p.lossNaN }, "nanNotPaired"},

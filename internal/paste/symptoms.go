@@ -609,6 +609,7 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},
 	{"ranks.same_gpu", "ranks.same_gpu"},
+	{"gpu.unwanted_use", "gpu.unwanted_use"},
 	{"version.regression", "version.regression"},
 	// Harmless messages said in words (noise.go), below every fault.
 	{"p2p.already_enabled", "p2p.already_enabled"},

@@ -101,6 +101,7 @@ func Table() []byte {
 	t.Words["p2pOff"] = p2pOffWords
 	t.Words["nodeLocal"] = nodeLocalWords
 	t.Words["training"] = trainingWords
+	t.Words["elsewhere"] = elsewhereWords
 	t.Words["timeoutSaid"] = timeoutSaidWords
 	t.Words["close"] = closeWords
 	t.Words["issueForm"] = append([]string{issueFormQuestion}, issueFormAnswers...)

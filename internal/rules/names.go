@@ -105,6 +105,7 @@ var displayNames = map[string]words{
 	"hang.first":              {"the run said to hang at the first collective or step, or before it starts", "据称运行在第一次集合通信或第一步就挂起，或根本没有开始"},
 	"ranks.diverge":           {"the ranks take different paths (uneven batches, rank 0 only)", "各 rank 走不同的路径（批次不均、仅 rank 0 执行）"},
 	"launch.master_loopback":  {"a launch over several nodes whose master address is the local host (127.0.0.1)", "多节点启动的主节点地址写成了本机回环地址"},
+	"gpu.unwanted_use":        {"memory or work on GPUs other than the one chosen, said in words", "据称显存或计算落在了所选之外的 GPU 上"},
 	"run.training":            {"a training run (training, epochs, a loss, fine-tuning), said or shown", "训练任务（训练、epoch、损失、微调），据称或见于日志"},
 	"storage.node_local":      {"files one node wrote that another node cannot see (no storage shared between the nodes), said in words", "据称一个节点写的文件另一个节点看不到（节点之间没有共享存储）"},
 	"p2p.off_works":           {"the run said to work with NCCL's P2P turned off (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL)", "据称关闭 NCCL 的 P2P 后运行正常"},
