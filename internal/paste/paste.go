@@ -322,7 +322,7 @@ var (
 	reJAXLib    = pattern("jaxlib", `^jaxlib:\s+(\d(?:[\w.+\-]*\w)?)|\bjaxlib==(\d(?:[\w.+\-]*\w)?)`)
 	reVLLM      = pattern("vllm", `vLLM Version\s*: v?(\d(?:[\w.+\-]*\w)?)|\bvllm==(\d(?:[\w.+\-]*\w)?)|vLLM API server version v?(\d(?:[\w.+\-]*\w)?)|LLM engine \(v(\d[^)\s]*)\)`)
 	rePipNCCL   = pattern("pipNCCL", `\bnvidia-nccl-cu\d+==(\d(?:[\w.+\-]*\w)?)`)
-	reConsumer  = pattern("consumer", `\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b|\b[RG]TX ?(?:[2345]0[5-9]0|1[06][5-8]0|9[5-8]0)\b|\b\d{1,2} ?[x*] ?[345]090\b|\b[345]090 ?[x*] ?\d{1,2}\b|\b[345]090'?s\b|\b(?:NVIDIA|[Nn]vidia) [345]090\b|\b[345]090 (?:[Gg][Pp][Uu]s?|[Cc]ards?|system|box|rig|machine|server|setup)\b|\b[345]090\s?(?:单卡|双卡|显卡|两张|多卡)|\d\s?[张块]?卡\s?[345]090\b|[张块]\s?[345]090\b|\b(?:[Tt]wo|[Ff]our|[Ee]ight|[Mm]ultiple|[Ss]everal|[Dd]ual|[Ss]ingle|\d) [345]090\b|\b(?:10[5-8]|20[5-8]|30[5-9]|40[5-9]|50[5-9])0 ?[Tt][Ii]s?\b`)
+	reConsumer  = pattern("consumer", `\bGeForce\b|\bTITAN (?:RTX|V|Xp?)\b|\b[RG]TX ?(?:[2345]0[5-9]0|1[06][5-8]0|9[5-8]0)\b|\b\d{1,2} ?[x*] ?[345]0[6-9]0\b|\b[345]0[6-9]0 ?(?:[Ss]uper|SUPER)\b|\b[345]090 ?[x*] ?\d{1,2}\b|\b[345]090'?s\b|\b(?:NVIDIA|[Nn]vidia) [345]090\b|\b[345]090 (?:[Gg][Pp][Uu]s?|[Cc]ards?|system|box|rig|machine|server|setup)\b|\b[345]090\s?(?:单卡|双卡|显卡|两张|多卡)|\d\s?[张块]?卡\s?[345]090\b|[张块]\s?[345]090\b|\b(?:[Tt]wo|[Ff]our|[Ee]ight|[Mm]ultiple|[Ss]everal|[Dd]ual|[Ss]ingle|\d) [345]090\b|\b(?:10[5-8]|20[5-8]|30[5-9]|40[5-9]|50[5-9])0 ?[Tt][Ii]s?\b`)
 	// AMD GPUs, by name or as ROCm names them: a Radeon, an Instinct MI
 	// card, a gfx target, llama.cpp's ROCm devices.
 	reAMDGPU     = pattern("amdGPU", `\bRadeon\b|\bRADEON\b|\bInstinct MI\d{2,3}|\bMI(?:50|60|100|210|250|300|325)X?\b|\bgfx(?:90[68a]|94[0-2]|10[13]\d|110[0-3]|115\d|120[01])\b|\bfound \d+ ROCm devices\b|\bROCm\d\b`)
@@ -435,7 +435,7 @@ var (
 var amdGPUWords = []string{"Radeon", "RADEON", "Instinct", "MI5", "MI6", "MI1", "MI2", "MI3", "gfx", "ROCm"}
 
 // consumerWords are the words one of which every match of reConsumer holds.
-var consumerWords = []string{"GeForce", "TITAN", "RTX", "GTX", "090", "0Ti", "0 Ti", "0ti", "0 ti", "0TI"}
+var consumerWords = []string{"GeForce", "TITAN", "RTX", "GTX", "090", "0Ti", "0 Ti", "0ti", "0 ti", "0TI", "080", "070", "060"}
 
 // gpuLine reads what nvidia-smi -q and -L say of MIG and virtualization.
 func (x *Extractor) gpuLine(s string, n int, raw string) {

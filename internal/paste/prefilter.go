@@ -153,7 +153,7 @@ var triggers = append(append(append(append(append(append(append(append([]trigger
 	{"jax", anyTime},
 	{"LLM", vllmVersion}, {"vllm", vllmVersion},
 	{"nvidia-nccl-cu", pipNCCL},
-	{"GeForce", consumerGPU}, {"TITAN", consumerGPU}, {"RTX", consumerGPU}, {"GTX", consumerGPU}, {"090", consumerGPU}, {"0Ti", consumerGPU}, {"0 Ti", consumerGPU}, {"0ti", consumerGPU}, {"0 ti", consumerGPU}, {"0TI", consumerGPU}, // consumerWords
+	{"GeForce", consumerGPU}, {"TITAN", consumerGPU}, {"RTX", consumerGPU}, {"GTX", consumerGPU}, {"090", consumerGPU}, {"0Ti", consumerGPU}, {"0 Ti", consumerGPU}, {"0ti", consumerGPU}, {"0 ti", consumerGPU}, {"0TI", consumerGPU}, {"080", consumerGPU}, {"070", consumerGPU}, {"060", consumerGPU}, // consumerWords
 	{"Tesla ", dataCentreGPU}, {"NVIDIA ", dataCentreGPU},
 	{"Radeon", amdGPU}, {"RADEON", amdGPU}, {"Instinct", amdGPU}, {"MI5", amdGPU}, {"MI6", amdGPU}, {"MI1", amdGPU}, {"MI2", amdGPU}, {"MI3", amdGPU}, {"gfx", amdGPU}, {"ROCm", amdGPU}, // amdGPUWords
 	// symptomScan
