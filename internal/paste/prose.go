@@ -129,7 +129,11 @@ var (
 	// starts. It's stuck like this forever", IAHispano/Applio#1153): a path
 	// that drops peer traffic hangs there, while ranks out of step more
 	// often hang after the run made progress.
-	reHangFirst = pattern("hangFirst", `(?i)\b(?:at|on|in|during)\s(?:the\s)?(?:very\s)?first\s(?:all[_ -]?reduce|all[_ -]?gather|broadcast|barrier|collective|communication|iteration|iter|step|batch|forward pass|forward)\b|\bnever\s(?:even\s)?starts?\b|\b(?:doesn't|does not|didn't|did not|won't|will not|can't|cannot)\s(?:even\s)?start\b|\bbefore\s(?:the\s)?(?:first|any)\s(?:iteration|step|batch|output)\b|第一(?:个|次|步)(?:all_?reduce|迭代|step|batch)`)
+	reHangFirst = pattern("hangFirst", `(?i)\b(?:at|on|in|during)\s(?:the\s)?(?:very\s)?first\s(?:all[_ -]?reduce|all[_ -]?gather|broadcast|barrier|collective|communication|iteration|iter|step|batch|forward pass|forward)\b|\bnever\s(?:even\s)?starts?\b|\b(?:doesn't|does not|didn't|did not|won't|will not|can't|cannot)\s(?:even\s)?start\b|\bbefore\s(?:the\s)?(?:first|any)\s(?:iteration|step|batch|output)\b|第一(?:个|次|步)(?:all_?reduce|迭代|step|batch)|`+
+		// "Before the fist epoch is started, the output just hangs"
+		// (ultralytics/ultralytics#3178), "stalls before beginning";
+		// "会卡住，但也没报错，没有任务的训练时候 loss日志打印出来" (Facico/Chinese-Vicuna#49).
+		`\bbefore\s(?:the\s)?(?:first|fist|1st)\s(?:epoch|iteration|iter|step|batch)\b|\bbefore\s(?:it\s|training\s)?(?:begins|beginning|starts|starting)\b|还没(?:有)?开始|没有[^，。,]{0,12}(?:loss|日志|输出)[^，。,]{0,6}(?:打印|输出)`)
 	// A hang said with the progress the run made before it, in training's
 	// units, says where it happens: in the training loop, whatever else the
 	// line names.
