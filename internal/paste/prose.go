@@ -500,7 +500,7 @@ var timeoutSaidWords = []string{"30 min", "30min", "30 Min", "thirty min", "三�
 // elsewhereWords are the words, as written, one of which every match of
 // reElsewhere holds.
 var elsewhereWords = []string{"占用", "first GPU", "first gpu", "First GPU", "first card", "first device", "other GPU", "other gpu", "other card", "other device", "all GPU", "all gpu", "all card", "all device",
-	"every GPU", "every gpu", "every card", "every device", "each GPU", "each gpu", "each card", "each device", "GPU 0", "gpu 0", "GPU0", "gpu0", "cuda:0"}
+	"every GPU", "every gpu", "every card", "every device", "each GPU", "each gpu", "each card", "each device", "is still", "was still", "is also", "was also"}
 
 // trainingWords are the words, as written, one of which every match of
 // reTraining holds.
