@@ -28,6 +28,9 @@ var (
 		// One GPU the fastest, and more GPUs taking longer in all ("4卡并行训练时间反而接近3小时",
 		// "使用2台服务器共10个GPU训练，反而比使用1个服务器5个GPU训练耗时长", "反而是1卡的时间最短").
 		`\b(?:one|1|a single|single)[\s-]?(?:gpu|card)\b.{0,30}\b(?:fastest|shortest|quickest)\b|\b(?:faster|quicker)\b.{0,40}\b(?:with|using|on)\s(?:just\s|only\s)?(?:a\s)?(?:single|one|1)[\s-]?(?:gpu|card)\b|\b(?:fastest|shortest|quickest)\b.{0,30}\b(?:on|with|using)\s(?:only\s)?(?:one|1|a single|single)[\s-]?(?:gpu|card)\b|`+
+		// Two or more cards and a speed said not to rise: "为什么从rtx2060换成了双rtx3090训练速度没有提升呢"
+		// (bubbliiiing/yolov4-tiny-pytorch#48).
+		`(?:双|多|两|[2-9]\s?)(?:卡|张|块|显卡|rtx|gpu)[^。\n]{0,30}(?:速度|性能)[^。\n]{0,6}(?:没有|没|未|并没有|并未)(?:任何)?(?:明显)?(?:提升|提高|加快|变快|加速)|`+
 		`反而.{0,30}(?:耗时|时间|用时)(?:更|还|要)?(?:长|多|久)|(?:时间|耗时|用时)反而(?:更|还|要)?(?:长|多|久|接近|超过)|(?:单卡|1\s?卡|一卡|一张卡|一块卡)的?(?:训练)?(?:时间|耗时|用时)?最(?:短|快)|`+
 		// The speed a fraction of one GPU's, or said to drop, beside several
 		// GPUs named ("两张卡一起推理速度就只有十分之一左右", "单机8张A100推理，发现推理速度严重变慢",
@@ -55,7 +58,7 @@ var (
 	reScaleSelf = pattern("scaleSelf", `(?i)\bthan\b.{0,30}\b(?:one|1|a|single|the single)[\s_-]?(?:single[- ])?(?:gpu|card|device)s?\b|\b(?:on|with|using)\s(?:only\s|just\s)?(?:a\s)?(?:one|1|single)[\s-]?(?:gpu|card)\b|比(?:单卡|一块卡|一张卡|1卡|一卡)|单卡|1\s?卡`)
 	// Several GPUs named: "multi-GPU", "4 GPUs", "4gpus", "the GPUs",
 	// "n_gpu", "the average GPU utilization", "多卡".
-	reScaleMulti = pattern("scaleMulti", `(?i)\bmulti-?\s?(?:gpus?|cards?|devices?|nodes?)\b|多机|多节点|\bgpus\b|\b(?:[2-9]|1[0-6]|two|three|four|six|eight|several|multiple|more)\s?(?:x\s)?(?:\w{1,12}\s)?(?:gpus?|cards|devices)\b|\bn_gpus?\b|\btp\s?[=:]?\s?[2-8]\b|\b(?:tp|tensor[ _-]?parallel(?:ism)?)\b|张量并行|\b(?:average|total|each|every|per|all)\s(?:gpu|card)s?\b|多卡|双卡|两卡|两张|两块|多(?:块|张|个)?(?:gpu|显卡)|\d\s?卡|\d{1,2}\s?(?:个|块|张)\s?(?:gpu|显卡|(?:[a-z]{1,4}\s?)?\d{2,4}\b)`)
+	reScaleMulti = pattern("scaleMulti", `(?i)\bmulti-?\s?(?:gpus?|cards?|devices?|nodes?)\b|多机|多节点|\bgpus\b|\b(?:[2-9]|1[0-6]|two|three|four|six|eight|several|multiple|more)\s?(?:x\s)?(?:\w{1,12}\s)?(?:gpus?|cards|devices)\b|\bn_gpus?\b|\btp\s?[=:]?\s?[2-8]\b|\b(?:tp|tensor[ _-]?parallel(?:ism)?)\b|张量并行|\b(?:average|total|each|every|per|all)\s(?:gpu|card)s?\b|多卡|双卡|两卡|两张|两块|双\s?(?:rtx|gtx|tesla|\d{4})|多(?:块|张|个)?(?:gpu|显卡)|\d\s?卡|\d{1,2}\s?(?:个|块|张)\s?(?:gpu|显卡|(?:[a-z]{1,4}\s?)?\d{2,4}\b)`)
 	// PyTorch's DataParallel (not DistributedDataParallel) and MXNet's
 	// kvstore: one process replicating through GPU 0, or gradients reduced
 	// through the CPU, by choice of the program.
