@@ -12,7 +12,7 @@ package paste
 // does not name it as in use, unless it says the run fails without it.
 
 var (
-	reCustomAR        = pattern("customAR", `(?i)custom[ _-]?all[ _-]?reduce|custom[ _]ar\b|\bcustomallreduce|FORCE_NCCL_ALL_REDUCE_STRATEGY|Registering \d{1,9} cuda graph addresses|allreduce_fusion|cross_device_reduce_[12]stage|all[ _-]?reduce[ _-](?:\+\s?\w{1,12}\s)?fusion|\bAR[ _-]fusion\b|fused[ _-]all[ _-]?reduce|flashinfer[ _-]all[ _-]?reduce|trt-?llm[ _-]all[ _-]?reduce|quick[ _-]?all[ _-]?reduce`)
+	reCustomAR        = pattern("customAR", `(?i)custom[ _-]?all[ _-]?reduce|custom[ _]ar\b|\bcustomallreduce|FORCE_NCCL_ALL_REDUCE_STRATEGY|Registering \d{1,9} cuda graph addresses|allreduce_fusion|cross_device_reduce_[12]stage|all[ _-]?reduce[ _-](?:\+\s?\w{1,12}\s)?fusion|\bAR[ _-]fusion\b|fused[ _-]all[ _-]?reduce|flashinfer[ _-]all[ _-]?reduce|trt-?llm[ _-]all[ _-]?reduce|quick[ _-]?all[ _-]?reduce|SymmMemCommunicator|ALLREDUCE_USE_SYMM_MEM|symm(?:etric)?[ _-]mem(?:ory)?[ _-]?all[ _-]?reduce|all[ _-]?reduce[^\n]{0,40}symmetric[ _-]memory|symmetric[ _-]memory[^\n]{0,40}all[ _-]?reduce|\b(?:vllm|sglang)\b[^\n]{0,200}symmetric[ _-]memory`)
 	reCustomAROff     = pattern("customAROff", `(?i)disable[-_ ]custom[-_ ]?all[-_ ]?reduce|use_custom_all_reduce\s{1,4}disable|custom all-?reduce is disabled|custom allreduce is disabled`)
 	reCustomARWithout = pattern("customARWithout", `(?i)\bwithout\s{1,4}(?:the\s{1,4})?(?:--)?disable`)
 	// The program's own lines that show it running: vLLM's and SGLang's log
@@ -24,7 +24,7 @@ var (
 // reCustomAR holds.
 var customARWords = []string{"custom all", "Custom all", "Custom All", "CUSTOM ALL", "custom_all", "Custom_all", "CUSTOM_ALL", "custom-all", "Custom-all", "customall", "customAll", "CustomAll", "Customall",
 	"custom AR", "Custom AR", "custom ar", "custom_ar", "custom_AR", "FORCE_NCCL_ALL_REDUCE_STRATEGY", "cuda graph addresses", "allreduce_fusion", "cross_device_reduce_",
-	"fusion", "Fusion", "FUSION", "fused", "Fused", "FUSED", "flashinfer", "FlashInfer", "Flashinfer", "FLASHINFER", "trtllm", "TRTLLM", "TRT-LLM", "TrtLlm", "trt-llm", "QuickAllReduce", "quick_all", "quick all", "Quick all", "QuickAll", "quickall", "quick_allreduce"}
+	"fusion", "Fusion", "FUSION", "fused", "Fused", "FUSED", "flashinfer", "FlashInfer", "Flashinfer", "FLASHINFER", "trtllm", "TRTLLM", "TRT-LLM", "TrtLlm", "trt-llm", "QuickAllReduce", "quick_all", "quick all", "Quick all", "QuickAll", "quickall", "quick_allreduce", "SymmMem", "SYMM_MEM", "symm_mem", "symm-mem", "symmetric", "Symmetric"}
 
 // customAR is the state of this reader: the first line that names the
 // custom all-reduce as in use.
