@@ -26,7 +26,7 @@ var (
 		`\b(?:seems?|seemed|appears?|appeared)\sto\s(?:block|stall)\b|\b(?:blocks|blocked)\s(?:at|in|inside|on)\s(?:the\s)?\W?\w|`+
 		`\bnothing (?:else |more )?happen(?:s|ed)\b|\btim(?:ed|es|e) ?out after \d{1,4}\s?(?:minutes?|mins?|hours?|hrs?|h)\b|\bstall(?:s|ed|ing)\b|`+
 		`没有?反应|不动了|一直等待|无响应|没有进展`)
-	reHangBare = pattern("hangBare", `(?i)\b(?:hangs|hanging|hung|stuck|freezes|freezing|froze|deadlock(?:s|ed)?)\b|卡住|卡死|卡着不动|挂起|死锁`)
+	reHangBare = pattern("hangBare", `(?i)\b(?:hangs|hanging|hung|stuck|freezes|freezing|froze|deadlock(?:s|ed)?)\b|卡住|卡死|卡着不动|挂起|死锁|卡在了?\s?0(?:\s?%|步|/|\s|，|,|$)`)
 	// Without a place, the words say less: "I'm stuck with 256MB GARTs"
 	// (ROCm/amdgpu#78) has to live with it, a browser or a desktop that
 	// froze is the host's, and a deadlock avoided or fixed never came.
@@ -133,7 +133,7 @@ var (
 		// "Before the fist epoch is started, the output just hangs"
 		// (ultralytics/ultralytics#3178), "stalls before beginning";
 		// "会卡住，但也没报错，没有任务的训练时候 loss日志打印出来" (Facico/Chinese-Vicuna#49).
-		`\bbefore\s(?:the\s)?(?:first|fist|1st)\s(?:epoch|iteration|iter|step|batch)\b|\bbefore\s(?:it\s|training\s)?(?:begins|beginning|starts|starting)\b|还没(?:有)?开始|没有[^，。,]{0,12}(?:loss|日志|输出)[^，。,]{0,6}(?:打印|输出)`)
+		`\bbefore\s(?:the\s)?(?:first|fist|1st)\s(?:epoch|iteration|iter|step|batch)\b|\bbefore\s(?:it\s|training\s)?(?:begins|beginning|starts|starting)\b|还没(?:有)?开始|卡在了?\s?0(?:\s?%|步|/|\s|，|,|$)|没有[^，。,]{0,12}(?:loss|日志|输出)[^，。,]{0,6}(?:打印|输出)`)
 	// A hang said with the progress the run made before it, in training's
 	// units, says where it happens: in the training loop, whatever else the
 	// line names.
@@ -207,7 +207,7 @@ var (
 	// on different GPUs, a hang will occur", microsoft/PyMarlin#80; "use
 	// layer drop, the model training will hang", facebookresearch/fairscale#796).
 	// Beside a hang, ranks out of step are the likely cause.
-	reRanksDiverge = pattern("ranksDiverge", `(?i)\buneven (?:number of |amount of )?(?:batch|batches|data|inputs?|samples|steps|shards?|splits?)\b|\bdifferent (?:number|numbers|amount) of (?:batch|batches|steps|samples|iterations|forward passes)\b|\b(?:if|when)\s\(?\s?(?:global_|local_)?rank\s?==\s?0\b|\brank[_ ]?0[_ ]only\b|\bonly (?:on )?rank ?0\b|\bis_main_process\b|\blayer[ _-]?drop\b|\bempty batch(?:es)?\b|@master_only\b|\brank_zero_only\b|`+
+	reRanksDiverge = pattern("ranksDiverge", `(?i)数据(?:量)?不(?:平衡|均衡|均匀)|(?:各|每)个?(?:卡|rank|进程|gpu)的?(?:数据|batch|样本)数?量?不(?:一致|相同|同)|\buneven (?:number of |amount of )?(?:batch|batches|data|inputs?|samples|steps|shards?|splits?)\b|\bdifferent (?:number|numbers|amount) of (?:batch|batches|steps|samples|iterations|forward passes)\b|\b(?:if|when)\s\(?\s?(?:global_|local_)?rank\s?==\s?0\b|\brank[_ ]?0[_ ]only\b|\bonly (?:on )?rank ?0\b|\bis_main_process\b|\blayer[ _-]?drop\b|\bempty batch(?:es)?\b|@master_only\b|\brank_zero_only\b|`+
 		// A rank said to skip a collective or never to reach it ("When I
 		// intentionally let one process skip the allGather() step",
 		// cupy/cupy#3557; "Ranks 1 and 2 never print").
@@ -490,7 +490,7 @@ var closeWords = []string{"light", "LIGHT", "small", "Small", "SMALL", "tiny", "
 
 // divergeWords are the words, as written, one of which every match of
 // reRanksDiverge holds.
-var divergeWords = []string{"empty", "idle", "0%", "0 %", "ero3", "ERO3", "eRO3", "ero-3", "ERO-3", "eRO-3", "ero_3", "eRO_3", "ero 3", "ERO 3", "eRO 3", "tage 3", "tage3", "tage_3", "tage-3", "uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
+var divergeWords = []string{"不平衡", "不均衡", "不均匀", "不一致", "不相同", "不同", "empty", "idle", "0%", "0 %", "ero3", "ERO3", "eRO3", "ero-3", "ERO-3", "eRO-3", "ero_3", "eRO_3", "ero 3", "ERO 3", "eRO 3", "tage 3", "tage3", "tage_3", "tage-3", "uneven", "Uneven", "UNEVEN", "different number", "Different number", "different amount", "rank", "Rank", "is_main_process", "layer", "Layer", "LAYER", "empty batch", "Empty batch", "master_only",
 	"skip", "Skip", "reach", "loss on", "loss of", "gradient", "never call", "not call", "n't call", "never enter", "not enter", "n't enter", "never join", "not join", "n't join"}
 
 // timeoutSaidWords are the words, as written, one of which every match of

@@ -28,6 +28,8 @@ var (
 		// One GPU the fastest, and more GPUs taking longer in all ("4卡并行训练时间反而接近3小时",
 		// "使用2台服务器共10个GPU训练，反而比使用1个服务器5个GPU训练耗时长", "反而是1卡的时间最短").
 		`\b(?:one|1|a single|single)[\s-]?(?:gpu|card)\b.{0,30}\b(?:fastest|shortest|quickest)\b|\b(?:faster|quicker)\b.{0,40}\b(?:with|using|on)\s(?:just\s|only\s)?(?:a\s)?(?:single|one|1)[\s-]?(?:gpu|card)\b|\b(?:fastest|shortest|quickest)\b.{0,30}\b(?:on|with|using)\s(?:only\s)?(?:one|1|a single|single)[\s-]?(?:gpu|card)\b|`+
+		// One card said to be faster than two: "单张A100比2张A100速度快" (QwenLM/Qwen#669).
+		`(?:单|一)(?:张|块|个)\s?[\w-]{0,12}\s?比\s?(?:[2-9]|两|双|多)\s?(?:张|块|个)?\s?[\w-]{0,12}\s?的?(?:速度|训练|推理)?(?:还|要|更)?快|`+
 		// Two or more cards and a speed said not to rise: "为什么从rtx2060换成了双rtx3090训练速度没有提升呢"
 		// (bubbliiiing/yolov4-tiny-pytorch#48).
 		`(?:双|多|两|[2-9]\s?)(?:卡|张|块|显卡|rtx|gpu)[^。\n]{0,30}(?:速度|性能)[^。\n]{0,6}(?:没有|没|未|并没有|并未)(?:任何)?(?:明显)?(?:提升|提高|加快|变快|加速)|`+
@@ -58,7 +60,7 @@ var (
 	reScaleSelf = pattern("scaleSelf", `(?i)\bthan\b.{0,30}\b(?:one|1|a|single|the single)[\s_-]?(?:single[- ])?(?:gpu|card|device)s?\b|\b(?:on|with|using)\s(?:only\s|just\s)?(?:a\s)?(?:one|1|single)[\s-]?(?:gpu|card)\b|比(?:单卡|一块卡|一张卡|1卡|一卡)|单卡|1\s?卡`)
 	// Several GPUs named: "multi-GPU", "4 GPUs", "4gpus", "the GPUs",
 	// "n_gpu", "the average GPU utilization", "多卡".
-	reScaleMulti = pattern("scaleMulti", `(?i)\bmulti-?\s?(?:gpus?|cards?|devices?|nodes?)\b|多机|多节点|\bgpus\b|\b(?:[2-9]|1[0-6]|two|three|four|six|eight|several|multiple|more)\s?(?:x\s)?(?:\w{1,12}\s)?(?:gpus?|cards|devices)\b|\bn_gpus?\b|\btp\s?[=:]?\s?[2-8]\b|\b(?:tp|tensor[ _-]?parallel(?:ism)?)\b|张量并行|\b(?:average|total|each|every|per|all)\s(?:gpu|card)s?\b|多卡|双卡|两卡|两张|两块|双\s?(?:rtx|gtx|tesla|\d{4})|多(?:块|张|个)?(?:gpu|显卡)|\d\s?卡|\d{1,2}\s?(?:个|块|张)\s?(?:gpu|显卡|(?:[a-z]{1,4}\s?)?\d{2,4}\b)`)
+	reScaleMulti = pattern("scaleMulti", `(?i)\bmulti-?\s?(?:gpus?|cards?|devices?|nodes?)\b|多机|多节点|\bgpus\b|\b(?:[2-9]|1[0-6]|two|three|four|six|eight|several|multiple|more)\s?(?:x\s)?(?:\w{1,12}\s)?(?:gpus?|cards|devices)\b|\bn_gpus?\b|\btp\s?[=:]?\s?[2-8]\b|\b(?:tp|tensor[ _-]?parallel(?:ism)?)\b|张量并行|\b(?:average|total|each|every|per|all)\s(?:gpu|card)s?\b|多卡|双卡|两卡|两张|两块|双\s?(?:rtx|gtx|tesla|\d{4})|\d{1,2}\s?(?:张|块)\s?[a-z]{1,3}\d{2,4}|多(?:块|张|个)?(?:gpu|显卡)|\d\s?卡|\d{1,2}\s?(?:个|块|张)\s?(?:gpu|显卡|(?:[a-z]{1,4}\s?)?\d{2,4}\b)`)
 	// PyTorch's DataParallel (not DistributedDataParallel) and MXNet's
 	// kvstore: one process replicating through GPU 0, or gradients reduced
 	// through the CPU, by choice of the program.
@@ -145,7 +147,7 @@ type rankDev struct {
 // scaleWords are the words, as written, one of which every match of
 // reScaleFail, reScaleDP and reScaleDPSlow holds: the words of slowness, speed-up, scaling
 // and utilization, rare in NCCL's own lines.
-var scaleWords = []string{"similar", "comparable", "the same", "slow", "Slow", "SLOW", "faster", "Faster", "FASTER", "quicker", "peeding up", "peedup", "peed-up", "peed up", "PEEDUP", "scal", "Scal", "SCAL", "util", "Util", "UTIL",
+var scaleWords = []string{"比2张", "比两张", "比双", "比多张", "比4张", "比8张", "similar", "comparable", "the same", "slow", "Slow", "SLOW", "faster", "Faster", "FASTER", "quicker", "peeding up", "peedup", "peed-up", "peed up", "PEEDUP", "scal", "Scal", "SCAL", "util", "Util", "UTIL",
 	"s/it", "it/s", "steps/s", "step/s", "samples/s", "sample/s", "tokens/s", "token/s", "tok/s", "img/s", "images/s", "longer", "Longer", "more time", "more hours", "more seconds", "more minutes", "improvement", "gain", "increase",
 	"halved", "dropped", "drops", "decreased", "decreases", "went down", "慢", "加速", "提速", "提升", "变快", "单卡", "利用率", "反而", "最短", "最快", "分之", "一半", "不如", "下降", "降低", "变差", "lower", "worse", "fastest", "Fastest", "shortest", "Shortest", "quickest",
 	"DataParallel", "Dataparallel", "dataparallel", "dataParallel", "DATAPARALLEL", "kvstore", "KVStore", "kvStore", "KVstore", "Kvstore", "KVSTORE", "kv_store", "kv-store", "KV_STORE"}
