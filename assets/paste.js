@@ -1550,5 +1550,8 @@
   // outcome mirrors paste.Outcome: the fact tells what a run did, not what
   // the machine is.
   function outcome(name) { return T.words.outcome.indexOf(name) >= 0; }
-  window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms, hangLine: hangLine, said: SAID, outcome: outcome };
+  // isSymptom mirrors paste.SymptomRank(name) >= 0: name is one of the
+  // symptoms explain answers from.
+  function isSymptom(name) { return T.symptoms.some(function (x) { return x[0] === name; }); }
+  window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms, isSymptom: isSymptom, hangLine: hangLine, said: SAID, outcome: outcome };
 })();

@@ -775,9 +775,8 @@
         if (known && sym.weak) { return; }
         // A symptom that tells the cause of the others (paste.Explains)
         // goes without them all, as explain's does.
-        var without = {}, symptomFacts = {};
-        if (sym.explains) { (window.p2pkbPasteTable.symptoms || []).forEach(function (x) { symptomFacts[x[0]] = true; }); }
-        Object.keys(own).forEach(function (k) { if (k !== p.name && !symptomFacts[k]) { without[k] = own[k]; } });
+        var without = {};
+        Object.keys(own).forEach(function (k) { if (k !== p.name && !(sym.explains && P.isSymptom(k))) { without[k] = own[k]; } });
         // The rows come in search.SymptomBefore's order; the most specific
         // (the condition reading more of the paste's facts) go first, as
         // its Reads does.

@@ -12,6 +12,10 @@ import (
 // happens in on the same line (or, for Ctrl-C, somewhere in the paste), so
 // that a hang of something else is not read as one.
 
+// stuckAtZero is a run said in Chinese to sit at 0 ("一致卡在0",
+// shibing624/MedicalGPT#330): a hang, and one before the first step.
+const stuckAtZero = `卡在了?\s?0(?:\s?%|步|/|\s|，|,|$)`
+
 var (
 	// A hang said in words: the words of one (hangs, stuck, freezes,
 	// deadlock), and the other ways threads say it: "does not progress",
@@ -26,7 +30,7 @@ var (
 		`\b(?:seems?|seemed|appears?|appeared)\sto\s(?:block|stall)\b|\b(?:blocks|blocked)\s(?:at|in|inside|on)\s(?:the\s)?\W?\w|`+
 		`\bnothing (?:else |more )?happen(?:s|ed)\b|\btim(?:ed|es|e) ?out after \d{1,4}\s?(?:minutes?|mins?|hours?|hrs?|h)\b|\bstall(?:s|ed|ing)\b|`+
 		`没有?反应|不动了|一直等待|无响应|没有进展`)
-	reHangBare = pattern("hangBare", `(?i)\b(?:hangs|hanging|hung|stuck|freezes|freezing|froze|deadlock(?:s|ed)?)\b|卡住|卡死|卡着不动|挂起|死锁|卡在了?\s?0(?:\s?%|步|/|\s|，|,|$)`)
+	reHangBare = pattern("hangBare", `(?i)\b(?:hangs|hanging|hung|stuck|freezes|freezing|froze|deadlock(?:s|ed)?)\b|卡住|卡死|卡着不动|挂起|死锁|`+stuckAtZero)
 	// Without a place, the words say less: "I'm stuck with 256MB GARTs"
 	// (ROCm/amdgpu#78) has to live with it, a browser or a desktop that
 	// froze is the host's, and a deadlock avoided or fixed never came.
@@ -133,7 +137,7 @@ var (
 		// "Before the fist epoch is started, the output just hangs"
 		// (ultralytics/ultralytics#3178), "stalls before beginning";
 		// "会卡住，但也没报错，没有任务的训练时候 loss日志打印出来" (Facico/Chinese-Vicuna#49).
-		`\bbefore\s(?:the\s)?(?:first|fist|1st)\s(?:epoch|iteration|iter|step|batch)\b|\bbefore\s(?:it\s|training\s)?(?:begins|beginning|starts|starting)\b|还没(?:有)?开始|卡在了?\s?0(?:\s?%|步|/|\s|，|,|$)|没有[^，。,]{0,12}(?:loss|日志|输出)[^，。,]{0,6}(?:打印|输出)`)
+		`\bbefore\s(?:the\s)?(?:first|fist|1st)\s(?:epoch|iteration|iter|step|batch)\b|\bbefore\s(?:it\s|training\s)?(?:begins|beginning|starts|starting)\b|还没(?:有)?开始|`+stuckAtZero+`|没有[^，。,]{0,12}(?:loss|日志|输出)[^，。,]{0,6}(?:打印|输出)`)
 	// A hang said with the progress the run made before it, in training's
 	// units, says where it happens: in the training loop, whatever else the
 	// line names.
