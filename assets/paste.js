@@ -134,7 +134,7 @@
     this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [], installed: "" };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
-    this.scale = { fail: ev(), dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0, one: { unit: "" }, many: { unit: "", gpus: 0 }, rates: [] };
+    this.scale = { fail: ev(), metric: ev(), metricOne: false, metricMany: false, dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0, one: { unit: "" }, many: { unit: "", gpus: 0 }, rates: [] };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
   }
   var X = Extractor.prototype;
@@ -845,6 +845,7 @@
     var c = this.scale;
     if (!c.same.set && containsAny(raw, SAME_GPU_WORDS)) { this.sameGPULine(s, n, raw); }
     if (!c.fail.set && containsAny(s, T.words.oneUsed) && s.indexOf("NCCL INFO") < 0 && RE.oneUsed.test(s)) { mark(c.fail, n, raw); }
+    if (!c.metric.set && containsAny(s, T.words.metric) && s.indexOf("NCCL INFO") < 0) { metricLine(c, s, n, raw); }
     if (c.fail.set && c.dp || !containsAny(s, SCALE_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
     var dp = RE.scaleDP.test(s);
     c.dp = c.dp || dp;
@@ -852,6 +853,15 @@
     scaleFigures(c, s, n, raw);
     if (RE.scaleFail.test(s) && (dp || RE.scaleSelf.test(s) || RE.scaleMulti.test(s)) || dp && RE.scaleDPSlow.test(s)) { mark(c.fail, n, raw); }
   };
+  // metricLine mirrors scaling.go's.
+  function metricLine(c, s, n, raw) {
+    var quality = containsAny(s, T.words.metricQuality), steps = containsAny(s, T.words.metricSteps);
+    if (quality && RE.metricSaid.test(s) && !RE.metricSpeed.test(s) || steps && RE.metricSteps.test(s) && RE.scaleMulti.test(s)) { mark(c.metric, n, raw); return; }
+    if (!quality) { return; }
+    c.metricOne = c.metricOne || RE.metricOne.test(s);
+    c.metricMany = c.metricMany || RE.metricMany.test(s);
+    if (c.metricOne && c.metricMany) { mark(c.metric, n, raw); }
+  }
   X.sameGPULine = function (s, n, raw) {
     var c = this.scale, m, d, i, o;
     if (s.indexOf("NCCL INFO") < 0) {
@@ -872,6 +882,7 @@
   X.scalingFacts = function () {
     var c = this.scale;
     this.setEvent("ranks.same_gpu", "bool", "true", 1, c.same, c.from);
+    this.setEvent("train.metric_by_gpus", "bool", "true", 1, c.metric, SAID);
     this.setEvent(c.dp ? "perf.dataparallel" : "perf.no_speedup", "bool", "true", 1, c.fail, SAID);
   };
   X.proseFacts = function () {

@@ -84,7 +84,7 @@ const (
 	proseLossNaN                  // a loss said to become NaN (reLossNaN)
 	proseNodes                    // a run said to work on one node or to fail across nodes (reOneNodeOK, reMultiNodeFail), a master address on the local host (reMasterLoopback), files not shared between nodes (reNodeLocal)
 	proseDiverge                  // ranks said or shown to take different paths (reRanksDiverge)
-	proseClose                    // results said to differ only a little (reCloseSaid)
+	proseClose                    // results said to differ only a little (reCloseSaid), training said or shown to end elsewhere on several GPUs than on one (scaling.go)
 
 	readers // how many there are: a line's woken readers are the bits of a uint64
 )
@@ -222,6 +222,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(masterLoopbackWords, proseNodes)...)
 	out = append(out, wordTriggers(nodeLocalWords, proseNodes)...)
 	out = append(out, wordTriggers(closeWords, proseClose)...)
+	out = append(out, wordTriggers(metricTriggerWords, proseClose)...)
 	out = append(out, wordTriggers(iommuWords, proseIOMMU)...)
 	out = append(out, wordTriggers(peerAlreadyWords, proseAlready)...)
 	out = append(out, wordTriggers(ibvWarnWords, proseIbv)...)
@@ -471,7 +472,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseInit:
 		return x.prose.atInit || x.marks&markNCCLInfo != 0
 	case proseClose:
-		return x.prose.close.set || x.marks&markNCCLInfo != 0
+		return x.prose.close.set && x.scale.metric.set || x.marks&markNCCLInfo != 0
 	case proseTraining:
 		return x.prose.training.set || x.marks&markNCCLInfo != 0
 	case proseLossNaN:

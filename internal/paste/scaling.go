@@ -118,6 +118,79 @@ var (
 	reScaleDPSlow = pattern("scaleDPSlow", `(?i)\bslow(?:er|ly|s\sdown|ed\sdown|\sdown)?\b|\b(?:low|poor|bad)\s(?:\w{1,12}\s)?(?:speed|performance|throughput|utilization)\b|\bspeed\s(?:\w{1,12}\s){0,2}(?:declines?|drops?|is\slow)\b|慢`)
 )
 
+// Training said or shown to end elsewhere on several GPUs than on one: a
+// lower accuracy, a higher loss, no convergence ("单卡第一个epoch完成后准确度大约94，
+// 8卡第一个epoch完成后准确度大约86", PaddlePaddle/Paddle#43493; "多卡训练掉点";
+// "the accuracy is much lower with 4 GPUs"). Data parallelism keeps the batch
+// per GPU, so the global batch grows with the GPUs and an epoch takes fewer
+// steps at the same learning rate: the answer in those threads, not data
+// garbled between the GPUs. Said of the model's quality, not of its speed
+// (reMetricSpeed).
+var (
+	reMetricSaid = pattern("metricSaid", `(?i)\b(?:accuracy|acc|map|miou|f1|bleu|wer|cer|perplexity|ppl|top-?1|psnr|auc|loss(?:es)?|metrics?|scores?|results?)\b[^.\n]{0,60}?\b(?:lower|worse|higher|drops?|dropped|dropping|decreas(?:e|es|ed|ing)|degrad(?:e|es|ed|ation|ing)|not as good)\b[^.\n]{0,60}?\b(?:multi-?\s?gpus?|multiple gpus|several gpus|more gpus|(?:[2-9]|two|four|eight)\s?(?:x\s)?gpus|ddp|distributed training|data[\s-]parallel)\b|`+
+		`\b(?:multi-?\s?gpus?|multiple gpus|several gpus|more gpus|(?:[2-9]|two|four|eight)\s?(?:x\s)?gpus|ddp|distributed training)\b[^.\n]{0,60}?\b(?:lower|worse|drops? in|decreased|degraded|reduced|poor(?:er)?)\s(?:\w{1,12}\s)?(?:accuracy|acc|map|miou|f1|bleu|results|metrics|scores|convergence)\b|`+
+		// "multi-gpu training is less accurate than single-gpu training"
+		// (huggingface/accelerate#2903).
+		`\b(?:multi-?\s?gpus?|multiple gpus|several gpus|(?:[2-9]|two|four|eight)\s?gpus|ddp|distributed)\b[^.\n]{0,30}?\bless (?:accurate|precise)\b|`+
+		// One GPU and several set side by side, and the model's quality said
+		// to differ: "同样的模型单卡训练和双卡训练12个epochs测试精度有很大区别" (csuhan/ReDet#79).
+		`\b(?:single|one|1)[\s-]?gpu\b[^.\n]{0,30}?\b(?:multi-?\s?gpus?|multiple gpus|(?:[2-9]|two|four|eight)\s?gpus)\b[^.\n]{0,40}?\b(?:accuracy|acc|map|miou|loss|metrics?)\b[^.\n]{0,20}?\b(?:differ\w{0,4}|gap)\b|`+
+		`(?:单卡|单张卡|一张卡|单gpu)[^。\n]{0,20}(?:多卡|双卡|两卡|[2-9]\s?卡|多gpu|双gpu)[^。\n]{0,30}(?:准确率|准确度|正确率|精度|指标|效果|acc|map|loss|损失)[^。\n]{0,12}(?:区别|差别|差异|不同|不一样|不一致|差距)|`+
+		`(?:多卡|双卡|两卡|[2-9]\s?卡|多gpu|双gpu)[^。\n]{0,20}(?:单卡|单张卡|一张卡|单gpu)[^。\n]{0,30}(?:准确率|准确度|正确率|精度|指标|效果|acc|map|loss|损失)[^。\n]{0,12}(?:区别|差别|差异|不同|不一样|不一致|差距)|`+
+		// Better on one GPU: "the val mAp is higher using 1 Gpu" (RangiLyu/nanodet#392).
+		`\b(?:accuracy|acc|map|miou|f1|bleu|top-?1|psnr|auc|metrics?|scores?|results?)\b[^.\n]{0,40}?\b(?:higher|better)\b[^.\n]{0,30}?\b(?:with|using|on)\s(?:a\s|only\s|just\s)?(?:1|one|single)\s?(?:gpu|card)\b|`+
+		`(?:\bdoes(?:n't| not)|\bdid(?:n't| not)|\bnever|\bfails? to|\bwon't|\bcan't|\bcannot)\s(?:\w{1,12}\s)?converge\b[^.\n]{0,60}?\b(?:multi-?\s?gpus?|multiple gpus|(?:[2-9]|two|four|eight)\s?gpus|ddp)\b|`+
+		`\b(?:multi-?\s?gpus?|multiple gpus|(?:[2-9]|two|four|eight)\s?gpus|ddp)\b[^.\n]{0,60}?(?:\bdoes(?:n't| not)|\bdid(?:n't| not)|\bnever|\bfails? to|\bwon't|\bcan't|\bcannot|\bslower to)\s(?:\w{1,12}\s)?converge\b|`+
+		`(?:多卡|双卡|两卡|[2-9]\s?(?:张|块)?卡|多(?:块|张)?(?:gpu|显卡)|双gpu|多机)[^。\n]{0,40}(?:准确率|准确度|正确率|精度|指标|效果|acc|map|miou)[^。\n]{0,12}(?:下降|降低|变差|差|低|不如|掉|不一样|不一致)|`+
+		`(?:多卡|双卡|两卡|[2-9]\s?(?:张|块)?卡|多(?:块|张)?(?:gpu|显卡)|双gpu|多机)[^。\n]{0,40}(?:loss|损失)[^。\n]{0,12}(?:不下降|不降|降不下|高|不收敛|不一样|不一致|变大|上升)|`+
+		`(?:多卡|双卡|两卡|[2-9]\s?(?:张|块)?卡|多(?:块|张)?(?:gpu|显卡)|双gpu)[^。\n]{0,30}(?:掉点|不收敛|收敛(?:变|更)?慢|难以收敛)|`+
+		`(?:准确率|准确度|正确率|精度|指标|效果|acc|map|loss|损失)[^。\n]{0,10}比(?:单卡|单张卡|一张卡|一块卡|1\s?卡)[^。\n]{0,6}(?:低|差|高)`)
+	// A figure of the model's quality said of one GPU and of several, on one
+	// line or two ("单GPU:{'loss': 0.0002, ...}", "双GPU:{'loss': ...}",
+	// QwenLM/Qwen#669; "Single GPU: accuracy 94.2").
+	reMetricOne  = pattern("metricOne", `(?i)(?:单卡|单张卡|一张卡|一块卡|单gpu|\b1\s?卡|\b(?:single|one|1)\s?(?:gpu|card)\b)[^\n]{0,40}?(?:准确率|准确度|正确率|精度|\bacc(?:uracy)?|\bmap|\bmiou|\bf1|\bbleu|\bloss|损失|\btop-?1)\W{0,4}(?:(?:大约|约|为|是|of|is|was|about|around|~)\W{0,2}){0,2}\d{1,3}(?:\.\d+)?`)
+	reMetricMany = pattern("metricMany", `(?i)(?:多卡|双卡|两卡|两张卡|双gpu|多gpu|\b[2-9]\s?(?:张|块)?卡|\b(?:[2-9]|two|four|eight)\s?(?:x\s)?(?:gpus|cards)\b|\bmulti-?\s?gpus?\b)[^\n]{0,40}?(?:准确率|准确度|正确率|精度|\bacc(?:uracy)?|\bmap|\bmiou|\bf1|\bbleu|\bloss|损失|\btop-?1)\W{0,4}(?:(?:大约|约|为|是|of|is|was|about|around|~)\W{0,2}){0,2}\d{1,3}(?:\.\d+)?`)
+	// The steps of an epoch said not to fall with more GPUs, or every rank
+	// said to read the whole dataset ("on increasing the number of gpus and
+	// nodes, the number of steps for each epoch doesnot change",
+	// zdou0830/METER#30, whose distributed sampler was commented out): each
+	// rank trains on all the data, not its share. Beside several GPUs named
+	// (reScaleMulti).
+	reMetricSteps = pattern("metricSteps", `(?i)\b(?:steps|iterations|iters|batches)\b[^.\n]{0,30}?(?:\bdoes(?:n't| ?not)|\bdid(?:n't| not)|\bis not|\bisn't|\bnever)\s(?:\w{1,12}\s)?(?:change|decrease|go down|drop|shrink)\b|\b(?:steps|iterations|iters|batches)\s(?:per|for each|in each|in an?|of an?|each)\sepoch\s(?:is|are|stays?|remains?|was|were)\s(?:\w{1,12}\s)?(?:the same|unchanged)\b|\b(?:each|every|all)\s(?:gpus?|ranks?|process(?:es)?|workers?)\s(?:\w{1,12}\s)?(?:processes|process|trains? on|sees?|gets?|loads?|reads?|iterates? (?:over|through))\s(?:the\s)?(?:whole|full|entire|same|complete)\s(?:\w{1,12}\s)?(?:dataset|data|epoch)\b|(?:步数|迭代次数|iter数|batch数)[^。\n]{0,10}(?:没有?变|不变|一样|相同)|每(?:张|块|个)(?:卡|gpu|进程)[^。\n]{0,10}(?:全部|全量|整个|完整的?)数据`)
+	// Said of the speed: a slow run (scaling's reader), not its quality.
+	reMetricSpeed = pattern("metricSpeed", `(?i)\b(?:speed|throughput|it/s|s/it|slow(?:er)?|faster|latency|time)\b|速度|耗时|时间|慢|快`)
+)
+
+// metricQualityWords are the words, as written, one of which every match of
+// reMetricSaid, reMetricOne and reMetricMany holds: what measures the model.
+var metricQualityWords = []string{"acc", "Acc", "ACC", "map", "mAP", "mAp", "MAP", "Map", "miou", "mIoU", "MIOU", "mIOU", "f1", "F1", "bleu", "BLEU", "Bleu", "wer", "WER", "cer", "CER",
+	"perplexity", "Perplexity", "ppl", "PPL", "top-1", "top1", "Top-1", "Top1", "psnr", "PSNR", "auc", "AUC", "loss", "Loss", "LOSS", "metric", "Metric", "score", "Score", "result", "Result",
+	"converge", "Converge", "准确", "正确率", "精度", "指标", "效果", "损失", "收敛", "掉点"}
+
+// metricStepsWords are the words, as written, one of which every match of
+// reMetricSteps holds.
+var metricStepsWords = []string{"change", "Change", "CHANGE", "decrease", "go down", "drop", "shrink", "the same", "unchanged", "whole", "full", "entire", "same", "complete",
+	"没变", "没有变", "不变", "一样", "相同", "数据"}
+
+// metricTriggerWords wake the reader (prefilter.go): the words of a change
+// every said form holds, those of metricStepsWords, and the GPUs counted as
+// the figures of one GPU and of several say them. Not "GPUs" alone, which
+// CUDA's own "do you have enough GPUs?" repeats on every rank's line.
+var metricTriggerWords = append([]string{"lower", "Lower", "worse", "Worse", "higher", "Higher", "better", "Better", "drop", "Drop", "decreas", "Decreas", "degrad", "Degrad", "not as good",
+	"less accurate", "less precise", "reduced", "poor", "Poor", "converge", "Converge", "differ", "Differ", "gap",
+	"降", "差", "低", "不如", "掉", "不一样", "不一致", "高", "收敛", "变大", "上升", "区别", "不同",
+	"single GPU", "single gpu", "Single GPU", "Single gpu", "one GPU", "one gpu", "One GPU", "1 GPU", "1 gpu", "1GPU", "1gpu", "single card", "one card",
+	"2 GPUs", "3 GPUs", "4 GPUs", "5 GPUs", "6 GPUs", "7 GPUs", "8 GPUs", "9 GPUs", "2 gpus", "3 gpus", "4 gpus", "5 gpus", "6 gpus", "7 gpus", "8 gpus", "9 gpus",
+	"2GPUs", "4GPUs", "8GPUs", "2gpus", "4gpus", "8gpus", "two GPUs", "two gpus", "four GPUs", "four gpus", "eight GPUs", "eight gpus", "2 cards", "4 cards", "8 cards", "two cards",
+	"multi-GPU", "multi-gpu", "Multi-GPU", "Multi-gpu", "multi GPU", "multi gpu", "Multi GPU", "multigpu", "MultiGPU", "multiGPU", "卡", "单gpu", "单GPU", "双gpu", "双GPU", "多gpu", "多GPU"},
+	metricStepsWords...)
+
+// metricWords are the words, as written, one of which every match of
+// reMetricSaid, reMetricOne and reMetricMany holds: the GPUs counted.
+var metricWords = []string{"steps", "Steps", "iterations", "Iterations", "iters", "batches", "步数", "迭代次数", "数据", "GPUs", "gpus", "Gpus", "GPUS", "multi-GPU", "multi-gpu", "Multi-GPU", "Multi-gpu", "multi GPU", "multi gpu", "Multi GPU", "multigpu", "MultiGPU", "multiGPU",
+	"single GPU", "single gpu", "Single GPU", "Single gpu", "one GPU", "one gpu", "One GPU", "1 GPU", "1 gpu", "1GPU", "1gpu", "single card", "one card", "cards", "Cards",
+	"DDP", "ddp", "istributed training", "ata parallel", "ata-parallel", "卡", "单gpu", "单GPU", "双gpu", "双GPU", "多gpu", "多GPU", "多显卡", "多块显卡", "多张显卡", "多机"}
+
 // Several ranks or processes on one GPU, said in words, or NCCL's refusal.
 var (
 	reSameGPU = pattern("sameGPU", `(?i)\b(?:two|2|3|4|multiple|several|many|more than one|both)\s(?:\w{1,20}\s){0,2}(?:ranks?|processes|procs|workers|instances|jobs|replicas)\s(?:\w{1,12}\s){0,3}(?:on|to|share|sharing|using|use|in|into)\s(?:the\s)?(?:same|one|single|a single|1)\s(?:\w{1,12}\s)?(?:gpu|device|card)s?\b|\b(?:[2-9]|two|multiple|several)\s(?:ranks|processes|procs|workers)\sper\s(?:gpu|device|card)\b|\branks?\b.{0,60}\bsame\s(?:gpu|cuda device|device|card)\b|Duplicate GPU detected : rank \d+ and rank \d+ both on|多个(?:进程|rank).{0,10}(?:同一|一)(?:张|块|个)?(?:卡|gpu|显卡)|`+
@@ -159,15 +232,18 @@ var oneUsedWords = []string{"only", "Only", "ONLY", "used at all", "not used", "
 
 // scaling is the state of this reader.
 type scaling struct {
-	fail  event    // a line that says several GPUs are no faster than one
-	dp    bool     // the paste names DataParallel or the kvstore
-	same  event    // a line that says, or shows, several ranks on one GPU
-	from  string   // who tells same: NCCL or a description
-	one   figure   // the time or rate per iteration said of one GPU
-	many  figure   // the same said of several, and how many
-	rates []figure // rates said with their number of GPUs (reScaleRate), at most maxRates
-	devs  []rankDev
-	read  map[string]bool // NCCL's lines read, which repeated tell nothing new (see done)
+	fail       event    // a line that says several GPUs are no faster than one
+	metric     event    // a line that says or shows training ends elsewhere on several GPUs than on one
+	metricOne  bool     // a figure of the model's quality said of one GPU
+	metricMany bool     // the same said of several
+	dp         bool     // the paste names DataParallel or the kvstore
+	same       event    // a line that says, or shows, several ranks on one GPU
+	from       string   // who tells same: NCCL or a description
+	one        figure   // the time or rate per iteration said of one GPU
+	many       figure   // the same said of several, and how many
+	rates      []figure // rates said with their number of GPUs (reScaleRate), at most maxRates
+	devs       []rankDev
+	read       map[string]bool // NCCL's lines read, which repeated tell nothing new (see done)
 }
 
 // figure is a time (s, s/it) or a rate (it/s, /s) on gpus GPUs.
@@ -300,6 +376,9 @@ func (x *Extractor) scalingLine(s string, n int, raw string) {
 	if !c.fail.set && containsAny(s, oneUsedWords...) && !strings.Contains(s, "NCCL INFO") && reOneUsed.MatchString(s) {
 		c.fail.mark(n, raw)
 	}
+	if !c.metric.set && containsAny(s, metricWords...) && !strings.Contains(s, "NCCL INFO") {
+		x.metricLine(s, n, raw)
+	}
 	if c.fail.set && c.dp || !containsAny(s, scaleWords...) || strings.Contains(s, "NCCL INFO") {
 		return
 	}
@@ -311,6 +390,27 @@ func (x *Extractor) scalingLine(s string, n int, raw string) {
 	x.scaleFigures(s, n, raw)
 	if reScaleFail.MatchString(s) && (dp || reScaleSelf.MatchString(s) || reScaleMulti.MatchString(s)) || dp && reScaleDPSlow.MatchString(s) {
 		c.fail.mark(n, raw)
+	}
+}
+
+// metricLine reads training said or shown to end elsewhere on several GPUs
+// than on one in line s: said, or a figure of one GPU and one of several,
+// on this line or an earlier one.
+func (x *Extractor) metricLine(s string, n int, raw string) {
+	c := &x.scale
+	// The patterns are long: a line must name what they measure first.
+	quality, steps := containsAny(s, metricQualityWords...), containsAny(s, metricStepsWords...)
+	if quality && reMetricSaid.MatchString(s) && !reMetricSpeed.MatchString(s) || steps && reMetricSteps.MatchString(s) && reScaleMulti.MatchString(s) {
+		c.metric.mark(n, raw)
+		return
+	}
+	if !quality {
+		return
+	}
+	c.metricOne = c.metricOne || reMetricOne.MatchString(s)
+	c.metricMany = c.metricMany || reMetricMany.MatchString(s)
+	if c.metricOne && c.metricMany {
+		c.metric.mark(n, raw)
 	}
 }
 
@@ -359,6 +459,7 @@ func (x *Extractor) sameGPULine(s string, n int, raw string) {
 func (x *Extractor) scalingFacts() {
 	c := &x.scale
 	x.setEvent("ranks.same_gpu", "bool", "true", 1, c.same, c.from)
+	x.setEvent("train.metric_by_gpus", "bool", "true", 1, c.metric, Said)
 	if c.dp {
 		x.setEvent("perf.dataparallel", "bool", "true", 1, c.fail, Said)
 	} else {

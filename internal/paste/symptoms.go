@@ -578,6 +578,9 @@ var symptomConditions = []struct{ fact, cond string }{
 	// A loss said to become NaN: the learning rate or the batch per GPU
 	// before a path that garbles data.
 	{"loss.nan", "loss.nan"},
+	// Training that ends elsewhere on several GPUs than on one: the global
+	// batch and the learning rate, before a path that garbles data.
+	{"train.metric_by_gpus", "train.metric_by_gpus"},
 	{"p2p.test.data_ok", "!p2p.test.data_ok"},
 	// Results that differ only a little, said or shown by an array check:
 	// another order of summation, answered by a note.

@@ -76,6 +76,9 @@ func Table() []byte {
 		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "consumer": consumerWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords, "mig": migWords, "vm": vmWords, "containers": containerWords, "p2pIntent": p2pIntentWords, "amd": amdWords, "sockets": socketWords, "slow": slowWords, "shm": shmWords, "fm": fmWords, "nvls": nvlsWords, "windows": windowsWords, "winLaunch": winLaunchWords, "bwFigure": bwFigureWords, "bwCarrier": bwCarrierWords, "setpciACS": setpciACSWords, "customAR": customARWords, "testGPU": testGPUWords}}
 	t.Words["ncclSaid"], t.Words["torchSaid"], t.Words["gpuName"] = ncclSaidWords, torchSaidWords, gpuNameWords
 	t.Words["scale"] = scaleWords
+	t.Words["metric"] = metricWords
+	t.Words["metricQuality"] = metricQualityWords
+	t.Words["metricSteps"] = metricStepsWords
 	t.Words["oneUsed"] = oneUsedWords
 	t.Words["sameGPU"] = sameGPUWords
 	t.Words["story"], t.Words["storyComponents"] = storyWords, storyComponentWords()

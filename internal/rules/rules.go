@@ -88,6 +88,7 @@
 //	storage.node_local the input says the nodes share no storage, or that another node cannot find what one saved (a checkpoint, a dataset index)
 //	p2p.off_works      the input says the run works once NCCL's P2P is turned off (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL=NVL or LOC)
 //	nodes.multi_only   the input says a run works on one node and fails or hangs across nodes
+//	train.metric_by_gpus  the input says or shows training reaching another accuracy or loss, or not converging, on several GPUs than on one (多卡掉点), or an epoch taking as many steps on several GPUs as on one
 //	loss.nan           the input says the loss became NaN (loss is nan, NaN loss, → nan)
 //	output.wrong       the input says results came back wrong (NaN, garbage, values other than expected), or NumPy's or PyTorch's array check prints Mismatched elements
 //	container.p2p      the input says GPUs in different containers (or one GPU per container) should reach each other over P2P, NVLink or CUDA IPC
