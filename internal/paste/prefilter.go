@@ -82,7 +82,7 @@ const (
 	cudaBuild                     // the CUDA of a build, a compute capability (cudabuild.go)
 	proseTraining                 // a training run said or shown (reTraining)
 	proseLossNaN                  // a loss said to become NaN (reLossNaN)
-	proseNodes                    // a run said to work on one node or to fail across nodes (reOneNodeOK, reMultiNodeFail), a master address on the local host (reMasterLoopback), files not shared between nodes (reNodeLocal)
+	proseNodes                    // a run said to work on one node or to fail across nodes (reOneNodeOK, reMultiNodeFail), a master address on the local host (reMasterLoopback), files not shared between nodes (reNodeLocal), a second job on the same machine (reSecondJob)
 	proseDiverge                  // ranks said or shown to take different paths (reRanksDiverge)
 	proseClose                    // results said to differ only a little (reCloseSaid), training said or shown to end elsewhere on several GPUs than on one (scaling.go)
 
@@ -221,6 +221,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(trainingWords, proseTraining)...)
 	out = append(out, wordTriggers(masterLoopbackWords, proseNodes)...)
 	out = append(out, wordTriggers(nodeLocalWords, proseNodes)...)
+	out = append(out, wordTriggers(secondJobWords, proseNodes)...)
 	out = append(out, wordTriggers(closeWords, proseClose)...)
 	out = append(out, wordTriggers(metricTriggerWords, proseClose)...)
 	out = append(out, wordTriggers(iommuWords, proseIOMMU)...)
@@ -482,7 +483,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseNodes:
 		// The nodes' readers share the bit with a launch over nodes whose
 		// master address is the local host (reMasterLoopback).
-		return x.prose.oneNode.set && x.prose.multiFail.set && x.prose.loopback.set && x.prose.nodeLocal.set || x.marks&markNCCLInfo != 0
+		return x.prose.oneNode.set && x.prose.multiFail.set && x.prose.loopback.set && x.prose.nodeLocal.set && x.prose.second.set || x.marks&markNCCLInfo != 0
 	case prosePower:
 		return x.prose.power.set && x.prose.riser.set || x.marks&markNCCLInfo != 0
 	case distCall:

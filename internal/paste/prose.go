@@ -191,6 +191,15 @@ var (
 	// valid checkpoint at the selected path").
 	reNodeLocal = pattern("nodeLocal", `(?i)\b(?:no|not|without|isn't|aren't|don't have|doesn't have|non-?)\s?(?:a\s|any\s)?shared\)?\s(?:file\s?systems?|fs|storage|disks?|drives?|nfs|directory|directories|folders?)\b|\bnode[- ](?:local|specific)\s(?:disks?|storage|file\s?systems?|ssds?|data|paths?)\b|`+
 		`\b(?:worker|other|second|slave|non-?zero|another|remote|rest of the)\s(?:\w{1,12}\s)?(?:nodes?|machines?|hosts?)\s(?:\w{1,12}\s){0,2}?(?:can(?:no|')t|could(?:n't| not)|does(?:n't| not)|did(?:n't| not)|fails? to|failed to)\s(?:\w{1,12}\s)?(?:find|see|load|access|open|read)\b|没有共享存储|非共享(?:存储|文件系统)|不共享(?:存储|文件系统|磁盘)`)
+	// A second job said to run on the same machine ("I want to parallel
+	// train two datasets on the same machine with different GPU at the same
+	// time", open-mmlab/mmsegmentation#163; "multiple experiments on one
+	// computing node", wenet-e2e/wespeaker#171; 同一台机器上同时跑两个训练): each
+	// launch takes the default rendezvous port, which the first already holds.
+	// Jobs, not processes: several processes on one node is any launch.
+	reSecondJob = pattern("secondJob", `(?i)\b(?:two|2|second|another|multiple|several|other)\s(?:\w{1,12}\s){0,2}(?:jobs?|trainings?|training runs?|experiments?|tasks?|programs?|scripts?|datasets?|models?|configs?)\b[^.\n]{0,60}?\b(?:on|in|at)\s(?:the\s)?(?:same|one|a single|single)\s(?:\w{1,12}\s)?(?:machine|node|server|host|computer|box|workstation)\b|`+
+		`\b(?:same|one|a single|single)\s(?:\w{1,12}\s)?(?:machine|node|server|host|computer|workstation)\b[^.\n]{0,60}?\b(?:two|2|second|another|multiple|several)\s(?:\w{1,12}\s){0,2}(?:jobs?|trainings?|training runs?|experiments?|tasks?|programs?|scripts?)\b|`+
+		`同一(?:台|个)?(?:机器|服务器|节点|主机)[^。\n]{0,30}(?:两个|多个|另一个|第二个|2个)(?:任务|训练|实验|程序|作业)|(?:两个|多个|另一个|第二个|2个)(?:任务|训练|实验|程序|作业)[^。\n]{0,30}同一(?:台|个)?(?:机器|服务器|节点|主机)|同时(?:跑|运行|训练|启动)(?:两个|多个|2个)(?:任务|训练|实验|程序|作业)`)
 	// Turning NCCL's P2P off said to make the run work ("If I set
 	// NCCL_P2P_DISABLE=1, I can use as many GPUs as I like",
 	// pytorch/pytorch#85334; "add the environment variable
@@ -514,6 +523,15 @@ var trainingWords = []string{"train", "Train", "TRAIN", "poch", "POCH", "loss", 
 // reNodeLocal holds.
 var nodeLocalWords = []string{"shared", "Shared", "SHARED", "ode-local", "ode local", "ODE-LOCAL", "ode-specific", "ode specific", "ODE-SPECIFIC", "node", "Node", "NODE", "machine", "Machine", "MACHINE", "host", "Host", "HOST", "共享"}
 
+// secondJobWords are the words, as written, one of which every match of
+// reSecondJob holds.
+var secondJobWords = []string{"same", "Same", "SAME", "machine", "Machine", "node", "Node", "server", "Server", "host", "Host", "computer", "Computer", "workstation", "Workstation", " box", "同一", "同时"}
+
+// secondJobNouns are the words, as written, one of which every match of
+// reSecondJob also holds: what runs twice.
+var secondJobNouns = []string{"job", "Job", "training", "Training", "experiment", "Experiment", "task", "Task", "program", "Program", "script", "Script", "dataset", "Dataset", "model", "Model", "config", "Config",
+	"任务", "训练", "实验", "程序", "作业"}
+
 // p2pOffWords are the words, as written, one of which every match of
 // reP2POff holds.
 var p2pOffWords = []string{"P2P_DISABLE", "P2P_LEVEL", "p2p_disable", "p2p_level"}
@@ -551,6 +569,7 @@ type prose struct {
 	loopback  event // a launch over several nodes whose master address is the local host
 	p2pOff    event // a line that says turning NCCL's P2P off made the run work
 	nodeLocal event // a line that says files one node wrote are not seen on another
+	second    event // a line that says a second job runs on the same machine
 	training  event // a line that says or shows a training run
 	elsewhere event // a line that says memory or work lands on GPUs other than the one chosen
 	oneNode   event // a line that says a run works on one node
@@ -650,6 +669,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.nodeLocal.set && containsAny(s, nodeLocalWords...) && !strings.Contains(s, "NCCL INFO") && reNodeLocal.MatchString(s) {
 		p.nodeLocal.mark(n, raw)
+	}
+	if !p.second.set && containsAny(s, secondJobWords...) && containsAny(s, secondJobNouns...) && !strings.Contains(s, "NCCL INFO") && reSecondJob.MatchString(s) {
+		p.second.mark(n, raw)
 	}
 	if (!p.oneNode.set || !p.multiFail.set) && containsAny(s, nodeWords...) && !strings.Contains(s, "NCCL INFO") {
 		if !p.oneNode.set && reOneNodeOK.MatchString(s) {
@@ -881,6 +903,7 @@ var proseFactRows = []proseFact{
 	{"launch.master_loopback", 1, Said, "loopback", func(p *prose) event { return p.loopback }, ""},
 	{"p2p.off_works", 1, Said, "p2pOff", func(p *prose) event { return p.p2pOff }, ""},
 	{"storage.node_local", 1, Said, "nodeLocal", func(p *prose) event { return p.nodeLocal }, ""},
+	{"launch.second_job", 1, Said, "second", func(p *prose) event { return p.second }, ""},
 	{"run.training", 1, Said, "training", func(p *prose) event { return p.training }, ""},
 	{"gpu.unwanted_use", 1, Said, "elsewhere", func(p *prose) event { return p.elsewhere }, ""},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},

@@ -566,6 +566,9 @@ var symptomConditions = []struct{ fact, cond string }{
 	// Files one node wrote that another cannot see: why a run across nodes
 	// fails to resume or to load its data, before a hang alone.
 	{"storage.node_local", "storage.node_local"},
+	// A second job on the machine: the port the first holds, before a hang
+	// at the set-up alone.
+	{"launch.second_job", "launch.second_job"},
 	// Turning NCCL's P2P off said to make it work: the path between the
 	// GPUs, whatever failed beside it (rankedSymptoms puts it first).
 	{"p2p.off_works", "p2p.off_works"},

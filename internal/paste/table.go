@@ -103,6 +103,8 @@ func Table() []byte {
 	t.Words["masterLoopback"] = masterLoopbackWords
 	t.Words["p2pOff"] = p2pOffWords
 	t.Words["nodeLocal"] = nodeLocalWords
+	t.Words["secondJob"] = secondJobWords
+	t.Words["secondJobNouns"] = secondJobNouns
 	t.Words["training"] = trainingWords
 	t.Words["elsewhere"] = elsewhereWords
 	t.Words["timeoutSaid"] = timeoutSaidWords

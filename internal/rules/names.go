@@ -108,6 +108,7 @@ var displayNames = map[string]words{
 	"gpu.unwanted_use":        {"memory or work on GPUs other than the one chosen, said in words", "据称显存或计算落在了所选之外的 GPU 上"},
 	"run.training":            {"a training run (training, epochs, a loss, fine-tuning), said or shown", "训练任务（训练、epoch、损失、微调），据称或见于日志"},
 	"train.metric_by_gpus":    {"training said or shown to reach another accuracy or loss on several GPUs than on one, or as many steps an epoch", "据称或显示多卡训练的精度或损失与单卡不同，或每个 epoch 的步数相同"},
+	"launch.second_job":       {"a second job said to run on the same machine", "据称在同一台机器上运行第二个作业"},
 	"storage.node_local":      {"files one node wrote that another node cannot see (no storage shared between the nodes), said in words", "据称一个节点写的文件另一个节点看不到（节点之间没有共享存储）"},
 	"p2p.off_works":           {"the run said to work with NCCL's P2P turned off (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL)", "据称关闭 NCCL 的 P2P 后运行正常"},
 	"nodes.multi_only":        {"the run works on one node and fails across nodes", "单机可以运行，跨节点时失败"},

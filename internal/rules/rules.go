@@ -85,6 +85,7 @@
 //	launch.master_loopback  the input launches over several nodes with the master address 127.0.0.1 or localhost
 //	gpu.unwanted_use   the input says memory or work lands on GPUs other than the one chosen (the others also hold memory, it defaults to the first GPU)
 //	run.training       the input says or shows a training run (train, epoch, loss, fine-tuning, 训练, 微调)
+//	launch.second_job  the input says a second job (training, experiment) runs on the same machine, beside the first
 //	storage.node_local the input says the nodes share no storage, or that another node cannot find what one saved (a checkpoint, a dataset index)
 //	p2p.off_works      the input says the run works once NCCL's P2P is turned off (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL=NVL or LOC)
 //	nodes.multi_only   the input says a run works on one node and fails or hangs across nodes

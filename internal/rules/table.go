@@ -39,6 +39,8 @@ var pasteSources = []pasteSource{
 	// The file system type of the directory each node reads (nfs, lustre
 	// or a local disk) shows whether the nodes share it.
 	{Paste: "df -hT", Facts: []string{"storage.node_local"}},
+	// The ports held on the machine show what a second job collides with.
+	{Paste: "ss -ltnp", Facts: []string{"launch.second_job"}},
 	// A run with P2P off shows whether the path between the GPUs is what fails.
 	{Paste: "NCCL_P2P_DISABLE=1", Facts: []string{"p2p.off_works"}},
 	{Paste: "NCCL_DEBUG=INFO", Prefixes: []string{"nccl.", "env.NCCL_"}},
