@@ -670,7 +670,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.nodeLocal.set && containsAny(s, nodeLocalWords...) && !strings.Contains(s, "NCCL INFO") && reNodeLocal.MatchString(s) {
 		p.nodeLocal.mark(n, raw)
 	}
-	if !p.second.set && containsAny(s, secondJobWords...) && containsAny(s, secondJobNouns...) && !strings.Contains(s, "NCCL INFO") && reSecondJob.MatchString(s) {
+	if !p.second.set && containsAny(s, secondJobNouns...) && containsAny(s, secondJobWords...) && !strings.Contains(s, "NCCL INFO") && reSecondJob.MatchString(s) {
 		p.second.mark(n, raw)
 	}
 	if (!p.oneNode.set || !p.multiFail.set) && containsAny(s, nodeWords...) && !strings.Contains(s, "NCCL INFO") {

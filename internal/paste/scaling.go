@@ -376,7 +376,7 @@ func (x *Extractor) scalingLine(s string, n int, raw string) {
 	if !c.fail.set && containsAny(s, oneUsedWords...) && !strings.Contains(s, "NCCL INFO") && reOneUsed.MatchString(s) {
 		c.fail.mark(n, raw)
 	}
-	if !c.metric.set && containsAny(s, metricWords...) && !strings.Contains(s, "NCCL INFO") {
+	if !c.metric.set && !strings.Contains(s, "NCCL INFO") && containsAny(s, metricWords...) {
 		x.metricLine(s, n, raw)
 	}
 	if c.fail.set && c.dp || !containsAny(s, scaleWords...) || strings.Contains(s, "NCCL INFO") {
