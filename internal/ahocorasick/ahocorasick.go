@@ -82,12 +82,10 @@ func New(lits []string) *Automaton {
 			}
 		}
 	}
-	// Room for the trie's largest size is taken at once, so that building
-	// leaves no garbage behind.
-	size := 1
-	for _, l := range lits {
-		size += len(l)
-	}
+	// Room for the trie is taken at once, and no more than it needs: the
+	// literals' bytes would take half as much again as the states their
+	// shared prefixes leave (a KB's 2,267 literals: 25,831 against 16,714).
+	size := states(lits, &a.class)
 	trie := make([]int32, n, size*n)
 	out := make([][]int, 1, size)
 	for id, l := range lits {
@@ -137,6 +135,34 @@ func New(lits []string) *Automaton {
 		a.at[s+1] = int32(len(a.lits))
 	}
 	return a
+}
+
+// states is the number of states of the trie of lits read as classes: the
+// root, and one for every distinct prefix of a literal. The literals, in
+// classes, are sorted so that each adds the bytes past the prefix it shares
+// with the one before.
+func states(lits []string, class *[256]int32) int {
+	keys := make([]string, 0, len(lits))
+	for _, l := range lits {
+		k := make([]byte, len(l))
+		for i := 0; i < len(l); i++ {
+			k[i] = byte(class[l[i]])
+		}
+		keys = append(keys, string(k))
+	}
+	slices.Sort(keys)
+	n := 1
+	for i, k := range keys {
+		shared := 0
+		if i > 0 {
+			p := keys[i-1]
+			for shared < len(p) && shared < len(k) && p[shared] == k[shared] {
+				shared++
+			}
+		}
+		n += len(k) - shared
+	}
+	return n
 }
 
 // ending calls found with the literals that end at premultiplied state s,
