@@ -9,7 +9,6 @@
 package paste
 
 import (
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -404,7 +403,7 @@ func (x *Extractor) scan(s string, n int, raw string) {
 
 // find runs re only when s holds one of words, one of which every match of
 // re contains.
-func find(s string, re *regexp.Regexp, words ...string) []string {
+func find(s string, re *lazyRegexp, words ...string) []string {
 	if !containsAny(s, words...) {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package paste
 
 import (
+	"regexp"
 	"regexp/syntax"
 	"strings"
 	"testing"
@@ -133,4 +134,14 @@ func overlap(a, b []rune) bool {
 		}
 	}
 	return false
+}
+
+// Every reader's pattern compiles: they are compiled on their first use, so
+// a pattern no test's input reaches would otherwise fail only in a user's run.
+func TestPatternsCompile(t *testing.T) {
+	for name, src := range patterns {
+		if _, err := regexp.Compile(src); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
 }

@@ -2,7 +2,6 @@ package paste
 
 import (
 	"math/bits"
-	"regexp"
 	"strings"
 
 	"github.com/p2pkb/p2pkb/internal/rules"
@@ -60,7 +59,7 @@ var (
 // for a log names the same GPU on every line of a repeated block.
 var gpuArchs = []struct {
 	name  string
-	re    *regexp.Regexp
+	re    *lazyRegexp
 	words []string
 }{
 	{"ampere", reGPUAmpere, []string{"A100", "A800", "A30", "A40", "A10", "A16", "RTX A", "3050", "3060", "3070", "3080", "3090"}},
