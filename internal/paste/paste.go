@@ -103,6 +103,10 @@ type Extractor struct {
 		seen  uint8 // the architectures named, by gpuArchs' order
 		first event // the first line that names one
 		dc    event // the first line that names a data-centre GPU (reGPUDataCentre)
+		// read are the lines that named a GPU, up to maxNameLines: the same
+		// line again ("torch.cuda.get_device_name(0) -> ok: NVIDIA H100" from
+		// every rank of every run) tells the GPU-name readers nothing new.
+		read map[string]bool
 	}
 	cudaBuild int // CUDA versions read (cudabuild.go)
 

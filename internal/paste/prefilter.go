@@ -514,10 +514,11 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.cudaBuild >= maxCUDABuild || x.marks&markNCCLInfo != 0
 	case gpuArchName:
 		// Every architecture named settles it; NCCL's lines name none.
-		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0
+		return x.gpuArch.seen == 1<<len(gpuArchs)-1 || x.marks&markNCCLInfo != 0 || x.gpuArch.read[string(raw)]
 	case gpuNameLine:
-		// NCCL's lines ("fabric UUID") never name a GPU as nvidia-smi does.
-		return x.sym.busbw.nameEv.set || hasNCCLInfo(raw)
+		// NCCL's lines ("fabric UUID") never name a GPU as nvidia-smi does;
+		// a line that named one before names the same one again.
+		return x.sym.busbw.nameEv.set || hasNCCLInfo(raw) || x.gpuArch.read[string(raw)]
 	case prosePlatform:
 		// NCCL's lines (a pod's host name) never say it (see platformLine).
 		return x.prose.plat.settled() || x.marks&markNCCLInfo != 0

@@ -243,3 +243,17 @@ func TestPrefilterSkipsProseWords(t *testing.T) {
 		}
 	}
 }
+
+// A line that named a GPU, printed again by every rank, is not read in full
+// again; a line that names another GPU is.
+func TestPrefilterSkipsGPUNameRepeated(t *testing.T) {
+	x := New()
+	same := "torch.cuda.get_device_name(0) -> ok: NVIDIA H100 80GB HBM3"
+	x.Line(1, same)
+	if !quiet(x, same) {
+		t.Errorf("%q read in full a second time", same)
+	}
+	if other := "torch.cuda.get_device_name(1) -> ok: NVIDIA A100-SXM4-80GB"; quiet(x, other) {
+		t.Errorf("%q, another GPU, skipped", other)
+	}
+}

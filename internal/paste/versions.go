@@ -83,6 +83,12 @@ func (x *Extractor) gpuArchLine(s string, n int, raw string) {
 	if !containsAny(s, gpuNameWords...) || strings.Contains(s, "NCCL INFO") {
 		return
 	}
+	if g := &x.gpuArch; len(g.read) < maxNameLines {
+		if g.read == nil {
+			g.read = map[string]bool{}
+		}
+		g.read[raw] = true
+	}
 	for i, a := range gpuArchs {
 		if x.gpuArch.seen&(1<<i) == 0 && containsAny(s, a.words...) && a.re.MatchString(s) {
 			x.gpuArch.seen |= 1 << i
@@ -93,6 +99,10 @@ func (x *Extractor) gpuArchLine(s string, n int, raw string) {
 		x.gpuArch.dc.mark(n, raw)
 	}
 }
+
+// maxNameLines bounds the lines naming a GPU that are kept to know them
+// again (see done).
+const maxNameLines = 64
 
 // gpuArchFacts gives gpu.arch: the architecture when the names give one,
 // "mixed" when they give several, as p2p-probe reports it; below what the
