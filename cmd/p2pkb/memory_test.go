@@ -74,3 +74,21 @@ func TestReadingGC(t *testing.T) {
 		}
 	}
 }
+
+// The embedded KB is collected at the reading's rate while it loads, not
+// only at the heap limit; once loaded, the rate before it comes back.
+func TestEmbeddedKBCollectedWhileLoading(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	debug.SetGCPercent(100)
+	loaded := lowMemory("")
+	if got := debug.SetGCPercent(readingGCPercent); got != readingGCPercent {
+		t.Errorf("while the embedded KB loads, collecting at %d%%, want %d%%", got, readingGCPercent)
+	}
+	loaded()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("once loaded, collecting at %d%%, want 100%% as before", got)
+	}
+}

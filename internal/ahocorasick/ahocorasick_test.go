@@ -153,3 +153,21 @@ func BenchmarkScan(b *testing.B) {
 		}
 	}
 }
+
+// The trie takes room for its states and no more: literals that share
+// prefixes, and bytes above ASCII that share a class, need fewer states
+// than they have bytes.
+func TestTrieSizedToItsStates(t *testing.T) {
+	lits := []string{"NCCL WARN", "NCCL INFO", "NCCL", "cudaErrorPeerAccess", "cudaErrorPeer", "", "卡住", "卡死", "P2P"}
+	a := New(lits)
+	if len(a.trie) != cap(a.trie) {
+		t.Errorf("trie holds %d of room for %d", len(a.trie), cap(a.trie))
+	}
+	// The root, NCCL (4), " WARN" and " INFO" past it (5+4: they share the
+	// space), cudaErrorPeer (13), Access (6), 卡 and its next byte class
+	// shared (6 bytes as one class, the two words differ in no class: 6),
+	// P2P (3).
+	if got, want := len(a.trie)/int(a.n), 1+4+5+4+13+6+6+3; got != want {
+		t.Errorf("%d states, want %d", got, want)
+	}
+}

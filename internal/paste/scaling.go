@@ -135,8 +135,8 @@ var (
 		// One GPU and several set side by side, and the model's quality said
 		// to differ: "同样的模型单卡训练和双卡训练12个epochs测试精度有很大区别" (csuhan/ReDet#79).
 		`\b(?:single|one|1)[\s-]?gpu\b[^.\n]{0,30}?\b(?:multi-?\s?gpus?|multiple gpus|(?:[2-9]|two|four|eight)\s?gpus)\b[^.\n]{0,40}?\b(?:accuracy|acc|map|miou|loss|metrics?)\b[^.\n]{0,20}?\b(?:differ\w{0,4}|gap)\b|`+
-		`(?:单卡|单张卡|一张卡|单gpu)[^。\n]{0,20}(?:多卡|双卡|两卡|[2-9]\s?卡|多gpu|双gpu)[^。\n]{0,30}(?:准确率|准确度|正确率|精度|指标|效果|acc|map|loss|损失)[^。\n]{0,12}(?:区别|差别|差异|不同|不一样|不一致|差距)|`+
-		`(?:多卡|双卡|两卡|[2-9]\s?卡|多gpu|双gpu)[^。\n]{0,20}(?:单卡|单张卡|一张卡|单gpu)[^。\n]{0,30}(?:准确率|准确度|正确率|精度|指标|效果|acc|map|loss|损失)[^。\n]{0,12}(?:区别|差别|差异|不同|不一样|不一致|差距)|`+
+		`(?:单卡|单张卡|一张卡|单gpu)[^。\n]{0,20}(?:多卡|双卡|两卡|[2-9]\s?卡|多gpu|双gpu)`+zhMetricDiffers+`|`+
+		`(?:多卡|双卡|两卡|[2-9]\s?卡|多gpu|双gpu)[^。\n]{0,20}(?:单卡|单张卡|一张卡|单gpu)`+zhMetricDiffers+`|`+
 		// Better on one GPU: "the val mAp is higher using 1 Gpu" (RangiLyu/nanodet#392).
 		`\b(?:accuracy|acc|map|miou|f1|bleu|top-?1|psnr|auc|metrics?|scores?|results?)\b[^.\n]{0,40}?\b(?:higher|better)\b[^.\n]{0,30}?\b(?:with|using|on)\s(?:a\s|only\s|just\s)?(?:1|one|single)\s?(?:gpu|card)\b|`+
 		`(?:\bdoes(?:n't| not)|\bdid(?:n't| not)|\bnever|\bfails? to|\bwon't|\bcan't|\bcannot)\s(?:\w{1,12}\s)?converge\b[^.\n]{0,60}?\b(?:multi-?\s?gpus?|multiple gpus|(?:[2-9]|two|four|eight)\s?gpus|ddp)\b|`+
@@ -148,8 +148,8 @@ var (
 	// A figure of the model's quality said of one GPU and of several, on one
 	// line or two ("单GPU:{'loss': 0.0002, ...}", "双GPU:{'loss': ...}",
 	// QwenLM/Qwen#669; "Single GPU: accuracy 94.2").
-	reMetricOne  = pattern("metricOne", `(?i)(?:单卡|单张卡|一张卡|一块卡|单gpu|\b1\s?卡|\b(?:single|one|1)\s?(?:gpu|card)\b)[^\n]{0,40}?(?:准确率|准确度|正确率|精度|\bacc(?:uracy)?|\bmap|\bmiou|\bf1|\bbleu|\bloss|损失|\btop-?1)\W{0,4}(?:(?:大约|约|为|是|of|is|was|about|around|~)\W{0,2}){0,2}\d{1,3}(?:\.\d+)?`)
-	reMetricMany = pattern("metricMany", `(?i)(?:多卡|双卡|两卡|两张卡|双gpu|多gpu|\b[2-9]\s?(?:张|块)?卡|\b(?:[2-9]|two|four|eight)\s?(?:x\s)?(?:gpus|cards)\b|\bmulti-?\s?gpus?\b)[^\n]{0,40}?(?:准确率|准确度|正确率|精度|\bacc(?:uracy)?|\bmap|\bmiou|\bf1|\bbleu|\bloss|损失|\btop-?1)\W{0,4}(?:(?:大约|约|为|是|of|is|was|about|around|~)\W{0,2}){0,2}\d{1,3}(?:\.\d+)?`)
+	reMetricOne  = pattern("metricOne", `(?i)(?:单卡|单张卡|一张卡|一块卡|单gpu|\b1\s?卡|\b(?:single|one|1)\s?(?:gpu|card)\b)`+metricFigure)
+	reMetricMany = pattern("metricMany", `(?i)(?:多卡|双卡|两卡|两张卡|双gpu|多gpu|\b[2-9]\s?(?:张|块)?卡|\b(?:[2-9]|two|four|eight)\s?(?:x\s)?(?:gpus|cards)\b|\bmulti-?\s?gpus?\b)`+metricFigure)
 	// The steps of an epoch said not to fall with more GPUs, or every rank
 	// said to read the whole dataset ("on increasing the number of gpus and
 	// nodes, the number of steps for each epoch doesnot change",
@@ -161,6 +161,14 @@ var (
 	reMetricSpeed = pattern("metricSpeed", `(?i)\b(?:speed|throughput|it/s|s/it|slow(?:er)?|faster|latency|time)\b|速度|耗时|时间|慢|快`)
 )
 
+// metricFigure is a figure of the model's quality after the GPUs a line
+// names: the measure, then its value (reMetricOne, reMetricMany).
+const metricFigure = `[^\n]{0,40}?(?:准确率|准确度|正确率|精度|\bacc(?:uracy)?|\bmap|\bmiou|\bf1|\bbleu|\bloss|损失|\btop-?1)\W{0,4}(?:(?:大约|约|为|是|of|is|was|about|around|~)\W{0,2}){0,2}\d{1,3}(?:\.\d+)?`
+
+// zhMetricDiffers is the model's quality said in Chinese to differ, after
+// one GPU and several are named (reMetricSaid).
+const zhMetricDiffers = `[^。\n]{0,30}(?:准确率|准确度|正确率|精度|指标|效果|acc|map|loss|损失)[^。\n]{0,12}(?:区别|差别|差异|不同|不一样|不一致|差距)`
+
 // metricQualityWords are the words, as written, one of which every match of
 // reMetricSaid, reMetricOne and reMetricMany holds: what measures the model.
 var metricQualityWords = []string{"acc", "Acc", "ACC", "map", "mAP", "mAp", "MAP", "Map", "miou", "mIoU", "MIOU", "mIOU", "f1", "F1", "bleu", "BLEU", "Bleu", "wer", "WER", "cer", "CER",
@@ -169,7 +177,7 @@ var metricQualityWords = []string{"acc", "Acc", "ACC", "map", "mAP", "mAp", "MAP
 
 // metricStepsWords are the words, as written, one of which every match of
 // reMetricSteps holds.
-var metricStepsWords = []string{"change", "Change", "CHANGE", "decrease", "go down", "drop", "shrink", "the same", "unchanged", "whole", "full", "entire", "same", "complete",
+var metricStepsWords = []string{"change", "Change", "CHANGE", "decrease", "go down", "drop", "shrink", "unchanged", "whole", "full", "entire", "same", "complete",
 	"没变", "没有变", "不变", "一样", "相同", "数据"}
 
 // metricTriggerWords wake the reader (prefilter.go): the words of a change

@@ -24,7 +24,7 @@ const TablePath = "assets/paste.table.js"
 var patterns = map[string]string{}
 
 // pattern records src under name for the browser, and compiles it when a
-// line first asks it (TestPatternsPortable compiles every one).
+// line first asks it (TestPatternsCompile compiles every one).
 func pattern(name, src string) *lazyRegexp {
 	if _, dup := patterns[name]; dup {
 		panic("paste: pattern " + name + " defined twice")
