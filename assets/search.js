@@ -795,7 +795,7 @@
           }
         });
         docs = byReadsDocs(docs);
-        if (docs.length) { out.push({ line: p.line, text: p.text.trim(), docs: docs.concat(byReadsDocs(open)), own: own }); }
+        if (docs.length) { out.push({ fact: p.name, line: p.line, text: p.text.trim(), docs: docs.concat(byReadsDocs(open)), own: own }); }
       });
       return Promise.all(out.map(function (m) {
         return Promise.all(m.docs.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)).then(function (c) { return rowResult(c[d % meta.chunk]); }); }))
@@ -961,6 +961,8 @@
   // wordsQuery mirrors diagnose's wordsQuery: the paste's distinct prose
   // lines from the first, until they hold the words a search ranks by.
   var LOG_LINE = new RegExp(W.logLine), PERSON = new RegExp(W.person.replace(/^\(\?i\)/, ""), "i");
+  // LINK mirrors search.LinkWords: words of the path between GPUs.
+  var LINK = new RegExp(W.linkWords.replace(/^\(\?i\)/, ""), "i");
   // told mirrors search.Told: a sentence a person wrote, not a program's line.
   function told(l) {
     var P = window.p2pkbPaste, t = l.trim();
@@ -1013,15 +1015,18 @@
   function renderByWords(section, w, facts, known) {
     var t = function (k) { return section.dataset[k] || k; };
     // Beside recognized lines, only the entries that are not already a
-    // cause, after the results: the recognized answer comes first.
-    var where = w.beside ? document.getElementById("search-beside") : section;
+    // cause, after the results: the recognized answer comes first. Before
+    // a consumer GPU's causes (w.before, diagnose's gpuOnly), all of them,
+    // first.
+    var where = w.beside && !w.before ? document.getElementById("search-beside") : section;
     Array.prototype.forEach.call(where.querySelectorAll(".causes.by-words"), function (b) { b.remove(); });
-    var entries = w.beside ? w.entries.filter(function (r) { return !known[r.id]; }) : w.entries;
+    var entries = w.beside && !w.before ? w.entries.filter(function (r) { return !known[r.id]; }) : w.entries;
     if (!entries.length) { return; }
     var box = el("div", "causes by-words");
     box.dataset.byWords = "true";
     if (w.beside) { box.dataset.beside = "true"; }
-    var key = w.beside ? "besideWords" : "byWords";
+    if (w.before) { box.dataset.before = "true"; }
+    var key = w.before ? "beforeWords" : w.beside ? "besideWords" : "byWords";
     box.appendChild(el("p", "causes-head", w.partial ? t(key + "Part").replace("%d", w.lines).replace("%d", w.of).replace("%d", w.terms) : t(key)));
     var causes = entries.map(function (r, i) {
       var v = judge(r, facts, false);
@@ -1033,7 +1038,7 @@
       ol.appendChild(causeItem(section, c.r, c.truth, c.reasons, facts, ""));
     });
     box.appendChild(ol);
-    where.appendChild(box);
+    if (w.before) { where.insertBefore(box, where.firstChild); } else { where.appendChild(box); }
     where.hidden = false;
   }
 
@@ -1149,6 +1154,10 @@
         groups.forEach(function (g) { g.causes.forEach(function (c) { known[c.result.id] = true; }); });
         composed.forEach(function (c) { c.causes.forEach(function (x) { known[x.result.id] = true; }); });
         renderByWords(causes, closest, facts, known);
+        if (closest.before) {
+          // The closest entries lead the result list as they lead the causes.
+          groups = [{ causes: closest.entries.map(function (r) { return { result: r }; }) }].concat(groups);
+        }
       }
       return groups;
     };
@@ -1180,8 +1189,11 @@
       // explain answers; beside recognized lines, those closest to a
       // description long enough to tell a story (search.LongWords).
       var recognized = results.some(function (r) { return r.match; }) || composed.length > 0 || symptoms.length > 0;
-      if (recognized && wordsQuery(q).told < W.longWords) { return results; }
-      return closestByWords(q, lang).then(function (w) { if (w) { w.beside = recognized; } closest = w; return results; });
+      // Only a consumer GPU named, with a description that speaks of no
+      // path between GPUs: its closest entries first (diagnose's gpuOnly).
+      var wq = wordsQuery(q), gpuOnly = symptoms.length > 0 && symptoms.every(function (m) { return m.fact === "gpu.consumer"; }) && !LINK.test(wq.query);
+      if (recognized && wq.told < W.longWords && !gpuOnly) { return results; }
+      return closestByWords(q, lang).then(function (w) { if (w) { w.beside = recognized; w.before = gpuOnly; } closest = w; return results; });
     }).then(function (results) {
       shown = results;
       results = rankCauses(results, showCauses());

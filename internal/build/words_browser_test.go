@@ -75,6 +75,32 @@ func TestBrowserByWords(t *testing.T) {
 		}
 	}
 
+	// A GeForce card named in a paste that speaks of no path between GPUs:
+	// the closest entries first, the card's causes after them, as explain
+	// answers (https://github.com/rosinality/style-based-gan-pytorch/issues/65);
+	// a word of the path puts the card's first.
+	const gtx = "Seems GPUs utilization is not the same:\n[0] GeForce GTX 1080 Ti | 71'C,  98 % |  4539 / 11176 MB | my_user(4521M) root(5M)\n[1] GeForce GTX 1080 Ti | 60'C,  57 % |  3145 / 11178 MB | my_user(3133M)\nIs this normal?\nOn [0] I have 90-100% utilization all the time and it's more stable, on [1] I have 70-100% utilization and it's more jumping, so it's more or less ok, but I have 1.23s/it for 64p on 2 1080ti, which is quite slow.\n"
+	boxes := `Array.from(document.querySelectorAll('#search-causes > .causes')).map(b => (b.dataset.before ? "before " : b.dataset.symptom ? "symptom " : "other ") + (b.querySelector('li[data-cause-id]') || {dataset: {}}).dataset.causeId)`
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{gtx, []string{"before pytorch/multi-gpu-slower-than-one-gpu", "symptom cuda/geforce-peer-access-no"}},
+		{gtx + "Could P2P between the two cards be the problem?\n", []string{"symptom cuda/geforce-peer-access-no"}},
+	} {
+		runQuery(t, b, root, "en", c.q)
+		got := browsertest.Eval[[]string](b, boxes)
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("%.40q: the page's boxes %v, want %v", c.q, got, c.want)
+		}
+		if first := browsertest.Eval[string](b, `document.querySelector('#search-results li').dataset.resultId`); first != strings.Fields(c.want[0])[1] {
+			t.Errorf("%.40q: the first result is %s, want %s", c.q, first, c.want[0])
+		}
+		if strings.HasPrefix(c.want[0], "before ") {
+			b.Screenshot("before_words_en")
+		}
+	}
+
 	// The panel: no facts in prose, and a link that asks the search page.
 	b.Do(chromedp.Navigate(root+"en/index.html"), chromedp.WaitReady(chromedp.CSS("#machine")))
 	if msg := paste(t, b, q); !strings.Contains(msg, "No output this site knows was recognized") || !strings.Contains(msg, "the known problems closest to its words") {

@@ -47,12 +47,16 @@ type Message struct {
 	// tell a story came with recognized lines, and these entries, none of
 	// them already a cause, come after those lines' causes. Words says which
 	// part of the input found them.
-	ByWords bool   `json:"by_words,omitempty"`
-	Beside  bool   `json:"beside_recognized,omitempty"`
-	Words   *Words `json:"words,omitempty"`
+	ByWords bool `json:"by_words,omitempty"`
+	Beside  bool `json:"beside_recognized,omitempty"`
+	// Before: the recognized lines only name a consumer GPU (gpuOnly), and
+	// the description's closest entries come first.
+	Before bool   `json:"before_recognized,omitempty"`
+	Words  *Words `json:"words,omitempty"`
 
-	judged  bool // there were facts to judge the causes by
-	wrapper bool // every cause is a wrapper (search.Candidate.Wrapper): the message names no failure of its own
+	judged  bool   // there were facts to judge the causes by
+	symptom string // symptoms: the fact whose message it is
+	wrapper bool   // every cause is a wrapper (search.Candidate.Wrapper): the message names no failure of its own
 }
 
 // Cause is one entry as a cause of a message, judged against the facts.
@@ -440,6 +444,7 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 	}
 	facts := mergeFacts(f, o)
 	var errs, notes []Message
+	gpuOnly := false // every symptom that answers names a consumer GPU, and no error line has a cause
 	// Whether every error line says only that something hung (hangFirst);
 	// messages written as they came are left as written.
 	hangs := o.Paste != nil && !o.Follow
@@ -474,6 +479,10 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 			return nil, sum, err
 		}
 		errs = append(sym, errs...)
+		gpuOnly = !o.Follow && len(sym) > 0
+		for _, m := range sym {
+			gpuOnly = gpuOnly && m.symptom == "gpu.consumer"
+		}
 		for _, m := range sym {
 			if !o.Follow {
 				break
@@ -504,6 +513,23 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 		return []Message{*m}, sum, nil
 	}
 	msgs := append(errs, notes...)
+	// A GeForce card named says what the machine is, not what went wrong:
+	// with a description that speaks of no path between GPUs
+	// (search.LinkWords), the entries closest to its words come first
+	// (memory, a launch, a model's split are what such reports were
+	// about), the card's causes after them. On the report sets, of the 45
+	// such pastes with close entries, the card's first cause was of the
+	// right family in 18, the closest entry in 23.
+	if gpuOnly && !search.LinkWords(words.b.String()) {
+		m, err := byWords(s, words, facts, o, nil)
+		if err != nil {
+			return nil, sum, err
+		}
+		if m != nil {
+			m.Beside, m.Before = true, true
+			return append([]Message{*m}, msgs...), sum, nil
+		}
+	}
 	// A description told beside the recognized lines (a person's story of
 	// what they ran and saw) is also read for its words: the recognized
 	// causes first, then the entries closest to the story that are not

@@ -78,7 +78,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			return search.SymptomBefore(rs[i].symptom, rs[j].symptom)
 		})
 		text := strings.TrimSpace(p.Text)
-		m := Message{Line: p.Line, LineText: text, Match: strings.TrimSuffix(text, "…"), Severity: "error", judged: len(f) > 0}
+		m := Message{Line: p.Line, LineText: text, Match: strings.TrimSuffix(text, "…"), Severity: "error", judged: len(f) > 0, symptom: p.Name}
 		m.conclude(s, rs, f, o)
 		out = append(out, m)
 	}

@@ -188,7 +188,10 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options, shown map[st
 // part of the input found them.
 func wordsNote(lang string, m Message) string {
 	key := "by_words"
-	if m.Beside {
+	switch {
+	case m.Before:
+		key = "before_words"
+	case m.Beside:
 		key = "beside_words"
 	}
 	if m.Words.Partial {
@@ -201,10 +204,14 @@ func init() {
 	for lang, m := range map[string]map[string]string{
 		"en": {"by_words": "No known error line. Closest entries by the words of the input (not a recognized message; check that the cause fits):",
 			"by_words_part":     "No known error line. Closest entries by the words of the input (not a recognized message; check that the cause fits). Only the words of lines 1-%d of %d were used: the first %d distinct words, as many as a search ranks by:",
+			"before_words":      "The GPU named says what the machine is, not what went wrong, and the input speaks of no path between GPUs: first the entries closest to its words (not a recognized message; check that the cause fits):",
+			"before_words_part": "The GPU named says what the machine is, not what went wrong, and the input speaks of no path between GPUs: first the entries closest to its words (not a recognized message; check that the cause fits). Only the words of lines 1-%d of %d were used: the first %d distinct words, as many as a search ranks by:",
 			"beside_words":      "Also close to the words of the description, beside the recognized lines (not a recognized message; check that the cause fits):",
 			"beside_words_part": "Also close to the words of the description, beside the recognized lines (not a recognized message; check that the cause fits). Only the words of lines 1-%d of %d were used: the first %d distinct words, as many as a search ranks by:"},
 		"zh": {"by_words": "没有已知的错误行。按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）：",
 			"by_words_part":     "没有已知的错误行。按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）。只用了第 1-%d 行（共 %d 行）的词语：前 %d 个不同的词，即搜索排序所用的全部词数：",
+			"before_words":      "所列的 GPU 只说明机器是什么，没有说明出了什么问题，输入也没有提到 GPU 之间的通路：先列出按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）：",
+			"before_words_part": "所列的 GPU 只说明机器是什么，没有说明出了什么问题，输入也没有提到 GPU 之间的通路：先列出按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）。只用了第 1-%d 行（共 %d 行）的词语：前 %d 个不同的词，即搜索排序所用的全部词数：",
 			"beside_words":      "除已识别的行之外，按描述的词语也接近的条目（不是识别出的信息；请核对原因是否相符）：",
 			"beside_words_part": "除已识别的行之外，按描述的词语也接近的条目（不是识别出的信息；请核对原因是否相符）。只用了第 1-%d 行（共 %d 行）的词语：前 %d 个不同的词，即搜索排序所用的全部词数："},
 	} {

@@ -197,6 +197,46 @@ func TestByWordsBesideRecognized(t *testing.T) {
 	}
 }
 
+// A paste that names a GeForce card and says nothing else went wrong on the
+// path between GPUs is answered first by its words, the card's causes after;
+// a word of the path puts the card's causes first again.
+func TestByWordsBeforeConsumerGPU(t *testing.T) {
+	// https://github.com/rosinality/style-based-gan-pytorch/issues/65: two
+	// GTX 1080 Ti, one used less than the other; the answer was the
+	// training's own split of work, not the path between them.
+	const in = "Seems GPUs utilization is not the same:\n" +
+		"[0] GeForce GTX 1080 Ti | 71'C,  98 % |  4539 / 11176 MB | my_user(4521M) root(5M)\n" +
+		"[1] GeForce GTX 1080 Ti | 60'C,  57 % |  3145 / 11178 MB | my_user(3133M)\n" +
+		"Is this normal?\n" +
+		"On [0] I have 90-100% utilization all the time and it's more stable, on [1] I have 70-100% utilization and it's more jumping, so it's more or less ok, but I have 1.23s/it for 64p on 2 1080ti, which is quite slow.\n"
+	const consumer = "cuda/geforce-peer-access-no"
+	d := explainJSON(t, in)
+	if len(d.Messages) < 2 {
+		t.Fatalf("%d messages, want the closest entries and the card's", len(d.Messages))
+	}
+	first, card := d.Messages[0], d.Messages[1]
+	if !first.ByWords || !first.Before || !first.Beside || len(first.Causes) == 0 || first.Causes[0].ID != "pytorch/multi-gpu-slower-than-one-gpu" {
+		t.Errorf("first message: by words %v, before %v, causes %v; want the closest entries, several GPUs no faster than one first", first.ByWords, first.Before, idsOf(first.Causes))
+	}
+	if card.ByWords || card.Line != 2 || len(card.Causes) == 0 || card.Causes[0].ID != consumer || d.Errors != 1 {
+		t.Errorf("second message: line %d, by words %v, causes %v, %d errors; want the card's at line 2", card.Line, card.ByWords, idsOf(card.Causes), d.Errors)
+	}
+	var out bytes.Buffer
+	if _, err := Explain(&out, repoSite(t), strings.NewReader(in), nil, Options{Lang: "zh", Paste: paste.New()}); err != nil {
+		t.Fatal(err)
+	}
+	if txt := out.String(); !strings.Contains(txt, text("zh", "before_words")) || strings.Index(txt, "multi-gpu-slower-than-one-gpu") > strings.Index(txt, consumer) {
+		t.Errorf("the text does not say why the closest entries come first, or puts them after the card's:\n%s", txt)
+	}
+	// The same paste that asks about the path: the card's causes first.
+	for _, said := range []string{"Could P2P between the two cards be the problem?\n", "Is NCCL slow on these cards?\n", "They sit on a PCIe x8 slot each.\n"} {
+		d := explainJSON(t, in+said)
+		if m := d.Messages[0]; m.ByWords || len(m.Causes) == 0 || m.Causes[0].ID != consumer {
+			t.Errorf("%q: first message by words %v, causes %v; want the card's", said, m.ByWords, idsOf(m.Causes))
+		}
+	}
+}
+
 func idsOf(cs []Cause) []string {
 	var ids []string
 	for _, c := range cs {

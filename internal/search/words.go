@@ -62,6 +62,17 @@ const personSource = `(?i)(?:^|[^\w'])(?:i|i'm|i've|i'd|i'll|my|me|we|we're|we'v
 
 var person = regexp.MustCompile(personSource)
 
+// linkWordsSource finds words of the path between GPUs or of what uses it:
+// peer access, NCCL, NVLink, an all-reduce, IPC, PCIe, the topology,
+// bandwidth. A description that names a GeForce card and none of these is
+// most often about something else (memory, a launch, a model's split).
+const linkWordsSource = `(?i)p2p|peer|nccl|nvlink|all[_ -]?reduce|\bipc\b|pcie|topo|cudamemcpy|bandwidth|busbw|gb/s|bridge|\bsli\b`
+
+var linkWords = regexp.MustCompile(linkWordsSource)
+
+// LinkWords tells whether text speaks of the path between GPUs.
+func LinkWords(text string) bool { return linkWords.MatchString(text) }
+
 // Person tells whether a line told by a person (Told) speaks of them.
 func Person(line string) bool { return person.MatchString(line) }
 
@@ -229,9 +240,10 @@ type WordsRules struct {
 	MinScore   float64 `json:"minScore"`
 	MinShared  float64 `json:"minShared"`
 	LongWords  int     `json:"longWords"`
-	LogLine    string  `json:"logLine"`  // Told's marks of a program's line
-	NotProse   string  `json:"notProse"` // a program's lines that read as words (notProseSource)
-	Person     string  `json:"person"`   // Person's words
+	LogLine    string  `json:"logLine"`   // Told's marks of a program's line
+	NotProse   string  `json:"notProse"`  // a program's lines that read as words (notProseSource)
+	Person     string  `json:"person"`    // Person's words
+	LinkWords  string  `json:"linkWords"` // LinkWords' words
 	MinSharedL float64 `json:"minSharedLong"`
 	ProseWords int     `json:"proseWords"`
 	MaxLine    int     `json:"maxProseLine"`
@@ -242,7 +254,7 @@ type WordsRules struct {
 
 // WordsTable is WordsRules with this package's values.
 func WordsTable() WordsRules {
-	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared, LongWords: LongWords, MinSharedL: MinSharedLong, LogLine: logLineSource, NotProse: notProseSource, Person: personSource,
+	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared, LongWords: LongWords, MinSharedL: MinSharedLong, LogLine: logLineSource, NotProse: notProseSource, Person: personSource, LinkWords: linkWordsSource,
 		ProseWords: proseWords, MaxLine: maxProseLine, MaxTerms: MaxQueryTerms, MaxBytes: MaxQueryBytes, Lang: wordsLang}
 }
 
