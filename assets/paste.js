@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), mixed: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
@@ -621,6 +621,7 @@
     }
     if (!p.diverge.set && containsAny(s, T.words.diverge) && s.indexOf("NCCL INFO") < 0 && RE.ranksDiverge.test(s)) { mark(p.diverge, n, raw); }
     if (!p.elsewhere.set && containsAny(s, T.words.elsewhere) && s.indexOf("NCCL INFO") < 0 && RE.elsewhere.test(s)) { mark(p.elsewhere, n, raw); }
+    if (!p.mixed.set && containsAny(s, T.words.mixedDevices) && s.indexOf("NCCL INFO") < 0 && RE.mixedDevices.test(s)) { mark(p.mixed, n, raw); }
     if (!p.training.set && containsAny(s, T.words.training) && s.indexOf("NCCL INFO") < 0 && RE.training.test(s)) { mark(p.training, n, raw); }
     if (!p.loopback.set && containsAny(s, T.words.masterLoopback) && s.indexOf("NCCL INFO") < 0 && RE.masterLoopback.test(s)) { mark(p.loopback, n, raw); }
     if (!p.second.set && containsAny(s, T.words.secondJob) && containsAny(s, T.words.secondJobNouns) && s.indexOf("NCCL INFO") < 0 && RE.secondJob.test(s)) { mark(p.second, n, raw); }

@@ -64,7 +64,7 @@ const (
 	gpuNameLine                   // a GPU's name as nvidia-smi prints it, for nccl-tests' link
 	gpuArchName                   // a GPU's name that gives its architecture (versions.go)
 	customARName                  // the custom all-reduce named (customar.go)
-	proseScaling                  // several GPUs no faster than one, DataParallel, kvstore (scaling.go), work on GPUs other than the one chosen (reElsewhere)
+	proseScaling                  // several GPUs no faster than one, DataParallel, kvstore (scaling.go), work on GPUs other than the one chosen (reElsewhere), tensors on different devices (reMixedDevices)
 	sameGPU                       // several ranks on one GPU, said or shown by NCCL's set-up lines (scaling.go)
 	proseACS                      // ACS said to be on
 	proseIOMMU                    // the IOMMU said to be on, or GRUB's command line
@@ -207,6 +207,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(scaleWords, proseScaling)...)
 	out = append(out, wordTriggers(oneUsedWords, proseScaling)...)
 	out = append(out, wordTriggers(elsewhereWords, proseScaling)...)
+	out = append(out, wordTriggers(mixedDevicesWords, proseScaling)...)
 	out = append(out, wordTriggers(sameGPUWords, sameGPU)...)
 	out = append(out, wordTriggers(acsWords, proseACS)...)
 	out = append(out, wordTriggers(initLogWords, proseInit)...)
@@ -440,7 +441,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseBWCarrier:
 		return x.prose.bwCar || x.marks&markNCCLInfo != 0
 	case proseScaling:
-		return x.scale.fail.set && x.scale.dp && x.prose.elsewhere.set || x.marks&markNCCLInfo != 0
+		return x.scale.fail.set && x.scale.dp && x.prose.elsewhere.set && x.prose.mixed.set || x.marks&markNCCLInfo != 0
 	case sameGPU:
 		// NCCL's set-up lines are read for their busId; the same line again
 		// (a log pasted twice, a benchmark's repeats) adds nothing.

@@ -176,6 +176,15 @@ var (
 	reElsewhere = pattern("elsewhere", `(?i)(?:其他|其它|另外|别的)的?(?:显卡|卡|gpu)上?也?会?有(?:显存)?占用|\d(?:\s?[，,、]\s?\d){1,6}\s?号?(?:显卡|卡|gpu)?上?也会?有(?:显存)?占用|`+
 		`\b(?:still|also)\s(?:\w{1,12}\s){0,2}(?:uses?|using|allocat\w{0,6}|occup\w{0,5}|takes?|creates?)\s(?:\w{1,12}\s){0,3}?(?:memory\s)?on\s(?:the\s)?(?:first|other|all|every|each)\s(?:\w{1,12}\s)?(?:gpus?|cards?|devices?)\b|`+
 		`\bdefaults?\sto\s(?:using\s)?(?:the\s)?first\s(?:gpu|card|device)\b|\b(?:the\s)?(?:first\s(?:gpu|card)|gpu\s?0|cuda:0)\s(?:is|was)\s(?:still|also)\s(?:being\s)?used\b`)
+	// Tensors said to be on different devices, in words rather than
+	// PyTorch's own line: "提示中间计算部分变量不在同一个 device 上"
+	// (OpenBMB/MiniCPM-V#125), "说是所有的张量 必须在一块卡上"
+	// (PKU-YuanGroup/Video-LLaVA#105), "被部署到了和input_ids不同的gpu上"
+	// (OpenGVLab/InternVL#95). A model split over GPUs whose code uses one
+	// GPU's tensor on another's, the program's placement.
+	reMixedDevices = pattern("mixedDevices", `(?i)\b(?:not|aren't|isn't|weren't|wasn't)\s(?:all\s)?(?:on|in)\s(?:the\s)?same\s(?:device|gpu|cuda device|card)\b|`+
+		`\b(?:tensors?|inputs?|weights?|variables?|parameters?|arguments?|activations?)\b[^.\n]{0,40}?\b(?:on|in|to)\s(?:two\s)?different\s(?:devices|gpus|cards)\b|`+
+		`不在同一(?:个|张|块)?\s?(?:device|设备|gpu|卡|显卡)|(?:必须|需要|应该|要)在(?:同)?一(?:块|张|个)(?:卡|显卡|gpu|设备|device)上|(?:和|与|跟)[^，。,\n]{0,30}不同的\s?(?:gpu|卡|显卡|设备|device)上`)
 	// A training run, said or shown ("training hangs", "Epoch 3", "loss",
 	// "fine-tuning", "训练", "微调"): a hang in training is, in the reports
 	// behind the entries, more often ranks out of step (a branch, an uneven
@@ -523,6 +532,11 @@ var trainingWords = []string{"train", "Train", "TRAIN", "poch", "POCH", "loss", 
 // reNodeLocal holds.
 var nodeLocalWords = []string{"shared", "Shared", "SHARED", "ode-local", "ode local", "ODE-LOCAL", "ode-specific", "ode specific", "ODE-SPECIFIC", "node", "Node", "NODE", "machine", "Machine", "MACHINE", "host", "Host", "HOST", "共享"}
 
+// mixedDevicesWords are the words, as written, one of which every match of
+// reMixedDevices holds.
+var mixedDevicesWords = []string{"same device", "same Device", "same DEVICE", "same GPU", "same gpu", "same cuda", "same CUDA", "same card", "different device", "different GPU", "different gpu", "different card",
+	"同一", "不同的", "一块卡", "一张卡", "一个卡", "一块显卡", "一张显卡", "一个设备", "一块设备", "一块gpu", "一块GPU", "一张gpu", "一张GPU", "一个gpu", "一个GPU", "一个device"}
+
 // secondJobWords are the words, as written, one of which every match of
 // reSecondJob holds.
 var secondJobWords = []string{"same", "Same", "SAME", "machine", "Machine", "node", "Node", "server", "Server", "host", "Host", "computer", "Computer", "workstation", "Workstation", " box", "同一", "同时"}
@@ -572,6 +586,7 @@ type prose struct {
 	second    event // a line that says a second job runs on the same machine
 	training  event // a line that says or shows a training run
 	elsewhere event // a line that says memory or work lands on GPUs other than the one chosen
+	mixed     event // a line that says tensors are on different devices
 	oneNode   event // a line that says a run works on one node
 	multiFail event // a line that says a run fails or hangs across nodes
 	power     event // a line that says the whole machine reboots or powers off
@@ -660,6 +675,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.elsewhere.set && containsAny(s, elsewhereWords...) && !strings.Contains(s, "NCCL INFO") && reElsewhere.MatchString(s) {
 		p.elsewhere.mark(n, raw)
+	}
+	if !p.mixed.set && containsAny(s, mixedDevicesWords...) && !strings.Contains(s, "NCCL INFO") && reMixedDevices.MatchString(s) {
+		p.mixed.mark(n, raw)
 	}
 	if !p.training.set && containsAny(s, trainingWords...) && !strings.Contains(s, "NCCL INFO") && reTraining.MatchString(s) {
 		p.training.mark(n, raw)
@@ -906,6 +924,7 @@ var proseFactRows = []proseFact{
 	{"launch.second_job", 1, Said, "second", func(p *prose) event { return p.second }, ""},
 	{"run.training", 1, Said, "training", func(p *prose) event { return p.training }, ""},
 	{"gpu.unwanted_use", 1, Said, "elsewhere", func(p *prose) event { return p.elsewhere }, ""},
+	{"devices.mixed", 1, Said, "mixed", func(p *prose) event { return p.mixed }, ""},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"loss.nan", 1, Said, "lossNaN", func(p *prose) event { return p.lossNaN }, "nanNotPaired"},

@@ -615,6 +615,8 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},
 	{"ranks.same_gpu", "ranks.same_gpu"},
+	// Tensors said to be on different devices: the program's placement.
+	{"devices.mixed", "devices.mixed"},
 	{"gpu.unwanted_use", "gpu.unwanted_use"},
 	{"version.regression", "version.regression"},
 	// Harmless messages said in words (noise.go), below every fault.

@@ -146,6 +146,7 @@ func Table() []byte {
 	t.Words["secondJobNouns"] = secondJobNouns
 	t.Words["training"] = trainingWords
 	t.Words["elsewhere"] = elsewhereWords
+	t.Words["mixedDevices"] = mixedDevicesWords
 	t.Words["timeoutSaid"] = timeoutSaidWords
 	t.Words["close"] = closeWords
 	t.Words["issueForm"] = append([]string{issueFormQuestion}, issueFormAnswers...)
