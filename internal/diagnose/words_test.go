@@ -107,12 +107,10 @@ func TestByWordsLeavesNoiseAlone(t *testing.T) {
 
 // A description of LongWords words or more is answered when its first
 // entry holds MinSharedLong of its words: the real description of
-// https://github.com/wilicc/gpu-burn/issues/92 shares less than MinShared
+// https://github.com/openucx/ucx/issues/10868 shares less than MinShared
 // with any entry, as long stories do.
 func TestByWordsLongDescription(t *testing.T) {
-	const in = "gpu_burn fails to test _NVIDIA H100 80GB HBM3_. I'll provide a successful test on a similar _NVIDIA H100 PCIe_ with the same OS configuration.\n" +
-		"* Why does the test fail? NVLink vs PCIe?\n" +
-		"* How do I interpret this error message where gpu_burn fails to exit properly? It throws itself into an infinite loop.\n"
+	const in = "We recently updated the CUDA drivers on our H100 nodes from R565 to R575. After the update, I observed an increase in the GPU-to-GPU latency while running OSU tests. After some debugging, I believe that it should be related to the inability of UCP to register an rcache.\n"
 	d := explainJSON(t, in)
 	if len(d.Messages) != 1 || !d.Messages[0].ByWords {
 		t.Fatalf("%d messages, want one by words", len(d.Messages))
