@@ -1001,8 +1001,11 @@
     if (!w.query) { return Promise.resolve(null); }
     var by = lang === W.lang || HAN_ANY.test(w.query) ? lang : W.lang;
     return search(w.query, by, W.results).then(function (res) {
-      var out = res.filter(function (r) { return r.kind === "entry"; }).slice(0, W.closest);
-      if (!out.length || out[0].score < W.minScore || (out[0].shared || 0) < (w.terms >= W.longWords ? W.minSharedLong : W.minShared)) { return null; }
+      // From the first entry that reaches the floors (search.Index.Closest).
+      var floor = w.terms >= W.longWords ? W.minSharedLong : W.minShared, entries = res.filter(function (r) { return r.kind === "entry"; }), i = 0;
+      while (i < entries.length && (entries[i].score < W.minScore || (entries[i].shared || 0) < floor)) { i++; }
+      var out = entries.slice(i, i + W.closest);
+      if (!out.length) { return null; }
       if (by !== lang) {
         out = out.map(function (r) { var x = Object.assign({}, r); x.path = lang + r.path.slice(by.length); return x; });
       }

@@ -1,6 +1,7 @@
 package build_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/p2pkb/p2pkb/internal/browsertest"
+	"github.com/p2pkb/p2pkb/internal/diagnose"
+	pastefacts "github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/search"
 )
 
@@ -99,6 +102,22 @@ func TestBrowserByWords(t *testing.T) {
 		if strings.HasPrefix(c.want[0], "before ") {
 			b.Screenshot("before_words_en")
 		}
+	}
+
+	// An entry ranked first that misses the floors is passed over in the
+	// page as in explain (https://github.com/deepspeedai/DeepSpeed/issues/4034).
+	const ds = "When the code runs to \u201ddeepspeed.initialize(model=model, model_parameters=model.parameters(), config=ds_config)\u201c\uff0cthe program unable to execute.\n"
+	var d diagnose.Diagnosis
+	var explained bytes.Buffer
+	if _, err := diagnose.Explain(&explained, repoModel(t), strings.NewReader(ds), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(explained.Bytes(), &d); err != nil || len(d.Messages) == 0 || len(d.Messages[0].Causes) == 0 {
+		t.Fatalf("explain: %v, %d messages", err, len(d.Messages))
+	}
+	runQuery(t, b, root, "en", ds)
+	if got := browsertest.Eval[string](b, `(b => b ? b.querySelector('li[data-cause-id]').dataset.causeId : "")(document.querySelector('#search-causes .causes[data-by-words="true"]'))`); got != d.Messages[0].Causes[0].ID {
+		t.Errorf("the page's first entry by words is %q, explain's %q", got, d.Messages[0].Causes[0].ID)
 	}
 
 	// The panel: no facts in prose, and a link that asks the search page.

@@ -195,6 +195,44 @@ func TestByWordsBesideRecognized(t *testing.T) {
 	}
 }
 
+// An entry that ranks first on a rare word or two but holds too little of
+// the input is passed over, and the first entry that reaches the floors
+// leads the closest: the description of
+// https://github.com/deepspeedai/DeepSpeed/issues/4034 is answered although
+// the search's first entry holds less of it than MinShared asks.
+func TestByWordsPassesOverEntryBelowFloor(t *testing.T) {
+	const in = "When the code runs to \u201ddeepspeed.initialize(model=model, model_parameters=model.parameters(), config=ds_config)\u201c\uff0cthe program unable to execute.\n"
+	d := explainJSON(t, in)
+	if len(d.Messages) != 1 || !d.Messages[0].ByWords || len(d.Messages[0].Causes) == 0 {
+		t.Fatalf("%d messages, want one by words with causes", len(d.Messages))
+	}
+	m := d.Messages[0]
+	ix, err := wordsIndex(repoSite(t), "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ix.Search(m.Words.Query, "en", search.WordsResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	passed := 0
+	for _, r := range res {
+		if r.Kind != "entry" {
+			continue
+		}
+		if r.Score >= search.MinWordsScore && r.Shared >= search.MinShared {
+			if r.ID != m.Causes[0].ID && !slices.ContainsFunc(m.Causes, func(c Cause) bool { return c.ID == r.ID }) {
+				t.Errorf("the first entry that reaches the floors, %s, is not among the causes %v", r.ID, idsOf(m.Causes))
+			}
+			break
+		}
+		passed++
+	}
+	if passed == 0 {
+		t.Errorf("the search's first entry reaches the floors: the input does not test passing over one")
+	}
+}
+
 // A paste that names a GeForce card and says nothing else went wrong on the
 // path between GPUs is answered first by its words, the card's causes after;
 // a word of the path puts the card's causes first again.
