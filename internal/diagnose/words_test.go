@@ -119,14 +119,7 @@ func TestByWordsLongDescription(t *testing.T) {
 	if m.Words.Terms < search.LongWords {
 		t.Fatalf("%d ranking words, want at least %d", m.Words.Terms, search.LongWords)
 	}
-	ix, err := wordsIndex(repoSite(t), "en")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := ix.Search(m.Words.Query, "en", search.WordsResults)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := wordsSearch(t, m.Words.Query)
 	for _, r := range res {
 		if r.Kind != "entry" {
 			continue
@@ -207,14 +200,7 @@ func TestByWordsPassesOverEntryBelowFloor(t *testing.T) {
 		t.Fatalf("%d messages, want one by words with causes", len(d.Messages))
 	}
 	m := d.Messages[0]
-	ix, err := wordsIndex(repoSite(t), "en")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := ix.Search(m.Words.Query, "en", search.WordsResults)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := wordsSearch(t, m.Words.Query)
 	passed := 0
 	for _, r := range res {
 		if r.Kind != "entry" {
@@ -271,6 +257,20 @@ func TestByWordsBeforeConsumerGPU(t *testing.T) {
 			t.Errorf("%q: first message by words %v, causes %v; want the card's", said, m.ByWords, idsOf(m.Causes))
 		}
 	}
+}
+
+// wordsSearch is the search the closest entries of query are taken from.
+func wordsSearch(t *testing.T, query string) []search.Result {
+	t.Helper()
+	ix, err := wordsIndex(repoSite(t), "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ix.Search(query, "en", search.WordsResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 func idsOf(cs []Cause) []string {
