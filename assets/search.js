@@ -948,7 +948,8 @@
   function prose(line) {
     if (utf8Len(line) > W.maxProseLine || TABLE_ROW.test(line) || /\t| {3}/.test(line.trim()) || NOT_PROSE.test(line)) { return false; }
     var words = 0, lower = 0, tokens = 0;
-    line.split(/\s+/).forEach(function (t) {
+    // A line with Han characters is also cut at punctuation (search.proseTokens).
+    line.split(HAN_ANY.test(line) ? HAN_CUT : /\s+/).forEach(function (t) {
       t = t.replace(/^[("'[{<*`]+/, "").replace(/[.,;:!?)"'\\\]}>*`]+$/, "");
       if (!t || FIGURE.test(t)) { return; }
       // A run of Han characters counts as the words of two characters it holds.
@@ -961,6 +962,7 @@
   // wordsQuery mirrors diagnose's wordsQuery: the paste's distinct prose
   // lines from the first, until they hold the words a search ranks by.
   var LOG_LINE = new RegExp(W.logLine), PERSON = new RegExp(W.person.replace(/^\(\?i\)/, ""), "i");
+  var HAN_CUT = new RegExp("[\\s" + W.hanCut.replace(/[\]\\^\-\[]/g, "\\$&") + "]+", "u");
   // LINK mirrors search.LinkWords: words of the path between GPUs.
   var LINK = new RegExp(W.linkWords.replace(/^\(\?i\)/, ""), "i");
   // told mirrors search.Told: a sentence a person wrote, not a program's line.

@@ -187,7 +187,7 @@ func Prose(line string) bool {
 		return false
 	}
 	words, lower, tokens := 0, 0, 0
-	for _, t := range strings.Fields(line) {
+	for _, t := range proseTokens(line) {
 		t = strings.TrimLeft(t, "(\"'[{<*`")
 		t = strings.TrimRight(t, ".,;:!?)\"'\\]}>*`")
 		if t == "" || figure.MatchString(t) {
@@ -206,6 +206,22 @@ func Prose(line string) bool {
 	}
 	return words >= proseWords && lower >= 2 && 4*words >= 3*tokens
 }
+
+// proseTokens are line's space-separated tokens. A line with Han
+// characters is also cut at punctuation, which Chinese writes without
+// spaces around it ("做推理(do_predict)的时候爆显存？我用的是32G"): whole, such
+// a run is no word. On the report sets, cutting them made the first cause
+// right for 11 more reports and wrong for 3, and brought the right family
+// among the causes of 10 more (1 lost).
+func proseTokens(line string) []string {
+	if !strings.ContainsFunc(line, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+		return strings.Fields(line)
+	}
+	return strings.FieldsFunc(line, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(hanCut, r) })
+}
+
+// hanCut is the punctuation a line with Han characters is cut at.
+const hanCut = "，。？！：；、（）【】「」『』“”‘’《》()[]{}?!,;:"
 
 // notProseSource is a program's lines that read as words: PyTorch's
 // collect_env (and vLLM's, which extends it), its banner and rows whose
@@ -258,6 +274,7 @@ type WordsRules struct {
 	NotProse   string  `json:"notProse"`  // a program's lines that read as words (notProseSource)
 	Person     string  `json:"person"`    // Person's words
 	LinkWords  string  `json:"linkWords"` // LinkWords' words
+	HanCut     string  `json:"hanCut"`    // the punctuation a line with Han characters is cut at (proseTokens)
 	MinSharedL float64 `json:"minSharedLong"`
 	ProseWords int     `json:"proseWords"`
 	MaxLine    int     `json:"maxProseLine"`
@@ -268,7 +285,7 @@ type WordsRules struct {
 
 // WordsTable is WordsRules with this package's values.
 func WordsTable() WordsRules {
-	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared, LongWords: LongWords, MinSharedL: MinSharedLong, LogLine: logLineSource, NotProse: notProseSource, Person: personSource, LinkWords: linkWordsSource,
+	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared, LongWords: LongWords, MinSharedL: MinSharedLong, LogLine: logLineSource, NotProse: notProseSource, Person: personSource, LinkWords: linkWordsSource, HanCut: hanCut,
 		ProseWords: proseWords, MaxLine: maxProseLine, MaxTerms: MaxQueryTerms, MaxBytes: MaxQueryBytes, Lang: wordsLang}
 }
 
