@@ -188,6 +188,35 @@ func TestByWordsBesideRecognized(t *testing.T) {
 	}
 }
 
+// A short input is answered from an entry holding MinShared of its words,
+// less than the 15% once asked: the real question of
+// https://github.com/facebookresearch/detectron2/issues/2449, whose
+// launcher passes an argument the script does not take.
+func TestByWordsShortInputBelowFormerFloor(t *testing.T) {
+	const in = "I tried: \n!export CUDA_VISIBLE_DEVICES=0,1,2,3 \n!export NGPU=4 \n!python -m torch.distributed.launch --nproc_per_node=4 ./tools/train_net.py \\\n--num-gpus 4 \\\n" +
+		"--config-file './configs/COCO-InstanceSegmentation/mask_rcnn_X_101_32x8d_FPN_3x.yaml' \\\n--num-machines 1 \\\n#--machine-rank =0 \\\n--dist-url 'auto' \\\n--resume False \\\n--eval-only False\\\n\n" +
+		"but I am getting an error:  train_net.py: error: unrecognized arguments: --local_rank=0\n\nit seems the torch is adding a --local_rank to the args.\n"
+	d := explainJSON(t, in)
+	if len(d.Messages) != 1 || !d.Messages[0].ByWords || len(d.Messages[0].Causes) == 0 {
+		t.Fatalf("%d messages, want one by words with causes", len(d.Messages))
+	}
+	m := d.Messages[0]
+	if m.Words.Terms >= search.LongWords {
+		t.Fatalf("%d ranking words: a description, not a short input", m.Words.Terms)
+	}
+	for _, r := range wordsSearch(t, m.Words.Query) {
+		if r.Kind != "entry" || r.Score < search.MinWordsScore || r.Shared < search.MinShared {
+			continue
+		}
+		// The entry the closest start at.
+		if r.Shared >= 0.15 || !slices.ContainsFunc(m.Causes, func(c Cause) bool { return c.ID == r.ID }) {
+			t.Errorf("the closest start at %s, which holds %.3f of the words (causes %v): want one below 0.15 among the causes", r.ID, r.Shared, idsOf(m.Causes))
+		}
+		return
+	}
+	t.Error("no entry reaches the floors")
+}
+
 // An entry that ranks first on a rare word or two but holds too little of
 // the input is passed over, and the first entry that reaches the floors
 // leads the closest: the description of
