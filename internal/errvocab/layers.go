@@ -141,6 +141,12 @@ var shapes = []shape{
 	{layer: Layer{"pytorch_nccl", "PyTorch (ProcessGroupNCCL)", "pytorch"}, triggers: []string{"NCCL error in:", "NCCL error:"},
 		re:       regexp.MustCompile(`NCCL error(?: in: (?P<where>\S+:\d+),)?:? (?P<text>[^,]+)`),
 		families: []string{NCCL}},
+	// CuPy's NcclError, its NCCL result's name and ncclGetErrorString: "cupy_backends.cuda.libs.nccl.NcclError:
+	// NCCL_ERROR_INVALID_USAGE: invalid usage" (vLLM 0.3 and Ray's collectives call NCCL through CuPy).
+	// https://github.com/vllm-project/vllm/issues/3152, https://github.com/vllm-project/vllm/issues/3222
+	{layer: Layer{"cupy_nccl", "CuPy (NCCL)", "cupy"}, triggers: []string{"NcclError: NCCL_ERROR_"},
+		re:       regexp.MustCompile(`NcclError: NCCL_ERROR_\w+: (?P<text>.+)`),
+		families: []string{NCCL}},
 	// PyTorch's detail line under it: "ncclUnhandledCudaError: Call to CUDA function failed.".
 	{layer: Layer{"pytorch_nccl", "PyTorch (ProcessGroupNCCL)", "pytorch"}, triggers: []string{"ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError", "ncclInvalidArgument", "ncclInvalidUsage", "ncclRemoteError"},
 		re: regexp.MustCompile(`(?P<name>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument|InvalidUsage|RemoteError))\b`)},

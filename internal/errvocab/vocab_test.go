@@ -108,6 +108,8 @@ func TestRead(t *testing.T) {
 		{"https://github.com/NVIDIA/nccl/issues/1410", "[rank5]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5",
 			"pytorch_nccl", "../torch/csrc/distributed/c10d/NCCLUtils.hpp:275", "ncclUnhandledCudaError"},
 		{"https://github.com/NVIDIA/nccl/issues/1410", "[rank6]: ncclUnhandledCudaError: Call to CUDA function failed.", "pytorch_nccl", "", "ncclUnhandledCudaError"},
+		{"https://github.com/vllm-project/vllm/issues/3152", "cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_INVALID_USAGE: invalid usage", "cupy_nccl", "", "ncclInvalidUsage"},
+		{"https://github.com/vllm-project/vllm/issues/3222", "cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_INTERNAL_ERROR: internal error", "cupy_nccl", "", "ncclInternalError"},
 		{"https://github.com/NVIDIA/nccl/issues/1410", "[rank6]: Cuda failure 1 'invalid argument'", "nccl", "", "cudaErrorInvalidValue"},
 		{"https://github.com/NVIDIA/nvbandwidth/issues/44", "[CUDA_ERROR_INVALID_VALUE] invalid argument in expression cuMemSetAccess(",
 			"nvbandwidth", "cuMemSetAccess", "CUDA_ERROR_INVALID_VALUE"},
