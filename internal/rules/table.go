@@ -36,6 +36,8 @@ var pasteSources = []pasteSource{
 	{Paste: "nvcc --version", Facts: []string{"cuda.version"}},
 	{Paste: "python -m torch.utils.collect_env", Facts: []string{"cuda.build"}},
 	{Paste: "nvidia-smi -q", Facts: []string{"gpu.bar1_mib", "gpu.bar1_small"}},
+	// lscpu names the CPU's maker and counts its sockets.
+	{Paste: "lscpu", Facts: []string{"cpu.amd", "cpu.sockets"}},
 	// The file system type of the directory each node reads (nfs, lustre
 	// or a local disk) shows whether the nodes share it.
 	{Paste: "df -hT", Facts: []string{"storage.node_local"}},
