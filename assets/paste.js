@@ -127,7 +127,7 @@
     this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), mixed: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
-      peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(),
+      peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(), splitTensor: ev(),
       ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev(), hangLine: ev(), differ: ev(), works: {}, nWorks: 0 };
     this.gpuArch = { seen: 0, first: ev(), dc: ev() };
     this.cudaBuild = 0;
@@ -723,6 +723,7 @@
     if (!p.errorColumn.set && containsAny(s, ERROR_COLUMN_WORDS) && RE.errorColumn.test(s)) { mark(p.errorColumn, n, raw); }
     if (!p.noNCCL.set && containsAny(s, NO_NCCL_SAID_WORDS) && RE.noNCCLSaid.test(s)) { mark(p.noNCCL, n, raw); }
     if (!p.splitMode.set && containsAny(s, SPLIT_MODE_WORDS) && RE.splitMode.test(s)) { mark(p.splitMode, n, raw); }
+    if (!p.splitTensor.set && containsAny(s, SPLIT_MODE_WORDS) && RE.splitTensor.test(s)) { mark(p.splitTensor, n, raw); }
     if (!p.testsNamed && containsAny(s, TESTS_NAMED_WORDS) && RE.testsNamed.test(s)) { p.testsNamed = true; }
     this.platformLine(s, n, raw);
   };
@@ -752,6 +753,7 @@
       var pt = x.f["iommu.passthrough"];
       return !pt || pt.value !== "true";
     },
+    notTensorSplit: function (x) { return !x.prose.splitTensor.set; },
     notWSL: function (x) {
       return !x.prose.wsl && !Object.prototype.hasOwnProperty.call(x.prio, "wsl");
     },

@@ -54,8 +54,12 @@ var (
 	// "--split-mode row", "-sm row", "splitting by layer"): with the default,
 	// layer, the GPUs run one after another and little crosses between
 	// them, whatever the link.
-	reSplitMode  = pattern("splitMode", `(?i)\bsplit[-_ ]mode\b|(?:^|\s)-sm\s(?:layer|row|none|tensor)\b|\bsplit(?:ting)?\s(?:by|across)\s(?:layers?|rows?)\b`)
-	reTestsNamed = pattern("testsNamed", `(?i)nccl[- _]?tests?\b|_perf\b|\bbusbw\b|\balgbw\b|\bout of bounds values?\b`)
+	reSplitMode = pattern("splitMode", `(?i)\bsplit[-_ ]mode\b|(?:^|\s)-sm\s(?:layer|row|none|tensor)\b|\bsplit(?:ting)?\s(?:by|across)\s(?:layers?|rows?)\b`)
+	// llama.cpp's tensor split mode named ("-sm tensor", "--split-mode
+	// tensor", "split-mode = tensor", "SPLIT_MODE_TENSOR"): each weight is
+	// split across the GPUs, an experimental mode with its own faults.
+	reSplitTensor = pattern("splitTensor", `(?i)\bsplit[-_ ]mode\W{0,4}(?:=\s*)?["']?tensor\b|(?:^|\s)-sm\s+tensor\b|\bSPLIT_MODE_TENSOR\b`)
+	reTestsNamed  = pattern("testsNamed", `(?i)nccl[- _]?tests?\b|_perf\b|\bbusbw\b|\balgbw\b|\bout of bounds values?\b`)
 )
 
 // peerAlreadyWords, ibvWarnWords, fabricNSWords, errorColumnWords and
@@ -97,6 +101,9 @@ func (x *Extractor) noiseLine(s string, n int, raw string) {
 	if !p.splitMode.set && containsAny(s, splitModeWords...) && reSplitMode.MatchString(s) {
 		p.splitMode.mark(n, raw)
 	}
+	if !p.splitTensor.set && containsAny(s, splitModeWords...) && reSplitTensor.MatchString(s) {
+		p.splitTensor.mark(n, raw)
+	}
 	if !p.testsNamed && containsAny(s, testsNamedWords...) && reTestsNamed.MatchString(s) {
 		p.testsNamed = true
 	}
@@ -121,7 +128,7 @@ func (x *Extractor) noiseDone(r reader) bool {
 	case proseNoNCCL:
 		return p.noNCCL.set
 	case proseSplit:
-		return p.splitMode.set
+		return p.splitMode.set && p.splitTensor.set
 	}
 	return false
 }
@@ -132,6 +139,12 @@ func notWSL(x *Extractor) bool {
 	_, wsl := x.prio["wsl"]
 	return !x.prose.wsl && !wsl
 }
+
+// notTensorSplit is the gate of llama.cpp's split mode named: where its
+// tensor mode is named anywhere, the layer mode's GPUs running one after
+// another is not what the paste is about ("-sm tensor" crashes, "not with
+// -sm layer").
+func notTensorSplit(x *Extractor) bool { return !x.prose.splitTensor.set }
 
 // testsNoWrong is the gate of the error column asked about: nccl-tests
 // named in the paste, and no wrong values read from its table, which would

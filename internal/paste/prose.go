@@ -631,6 +631,7 @@ type prose struct {
 	testsNamed  bool  // the paste names nccl-tests or shows its table
 	noNCCL      event // a line that says NCCL or a multi-GPU run is not supported on Windows or macOS
 	splitMode   event // a line that names llama.cpp's split mode
+	splitTensor event // a line that names llama.cpp's tensor split mode
 
 	plat platform // where the GPUs run, said (platform.go)
 
@@ -888,8 +889,9 @@ var proseGates = map[string]func(x *Extractor) bool{
 		v, ok := x.facts["iommu.passthrough"]
 		return !ok || v.Value != "true"
 	},
-	"testsNoWrong": testsNoWrong,
-	"notWSL":       notWSL,
+	"testsNoWrong":   testsNoWrong,
+	"notWSL":         notWSL,
+	"notTensorSplit": notTensorSplit,
 	// A hang at the process group's set-up: NCCL printed no set-up line
 	// and no channel, so it never set up a communicator.
 	"atInit": func(x *Extractor) bool { return x.prose.atInit && !x.nccl.firstChannel.set && x.sym.hang.line == 0 },
@@ -954,7 +956,8 @@ var proseFactRows = []proseFact{
 	{"fabric.not_supported", 1, Said, "fabricNS", func(p *prose) event { return p.fabricNS }, ""},
 	{"nccl.tests.error_column", 1, Said, "errorColumn", func(p *prose) event { return p.errorColumn }, "testsNoWrong"},
 	{"windows.distributed", 1, Said, "noNCCL", func(p *prose) event { return p.noNCCL }, "notWSL"},
-	{"llamacpp.split_mode", 1, Said, "splitMode", func(p *prose) event { return p.splitMode }, ""},
+	{"llamacpp.split_mode", 1, Said, "splitMode", func(p *prose) event { return p.splitMode }, "notTensorSplit"},
+	{"llamacpp.split_tensor", 1, Said, "splitTensor", func(p *prose) event { return p.splitTensor }, ""},
 	// Where the GPUs run, said in words (platform.go): below the host's
 	// own signs (/.dockerenv, the WSL kernel, nvidia-smi's virtualization
 	// mode).

@@ -617,6 +617,8 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"ranks.same_gpu", "ranks.same_gpu"},
 	// Tensors said to be on different devices: the program's placement.
 	{"devices.mixed", "devices.mixed"},
+	// llama.cpp's tensor split mode named: its own faults, not the link's.
+	{"llamacpp.split_tensor", "llamacpp.split_tensor"},
 	{"gpu.unwanted_use", "gpu.unwanted_use"},
 	{"version.regression", "version.regression"},
 	// Harmless messages said in words (noise.go), below every fault.

@@ -32,7 +32,7 @@ var factNames = []string{"gpu.count", "gpu.arch", "p2p.all_pairs_ok", "p2p.block
 	"nccl.nvls", "allreduce.custom",
 	"perf.no_speedup", "perf.dataparallel", "ranks.same_gpu", "topo.known",
 	"p2p.already_enabled", "ibverbs.warning", "fabric.not_supported", "nccl.tests.error_column",
-	"llamacpp.split_mode",
+	"llamacpp.split_mode", "llamacpp.split_tensor",
 	"version.regression", "version.component", "version.good", "version.bad",
 	"gpu.sharing", "gpus.isolated",
 	"nccl.bundled", "version.changed", "gpu.amd", "collectives.differ"}

@@ -149,6 +149,7 @@ var displayNames = map[string]words{
 	"fabric.not_supported":    {"the NVLink fabric state Not Supported or N/A, said in words", "据称 NVLink fabric 状态为 Not Supported 或 N/A"},
 	"nccl.tests.error_column": {"nccl-tests' error column asked about, with no wrong values", "询问 nccl-tests 的 error 列，且没有错误值"},
 	"llamacpp.split_mode":     {"llama.cpp's split mode (layer or row) named", "提到 llama-cpp 的多卡拆分模式（layer 或 row）"},
+	"llamacpp.split_tensor":   {"llama.cpp's tensor split mode named", "提到 llama-cpp 的张量拆分模式（tensor）"},
 	"version.regression":      {"one version works and another fails, said in words", "据称某个版本正常而另一个版本出错"},
 	"version.component":       {"the component whose versions were compared", "比较了版本的组件"},
 	"version.good":            {"the version said to work", "据称正常的版本"},

@@ -111,7 +111,8 @@
 //	p2p.already_enabled the input says peer access was already enabled (in words, cudaErrorPeerAccessAlreadyEnabled), or names cuda-memcheck, compute-sanitizer or cuda-gdb beside the enable call
 //	ibverbs.warning the input speaks of libibverbs's provider warnings (libibverbs: Warning, /etc/libibverbs.d), outside NCCL's own lines
 //	fabric.not_supported the input says a GPU's NVLink fabric state is Not Supported or N/A (state=Not Supported)
-//	llamacpp.split_mode the input names llama.cpp's or ollama's split mode (split_mode, --split-mode, -sm layer|row, splitting by layer)
+//	llamacpp.split_mode the input names llama.cpp's or ollama's split mode (split_mode, --split-mode, -sm layer|row, splitting by layer), and nowhere its tensor mode
+//	llamacpp.split_tensor the input names llama.cpp's tensor split mode (--split-mode tensor, -sm tensor, split_mode = tensor, SPLIT_MODE_TENSOR)
 //	nccl.tests.error_column the input asks about nccl-tests' error column or says Out of bounds values is 0 in words, names nccl-tests, and shows no wrong values
 //	version.regression the input says one version of a component works and another fails (hangs, is slow), or that an upgrade, downgrade or rollback broke or fixed it
 //	version.component  that component: driver, nccl, cuda, torch, vllm, jax, aws-ofi-nccl, openmpi, ucx, deepspeed, tensorrt-llm, sglang
