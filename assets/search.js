@@ -1197,7 +1197,14 @@
       // Only a consumer GPU named, with a description that speaks of no
       // path between GPUs: its closest entries first (diagnose's gpuOnly).
       var wq = wordsQuery(q), gpuOnly = symptoms.length > 0 && symptoms.every(function (m) { return m.fact === "gpu.consumer"; }) && !LINK.test(wq.query);
-      if (recognized && wq.told < W.longWords && !gpuOnly) { return results; }
+      // Recognized lines that no cause answers (an error no entry names,
+      // inside a layer none names either) leave the words to answer when
+      // other lines hold words, as in explain (diagnose's anyCause and
+      // errorLine): an error line alone is answered by what it is made of.
+      var causeless = !results.some(function (r) { return r.kind === "entry" && r.match; }) && !symptoms.length &&
+        composed.every(function (c) { return !c.causes.length; }) &&
+        !!wordsQuery(q.split("\n").filter(function (l) { var r = readLine(l.replace(/\r$/, "").slice(0, 1000)); return !(r && r.error); }).join("\n")).query;
+      if (recognized && wq.told < W.longWords && !gpuOnly && !causeless) { return results; }
       return closestByWords(q, lang).then(function (w) { if (w) { w.beside = recognized; w.before = gpuOnly; } closest = w; return results; });
     }).then(function (results) {
       shown = results;

@@ -121,6 +121,36 @@ func TestBrowserByWords(t *testing.T) {
 		t.Errorf("the page's first entry by words is %q, explain's %q", got, d.Messages[0].Causes[0].ID)
 	}
 
+	// A recognized line that no cause answers leaves the words to answer,
+	// beside it, in the page as in explain
+	// (https://github.com/ggml-org/llama.cpp/pull/3951).
+	const causeless = "This restores the functionality of PR #2506 after it was broken in PR #3110.\n\nBefore:\n" +
+		"$ build/bin/main -m ~/dirs/text-ai-models/misc/orca-mini-3b-gguf2-q4_0.gguf -ngl 100 -n 1 --tensor-split 1,0\n" +
+		"CUDA error 801 at /home/jared/src/forks/llama.cpp/ggml-cuda.cu:6799: operation not supported\ncurrent device: 0\n"
+	explained.Reset()
+	d = diagnose.Diagnosis{}
+	if _, err := diagnose.Explain(&explained, repoModel(t), strings.NewReader(causeless), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(explained.Bytes(), &d); err != nil || len(d.Messages) == 0 {
+		t.Fatalf("explain: %v, %d messages", err, len(d.Messages))
+	}
+	last := d.Messages[len(d.Messages)-1]
+	if !last.ByWords || len(last.Causes) == 0 {
+		t.Fatalf("explain's last message is not by words: %+v", last)
+	}
+	runQuery(t, b, root, "en", causeless)
+	if got := browsertest.Eval[string](b, `(b => b ? b.querySelector('li[data-cause-id]').dataset.causeId : "")(document.querySelector('.causes[data-by-words="true"][data-beside="true"]'))`); got != last.Causes[0].ID {
+		t.Errorf("beside a line no cause answers, the page's first entry by words is %q, explain's %q", got, last.Causes[0].ID)
+	}
+
+	// An error line alone that no cause answers is answered by what it is
+	// made of, with no entries by words.
+	runQuery(t, b, root, "en", "NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row marked for remapping, reset gpu to activate.\n")
+	if n := browsertest.Eval[int](b, `document.querySelectorAll('.causes[data-by-words="true"]').length`); n != 0 {
+		t.Errorf("an Xid line alone: %d boxes by words, want none", n)
+	}
+
 	// The panel: no facts in prose, and a link that asks the search page.
 	b.Do(chromedp.Navigate(root+"en/index.html"), chromedp.WaitReady(chromedp.CSS("#machine")))
 	if msg := paste(t, b, q); !strings.Contains(msg, "No output this site knows was recognized") || !strings.Contains(msg, "the known problems closest to its words") {

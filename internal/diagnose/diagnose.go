@@ -534,7 +534,11 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 	// what they ran and saw) is also read for its words: the recognized
 	// causes first, then the entries closest to the story that are not
 	// among them, in a message of their own that the summary does not count.
-	if words.long() {
+	// So is any input whose recognized lines have no cause at all (an error
+	// no entry names, inside a layer none names either) when other lines
+	// hold words: they are all that is left to go by. An error line alone
+	// is answered by what it is made of.
+	if words.long() || !anyCause(msgs) && words.without(errorLine).b.Len() > 0 {
 		shown := map[string]bool{}
 		for _, m := range msgs {
 			for _, c := range m.Causes {
@@ -573,6 +577,23 @@ func count(sum *Summary, m Message) {
 	} else {
 		sum.Errors++
 	}
+}
+
+// errorLine says whether a layer printed line with an error inside it
+// (errvocab.Read): a recognized line, whose words are the error's.
+func errorLine(line string) bool {
+	r, ok := errvocab.Read(line[:min(len(line), maxLineText)])
+	return ok && r.Error != nil
+}
+
+// anyCause says whether a message of msgs has a cause.
+func anyCause(msgs []Message) bool {
+	for _, m := range msgs {
+		if len(m.Causes) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // allBare says whether every message of errs is composed from its parts

@@ -104,6 +104,22 @@ func (q *wordsQuery) add(n int, line []byte) {
 	}
 }
 
+// without is q less the lines skip takes, as if they had not been read:
+// the words of the lines around them.
+func (q *wordsQuery) without(skip func(string) bool) *wordsQuery {
+	out := newWordsQuery()
+	if q == nil {
+		return out
+	}
+	for _, l := range strings.Split(q.b.String(), "\n") {
+		if l != "" && !skip(l) {
+			out.add(q.used, []byte(l))
+		}
+	}
+	out.n, out.used, out.partial = q.n, q.used, q.partial
+	return out
+}
+
 // wordsIndexes holds the search index the closest entries come from, made
 // once per process and language, when an input first needs it, for the
 // last site asked about (a process explains with one site).

@@ -188,6 +188,29 @@ func TestByWordsBesideRecognized(t *testing.T) {
 	}
 }
 
+// A recognized line that no cause answers (a CUDA error inside llama.cpp's
+// check, which no entry names) leaves the paste's words to answer, beside
+// it: the real report of https://github.com/ggml-org/llama.cpp/pull/3951.
+func TestByWordsBesideCauselessLine(t *testing.T) {
+	const in = "This restores the functionality of PR #2506 after it was broken in PR #3110.\n\nBefore:\n```\n" +
+		"$ build/bin/main -m ~/dirs/text-ai-models/misc/orca-mini-3b-gguf2-q4_0.gguf -ngl 100 -n 1 --tensor-split 1,0\n<snip>\n" +
+		"CUDA error 801 at /home/jared/src/forks/llama.cpp/ggml-cuda.cu:6799: operation not supported\ncurrent device: 0\n```\n"
+	d := explainJSON(t, in)
+	if len(d.Messages) != 2 {
+		t.Fatalf("%d messages, want the composed line's and one by words", len(d.Messages))
+	}
+	if first := d.Messages[0]; !first.Composed || len(first.Causes) != 0 || first.ByWords {
+		t.Fatalf("first message: composed %v, %d causes, by words %v", first.Composed, len(first.Causes), first.ByWords)
+	}
+	if last := d.Messages[1]; !last.ByWords || !last.Beside || len(last.Causes) == 0 {
+		t.Fatalf("last message: by words %v, beside %v, %d causes", last.ByWords, last.Beside, len(last.Causes))
+	}
+	// The error line alone is answered by what it is made of.
+	if d := explainJSON(t, "CUDA error 801 at /home/jared/src/forks/llama.cpp/ggml-cuda.cu:6799: operation not supported\n"); len(d.Messages) != 1 || d.Messages[0].ByWords {
+		t.Errorf("the error line alone: %d messages, the first by words", len(d.Messages))
+	}
+}
+
 // A short input is answered from an entry holding MinShared of its words,
 // less than the 15% once asked: the real question of
 // https://github.com/facebookresearch/detectron2/issues/2449, whose
