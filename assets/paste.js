@@ -1054,25 +1054,37 @@
     return true;
   };
   // bareStory mirrors verstory.go's: a story that names no version.
-  var STORY_BARE = T.words.storyBare;
+  var STORY_BARE = T.words.storyBare, STORY_BISECT = T.words.storyBisect;
   X.bareStory = function (s, n, raw) {
+    var e;
+    if (containsAny(s, STORY_BISECT) && RE.storyBisect.test(s) && !RE.storyAdvice.test(s)) {
+      // A bisection or a breaking change is a regression by itself.
+      e = ev();
+      mark(e, n, raw);
+      this.tellStory(lineComponent(s), "", "", e, e, e);
+      this.story.bare = true;
+      return;
+    }
     if (!containsAny(s, STORY_BARE)) { return; }
-    var m = RE.storyBare.exec(s), re, k, mm;
+    var m = RE.storyBare.exec(s);
     if (!m) { return; }
     if (RE.storyNotRelease.test(s)) { return; }
     var pol = storyOutcome(s, m.index);
     if (pol === 0) { return; }
-    var comp = "";
-    re = global("storyCompWord");
-    for (k = 0; k < 4 && (mm = re.exec(s)); k++) {
-      var rest = s.slice(mm.index + mm[0].length).toLowerCase();
-      if (rest.indexOf("-test") !== 0 && rest.indexOf("_test") !== 0) { comp = storyComponent(mm[1])[0]; break; }
-    }
-    var e = ev();
+    e = ev();
     mark(e, n, raw);
-    this.tellStory(comp, "", "", e, e, e);
+    this.tellStory(lineComponent(s), "", "", e, e, e);
     this.story.bare = true;
   };
+  // lineComponent mirrors verstory.go's: the first component a line names.
+  function lineComponent(s) {
+    var re = global("storyCompWord"), k, mm;
+    for (k = 0; k < 4 && (mm = re.exec(s)); k++) {
+      var rest = s.slice(mm.index + mm[0].length).toLowerCase();
+      if (rest.indexOf("-test") !== 0 && rest.indexOf("_test") !== 0) { return storyComponent(mm[1])[0]; }
+    }
+    return "";
+  }
   X.tellStory = function (comp, good, bad, e, goodEv, badEv) {
     var fact = "";
     for (var i = 0; i + 2 < STORY_COMPONENTS.length; i += 3) {

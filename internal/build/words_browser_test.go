@@ -123,10 +123,9 @@ func TestBrowserByWords(t *testing.T) {
 
 	// A recognized line that no cause answers leaves the words to answer,
 	// beside it, in the page as in explain
-	// (https://github.com/ggml-org/llama.cpp/pull/3951).
-	const causeless = "This restores the functionality of PR #2506 after it was broken in PR #3110.\n\nBefore:\n" +
-		"$ build/bin/main -m ~/dirs/text-ai-models/misc/orca-mini-3b-gguf2-q4_0.gguf -ngl 100 -n 1 --tensor-split 1,0\n" +
-		"CUDA error 801 at /home/jared/src/forks/llama.cpp/ggml-cuda.cu:6799: operation not supported\ncurrent device: 0\n"
+	// (https://github.com/sgl-project/sglang/issues/23580).
+	const causelessLine = "Exception: Capture cuda graph failed: HIP error: operation failed due to a previous error during capture\n"
+	const causeless = "After applying the file overlays from PR #23533 (`tencent/Hy3-preview` model support) to a fresh `rocm/sgl-dev:v0.5.10.post1-rocm720-mi30x-20260423` container and launching the standard SGLang server with the parameters recommended by the model card, **first decode CUDA-graph replay fails with `HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception. code: 0x1016`**, killing all 8 TP scheduler subprocesses.\n\nThe same model + same PR works correctly in **eager mode** (`--disable-cuda-graph`), which confirms the model code itself is correct on AMD. The crash is specific to CUDA-graph replay.\n\nWhen `--debug-cuda-graph` is enabled, the underlying error becomes visible:\n\n```\nException: Capture cuda graph failed: HIP error: operation failed due to a previous error during capture\n```\n" + causelessLine + "```\n"
 	explained.Reset()
 	d = diagnose.Diagnosis{}
 	if _, err := diagnose.Explain(&explained, repoModel(t), strings.NewReader(causeless), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {

@@ -122,7 +122,7 @@ func Table() []byte {
 	t.Words["sameGPU"] = sameGPUWords
 	t.Words["story"], t.Words["storyComponents"] = storyWords, storyComponentWords()
 	t.Words["torchNCCL"] = torchNCCL
-	t.Words["storyInstall"], t.Words["storyBare"] = storyInstallWords, storyBareWords
+	t.Words["storyInstall"], t.Words["storyBare"], t.Words["storyBisect"] = storyInstallWords, storyBareWords, storyBisectWords
 	t.Words["acs"], t.Words["iommu"], t.Words["path"], t.Words["place"] = acsWords, iommuWords, pathFactNames, placeFactNames
 	t.Words["peerAlready"], t.Words["ibvWarn"], t.Words["fabricNS"] = peerAlreadyWords, ibvWarnWords, fabricNSWords
 	t.Words["errorColumn"], t.Words["testsNamed"], t.Words["noNCCLSaid"] = errorColumnWords, testsNamedWords, noNCCLSaidWords

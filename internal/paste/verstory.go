@@ -64,6 +64,12 @@ var (
 	// downgrade, a rollback, a new or old release, an update of a
 	// component): "after updating my code" is none.
 	reStoryBare = pattern("storyBare", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}\s(?:back\s)?to|(?:new|newer|newest|latest|old|older|previous)\s(?:\w{1,12}\s)?(?:versions?|releases?|images?|drivers?|builds?|containers?|wheels?)|(?:drivers?|nccl|cuda|torch|pytorch|vllm)\supdates?|updat\w{1,4}\s(?:the\s|my\s|our\s)?(?:nvidia\s)?(?:drivers?|nccl|cuda|torch|pytorch|vllm))\b|升级|降级|回退|旧版本|新版本`)
+	// A regression found in the code's history rather than between two
+	// installed versions: a bisection ("I bisected it to PR #3110", "git
+	// bisect points at ..."), the first bad commit or build named, a change
+	// said to have broken it ("broken in PR #3110", "caused by the recently
+	// merged MR (#5149)", "since commit b3188", "a regression in v2.13").
+	reStoryBisect = pattern("storyBisect", `(?i)\bfirst bad (?:commit|build|release|version)\b\W{0,3}\s*\w|\bgit bisect\b|\bbisect(?:ed|ing)?\s(?:it|this|the (?:issue|problem|regression|bug|hang|crash)|down|to)\b|\bbroken (?:in|by|since) (?:the )?(?:PR|pull request|commit|MR|#\d)|\bregression (?:introduced )?(?:in|from|since|by|caused by) (?:the )?(?:PR|pull request|commit|MR|#\d|v?\d+\.\d)|\bcaused by (?:the )?recently merged\b|\bintroduced (?:in|by) (?:the )?(?:PR|pull request|commit|MR|#\d)|\bsince (?:commit|build) [0-9a-z]`)
 	// Not a release changed: hardware upgraded ("before the system memory
 	// was upgraded to 256 GB"), a figure that fell ("bandwidth is
 	// downgraded") or a PCIe link trained below its best, as lspci marks it
@@ -97,12 +103,19 @@ var storyWords = []string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", 
 	// "hang" alone is in "change": the forms a failure takes.
 	"hangs", "hang ", "hang.", "hang,", "hanging", "Hang", "hung", "stuck", "Stuck", "deadlock", "Deadlock", "freez", "froze", "crash", "Crash", "broke", "Broke",
 	"regress", "Regress", "slow", "Slow", "segfault", "Segfault", "卡住", "卡死", "挂起",
+	// A bisection or a change said to have broken it (reStoryBisect).
+	"isect", "ISECT", "irst bad", "irst Bad", "IRST BAD", "ecently merged", "ntroduced in", "ntroduced by",
 	// A table of versions marked as GitHub renders them ("Open MPI 3.1.3 :x:",
 	// horovod/horovod#638).
 	":x:", "❌", "✗", "✘", ":white_check_mark:", ":heavy_check_mark:", "✅", "✔",
 	// A new or old release said without its version (reStoryBare).
 	// Led by a space: "renew", "threshold" and "hold" are none.
 	" new ", "New ", " newer", "latest", "Latest", " old ", "Old ", " older", "previous", "Previous", "旧版本", "新版本"}
+
+// storyBisectWords are the words, as written, one of which every match of
+// reStoryBisect holds.
+var storyBisectWords = []string{"isect", "ISECT", "irst bad", "irst Bad", "IRST BAD", "roken in", "roken by", "roken since", "egression in", "egression from", "egression since",
+	"egression by", "egression caused", "egression introduced", "ecently merged", "ntroduced in", "ntroduced by", "ince commit", "ince build"}
 
 // storyInstallWords are the words, as written, one of which every match of
 // reStoryInstall holds: what names a component elsewhere in the paste.
@@ -342,6 +355,15 @@ func (x *Extractor) fromToStory(s string, n int, raw string) bool {
 // The component is the one the line names, else the one installed or run
 // elsewhere in the paste (storyFacts), else unknown.
 func (x *Extractor) bareStory(s string, n int, raw string) {
+	if containsAny(s, storyBisectWords...) && reStoryBisect.MatchString(s) && !reStoryAdvice.MatchString(s) {
+		// A bisection or a breaking change is a regression by itself,
+		// whatever the line says of how the run went.
+		var e event
+		e.mark(n, raw)
+		x.tellStory(lineComponent(s), "", "", e, e, e)
+		x.story.bare = true
+		return
+	}
 	if !containsAny(s, storyBareWords...) {
 		return
 	}
@@ -356,18 +378,21 @@ func (x *Extractor) bareStory(s string, n int, raw string) {
 	if pol == 0 {
 		return
 	}
-	// nccl-tests ("NCCL-test") is not NCCL.
-	comp := ""
-	for _, w := range reStoryCompWord.FindAllStringIndex(s, 4) {
-		if rest := strings.ToLower(s[w[1]:]); !strings.HasPrefix(rest, "-test") && !strings.HasPrefix(rest, "_test") {
-			comp = storyComponents[normalSpace(strings.ToLower(s[w[0]:w[1]]))][0]
-			break
-		}
-	}
 	var e event
 	e.mark(n, raw)
-	x.tellStory(comp, "", "", e, e, e)
+	x.tellStory(lineComponent(s), "", "", e, e, e)
 	x.story.bare = true
+}
+
+// lineComponent is the first component line s names, "" for none;
+// nccl-tests ("NCCL-test") is not NCCL.
+func lineComponent(s string) string {
+	for _, w := range reStoryCompWord.FindAllStringIndex(s, 4) {
+		if rest := strings.ToLower(s[w[1]:]); !strings.HasPrefix(rest, "-test") && !strings.HasPrefix(rest, "_test") {
+			return storyComponents[normalSpace(strings.ToLower(s[w[0]:w[1]]))][0]
+		}
+	}
+	return ""
 }
 
 // installedComponent is the component match m of reStoryInstall names.

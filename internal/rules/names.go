@@ -156,7 +156,7 @@ var displayNames = map[string]words{
 	"version.bad":             {"the version said to fail", "据称出错的版本"},
 	"gpu.sharing":             {"a GPU-sharing layer intercepting CUDA (HAMi's libvgpu)", "拦截 CUDA 调用的 GPU 共享层（HAMi 的 `libvgpu`）"},
 	"gpus.isolated":           {"each process sees only its own GPU (per-task GPU binding, enroot's device restriction)", "每个进程只能看到自己的 GPU（按任务绑定 GPU、enroot 的设备限制）"},
-	"version.changed":         {"an upgrade, a downgrade or a new or old release said to break or fix it, no version said", "据称升级、降级或新旧版本导致或解决了问题（未给出版本）"},
+	"version.changed":         {"an upgrade, a downgrade, a new or old release or a change bisected said to break or fix it, no version said", "据称升级、降级、新旧版本或二分定位到的改动导致或解决了问题（未给出版本）"},
 	"nccl.bundled":            {"NCCL of PyTorch's wheel (implied by its version)", "PyTorch wheel 自带的 NCCL（由其版本推断）"},
 }
 

@@ -119,7 +119,7 @@
 //	version.good       the version said to work; version.bad the version said to fail
 //	gpu.sharing        the input names a GPU-sharing layer that intercepts CUDA in the process (HAMi, its libvgpu.so, Volcano's vGPU plugin, their limits)
 //	gpus.isolated      the input says or sets each process to see only its own GPU (srun --gpus-per-task, --gpu-bind=single:1, ENROOT_RESTRICT_DEV, CUDA_VISIBLE_DEVICES=$LOCAL_RANK)
-//	version.changed    the input says an upgrade, a downgrade, a rollback or a new or old release broke or fixed it, naming no version (version.component where it names the component, or a pip/apt line or image tag does)
+//	version.changed    the input says an upgrade, a downgrade, a rollback or a new or old release broke or fixed it, naming no version (version.component where it names the component, or a pip/apt line or image tag does); or that a bisection, a first bad commit or a change named (broken in PR #3110, caused by the recently merged MR) broke it
 //	nccl.bundled       where no NCCL version is stated: the NCCL implied by PyTorch's version, the nvidia-nccl wheel that release's PyPI wheel requires; where one is, that one
 //	gpu.amd            the input names an AMD GPU (Radeon, Instinct MI, a gfx target, llama.cpp's ROCm devices)
 //	collectives.differ two ranks' PyTorch watchdog lines wait at one SeqNum in different collectives, or in one of a single size with different sizes
