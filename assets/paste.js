@@ -1056,26 +1056,19 @@
   // bareStory mirrors verstory.go's: a story that names no version.
   var STORY_BARE = T.words.storyBare, STORY_BISECT = T.words.storyBisect;
   X.bareStory = function (s, n, raw) {
-    var e;
-    if (containsAny(s, STORY_BISECT) && RE.storyBisect.test(s) && !RE.storyAdvice.test(s)) {
-      // A bisection or a breaking change is a regression by itself.
-      e = ev();
-      mark(e, n, raw);
-      this.tellStory(lineComponent(s), "", "", e, e, e);
-      this.story.bare = true;
-      return;
-    }
-    if (!containsAny(s, STORY_BARE)) { return; }
-    var m = RE.storyBare.exec(s);
-    if (!m) { return; }
-    if (RE.storyNotRelease.test(s)) { return; }
-    var pol = storyOutcome(s, m.index);
-    if (pol === 0) { return; }
-    e = ev();
+    if (!bisected(s) && !bareChange(s)) { return; }
+    var e = ev();
     mark(e, n, raw);
     this.tellStory(lineComponent(s), "", "", e, e, e);
     this.story.bare = true;
   };
+  // bisected and bareChange mirror verstory.go's.
+  function bisected(s) { return containsAny(s, STORY_BISECT) && RE.storyBisect.test(s) && !RE.storyAdvice.test(s); }
+  function bareChange(s) {
+    if (!containsAny(s, STORY_BARE)) { return false; }
+    var m = RE.storyBare.exec(s);
+    return !!m && !RE.storyNotRelease.test(s) && storyOutcome(s, m.index) !== 0;
+  }
   // lineComponent mirrors verstory.go's: the first component a line names.
   function lineComponent(s) {
     var re = global("storyCompWord"), k, mm;

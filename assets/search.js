@@ -1203,7 +1203,7 @@
       // errorLine): an error line alone is answered by what it is made of.
       var causeless = !results.some(function (r) { return r.kind === "entry" && r.match; }) && !symptoms.length &&
         composed.every(function (c) { return !c.causes.length; }) &&
-        !!wordsQuery(q.split("\n").filter(function (l) { var r = readLine(l.replace(/\r$/, "").slice(0, 1000)); return !(r && r.error); }).join("\n")).query;
+        wq.query.split("\n").some(function (l) { var r = readLine(l.slice(0, 1000)); return l !== "" && !(r && r.error); });
       if (recognized && wq.told < W.longWords && !gpuOnly && !causeless) { return results; }
       return closestByWords(q, lang).then(function (w) { if (w) { w.beside = recognized; w.before = gpuOnly; } closest = w; return results; });
     }).then(function (results) {

@@ -538,7 +538,7 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 	// no entry names, inside a layer none names either) when other lines
 	// hold words: they are all that is left to go by. An error line alone
 	// is answered by what it is made of.
-	if words.long() || !anyCause(msgs) && words.without(errorLine).b.Len() > 0 {
+	if words.long() || !anyCause(msgs) && words.anyLine(func(l string) bool { return !errorLine(l) }) {
 		shown := map[string]bool{}
 		for _, m := range msgs {
 			for _, c := range m.Causes {

@@ -104,20 +104,17 @@ func (q *wordsQuery) add(n int, line []byte) {
 	}
 }
 
-// without is q less the lines skip takes, as if they had not been read:
-// the words of the lines around them.
-func (q *wordsQuery) without(skip func(string) bool) *wordsQuery {
-	out := newWordsQuery()
+// anyLine says whether one of the prose lines taken holds for keep.
+func (q *wordsQuery) anyLine(keep func(string) bool) bool {
 	if q == nil {
-		return out
+		return false
 	}
 	for _, l := range strings.Split(q.b.String(), "\n") {
-		if l != "" && !skip(l) {
-			out.add(q.used, []byte(l))
+		if l != "" && keep(l) {
+			return true
 		}
 	}
-	out.n, out.used, out.partial = q.n, q.used, q.partial
-	return out
+	return false
 }
 
 // wordsIndexes holds the search index the closest entries come from, made

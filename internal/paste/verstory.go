@@ -91,9 +91,10 @@ var (
 )
 
 // storyWords are the words, as written, one of which every line the story
-// reader acts on holds: the change or the outcome of a comparison. Each is
+// reader acts on holds: the change or the outcome of a comparison, or a
+// bisection (storyBisectWords). Each is
 // rare in NCCL's own INFO lines, which are not read for it.
-var storyWords = []string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", "DOWNGRAD", "updat", "Updat", "roll", "Roll", "revert", "Revert", "pinn", "Pinn", "pin ", "Pin ",
+var storyWords = append([]string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", "DOWNGRAD", "updat", "Updat", "roll", "Roll", "revert", "Revert", "pinn", "Pinn", "pin ", "Pin ",
 	"switch", "Switch", "went back", "back to", "since", "Since", "ove from", "oved from", "oving from", "went from", "oing from",
 	"works", "Works", "worked", "Worked", "working", "passes", "passed", "fine", "fixed", "Fixed", "fixes", "solved", "Solved", "resolved", "Resolved", "helped", "completes", "succeed", "Succeed",
 	"gone", "disappear", "went away", "goes away", "no such", "No such", "n't", "not ", "no issue", "No issue", "no problem", "No problem",
@@ -103,14 +104,12 @@ var storyWords = []string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", 
 	// "hang" alone is in "change": the forms a failure takes.
 	"hangs", "hang ", "hang.", "hang,", "hanging", "Hang", "hung", "stuck", "Stuck", "deadlock", "Deadlock", "freez", "froze", "crash", "Crash", "broke", "Broke",
 	"regress", "Regress", "slow", "Slow", "segfault", "Segfault", "卡住", "卡死", "挂起",
-	// A bisection or a change said to have broken it (reStoryBisect).
-	"isect", "ISECT", "irst bad", "irst Bad", "IRST BAD", "ecently merged", "ntroduced in", "ntroduced by",
 	// A table of versions marked as GitHub renders them ("Open MPI 3.1.3 :x:",
 	// horovod/horovod#638).
 	":x:", "❌", "✗", "✘", ":white_check_mark:", ":heavy_check_mark:", "✅", "✔",
 	// A new or old release said without its version (reStoryBare).
 	// Led by a space: "renew", "threshold" and "hold" are none.
-	" new ", "New ", " newer", "latest", "Latest", " old ", "Old ", " older", "previous", "Previous", "旧版本", "新版本"}
+	" new ", "New ", " newer", "latest", "Latest", " old ", "Old ", " older", "previous", "Previous", "旧版本", "新版本"}, storyBisectWords...)
 
 // storyBisectWords are the words, as written, one of which every match of
 // reStoryBisect holds.
@@ -355,33 +354,30 @@ func (x *Extractor) fromToStory(s string, n int, raw string) bool {
 // The component is the one the line names, else the one installed or run
 // elsewhere in the paste (storyFacts), else unknown.
 func (x *Extractor) bareStory(s string, n int, raw string) {
-	if containsAny(s, storyBisectWords...) && reStoryBisect.MatchString(s) && !reStoryAdvice.MatchString(s) {
-		// A bisection or a breaking change is a regression by itself,
-		// whatever the line says of how the run went.
-		var e event
-		e.mark(n, raw)
-		x.tellStory(lineComponent(s), "", "", e, e, e)
-		x.story.bare = true
-		return
-	}
-	if !containsAny(s, storyBareWords...) {
-		return
-	}
-	m := reStoryBare.FindStringIndex(s)
-	if m == nil {
-		return
-	}
-	if reStoryNotRelease.MatchString(s) {
-		return
-	}
-	pol := storyOutcome(s, m[0])
-	if pol == 0 {
+	if !bisected(s) && !bareChange(s) {
 		return
 	}
 	var e event
 	e.mark(n, raw)
 	x.tellStory(lineComponent(s), "", "", e, e, e)
 	x.story.bare = true
+}
+
+// bisected says whether line s finds a regression in the code's history
+// (reStoryBisect): one by itself, whatever the line says of how the run
+// went; advice to bisect is none.
+func bisected(s string) bool {
+	return containsAny(s, storyBisectWords...) && reStoryBisect.MatchString(s) && !reStoryAdvice.MatchString(s)
+}
+
+// bareChange says whether line s says a change of release (reStoryBare)
+// broke or fixed the run.
+func bareChange(s string) bool {
+	if !containsAny(s, storyBareWords...) {
+		return false
+	}
+	m := reStoryBare.FindStringIndex(s)
+	return m != nil && !reStoryNotRelease.MatchString(s) && storyOutcome(s, m[0]) != 0
 }
 
 // lineComponent is the first component line s names, "" for none;
