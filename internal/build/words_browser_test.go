@@ -106,8 +106,9 @@ func TestBrowserByWords(t *testing.T) {
 	}
 
 	// An entry ranked first that misses the floors is passed over in the
-	// page as in explain (https://github.com/deepspeedai/DeepSpeed/issues/4034).
-	const ds = "When the code runs to \u201ddeepspeed.initialize(model=model, model_parameters=model.parameters(), config=ds_config)\u201c\uff0cthe program unable to execute.\n"
+	// page as in explain (https://github.com/theroyallab/tabbyAPI/issues/188;
+	// diagnose's TestByWordsPassesOverEntryBelowFloor checks that one is).
+	const ds = "Recently i saw the Tensor-parallel post, and i tried it for gemma2 27B but it didn't work\ni'm using 8.0bpw exl2 of it\n\nTensor-parallel is not supported for Gemma2ForCausalLM?\n"
 	var d diagnose.Diagnosis
 	var explained bytes.Buffer
 	if _, err := diagnose.Explain(&explained, repoModel(t), strings.NewReader(ds), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {

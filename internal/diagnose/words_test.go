@@ -242,11 +242,11 @@ func TestByWordsShortInputBelowFormerFloor(t *testing.T) {
 
 // An entry that ranks first on a rare word or two but holds too little of
 // the input is passed over, and the first entry that reaches the floors
-// leads the closest: the description of
-// https://github.com/deepspeedai/DeepSpeed/issues/4034 is answered although
+// leads the closest: the question of
+// https://github.com/theroyallab/tabbyAPI/issues/188 is answered although
 // the search's first entry holds less of it than MinShared asks.
 func TestByWordsPassesOverEntryBelowFloor(t *testing.T) {
-	const in = "When the code runs to \u201ddeepspeed.initialize(model=model, model_parameters=model.parameters(), config=ds_config)\u201c\uff0cthe program unable to execute.\n"
+	const in = "Recently i saw the Tensor-parallel post, and i tried it for gemma2 27B but it didn't work\ni'm using 8.0bpw exl2 of it\n\nTensor-parallel is not supported for Gemma2ForCausalLM?\n"
 	d := explainJSON(t, in)
 	if len(d.Messages) != 1 || !d.Messages[0].ByWords || len(d.Messages[0].Causes) == 0 {
 		t.Fatalf("%d messages, want one by words with causes", len(d.Messages))
