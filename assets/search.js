@@ -265,7 +265,7 @@
         // A pattern row is [document, pattern, reports, generic, confidence] (search.patternRow).
         return matchPatterns(patterns, q, function (r, m) {
           matches[r[0]] = m; patternOf[r[0]] = r[1];
-          rank[r[0]] = { reports: r[2] || 0, generic: r[3] === 1, confidence: r[4] || 0 };
+          rank[r[0]] = { reports: r[2] || 0, generic: r[3] >= 1, confidence: r[4] || 0 };
           scores[r[0]] = patternScore(m, rank[r[0]]);
         });
       }).then(function () {
@@ -287,7 +287,7 @@
   function rowResult(row) {
     var r = { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], gist: row[5] || "", best: row[6] || "",
       versions: row[7] || [], applies_when: row[8] || "", score: 0, match: "", shared: 0 };
-    if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] === 1; r.confidence = row[11] || 0; r.apis = (row[12] || "").split(" ").filter(Boolean); }
+    if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] >= 1; r.shape = row[10] === 2; r.confidence = row[11] || 0; r.apis = (row[12] || "").split(" ").filter(Boolean); }
     return r;
   }
 
@@ -487,8 +487,11 @@
   function renderCauses(section, groups, facts) {
     var t = function (k) { return section.dataset[k] || k; };
     section.textContent = "";
+    // Beside what the paste shows, every line is boxed, so that the boxes
+    // read in explain's order (a line of one cause after the symptoms).
+    var boxed = groups.some(function (g) { return g.symptom; });
     groups.forEach(function (g) {
-      if (g.causes.length < 2 && g.verdict !== "ruled_out" && !g.symptom) { return; }
+      if (g.causes.length < 2 && g.verdict !== "ruled_out" && !g.symptom && !boxed) { return; }
       var box = el("div", g.symptom ? "causes symptom" : "causes");
       box.dataset.line = g.line;
       if (g.symptom) { box.dataset.symptom = "true"; }
@@ -1181,13 +1184,14 @@
       return load(lang, "meta").then(function (meta) {
         var notes = {}, matched = results.filter(function (r) { return r.kind === "entry" && r.match; });
         (meta.notes || []).forEach(function (id) { notes[id] = true; });
-        // Composed lines that no cause answers leave the paste's symptoms
-        // to answer first, as explain does (diagnose's allBare).
+        // Composed lines that no cause answers, and lines that only an
+        // entry of their shape answers, leave the paste's symptoms to answer
+        // first, as explain does (diagnose's allBare).
         if (composed.some(function (c) { return c.causes.length > 0; })) { return results; }
         // Error lines: those that say only that something hung are answered
         // with what explains the hang first (hangFirst).
-        if (matched.some(function (r) { return !notes[r.id]; })) { return hangExplains(q, lang).then(function (h) { hang = h; return results; }); }
-        return symptomLines(q, lang, matched.length > 0).then(function (s) { symptoms = s; return results; });
+        if (matched.some(function (r) { return !notes[r.id] && !r.shape; })) { return hangExplains(q, lang).then(function (h) { hang = h; return results; }); }
+        return symptomLines(q, lang, matched.some(function (r) { return notes[r.id]; })).then(function (s) { symptoms = s; return results; });
       });
     }).then(function (results) {
       // No line recognized: the entries closest to the paste's words, as
@@ -1201,9 +1205,13 @@
       // inside a layer none names either) leave the words to answer when
       // other lines hold words, as in explain (diagnose's anyCause and
       // errorLine): an error line alone is answered by what it is made of.
-      var causeless = !results.some(function (r) { return r.kind === "entry" && r.match; }) && !symptoms.length &&
+      var causeless = !results.some(function (r) { return r.kind === "entry" && r.match && !r.shape; }) && !symptoms.length &&
         composed.every(function (c) { return !c.causes.length; }) &&
-        wq.query.split("\n").some(function (l) { var r = readLine(l.slice(0, 1000)); return l !== "" && !(r && r.error); });
+        wq.query.split("\n").some(function (l) {
+          var r = readLine(l.slice(0, 1000));
+          // A program's own check alone is answered by its shape's entry (diagnose's shapeLine).
+          return l !== "" && !(r && r.error) && !results.some(function (x) { return x.shape && x.match && l.indexOf(x.match) >= 0; });
+        });
       if (recognized && wq.told < W.longWords && !gpuOnly && !causeless) { return results; }
       return closestByWords(q, lang).then(function (w) { if (w) { w.beside = recognized; w.before = gpuOnly; } closest = w; return results; });
     }).then(function (results) {

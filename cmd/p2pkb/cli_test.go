@@ -145,6 +145,21 @@ func TestNewRefusesKnownLinesAndNonKBFolders(t *testing.T) {
 	if code != 0 || !strings.Contains(out, kbDir) {
 		t.Errorf("new --force: exit %d, %q %q", code, out, stderr)
 	}
+	// An entry of the line's shape (a program's own check) names no message:
+	// a new entry for one is written.
+	shapeDir := filepath.Join(dir, "kb2")
+	os.MkdirAll(filepath.Join(shapeDir, "python"), 0o755)
+	for _, f := range []string{"schema.json", "python/program-own-check.json"} {
+		data, err := os.ReadFile(filepath.Join("../../kb", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(shapeDir, f), data, 0o644)
+	}
+	code, out, stderr = runCLI(t, "", "new", "--kb", shapeDir, "AssertionError: Visual sequence length (14310) must be divisible by cp_size (4).")
+	if code != 0 || !strings.Contains(out, shapeDir) {
+		t.Errorf("new with a line only an entry of its shape answers: exit %d, %q %q", code, out, stderr)
+	}
 }
 
 // Links in terminal output open somewhere: the site's address when given,

@@ -71,3 +71,29 @@ func TestBuildReportsProgress(t *testing.T) {
 		t.Errorf("pages %d of %d at the end", last, total)
 	}
 }
+
+// An entry that answers a shape of message (python/program-own-check) says
+// on its page, in English and Chinese, that its signature is one example;
+// an entry of one message does not.
+func TestShapeEntryPageSaysItsSignatureIsAnExample(t *testing.T) {
+	out := buildSite(t, "")
+	for _, c := range []struct{ page, words string }{
+		{"en/kb/python/program-own-check/index.html", "is one example"},
+		{"zh/kb/python/program-own-check/index.html", "只是一个例子"},
+	} {
+		b, err := os.ReadFile(filepath.Join(out, c.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `class="notice shape"`) || !strings.Contains(string(b), c.words) {
+			t.Errorf("%s lacks the note that its signature is one example", c.page)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, "en/kb/pytorch/default-process-group-not-initialized/index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), `class="notice shape"`) {
+		t.Errorf("an entry of one message says its signature is one example")
+	}
+}

@@ -166,6 +166,10 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	for _, l := range layeredLines {
 		pastes = append(pastes, l+"\n")
 	}
+	// A program's own check that only an entry of its shape answers
+	// (https://github.com/xdit-project/mochi-xdit/issues/5), before a line
+	// an entry names.
+	pastes = append(pastes, "AssertionError: Visual sequence length (14310) must be divisible by cp_size (4).\n[rank0]: RuntimeError: CUDA error: peer access is not supported between these two devices\n")
 	// Pastes with no error line, of real public output and prose: explain
 	// answers each from what it shows, a symptom at its line, and the page
 	// shows the same causes in a box whatever their number.
@@ -179,6 +183,9 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 		"[Misc]: CUDAGraph captured generation stuck with custom_all_reduce and tensor_parallel=2\n":                                                          true,
 		"it seems that it always hangs when running on more than 2 GPUs\nc2ce1c877ea3:1023:1032 [0] NCCL INFO NVLS multicast support is available on dev 0\n": true,
 	}
+	// A program's own check beside MIG said in words: what the paste shows
+	// first (https://github.com/vllm-project/vllm/issues/7211).
+	symptomPastes["I found a bug when trying to run a model with vllm across 2 GPU MIG partitions.\n\nThus i get: \n\nValueError: invalid literal for int() with base 10: 'MIG-2e782cfd-36f2-55ff-a7d5-c6734444be2b'\n"] = true
 	// A hang said in words with no version: a release's known hang follows
 	// the hang's causes (https://github.com/flagos-ai/Megatron-LM-FL/issues/138).
 	symptomPastes["We occasionally see distributed CUDA tests hang when using:\n\n```python\ntorch.distributed.init_process_group(\n    backend=\"nccl\",\n    device_id=torch.device(\"cuda\", local_rank),\n)\n```\n"] = true

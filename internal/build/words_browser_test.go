@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,6 +150,31 @@ func TestBrowserByWords(t *testing.T) {
 	runQuery(t, b, root, "en", "NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row marked for remapping, reset gpu to activate.\n")
 	if n := browsertest.Eval[int](b, `document.querySelectorAll('.causes[data-by-words="true"]').length`); n != 0 {
 		t.Errorf("an Xid line alone: %d boxes by words, want none", n)
+	}
+
+	// A program's own check that no entry names (python/program-own-check,
+	// an entry of its shape): alone, answered by that entry with no entries
+	// by words; after a line an entry names; after what the paste shows.
+	const shape = "python/program-own-check"
+	results := `[...document.querySelectorAll('#search-results li')].map(l => l.dataset.resultId)`
+	firstBox := `(b => b ? b.dataset.line + " " + (b.dataset.symptom ? "symptom " : "") + b.querySelector('li[data-cause-id]').dataset.causeId : "")(document.querySelector('#search-causes .causes:not(.by-words)'))`
+	const cpSize = "AssertionError: Visual sequence length (14310) must be divisible by cp_size (4).\n" // https://github.com/xdit-project/mochi-xdit/issues/5
+	runQuery(t, b, root, "en", cpSize)
+	if got := browsertest.Eval[[]string](b, results); len(got) == 0 || got[0] != shape {
+		t.Errorf("a program's own check alone: the page's results %v, want %s first", got, shape)
+	}
+	if n := browsertest.Eval[int](b, `document.querySelectorAll('.causes[data-by-words="true"]').length`); n != 0 {
+		t.Errorf("a program's own check alone: %d boxes by words, want none", n)
+	}
+	runQuery(t, b, root, "en", cpSize+"[rank0]: RuntimeError: CUDA error: peer access is not supported between these two devices\n")
+	ids := browsertest.Eval[[]string](b, results)
+	if box := browsertest.Eval[string](b, firstBox); !strings.HasPrefix(box, "2 ") || slices.Index(ids, shape) < 1 {
+		t.Errorf("a check before a line an entry names: first box %q, results %v; want line 2's box first and %s after its causes", box, ids, shape)
+	}
+	// https://github.com/vllm-project/vllm/issues/7211
+	runQuery(t, b, root, "en", "I found a bug when trying to run a model with vllm across 2 GPU MIG partitions.\n\nThus i get: \n\nValueError: invalid literal for int() with base 10: 'MIG-2e782cfd-36f2-55ff-a7d5-c6734444be2b'\n")
+	if box := browsertest.Eval[string](b, firstBox); box != "1 symptom cuda/peer-access-under-mig" {
+		t.Errorf("a check beside MIG said in words: the page's first box is %q, want MIG's", box)
 	}
 
 	// The panel: no facts in prose, and a link that asks the search page.

@@ -8,6 +8,7 @@ package diagnose
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -57,6 +58,7 @@ type Message struct {
 	judged  bool   // there were facts to judge the causes by
 	symptom string // symptoms: the fact whose message it is
 	wrapper bool   // every cause is a wrapper (search.Candidate.Wrapper): the message names no failure of its own
+	shape   bool   // every cause answers a shape of message (search.Candidate.Shape): no entry names this one
 }
 
 // Cause is one entry as a cause of a message, judged against the facts.
@@ -200,6 +202,9 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 	}
 	msg := Message{Line: n, LineText: strings.TrimSpace(text), Severity: "note", judged: len(f) > 0, Layered: layered(rd)}
 	var rs []ranked
+	// An entry of the line's shape (a program's own check) makes no note an
+	// error: beside an entry of the line itself, the line is what that says.
+	onlyShape := !slices.ContainsFunc(ms, func(x search.LineMatch) bool { return !x.Doc.Shape })
 	add := func(e *kb.Entry, match, via string, group int, api bool) error {
 		c, conditional, err := cause(s, e, f, o)
 		if err != nil {
@@ -207,7 +212,7 @@ func message(s *site.Site, n int, line []byte, ms []search.LineMatch, rd *errvoc
 		}
 		c.Via = via
 		tier := tierOf(c, conditional)
-		if !e.IsNote() {
+		if !e.IsNote() && (!e.Shape || onlyShape) {
 			msg.Severity = "error"
 		}
 		rs = append(rs, ranked{c: c, rank: search.NewCandidate(e, match, tier), tier: tier, group: group, api: api})
@@ -259,13 +264,14 @@ func (m *Message) conclude(s *site.Site, rs []ranked, f rules.Facts, o Options) 
 		return
 	}
 	allOut := true
-	m.wrapper = true
+	m.wrapper, m.shape = true, true
 	for _, r := range rs {
 		c := r.c
 		c.rank = r.tier
 		m.Causes = append(m.Causes, c)
 		allOut = allOut && r.tier == 2
 		m.wrapper = m.wrapper && r.rank.Wrapper
+		m.shape = m.shape && r.rank.Shape
 	}
 	switch {
 	case rs[0].tier == 0:
@@ -468,8 +474,10 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 	// A wrapper's message (PyTorch's "NCCL error in: ..., unhandled cuda
 	// error") comes before the line that names the failure ("Last error:",
 	// NCCL's WARN line) in a log, but says less: the messages that name a
-	// failure come first.
-	sort.SliceStable(errs, func(i, j int) bool { return !errs[i].wrapper && errs[j].wrapper })
+	// failure come first. So does a line that only an entry of its shape
+	// answers (a program's own argument check), after those an entry
+	// names, as the search page ranks a generic match below a specific one.
+	sort.SliceStable(errs, func(i, j int) bool { return says(errs[i]) > says(errs[j]) })
 	if o.Paste != nil && (len(errs) == 0 || !o.Follow && allBare(errs)) {
 		// No error line, or only lines composed from their parts that no
 		// cause answers: what the input shows (symptoms.go), known once it
@@ -537,8 +545,9 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 	// So is any input whose recognized lines have no cause at all (an error
 	// no entry names, inside a layer none names either) when other lines
 	// hold words: they are all that is left to go by. An error line alone
-	// is answered by what it is made of.
-	if words.long() || !anyCause(msgs) && words.anyLine(func(l string) bool { return !errorLine(l) }) {
+	// is answered by what it is made of, and a program's own check alone
+	// by its shape's entry.
+	if words.long() || !anyCause(msgs) && words.anyLine(func(l string) bool { return !errorLine(l) && !shapeLine(msgs, l) }) {
 		shown := map[string]bool{}
 		for _, m := range msgs {
 			for _, c := range m.Causes {
@@ -560,6 +569,19 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 		}
 	}
 	return msgs, sum, nil
+}
+
+// says ranks what a message tells of its line: 2 an entry names the
+// failure, 1 only an entry of its shape answers it, 0 it wraps an error it
+// does not name.
+func says(m Message) int {
+	switch {
+	case m.wrapper:
+		return 0
+	case m.shape:
+		return 1
+	}
+	return 2
 }
 
 // writeFollow writes m as explain --follow writes each message: a JSON
@@ -586,10 +608,23 @@ func errorLine(line string) bool {
 	return ok && r.Error != nil
 }
 
-// anyCause says whether a message of msgs has a cause.
+// shapeLine says whether line is that of a message of msgs that only an
+// entry of its shape answers.
+func shapeLine(msgs []Message, line string) bool {
+	for _, m := range msgs {
+		if m.shape && m.LineText != "" && strings.HasPrefix(strings.TrimSpace(line), strings.TrimSpace(m.LineText)) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyCause says whether a message of msgs has a cause other than an entry
+// of its shape (a program's own check), which says what kind of line it is
+// but not what went wrong.
 func anyCause(msgs []Message) bool {
 	for _, m := range msgs {
-		if len(m.Causes) > 0 {
+		if len(m.Causes) > 0 && !m.shape {
 			return true
 		}
 	}
@@ -597,11 +632,12 @@ func anyCause(msgs []Message) bool {
 }
 
 // allBare says whether every message of errs is composed from its parts
-// (an error no entry names) and has no cause: the input's symptoms, a
+// (an error no entry names) and has no cause, or is answered only by an
+// entry of its shape (a program's own check): the input's symptoms, a
 // version said to fail beside it, say more than the bare error.
 func allBare(errs []Message) bool {
 	for _, m := range errs {
-		if !m.Composed || len(m.Causes) > 0 {
+		if (!m.Composed || len(m.Causes) > 0) && !m.shape {
 			return false
 		}
 	}

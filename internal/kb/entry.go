@@ -17,6 +17,7 @@ type Entry struct {
 	FormerSignatures   []FormerSignature `json:"former_signatures,omitempty"`      // text the entry gave before a correction
 	Regex              string            `json:"regex"`                            // RE2 and JavaScript pattern matching Signature
 	Severity           string            `json:"severity,omitempty"`               // error or note; "" reads as error
+	Shape              bool              `json:"shape,omitempty"`                  // Regex matches a shape of message (any program's own argument check), not one message
 	SignatureSource    *SignatureSource  `json:"signature_source,omitempty"`       // where Signature was copied from
 	Domain             string            `json:"domain"`                           // cuda, nccl, tensorflow, ...
 	Category           string            `json:"category"`                         // runtime_error, system_error, ...

@@ -295,11 +295,7 @@ func clientFiles(a *analyzed) ([]clientData, int, error) {
 			if d.Kind == "entry" {
 				// What ranks the entry among the causes of a line (see
 				// Before), also where the page finds it by its error code.
-				generic := 0
-				if d.Generic {
-					generic = 1
-				}
-				row = append(row, d.Versions, d.AppliesWhen, d.Reports, generic, d.Confidence)
+				row = append(row, d.Versions, d.AppliesWhen, d.Reports, genericMark(d), d.Confidence)
 				if len(d.APIs) > 0 {
 					row = append(row, strings.Join(d.APIs, " "))
 				}
@@ -501,9 +497,18 @@ func requiredLiterals(re *syntax.Regexp) []literal {
 
 // patternRow is a document's pattern as the client index holds it.
 func patternRow(i int, d Doc) [5]any {
-	generic := 0
-	if d.Generic {
-		generic = 1
+	return [5]any{i, d.Regex.String(), d.Reports, genericMark(d), d.Confidence}
+}
+
+// genericMark is how the client index marks an entry (see Before): 0
+// specific, 1 generic, 2 generic because it answers a shape of message
+// (kb.Entry.Shape).
+func genericMark(d Doc) int {
+	switch {
+	case d.Shape:
+		return 2
+	case d.Generic:
+		return 1
 	}
-	return [5]any{i, d.Regex.String(), d.Reports, generic, d.Confidence}
+	return 0
 }

@@ -16,6 +16,7 @@ type Candidate struct {
 	ID         string
 	Tier       int     // by the facts: 0 its conditions hold, 1 unknown or none, 2 ruled out
 	Wrapper    bool    // its pattern matched only an NCCL result (errvocab.Result): the line wraps an error it does not name
+	Shape      bool    // the entry answers a shape of message, not this one (kb.Entry.Shape)
 	Generic    bool    // its signature is an inner error alone (errvocab.Bare): it explains the error, not who met it
 	Match      int     // characters its pattern matched: a longer match is a more specific explanation
 	Reports    int     // reports the entry cites (kb.Entry.Reports)
@@ -51,7 +52,7 @@ func Before(a, b Candidate) bool {
 
 // NewCandidate is e as a cause of a line its pattern matched with match, at tier.
 func NewCandidate(e *kb.Entry, match string, tier int) Candidate {
-	return Candidate{ID: e.ID, Tier: tier, Wrapper: errvocab.Result(match), Generic: Generic(e), Match: utf8.RuneCountInString(match), Reports: len(e.Reports()), Confidence: e.Confidence}
+	return Candidate{ID: e.ID, Tier: tier, Wrapper: errvocab.Result(match), Shape: e.Shape, Generic: Generic(e), Match: utf8.RuneCountInString(match), Reports: len(e.Reports()), Confidence: e.Confidence}
 }
 
 // APIs lists the kinds of CUDA calls an entry names in its signature,
@@ -61,8 +62,9 @@ func APIs(e *kb.Entry) []string {
 	return errvocab.APIKinds(e.Signature + "\n" + e.Regex + "\n" + strings.Join(e.Aliases, "\n"))
 }
 
-// Generic tells whether an entry's signature is an inner error alone.
-func Generic(e *kb.Entry) bool { return errvocab.Bare(e.Signature) }
+// Generic tells whether an entry's signature is an inner error alone, or
+// the entry answers a shape of message (kb.Entry.Shape) rather than one.
+func Generic(e *kb.Entry) bool { return e.Shape || errvocab.Bare(e.Signature) }
 
 // patternScore ranks a pattern match above every word match, and pattern
 // matches among themselves as Before does without facts: an entry that
