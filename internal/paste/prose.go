@@ -175,7 +175,10 @@ var (
 	// not the link.
 	reElsewhere = pattern("elsewhere", `(?i)(?:其他|其它|另外|别的)的?(?:显卡|卡|gpu)上?也?会?有(?:显存)?占用|\d(?:\s?[，,、]\s?\d){1,6}\s?号?(?:显卡|卡|gpu)?上?也会?有(?:显存)?占用|`+
 		`\b(?:still|also)\s(?:\w{1,12}\s){0,2}(?:uses?|using|allocat\w{0,6}|occup\w{0,5}|takes?|creates?)\s(?:\w{1,12}\s){0,3}?(?:memory\s)?on\s(?:the\s)?(?:(?:first|other|all|every|each)\s(?:\w{1,12}\s)?(?:gpus?|cards?|devices?)|default\s(?:gpu|card|device)|gpu\s?0|cuda:0|device\s?0)\b|`+
-		`\bdefaults?\sto\s(?:using\s)?(?:the\s)?first\s(?:gpu|card|device)\b|\b(?:the\s)?(?:first\s(?:gpu|card)|gpu\s?0|cuda:0)\s(?:is|was)\s(?:still|also)\s(?:being\s)?used\b|`+
+		`\bdefaults?\sto\s(?:using\s)?(?:the\s)?(?:first\s(?:gpu|card|device)|gpu\s?0|cuda:0|device\s?0)\b|`+
+		// A device chosen and not taken: "passing in physx_cuda:n or cuda:n
+		// would not change the device selected" (haosulab/ManiSkill#1160).
+		`\b(?:would|does|did|do|will)\s?(?:not|n't)\s(?:change|respect|honou?r)\s(?:the\s)?(?:\w{1,12}\s)?(?:device|gpu|cuda device)\b|\b(?:the\s)?(?:first\s(?:gpu|card)|gpu\s?0|cuda:0)\s(?:is|was)\s(?:still|also)\s(?:being\s)?used\b|`+
 		// Contexts made on GPU 0 by every process, a part loaded there while
 		// the rest is spread, GPU 0 said to hold more memory than the others.
 		`\b(?:creates?|creating|created|makes?|making|opens?|initiali[sz](?:es|ed|ing|e))\s(?:an?\s)?(?:additional|extra|another|more|unnecessary|unwanted|redundant)\s(?:cuda\s)?contexts?\s(?:\w{1,12}\s){0,2}?on\s(?:gpu\s?0|cuda:0|device\s?0)\b|`+
@@ -527,7 +530,7 @@ var timeoutSaidWords = []string{"30 min", "30min", "30 Min", "thirty min", "三�
 
 // elsewhereWords are the words, as written, one of which every match of
 // reElsewhere holds.
-var elsewhereWords = []string{"占用", "0号", "0 号", "0卡", "0 卡", "0显卡", "0gpu", "0GPU", "0 gpu", "0 GPU", "第一张", "第一块", "第一个", "第0张", "第0块", "default GPU", "default gpu", "default card", "default device", "GPU 0", "GPU0", "gpu 0", "gpu0", "Gpu 0", "cuda:0", "CUDA:0", "device 0", "Device 0", "device0", "first GPU", "first gpu", "First GPU", "first card", "first device", "other GPU", "other gpu", "other card", "other device", "all GPU", "all gpu", "all card", "all device",
+var elsewhereWords = []string{"not change", "n't change", "not respect", "n't respect", "not hono", "n't hono", "defaults to", "default to", "Defaults to", "Default to", "占用", "0号", "0 号", "0卡", "0 卡", "0显卡", "0gpu", "0GPU", "0 gpu", "0 GPU", "第一张", "第一块", "第一个", "第0张", "第0块", "default GPU", "default gpu", "default card", "default device", "GPU 0", "GPU0", "gpu 0", "gpu0", "Gpu 0", "cuda:0", "CUDA:0", "device 0", "Device 0", "device0", "first GPU", "first gpu", "First GPU", "first card", "first device", "other GPU", "other gpu", "other card", "other device", "all GPU", "all gpu", "all card", "all device",
 	"every GPU", "every gpu", "every card", "every device", "each GPU", "each gpu", "each card", "each device", "is still", "was still", "is also", "was also"}
 
 // trainingWords are the words, as written, one of which every match of
