@@ -180,10 +180,9 @@ var (
 		// would not change the device selected" (haosulab/ManiSkill#1160).
 		`\b(?:would|does|did|do|will)\s?(?:not|n't)\s(?:change|respect|honou?r)\s(?:the\s)?(?:\w{1,12}\s)?(?:device|gpu|cuda device)\b|\b(?:the\s)?(?:first\s(?:gpu|card)|gpu\s?0|cuda:0)\s(?:is|was)\s(?:still|also)\s(?:being\s)?used\b|`+
 		// Contexts made on GPU 0 by every process, a part loaded there while
-		// the rest is spread, GPU 0 said to hold more memory than the others.
+		// the rest is spread.
 		`\b(?:creates?|creating|created|makes?|making|opens?|initiali[sz](?:es|ed|ing|e))\s(?:an?\s)?(?:additional|extra|another|more|unnecessary|unwanted|redundant)\s(?:cuda\s)?contexts?\s(?:\w{1,12}\s){0,2}?on\s(?:gpu\s?0|cuda:0|device\s?0)\b|`+
 		`\b(?:loaded|placed|allocated|put|moved|created|lands?|landing|ends? up)\s(?:\w{1,12}\s)?(?:on|to|onto)\s(?:gpu\s?0|cuda:0|device\s?0)\b[^.\n]{0,20}\b(?:while|but|although|instead|regardless)\b|`+
-		`\b(?:gpu\s?0|cuda:0|device\s?0)\s(?:always\s)?(?:uses?|has|takes?|holds?|occupies|consumes?|gets?)\s(?:\w{1,12}\s){0,2}?(?:more|extra)\s(?:\w{1,12}\s)?(?:memory|vram)\b|`+
 		`(?:0\s?号|(?:^|[^\d])0\s?|第[一0]\s?[张块个])\s?(?:显卡|卡|gpu)[^，。,\n]{0,10}(?:(?:特别|明显|格外|非常|很)(?:高|多|大)|比(?:其他|其它|别的)|占满|满了|爆了|爆显存)`)
 	// Tensors said to be on different devices, in words rather than
 	// PyTorch's own line: "提示中间计算部分变量不在同一个 device 上"
@@ -530,7 +529,13 @@ var timeoutSaidWords = []string{"30 min", "30min", "30 Min", "thirty min", "三�
 
 // elsewhereWords are the words, as written, one of which every match of
 // reElsewhere holds.
-var elsewhereWords = []string{"not change", "n't change", "not respect", "n't respect", "not hono", "n't hono", "defaults to", "default to", "Defaults to", "Default to", "占用", "0号", "0 号", "0卡", "0 卡", "0显卡", "0gpu", "0GPU", "0 gpu", "0 GPU", "第一张", "第一块", "第一个", "第0张", "第0块", "default GPU", "default gpu", "default card", "default device", "GPU 0", "GPU0", "gpu 0", "gpu0", "Gpu 0", "cuda:0", "CUDA:0", "device 0", "Device 0", "device0", "first GPU", "first gpu", "First GPU", "first card", "first device", "other GPU", "other gpu", "other card", "other device", "all GPU", "all gpu", "all card", "all device",
+var elsewhereWords = []string{"not change", "n't change", "not respect", "n't respect", "not hono", "n't hono", "defaults to", "default to", "Defaults to", "Default to",
+	"占用", "0号", "0 号", "0卡", "0 卡", "0显卡", "0gpu", "0GPU", "0 gpu", "0 GPU", "第一张", "第一块", "第一个", "第0张", "第0块",
+	// GPU 0 named where memory or work lands: "on GPU 0", not "GPU 0" alone,
+	// which a log prints on many lines.
+	"on GPU 0", "on gpu 0", "on Gpu 0", "on GPU0", "on gpu0", "on cuda:0", "on CUDA:0", "on device 0", "on Device 0", "on device0",
+	"on the GPU 0", "on the gpu 0", "to cuda:0", "to GPU 0", "to gpu 0", "to device 0", "on the default", "on default",
+	"first GPU", "first gpu", "First GPU", "first card", "first device", "other GPU", "other gpu", "other card", "other device", "all GPU", "all gpu", "all card", "all device",
 	"every GPU", "every gpu", "every card", "every device", "each GPU", "each gpu", "each card", "each device", "is still", "was still", "is also", "was also"}
 
 // trainingWords are the words, as written, one of which every match of
