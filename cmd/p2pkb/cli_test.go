@@ -127,15 +127,7 @@ func TestNewRefusesKnownLinesAndNonKBFolders(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "not a KB folder") {
 		t.Errorf("new outside a KB: exit %d, %q", code, stderr)
 	}
-	kbDir := filepath.Join(dir, "kb")
-	os.MkdirAll(filepath.Join(kbDir, "cuda"), 0o755)
-	for _, f := range []string{"schema.json", "cuda/peer-access-to-same-device.json"} {
-		data, err := os.ReadFile(filepath.Join("../../kb", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(filepath.Join(kbDir, f), data, 0o644)
-	}
+	kbDir := kbWith(t, filepath.Join(dir, "kb"), "cuda/peer-access-to-same-device.json")
 	line := "[rank0]: RuntimeError: CUDA error: peer access is not supported between these two devices"
 	code, _, stderr = runCLI(t, "", "new", "--kb", kbDir, line)
 	if code != 1 || !strings.Contains(stderr, "cuda/peer-access-to-same-device") {
@@ -147,19 +139,30 @@ func TestNewRefusesKnownLinesAndNonKBFolders(t *testing.T) {
 	}
 	// An entry of the line's shape (a program's own check) names no message:
 	// a new entry for one is written.
-	shapeDir := filepath.Join(dir, "kb2")
-	os.MkdirAll(filepath.Join(shapeDir, "python"), 0o755)
-	for _, f := range []string{"schema.json", "python/program-own-check.json"} {
-		data, err := os.ReadFile(filepath.Join("../../kb", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(filepath.Join(shapeDir, f), data, 0o644)
-	}
+	shapeDir := kbWith(t, filepath.Join(dir, "kb2"), "python/program-own-check.json")
 	code, out, stderr = runCLI(t, "", "new", "--kb", shapeDir, "AssertionError: Visual sequence length (14310) must be divisible by cp_size (4).")
 	if code != 0 || !strings.Contains(out, shapeDir) {
 		t.Errorf("new with a line only an entry of its shape answers: exit %d, %q %q", code, out, stderr)
 	}
+}
+
+// kbWith makes dir a KB folder holding the repository's schema and the
+// entries named, and returns it.
+func kbWith(t *testing.T, dir string, entries ...string) string {
+	t.Helper()
+	for _, f := range append([]string{"schema.json"}, entries...) {
+		data, err := os.ReadFile(filepath.Join("../../kb", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // Links in terminal output open somewhere: the site's address when given,
