@@ -107,9 +107,9 @@ func TestBrowserByWords(t *testing.T) {
 	}
 
 	// An entry ranked first that misses the floors is passed over in the
-	// page as in explain (https://github.com/theroyallab/tabbyAPI/issues/188;
+	// page as in explain (https://github.com/pytorch/vision/issues/7644;
 	// diagnose's TestByWordsPassesOverEntryBelowFloor checks that one is).
-	const ds = "Recently i saw the Tensor-parallel post, and i tried it for gemma2 27B but it didn't work\ni'm using 8.0bpw exl2 of it\n\nTensor-parallel is not supported for Gemma2ForCausalLM?\n"
+	const ds = "IOU difference between single and multi-GPU evaluation when testing DeepLabv3 on COCO\n"
 	var d diagnose.Diagnosis
 	var explained bytes.Buffer
 	if _, err := diagnose.Explain(&explained, repoModel(t), strings.NewReader(ds), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {

@@ -609,10 +609,11 @@ func errorLine(line string) bool {
 }
 
 // shapeLine says whether line is that of a message of msgs that only an
-// entry of its shape answers.
+// entry of its shape answers (its text is the line's first maxLineText
+// bytes, marked as cut).
 func shapeLine(msgs []Message, line string) bool {
 	for _, m := range msgs {
-		if m.shape && m.LineText != "" && strings.HasPrefix(strings.TrimSpace(line), strings.TrimSpace(m.LineText)) {
+		if t := strings.TrimSuffix(m.LineText, "…"); m.shape && t != "" && strings.HasPrefix(strings.TrimSpace(line), t) {
 			return true
 		}
 	}

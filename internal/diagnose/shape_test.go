@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -77,4 +78,18 @@ func firstID(m Message) string {
 		return "-"
 	}
 	return m.Causes[0].ID
+}
+
+// A program's own check alone is answered by its shape's entry with no
+// entries by words, however long its line: explain keeps the first
+// maxLineText bytes of a line as its text, the words query the whole line.
+func TestShapeLineAloneLongerThanLineText(t *testing.T) {
+	in := "ValueError: the parallel degree must divide the number of attention heads of every block listed" + strings.Repeat(" in the model and its layers", 40) + "\n"
+	if len(in) <= maxLineText {
+		t.Fatalf("the line has %d bytes: no longer than the text a message keeps", len(in))
+	}
+	d := explainJSON(t, in)
+	if len(d.Messages) != 1 || d.Messages[0].Causes[0].ID != "python/program-own-check" {
+		t.Errorf("messages %+v: want the check's shape alone", lines(d))
+	}
 }

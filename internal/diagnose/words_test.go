@@ -217,56 +217,65 @@ func TestByWordsBesideCauselessLine(t *testing.T) {
 // model's layer when trained on several GPUs.
 func TestByWordsShortInputBelowFormerFloor(t *testing.T) {
 	const in = "[WARNING] Nan problem in PostNet of FastSpeech/FastSpeech2 when using Multi-GPU.\n\nsigle_gpu got the same problem\n"
-	d := explainJSON(t, in)
-	if len(d.Messages) != 1 || !d.Messages[0].ByWords || len(d.Messages[0].Causes) == 0 {
-		t.Fatalf("%d messages, want one by words with causes", len(d.Messages))
-	}
-	m := d.Messages[0]
+	m := byWordsAlone(t, in)
 	if m.Words.Terms >= search.LongWords {
 		t.Fatalf("%d ranking words: a description, not a short input", m.Words.Terms)
 	}
-	for _, r := range wordsSearch(t, m.Words.Query) {
-		if r.Kind != "entry" || r.Score < search.MinWordsScore || r.Shared < search.MinShared {
-			continue
-		}
-		// The entry the closest start at.
-		if r.Shared >= 0.15 || !slices.ContainsFunc(m.Causes, func(c Cause) bool { return c.ID == r.ID }) {
-			t.Errorf("the closest start at %s, which holds %.3f of the words (causes %v): want one below 0.15 among the causes", r.ID, r.Shared, idsOf(m.Causes))
-		}
-		return
+	r, _ := firstAtFloors(t, m)
+	if r.Shared >= 0.15 || !slices.ContainsFunc(m.Causes, func(c Cause) bool { return c.ID == r.ID }) {
+		t.Errorf("the closest start at %s, which holds %.3f of the words (causes %v): want one below 0.15 among the causes", r.ID, r.Shared, idsOf(m.Causes))
 	}
-	t.Error("no entry reaches the floors")
 }
 
 // An entry that ranks first on a rare word or two but holds too little of
 // the input is passed over, and the first entry that reaches the floors
-// leads the closest: the question of
-// https://github.com/theroyallab/tabbyAPI/issues/188 is answered although
-// the search's first entry holds less of it than MinShared asks.
+// leads the closest: the report of https://github.com/pytorch/vision/issues/7644
+// is answered although the search's first entry holds less of it than
+// MinShared asks.
 func TestByWordsPassesOverEntryBelowFloor(t *testing.T) {
-	const in = "Recently i saw the Tensor-parallel post, and i tried it for gemma2 27B but it didn't work\ni'm using 8.0bpw exl2 of it\n\nTensor-parallel is not supported for Gemma2ForCausalLM?\n"
-	d := explainJSON(t, in)
-	if len(d.Messages) != 1 || !d.Messages[0].ByWords || len(d.Messages[0].Causes) == 0 {
-		t.Fatalf("%d messages, want one by words with causes", len(d.Messages))
-	}
-	m := d.Messages[0]
-	res := wordsSearch(t, m.Words.Query)
-	passed := 0
-	for _, r := range res {
-		if r.Kind != "entry" {
-			continue
-		}
-		if r.Score >= search.MinWordsScore && r.Shared >= search.MinShared {
-			if r.ID != m.Causes[0].ID && !slices.ContainsFunc(m.Causes, func(c Cause) bool { return c.ID == r.ID }) {
-				t.Errorf("the first entry that reaches the floors, %s, is not among the causes %v", r.ID, idsOf(m.Causes))
-			}
-			break
-		}
-		passed++
+	const in = "IOU difference between single and multi-GPU evaluation when testing DeepLabv3 on COCO\n"
+	m := byWordsAlone(t, in)
+	r, passed := firstAtFloors(t, m)
+	if !slices.ContainsFunc(m.Causes, func(c Cause) bool { return c.ID == r.ID }) {
+		t.Errorf("the first entry that reaches the floors, %s, is not among the causes %v", r.ID, idsOf(m.Causes))
 	}
 	if passed == 0 {
 		t.Errorf("the search's first entry reaches the floors: the input does not test passing over one")
 	}
+}
+
+// byWordsAlone explains in and returns its one message, answered by its
+// words with causes.
+func byWordsAlone(t *testing.T, in string) Message {
+	t.Helper()
+	d := explainJSON(t, in)
+	if len(d.Messages) != 1 || !d.Messages[0].ByWords || len(d.Messages[0].Causes) == 0 {
+		t.Fatalf("%d messages, want one by words with causes", len(d.Messages))
+	}
+	return d.Messages[0]
+}
+
+// firstAtFloors is the first entry the search ranks for m's words that
+// reaches the floors of the closest entries (search.Index.Closest), and how
+// many entries ranked above it were passed over.
+func firstAtFloors(t *testing.T, m Message) (search.Result, int) {
+	t.Helper()
+	floor := search.MinShared
+	if m.Words.Terms >= search.LongWords {
+		floor = search.MinSharedLong
+	}
+	passed := 0
+	for _, r := range wordsSearch(t, m.Words.Query) {
+		if r.Kind != "entry" {
+			continue
+		}
+		if r.Score >= search.MinWordsScore && r.Shared >= floor {
+			return r, passed
+		}
+		passed++
+	}
+	t.Fatal("no entry reaches the floors")
+	return search.Result{}, 0
 }
 
 // A paste that names a GeForce card and says nothing else went wrong on the
