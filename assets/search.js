@@ -11,7 +11,7 @@
   if (!T) { throw new Error("search.js needs assets/search.table.js, loaded before it"); }
   var STOP = {};
   T.stopWords.forEach(function (w) { STOP[w] = true; });
-  var HAN = /^\p{Script=Han}/u, HAN_ANY = /\p{Script=Han}/u, WORD = /^[\p{L}\p{N}_.]/u;
+  var HAN = /^\p{Script=Han}/u, HAN_ANY = /\p{Script=Han}/u, HAN_ALL = /\p{Script=Han}/gu, WORD = /^[\p{L}\p{N}_.]/u;
   var isHan = function (c) { return HAN.test(c); };
   var isWord = function (c) { return WORD.test(c) && !HAN.test(c); };
 
@@ -998,13 +998,21 @@
     return { query: out.join("\n"), terms: nterms, told: person ? ntold : 0, lines: used, of: lines.length, partial: partial };
   }
   // closestByWords resolves to the entries closest to q's prose (search.Index.Closest), or null.
-  // Prose without Han characters is ranked by the words of W.lang's pages in
-  // every language (search.WordsLang), and its entries shown in lang: an
-  // entry's title, its signature, is the same in each.
+  // wordsLang is the language whose pages rank text's words (search.WordsLang):
+  // W.hanLang when text holds at least as many Han characters as other words.
+  function wordsLang(text) {
+    var han = (text.match(HAN_ALL) || []).length;
+    if (!han) { return W.lang; }
+    var other = terms(text).filter(function (t) { return !HAN_ANY.test(t) && !/^[0-9]+$/.test(t); }).length;
+    return han >= other ? W.hanLang : W.lang;
+  }
+  // Prose is ranked by the words of its own language's pages whatever the
+  // reader's (search.WordsLang), and its entries shown in lang: an entry's
+  // title, its signature, is the same in each.
   function closestByWords(q, lang) {
     var w = wordsQuery(q);
     if (!w.query) { return Promise.resolve(null); }
-    var by = lang === W.lang || HAN_ANY.test(w.query) ? lang : W.lang;
+    var by = wordsLang(w.query);
     return search(w.query, by, W.results).then(function (res) {
       // From the first entry that reaches the floors (search.Index.Closest).
       var floor = w.terms >= W.longWords ? W.minSharedLong : W.minShared, entries = res.filter(function (r) { return r.kind === "entry"; }), i = 0;
@@ -1246,6 +1254,6 @@
   }
 
   window.p2pkbSearch = { add: add, analyze: analyze, terms: terms, hash: hash, search: search, searchIndex: searchIndex, causeGroups: causeGroups, issueLines: issueLines, readLine: readLine,
-    prose: prose, wordsQuery: wordsQuery, closestByWords: closestByWords, symptomLines: symptomLines, isResult: isResult };
+    prose: prose, wordsLang: wordsLang, wordsQuery: wordsQuery, closestByWords: closestByWords, symptomLines: symptomLines, isResult: isResult };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", page); } else { page(); }
 })();

@@ -382,7 +382,8 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 			t.Errorf("%q: the built site's index %v, explain %v", q, api, want)
 		}
 		// In Chinese too: English prose is ranked by the English pages'
-		// words (search.WordsLang), and the entries link to Chinese pages.
+		// words whoever reads it (search.WordsLang), and the entries link
+		// to Chinese pages.
 		eachPage(func(b *browsertest.Browser, root, lang string) {
 			runQuery(t, b, root, lang, q)
 			got := browsertest.Eval[[]string](b, `[...document.querySelectorAll('#search-causes .causes[data-by-words="true"] li[data-cause-id]')].map(li => li.dataset.causeId)`)

@@ -63,17 +63,42 @@ func TestBrowserByWords(t *testing.T) {
 	if prose < 20 || prose > len(lines)-20 {
 		t.Errorf("%d of %d lines are prose: the table tells too little apart", prose, len(lines))
 	}
+	// The page ranks a text by the pages of its language as explain does.
+	langs := browsertest.Eval[[]string](b, ``+string(js)+`.map(l => p2pkbSearch.wordsLang(l))`)
+	chinese := 0
+	for i, l := range lines {
+		if want := search.WordsLang(l); langs[i] != want {
+			t.Errorf("%q: the page ranks it in %s, Go in %s", l, langs[i], want)
+		} else if want == "zh" {
+			chinese++
+		}
+	}
+	if chinese < 3 {
+		t.Errorf("only %d lines ranked by the Chinese pages: the test tells too little apart", chinese)
+	}
 
+	const zhQuestion = "单卡跑，一步4，5秒，一批次10个数据，单卡一次1个数据，却要7秒，这是啥原因\n"
 	const q = "After building proprietary driver there is an error from Fabric Manager service:\nIt might make sense to release drivers based on datacenter documentation in a bundle with FabricManager.\n" // https://github.com/siderolabs/pkgs/issues/720
 	for _, c := range []struct{ lang, q, head string }{
 		{"en", q, "No known error line. Closest entries by the words of the paste"},
 		{"zh", "两块显卡之间的点对点拷贝在开启 IOMMU 时数据损坏，关闭 IOMMU 后正常\n", "没有已知的错误行。按粘贴内容的词语最接近的条目"},
+		// A question in Chinese read in English
+		// (https://github.com/yuanzhoulvpi2017/zero_nlp/issues/155).
+		{"en", zhQuestion, "No known error line. Closest entries by the words of the paste"},
 		{"en", "banana purple keyboard lighthouse umbrella seventeen giraffe window\nthe quick brown fox jumps over the lazy dog near a quiet river bank\n", ""},
 	} {
 		runQuery(t, b, root, c.lang, c.q)
 		head := browsertest.Eval[string](b, `(b => b ? b.querySelector(".causes-head").textContent : "")(document.querySelector('#search-causes .causes[data-by-words="true"]'))`)
 		if c.head == "" && head != "" || !strings.HasPrefix(head, c.head) {
 			t.Errorf("%s %q: the page says %q, want %q", c.lang, c.q, head, c.head)
+		}
+		if c.q == zhQuestion {
+			// Ranked by the Chinese pages, shown as the English ones.
+			got := browsertest.Eval[[]string](b, `(b => b ? [b.querySelector('li[data-cause-id]').dataset.causeId, b.querySelector('li[data-cause-id] a').getAttribute('href')] : [])(document.querySelector('#search-causes .causes[data-by-words="true"]'))`)
+			if len(got) != 2 || got[0] != "pytorch/multi-gpu-slower-than-one-gpu" || !strings.Contains(got[1], "en/kb/") {
+				t.Errorf("a question in Chinese read in English: the first entry by words and its link %v", got)
+			}
+			continue
 		}
 		if c.head != "" {
 			b.Screenshot("by_words_" + c.lang)

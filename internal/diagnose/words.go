@@ -161,10 +161,10 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options, shown map[st
 	if q == nil || q.b.Len() == 0 {
 		return nil, nil
 	}
-	// English prose is ranked by the English pages' words in every
-	// language (search.WordsLang); the entries are shown in o.Lang.
+	// The pages of the text's own language rank it, whatever the reader's
+	// (search.WordsLang); the entries are shown in o.Lang.
 	text := q.b.String()
-	lang := search.WordsLang(text, o.Lang)
+	lang := search.WordsLang(text)
 	ix, err := wordsIndex(s, lang)
 	if err != nil {
 		return nil, err

@@ -124,18 +124,34 @@ func rankingWords(text string) int {
 	return n
 }
 
-// WordsLang is the language whose index ranks the words of text for a
-// reader of lang: text with no Han character is written in English, whose
-// words the English pages hold (a Chinese page's cause and fixes are in
-// Chinese and share too few of them), so the English index ranks it, and
-// the entries found are shown in lang. The search page does the same with
-// WordsRules.Lang.
-func WordsLang(text, lang string) string {
-	if lang == wordsLang || strings.ContainsFunc(text, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
-		return lang
+// WordsLang is the language whose pages rank the words of text, whoever
+// reads the answer: Chinese when text holds at least as many Han
+// characters as other words (a description in Chinese, perhaps naming a
+// program or a GPU), English otherwise. Each language's pages hold its own
+// words: a Chinese page's cause and fixes are in Chinese, and an English
+// page holds no Han character, so the other language's pages would share
+// too few of text's words. The entries found are shown in the reader's
+// language. The search page does the same with WordsRules.Lang and HanLang.
+func WordsLang(text string) string {
+	han := hanRunes(text)
+	if han == 0 {
+		return wordsLang
+	}
+	other := 0
+	for _, t := range Terms(text) {
+		if hanRunes(t) == 0 && strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+			other++
+		}
+	}
+	if han >= other {
+		return hanLang
 	}
 	return wordsLang
 }
+
+// hanLang is the language of the pages whose words rank text written in
+// Han characters.
+const hanLang = "zh"
 
 // wordsLang is the language of the pages whose words rank text written
 // without Han characters.
@@ -280,13 +296,14 @@ type WordsRules struct {
 	MaxLine    int     `json:"maxProseLine"`
 	MaxTerms   int     `json:"maxTerms"`
 	MaxBytes   int     `json:"maxBytes"`
-	Lang       string  `json:"lang"` // the index that ranks text without Han characters (WordsLang)
+	Lang       string  `json:"lang"`    // the index that ranks text written in English (WordsLang)
+	HanLang    string  `json:"hanLang"` // the index that ranks text written in Han characters (WordsLang)
 }
 
 // WordsTable is WordsRules with this package's values.
 func WordsTable() WordsRules {
 	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared, LongWords: LongWords, MinSharedL: MinSharedLong, LogLine: logLineSource, NotProse: notProseSource, Person: personSource, LinkWords: linkWordsSource, HanCut: hanCut,
-		ProseWords: proseWords, MaxLine: maxProseLine, MaxTerms: MaxQueryTerms, MaxBytes: MaxQueryBytes, Lang: wordsLang}
+		ProseWords: proseWords, MaxLine: maxProseLine, MaxTerms: MaxQueryTerms, MaxBytes: MaxQueryBytes, Lang: wordsLang, HanLang: hanLang}
 }
 
 func hanRunes(t string) int {

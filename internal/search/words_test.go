@@ -23,3 +23,25 @@ func TestProseCutsHanLinesAtPunctuation(t *testing.T) {
 		}
 	}
 }
+
+// The words of a text are ranked by the pages of the language it is written
+// in, whoever reads the answer: Chinese when its Han characters are at least
+// as many as its other words.
+func TestWordsLangIsTheTextsLanguage(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		// https://github.com/yuanzhoulvpi2017/zero_nlp/issues/155
+		{"单卡跑，一步4，5秒，一批次10个数据，单卡一次1个数据，却要7秒，这是啥原因", "zh"},
+		// https://github.com/hiyouga/LlamaFactory/issues/1219: names of
+		// models and GPUs in a Chinese question.
+		{"baichuan2-13b 做推理(do_predict)的时候爆显存？我用的是32G V100,有什么办法解决吗？我有多张v100，但似乎不能多卡推理？", "zh"},
+		{"all_reduce hangs on two 4090s", "en"},
+		// An English message with one Chinese word is English.
+		{"训练 RuntimeError: CUDA error: an illegal memory access was encountered", "en"},
+		// Figures are not words: two Han characters outweigh them.
+		{"显卡 3090 4090 5090", "zh"},
+	} {
+		if got := WordsLang(c.text); got != c.want {
+			t.Errorf("WordsLang(%q) = %s, want %s", c.text, got, c.want)
+		}
+	}
+}
