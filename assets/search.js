@@ -287,7 +287,7 @@
   function rowResult(row) {
     var r = { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], gist: row[5] || "", best: row[6] || "",
       versions: row[7] || [], applies_when: row[8] || "", score: 0, match: "", shared: 0 };
-    if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] >= 1; r.shape = row[10] === 2; r.confidence = row[11] || 0; r.apis = (row[12] || "").split(" ").filter(Boolean); }
+    if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] >= 1; r.shape = row[10] === 2; r.confidence = row[11] || 0; r.apis = (row[12] || "").split(" ").filter(Boolean); r.programSide = row[13] === 1; }
     return r;
   }
 
@@ -1048,7 +1048,11 @@
       var v = judge(r, facts, false);
       return { r: r, i: i, truth: v.truth, reasons: v.reasons, tier: v.tier };
     });
-    causes.sort(function (a, b) { return a.tier - b.tier || a.i - b.i; });
+    // Then, for words that speak of no path between GPUs, the entries whose
+    // usual cause is on the program's side (diagnose's byWords).
+    var link = LINK.test(w.query);
+    causes.sort(function (a, b) { return a.tier - b.tier || (link ? 0 : (b.r.programSide ? 1 : 0) - (a.r.programSide ? 1 : 0)) || a.i - b.i; });
+    box.dataset.verdict = causes[0].tier === 0 ? "applies" : causes.every(function (x) { return x.tier === 2; }) ? "ruled_out" : "unknown";
     var ol = el("ol", "cause-list");
     causes.forEach(function (c) {
       ol.appendChild(causeItem(section, c.r, c.truth, c.reasons, facts, ""));

@@ -189,8 +189,19 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options, shown map[st
 	if len(rs) == 0 {
 		return nil, nil
 	}
-	// The facts first, as for any message; the words' order within each tier.
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].tier < rs[j].tier })
+	// The facts first, as for any message; then, for words that speak of no
+	// path between GPUs (search.LinkWords), the entries whose usual cause is
+	// on the program's side (kb.Entry.ProgramSide): what such words share
+	// with an entry about the path is chance more often than not, and most
+	// such inputs are about a program, its launch or its configuration. The
+	// words' order within each.
+	link := search.LinkWords(text)
+	sort.SliceStable(rs, func(i, j int) bool {
+		if rs[i].tier != rs[j].tier {
+			return rs[i].tier < rs[j].tier
+		}
+		return !link && s.KB.ByID[rs[i].c.ID].ProgramSide && !s.KB.ByID[rs[j].c.ID].ProgramSide
+	})
 	m := &Message{Severity: "by_words", ByWords: true, judged: len(f) > 0,
 		Words: &Words{Query: text, Terms: len(q.terms), Lines: q.used, Of: q.n, Partial: q.partial}}
 	m.conclude(s, rs, f, o)

@@ -453,3 +453,53 @@ func TestByWordsSameInChinese(t *testing.T) {
 		t.Errorf("a question in Chinese read in English: closest %v, want pytorch/multi-gpu-slower-than-one-gpu first", en)
 	}
 }
+
+// Words that speak of no path between GPUs get, of their closest entries,
+// those whose usual cause is on the program's side first, each group in
+// the words' order; words of the path keep the words' order. The input is
+// a real report of tensor-parallel generation printing nonsense, with no
+// error line (https://github.com/Lightning-AI/litgpt/issues/1663), whose
+// first entry by its words is about the path.
+func TestByWordsProgramSideFirstWithoutLinkWords(t *testing.T) {
+	const report = "### Bug description\n\nFor some reason, the tensor parallel implementation generates non-sensical outputs\n\n```\n" +
+		"⚡ python-api-tensor-parallel ~/litgpt litgpt generate_tp checkpoints/microsoft/phi-2 \n...\n" +
+		"Instruct: What food do llamas eat?\nOutput: When the\n.\n\nThe first\n\n.\n\nThe first\n\n.\n\n" +
+		"Time for inference 1: 1.31 sec total, 15.23 tokens/sec\n```\n\n### What operating system are you using?\n\nLinux\n\n" +
+		"### LitGPT Version\n\nCurrent main branch\n"
+	s := repoSite(t)
+	programSide := func(id string) bool { return s.KB.ByID[id].ProgramSide }
+	m := byWordsAlone(t, report)
+	ids := idsOf(m.Causes)
+	var words []string
+	for _, r := range wordsSearch(t, m.Words.Query) {
+		if slices.Contains(ids, r.ID) {
+			words = append(words, r.ID)
+		}
+	}
+	if len(words) != len(ids) || programSide(words[0]) {
+		t.Fatalf("the words rank %v for causes %v: want the same entries, the first not on the program's side", words, ids)
+	}
+	var want []string
+	for _, side := range []bool{true, false} {
+		for _, id := range words {
+			if programSide(id) == side {
+				want = append(want, id)
+			}
+		}
+	}
+	if !slices.Equal(ids, want) || !programSide(ids[0]) {
+		t.Errorf("causes %v, want %v: the program's side first, each in the words' order", ids, want)
+	}
+
+	// The same words with the path between GPUs named keep their order.
+	m = byWordsAlone(t, report+"The two GPUs are joined by an NVLink bridge.\n")
+	ids, words = idsOf(m.Causes), nil
+	for _, r := range wordsSearch(t, m.Words.Query) {
+		if slices.Contains(ids, r.ID) {
+			words = append(words, r.ID)
+		}
+	}
+	if !slices.Equal(ids, words) {
+		t.Errorf("with the path named: causes %v, want the words' order %v", ids, words)
+	}
+}

@@ -18,6 +18,7 @@ type Entry struct {
 	Regex              string            `json:"regex"`                            // RE2 and JavaScript pattern matching Signature
 	Severity           string            `json:"severity,omitempty"`               // error or note; "" reads as error
 	Shape              bool              `json:"shape,omitempty"`                  // Regex matches a shape of message (any program's own argument check), not one message
+	ProgramSide        bool              `json:"program_side,omitempty"`           // the usual cause is the program, its launch or its configuration, not the GPUs or the path between them
 	SignatureSource    *SignatureSource  `json:"signature_source,omitempty"`       // where Signature was copied from
 	Domain             string            `json:"domain"`                           // cuda, nccl, tensorflow, ...
 	Category           string            `json:"category"`                         // runtime_error, system_error, ...

@@ -89,6 +89,39 @@ func TestFamiliesAndNamedEntriesExist(t *testing.T) {
 	}
 }
 
+// An entry says its usual cause is on the program's side (program_side,
+// which orders the entries closest to words that speak of no path between
+// GPUs) exactly when its families hold the family of such causes, "noise":
+// the KB and the families the reports are scored by tell the same thing.
+func TestProgramSideIsTheNoiseFamily(t *testing.T) {
+	s, f := loadRepo(t)
+	noise := 0
+	for n, name := range f.Names {
+		if strings.HasPrefix(name, "noise") {
+			noise = n
+		}
+	}
+	if noise == 0 {
+		t.Fatal("reports/families.json: no family named noise")
+	}
+	sides := 0
+	for id, fams := range f.Entries {
+		e := s.KB.ByID[id]
+		if e == nil {
+			continue
+		}
+		if e.ProgramSide != slices.Contains(fams, noise) {
+			t.Errorf("%s: program_side %v, families %v", id, e.ProgramSide, fams)
+		}
+		if e.ProgramSide {
+			sides++
+		}
+	}
+	if sides < 10 {
+		t.Errorf("%d entries on the program's side: too few to order by", sides)
+	}
+}
+
 // The sets share no thread with each other or with the set of key lines
 // found by searching for known strings, so that each measures something else.
 func TestSetsAreDisjoint(t *testing.T) {

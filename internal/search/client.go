@@ -296,8 +296,13 @@ func clientFiles(a *analyzed) ([]clientData, int, error) {
 				// What ranks the entry among the causes of a line (see
 				// Before), also where the page finds it by its error code.
 				row = append(row, d.Versions, d.AppliesWhen, d.Reports, genericMark(d), d.Confidence)
-				if len(d.APIs) > 0 {
+				if len(d.APIs) > 0 || d.ProgramSide {
 					row = append(row, strings.Join(d.APIs, " "))
+				}
+				if d.ProgramSide {
+					// What orders the entries closest to words that speak
+					// of no path between GPUs (diagnose's byWords).
+					row = append(row, 1)
 				}
 			}
 			rows = append(rows, row)

@@ -38,6 +38,7 @@ type Doc struct {
 	Reports     int      // entries: the reports the entry cites (kb.Entry.Reports), the evidence that ranks pattern matches
 	Generic     bool     // entries: the signature is an inner error alone, or a shape of message (see Before)
 	Shape       bool     // entries: the entry answers a shape of message, not one (kb.Entry.Shape)
+	ProgramSide bool     // entries: the usual cause is on the program's side (kb.Entry.ProgramSide)
 	APIs        []string // entries: the kinds of CUDA calls the entry names (APIs)
 	Versions    []string // entries: versions as written, for marking results against a machine
 	AppliesWhen string   // entries: the entry's condition
@@ -105,7 +106,7 @@ func PatternDocs(s *site.Site, lang string) []Doc {
 	out := make([]Doc, len(s.KB.Entries))
 	for i, e := range s.KB.Entries {
 		out[i] = Doc{ID: e.ID, Kind: "entry", Lang: lang, Title: site.Signature(e, lang), Code: e.ErrorCode, Path: site.EntryPath(lang, e.ID),
-			Regex: entryPattern(e), Confidence: e.Confidence, Reports: len(e.Reports()), Generic: Generic(e), Shape: e.Shape, APIs: APIs(e), AppliesWhen: e.AppliesWhen}
+			Regex: entryPattern(e), Confidence: e.Confidence, Reports: len(e.Reports()), Generic: Generic(e), Shape: e.Shape, ProgramSide: e.ProgramSide, APIs: APIs(e), AppliesWhen: e.AppliesWhen}
 	}
 	return out
 }
@@ -161,6 +162,7 @@ func entryDoc(s *site.Site, lang string, e *kb.Entry, pattern *Pattern) Doc {
 	d.Regex = pattern
 	d.Confidence = e.Confidence
 	d.Reports, d.Generic, d.Shape, d.APIs = len(e.Reports()), Generic(e), e.Shape, APIs(e)
+	d.ProgramSide = e.ProgramSide
 	d.AppliesWhen = e.AppliesWhen
 	d.Symptom = NewSymptomCause(e)
 	d.Versions = []string{}
