@@ -771,6 +771,8 @@
     var holds = function (cond, f) {
       try { return R.applies([], cond, f).truth === "applies"; } catch (e) { return false; }
     };
+    // Whether the paste shows the path between GPUs (diagnose's pathShown).
+    var path = wordsQuery(q).link || pasted.some(function (p) { return P.pathFact(p.name); });
     return load(lang, "meta").then(function (meta) {
       var out = [];
       P.symptoms(pasted).forEach(function (sym) {
@@ -792,13 +794,16 @@
           if (names.indexOf(p.name) < 0 || holds(row[1], without)) { return; }
           var reads = names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n, row[1]); }).length;
           if (holds(row[1], own)) {
-            docs.push({ doc: row[0], reads: reads, i: i });
+            docs.push({ doc: row[0], reads: reads, i: i, side: row[2] === 1 });
           } else if (versionOpen(row[1], names, own)) {
-            open.push({ doc: row[0], reads: reads, i: i });
+            open.push({ doc: row[0], reads: reads, i: i, side: row[2] === 1 });
           }
         });
-        docs = byReadsDocs(docs);
-        if (docs.length) { out.push({ fact: p.name, line: p.line, text: p.text.trim(), docs: docs.concat(byReadsDocs(open)), own: own }); }
+        // A hang in a paste that shows nothing of the path: the program's
+        // side first (diagnose's symptoms).
+        var sided = !path && P.isHang(p.name);
+        docs = byReadsDocs(docs, sided);
+        if (docs.length) { out.push({ fact: p.name, line: p.line, text: p.text.trim(), docs: docs.concat(byReadsDocs(open, sided)), own: own }); }
       });
       return Promise.all(out.map(function (m) {
         return Promise.all(m.docs.map(function (d) { return load(lang, "d" + Math.floor(d / meta.chunk)).then(function (c) { return rowResult(c[d % meta.chunk]); }); }))
@@ -826,8 +831,10 @@
   // byReadsDocs orders meta.js rows that answer a symptom as
   // search.SymptomBefore does: those reading more of the paste's facts
   // first, then meta.js's order.
-  function byReadsDocs(ds) {
-    return ds.sort(function (a, b) { return b.reads - a.reads || a.i - b.i; }).map(function (d) { return d.doc; });
+  // With sided, of those reading as much, the entries on the program's
+  // side come before the others.
+  function byReadsDocs(ds, sided) {
+    return ds.sort(function (a, b) { return b.reads - a.reads || (sided ? (b.side ? 1 : 0) - (a.side ? 1 : 0) : 0) || a.i - b.i; }).map(function (d) { return d.doc; });
   }
   // versionOpen mirrors diagnose's versionOpen and waitsOnVersion: condition
   // cond, which reads names, is neither true nor false with the paste's facts
@@ -975,9 +982,13 @@
   }
   function wordsQuery(text) {
     var lines = text.split("\n"), taken = {}, seen = {}, toldSeen = {}, nterms = 0, ntold = 0, person = false, out = [], bytes = 0, used = 0, full = false, partial = false;
+    var read = 0, link = false;
     if (lines.length && lines[lines.length - 1] === "") { lines.pop(); }
     for (var i = 0; i < lines.length && !partial; i++) {
       var l = lines[i].replace(/\r$/, "");
+      // Any line of the head, prose or not, may speak of the path (diagnose's wordsQuery.link).
+      read += utf8Len(l) + 1;
+      if (!link && read <= W.scanBytes && LINK.test(l)) { link = true; }
       if (full) { if (!taken["~" + l] && /\p{L}/u.test(l)) { partial = true; } continue; }
       if (taken["~" + l] || !prose(l)) { continue; }
       taken["~" + l] = true;
@@ -995,7 +1006,7 @@
       used = i + 1;
       if (nterms >= W.maxTerms) { full = true; }
     }
-    return { query: out.join("\n"), terms: nterms, told: person ? ntold : 0, lines: used, of: lines.length, partial: partial };
+    return { query: out.join("\n"), terms: nterms, told: person ? ntold : 0, lines: used, of: lines.length, partial: partial, link: link };
   }
   // closestByWords resolves to the entries closest to q's prose (search.Index.Closest), or null.
   // wordsLang is the language whose pages rank text's words (search.WordsLang):

@@ -482,7 +482,7 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 		// No error line, or only lines composed from their parts that no
 		// cause answers: what the input shows (symptoms.go), known once it
 		// has ended, comes first, as the search page shows it.
-		sym, err := symptoms(s, o.Paste.Facts(), facts, o, len(notes) > 0)
+		sym, err := symptoms(s, o.Paste.Facts(), facts, o, len(notes) > 0, pathShown(words, o.Paste.Facts()))
 		if err != nil {
 			return nil, sum, err
 		}

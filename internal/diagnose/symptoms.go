@@ -24,7 +24,7 @@ import (
 //
 // With known set (the input held a known note), only symptoms of something
 // seen going wrong or how the machine is set up answer (see paste.Weak).
-func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known bool) ([]Message, error) {
+func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known, path bool) ([]Message, error) {
 	own := paste.Facts(pasted)
 	// The most telling symptom first (paste.SymptomRank), each kind in the
 	// order of the input.
@@ -74,6 +74,15 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			}
 			if rs[i].open != rs[j].open {
 				return rs[j].open
+			}
+			// Among causes that read as much of the paste, a hang told or
+			// shown by an input that shows nothing of the path between
+			// GPUs (pathShown) is more often the program's (ranks calling
+			// different collectives) than the path's.
+			if a, b := rs[i].symptom, rs[j].symptom; a.Reads == b.Reads && !path && paste.IsHang(p.Name) {
+				if x, y := s.KB.ByID[rs[i].c.ID].ProgramSide, s.KB.ByID[rs[j].c.ID].ProgramSide; x != y {
+					return x
+				}
 			}
 			return search.SymptomBefore(rs[i].symptom, rs[j].symptom)
 		})
@@ -263,4 +272,14 @@ func readsShown(cond string, names []string, own rules.Facts) int {
 		}
 	}
 	return n
+}
+
+// pathShown tells whether an input shows the path between GPUs: a line of
+// its head, prose or not, speaks of it (wordsQuery.link: NCCL, P2P, NVLink,
+// PCIe and the like), or the paste gives a fact of it (paste.PathFact).
+func pathShown(q *wordsQuery, pasted []paste.Fact) bool {
+	if q != nil && q.link {
+		return true
+	}
+	return slices.ContainsFunc(pasted, func(p paste.Fact) bool { return paste.PathFact(p.Name) })
 }

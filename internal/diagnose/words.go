@@ -48,6 +48,7 @@ type wordsQuery struct {
 	read    int64           // bytes of the input read
 	full    bool            // the budget is spent, or wordsScanBytes read
 	partial bool            // a line with words was left out
+	link    bool            // a line within wordsScanBytes, prose or not, speaks of the path between GPUs (search.LinkWords)
 }
 
 func newWordsQuery() *wordsQuery {
@@ -62,6 +63,9 @@ func (q *wordsQuery) add(n int, line []byte) {
 		return
 	}
 	q.read += int64(len(line)) + 1
+	if !q.link && q.read <= wordsScanBytes && search.LinkWords(string(line)) {
+		q.link = true
+	}
 	if !q.full && q.read > wordsScanBytes {
 		// Prose is looked for in the head of the input only, so that a
 		// huge log of tables costs no more than a known one.
@@ -245,9 +249,10 @@ func init() {
 	}
 }
 
-// wordsScanBytes is how much of the input is read for prose: the head of
-// a log, where a person's words and the first errors are.
-const wordsScanBytes = 4 << 20
+// wordsScanBytes is how much of the input is read for prose and for words
+// of the path between GPUs: the head of a log, where a person's words and
+// the first errors are.
+const wordsScanBytes = search.WordsScanBytes
 
 // hasLetter tells whether a line holds a letter, which words could come from.
 func hasLetter(line []byte) bool {

@@ -726,3 +726,12 @@ func symptom(name string) (string, int) {
 	}
 	return "", -1
 }
+
+// IsHang says whether symptom name is a hang, seen in a log or said.
+func IsHang(name string) bool { return strings.HasPrefix(name, "hang.") }
+
+// PathFact says whether fact name tells of the path between GPUs: its
+// links and topology, NCCL's transport and P2P settings, ACS and the
+// IOMMU, a P2P reading (pathFactNames, which also tell a slow run's
+// causes apart).
+func PathFact(name string) bool { return slices.Contains(pathFactNames, name) }

@@ -326,7 +326,7 @@ func clientFiles(a *analyzed) ([]clientData, int, error) {
 // causes of one symptom, the page finding among them the entries whose
 // condition reads a symptom's fact; and the ids of the notes, whose lines
 // are no error (results from p2pkb serve's API carry ids, not documents).
-func symptomRows(docs []Doc) ([][2]any, []string) {
+func symptomRows(docs []Doc) ([][]any, []string) {
 	var idx []int
 	notes := []string{}
 	for i, d := range docs {
@@ -341,9 +341,15 @@ func symptomRows(docs []Doc) ([][2]any, []string) {
 		}
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return SymptomBefore(docs[idx[a]].Symptom, docs[idx[b]].Symptom) })
-	rows := make([][2]any, 0, len(idx))
+	rows := make([][]any, 0, len(idx))
 	for _, i := range idx {
-		rows = append(rows, [2]any{i, docs[i].AppliesWhen})
+		row := []any{i, docs[i].AppliesWhen}
+		if docs[i].ProgramSide {
+			// What orders a hang's causes in a paste that shows nothing
+			// of the path between GPUs (diagnose's symptoms).
+			row = append(row, 1)
+		}
+		rows = append(rows, row)
 	}
 	return rows, notes
 }

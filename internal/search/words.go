@@ -279,6 +279,10 @@ func proseWord(t string) bool {
 	return true
 }
 
+// WordsScanBytes is how much of an input explain reads for prose, and for
+// words of the path between GPUs in any line: the head of a log.
+const WordsScanBytes = 4 << 20
+
 // WordsRules are the limits of the answer by words, as search.js reads them.
 type WordsRules struct {
 	Closest    int     `json:"closest"`
@@ -296,14 +300,15 @@ type WordsRules struct {
 	MaxLine    int     `json:"maxProseLine"`
 	MaxTerms   int     `json:"maxTerms"`
 	MaxBytes   int     `json:"maxBytes"`
-	Lang       string  `json:"lang"`    // the index that ranks text written in English (WordsLang)
-	HanLang    string  `json:"hanLang"` // the index that ranks text written in Han characters (WordsLang)
+	Lang       string  `json:"lang"`      // the index that ranks text written in English (WordsLang)
+	HanLang    string  `json:"hanLang"`   // the index that ranks text written in Han characters (WordsLang)
+	ScanBytes  int     `json:"scanBytes"` // the head of an input read for words of the path (WordsScanBytes)
 }
 
 // WordsTable is WordsRules with this package's values.
 func WordsTable() WordsRules {
 	return WordsRules{Closest: MaxClosest, Results: WordsResults, MinScore: MinWordsScore, MinShared: MinShared, LongWords: LongWords, MinSharedL: MinSharedLong, LogLine: logLineSource, NotProse: notProseSource, Person: personSource, LinkWords: linkWordsSource, HanCut: hanCut,
-		ProseWords: proseWords, MaxLine: maxProseLine, MaxTerms: MaxQueryTerms, MaxBytes: MaxQueryBytes, Lang: wordsLang, HanLang: hanLang}
+		ProseWords: proseWords, MaxLine: maxProseLine, MaxTerms: MaxQueryTerms, MaxBytes: MaxQueryBytes, Lang: wordsLang, HanLang: hanLang, ScanBytes: WordsScanBytes}
 }
 
 func hanRunes(t string) int {
