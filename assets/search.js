@@ -1062,7 +1062,14 @@
     // Then, for words that speak of no path between GPUs, the entries whose
     // usual cause is on the program's side (diagnose's byWords).
     var link = LINK.test(w.query);
+    causes.sort(function (a, b) { return a.tier - b.tier || a.i - b.i; });
+    var byWordsOrder = causes.map(function (c) { return c.r.id; }).join(" ");
     causes.sort(function (a, b) { return a.tier - b.tier || (link ? 0 : (b.r.programSide ? 1 : 0) - (a.r.programSide ? 1 : 0)) || a.i - b.i; });
+    // Said when an entry on the program's side went before a closer one (diagnose's Words.ProgramFirst).
+    if (causes.map(function (c) { return c.r.id; }).join(" ") !== byWordsOrder) {
+      box.dataset.programFirst = "true";
+      box.appendChild(el("p", "causes-note", t("programFirst")));
+    }
     box.dataset.verdict = causes[0].tier === 0 ? "applies" : causes.every(function (x) { return x.tier === 2; }) ? "ruled_out" : "unknown";
     var ol = el("ol", "cause-list");
     causes.forEach(function (c) {

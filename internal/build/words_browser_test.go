@@ -105,6 +105,43 @@ func TestBrowserByWords(t *testing.T) {
 		}
 	}
 
+	// Words that speak of no path between GPUs: the entries on the
+	// program's side first, as explain orders them, and the page says so
+	// (https://github.com/Lightning-AI/litgpt/issues/1663); with the path
+	// named, the words' order and no such note.
+	const litgpt = "### Bug description\n\nFor some reason, the tensor parallel implementation generates non-sensical outputs\n\n```\n" +
+		"⚡ python-api-tensor-parallel ~/litgpt litgpt generate_tp checkpoints/microsoft/phi-2 \n...\n" +
+		"Instruct: What food do llamas eat?\nOutput: When the\n.\n\nThe first\n\n.\n\nThe first\n\n.\n\n" +
+		"Time for inference 1: 1.31 sec total, 15.23 tokens/sec\n```\n\n### What operating system are you using?\n\nLinux\n\n" +
+		"### LitGPT Version\n\nCurrent main branch\n"
+	for _, q := range []string{litgpt, litgpt + "The two GPUs are joined by an NVLink bridge.\n"} {
+		var d diagnose.Diagnosis
+		var out bytes.Buffer
+		if _, err := diagnose.Explain(&out, repoModel(t), strings.NewReader(q), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(out.Bytes(), &d); err != nil || len(d.Messages) != 1 || !d.Messages[0].ByWords {
+			t.Fatalf("explain: %v, %d messages", err, len(d.Messages))
+		}
+		if q == litgpt && !d.Messages[0].Words.ProgramFirst {
+			t.Fatal("explain does not put the program's side first for words that speak of no path")
+		}
+		var want []string
+		for _, c := range d.Messages[0].Causes {
+			want = append(want, c.ID)
+		}
+		for _, lang := range []string{"en", "zh"} {
+			runQuery(t, b, root, lang, q)
+			got := browsertest.Eval[[]string](b, `(b => b ? [b.dataset.programFirst || "", b.querySelector(".causes-note") ? b.querySelector(".causes-note").textContent : ""].concat([...b.querySelectorAll('li[data-cause-id]')].map(li => li.dataset.causeId)) : [])(document.querySelector('#search-causes .causes[data-by-words="true"]'))`)
+			if len(got) < 2 || strings.Join(got[2:], ",") != strings.Join(want, ",") || (got[0] == "true") != d.Messages[0].Words.ProgramFirst || (got[1] != "") != d.Messages[0].Words.ProgramFirst {
+				t.Errorf("%s %.50q: the page %v, explain %v (program first: %v)", lang, q, got, want, d.Messages[0].Words.ProgramFirst)
+			}
+			if d.Messages[0].Words.ProgramFirst && lang == "en" {
+				b.Screenshot("by_words_program_first_en")
+			}
+		}
+	}
+
 	// A GeForce card named in a paste that speaks of no path between GPUs:
 	// the closest entries first, the card's causes after them, as explain
 	// answers (https://github.com/rosinality/style-based-gan-pytorch/issues/65);

@@ -145,6 +145,9 @@ func writeMessage(w io.Writer, m Message, o Options, judge bool) error {
 	case m.ByWords:
 		// No line to show: what the entries are, and which words found them.
 		fmt.Fprintf(w, "%s %s\n", o.paint(dim, "○"), o.after("", wordsNote(o.Lang, m), 2))
+		if m.Words.ProgramFirst {
+			fmt.Fprintf(w, "%s\n", o.after("  ", text(o.Lang, "program_first"), 2))
+		}
 		listed = true
 	default:
 		fmt.Fprintf(w, "%s %s: %s\n", mark, fmt.Sprintf(text(o.Lang, "line"), m.Line), shown)

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -30,6 +31,10 @@ type Words struct {
 	Lines   int    `json:"lines"`    // the input's lines read for words, from line 1
 	Of      int    `json:"of_lines"` // the lines the input has
 	Partial bool   `json:"partial"`  // lines after Lines, or past the first 4 MiB read for prose, hold words that were not used
+	// ProgramFirst: the words speak of no path between GPUs, and an entry
+	// whose usual cause is on the program's side was put before a closer
+	// one that is not (kb.Entry.ProgramSide).
+	ProgramFirst bool `json:"program_first,omitempty"`
 }
 
 // wordsQuery gathers the text the closest entries are searched by while the
@@ -200,14 +205,17 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options, shown map[st
 	// such inputs are about a program, its launch or its configuration. The
 	// words' order within each.
 	link := search.LinkWords(text)
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].tier < rs[j].tier })
+	byWords := slices.Clone(rs)
 	sort.SliceStable(rs, func(i, j int) bool {
 		if rs[i].tier != rs[j].tier {
 			return rs[i].tier < rs[j].tier
 		}
 		return !link && s.KB.ByID[rs[i].c.ID].ProgramSide && !s.KB.ByID[rs[j].c.ID].ProgramSide
 	})
+	moved := !slices.EqualFunc(rs, byWords, func(a, b ranked) bool { return a.c.ID == b.c.ID })
 	m := &Message{Severity: "by_words", ByWords: true, judged: len(f) > 0,
-		Words: &Words{Query: text, Terms: len(q.terms), Lines: q.used, Of: q.n, Partial: q.partial}}
+		Words: &Words{Query: text, Terms: len(q.terms), Lines: q.used, Of: q.n, Partial: q.partial, ProgramFirst: moved}}
 	m.conclude(s, rs, f, o)
 	return m, nil
 }
@@ -230,13 +238,15 @@ func wordsNote(lang string, m Message) string {
 
 func init() {
 	for lang, m := range map[string]map[string]string{
-		"en": {"by_words": "No known error line. Closest entries by the words of the input (not a recognized message; check that the cause fits):",
+		"en": {"program_first": "The input speaks of no path between GPUs: the entries about the program, its launch or its configuration come first.",
+			"by_words":          "No known error line. Closest entries by the words of the input (not a recognized message; check that the cause fits):",
 			"by_words_part":     "No known error line. Closest entries by the words of the input (not a recognized message; check that the cause fits). Only the words of lines 1-%d of %d were used: the first %d distinct words, as many as a search ranks by:",
 			"before_words":      "The GPU named says what the machine is, not what went wrong, and the input speaks of no path between GPUs: first the entries closest to its words (not a recognized message; check that the cause fits):",
 			"before_words_part": "The GPU named says what the machine is, not what went wrong, and the input speaks of no path between GPUs: first the entries closest to its words (not a recognized message; check that the cause fits). Only the words of lines 1-%d of %d were used: the first %d distinct words, as many as a search ranks by:",
 			"beside_words":      "Also close to the words of the description, beside the recognized lines (not a recognized message; check that the cause fits):",
 			"beside_words_part": "Also close to the words of the description, beside the recognized lines (not a recognized message; check that the cause fits). Only the words of lines 1-%d of %d were used: the first %d distinct words, as many as a search ranks by:"},
-		"zh": {"by_words": "没有已知的错误行。按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）：",
+		"zh": {"program_first": "输入没有提到 GPU 之间的通路：关于程序本身、其启动方式或配置的条目排在前面。",
+			"by_words":          "没有已知的错误行。按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）：",
 			"by_words_part":     "没有已知的错误行。按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）。只用了第 1-%d 行（共 %d 行）的词语：前 %d 个不同的词，即搜索排序所用的全部词数：",
 			"before_words":      "所列的 GPU 只说明机器是什么，没有说明出了什么问题，输入也没有提到 GPU 之间的通路：先列出按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）：",
 			"before_words_part": "所列的 GPU 只说明机器是什么，没有说明出了什么问题，输入也没有提到 GPU 之间的通路：先列出按输入的词语最接近的条目（不是识别出的信息；请核对原因是否相符）。只用了第 1-%d 行（共 %d 行）的词语：前 %d 个不同的词，即搜索排序所用的全部词数：",

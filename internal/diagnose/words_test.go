@@ -490,6 +490,18 @@ func TestByWordsProgramSideFirstWithoutLinkWords(t *testing.T) {
 	if !slices.Equal(ids, want) || !programSide(ids[0]) {
 		t.Errorf("causes %v, want %v: the program's side first, each in the words' order", ids, want)
 	}
+	if !m.Words.ProgramFirst {
+		t.Error("the order moved, and the answer does not say so")
+	}
+	for _, lang := range []string{"en", "zh"} {
+		var out bytes.Buffer
+		if _, err := Explain(&out, s, strings.NewReader(report), nil, Options{Lang: lang, Paste: paste.New()}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), text(lang, "program_first")) {
+			t.Errorf("%s: the text does not say why the program's side is first:\n%s", lang, out.String())
+		}
+	}
 
 	// The same words with the path between GPUs named keep their order.
 	m = byWordsAlone(t, report+"The two GPUs are joined by an NVLink bridge.\n")
@@ -499,7 +511,7 @@ func TestByWordsProgramSideFirstWithoutLinkWords(t *testing.T) {
 			words = append(words, r.ID)
 		}
 	}
-	if !slices.Equal(ids, words) {
-		t.Errorf("with the path named: causes %v, want the words' order %v", ids, words)
+	if !slices.Equal(ids, words) || m.Words.ProgramFirst {
+		t.Errorf("with the path named: causes %v (program first: %v), want the words' order %v", ids, m.Words.ProgramFirst, words)
 	}
 }
