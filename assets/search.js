@@ -287,7 +287,7 @@
   function rowResult(row) {
     var r = { id: row[0], kind: row[1], title: row[2], path: row[3], code: row[4], gist: row[5] || "", best: row[6] || "",
       versions: row[7] || [], applies_when: row[8] || "", score: 0, match: "", shared: 0 };
-    if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] >= 1; r.shape = row[10] === 2; r.confidence = row[11] || 0; r.apis = (row[12] || "").split(" ").filter(Boolean); r.programSide = row[13] === 1; }
+    if (r.kind === "entry") { r.reports = row[9] || 0; r.generic = row[10] >= 1; r.shape = row[10] === 2; r.confidence = row[11] || 0; r.apis = (row[12] || "").split(" ").filter(Boolean); r.program_side = row[13] === 1; }
     return r;
   }
 
@@ -1028,12 +1028,14 @@
       // From the first entry that reaches the floors (search.Index.Closest).
       var floor = w.terms >= W.longWords ? W.minSharedLong : W.minShared, entries = res.filter(function (r) { return r.kind === "entry"; }), i = 0;
       while (i < entries.length && (entries[i].score < W.minScore || (entries[i].shared || 0) < floor)) { i++; }
-      var out = entries.slice(i, i + W.closest);
-      if (!out.length) { return null; }
+      var from = entries.slice(i);
+      if (!from.length) { return null; }
       if (by !== lang) {
-        out = out.map(function (r) { var x = Object.assign({}, r); x.path = lang + r.path.slice(by.length); return x; });
+        from = from.map(function (r) { var x = Object.assign({}, r); x.path = lang + r.path.slice(by.length); return x; });
       }
-      w.entries = out;
+      w.entries = from.slice(0, W.closest);
+      // The rest, where renderByWords finds the closest entry on the program's side.
+      w.from = from;
       return w;
     });
   }
@@ -1047,8 +1049,16 @@
     // first.
     var where = w.beside && !w.before ? document.getElementById("search-beside") : section;
     Array.prototype.forEach.call(where.querySelectorAll(".causes.by-words"), function (b) { b.remove(); });
-    var entries = w.beside && !w.before ? w.entries.filter(function (r) { return !known[r.id]; }) : w.entries;
+    var skip = function (r) { return w.beside && !w.before && known[r.id]; };
+    var entries = w.entries.filter(function (r) { return !skip(r); });
     if (!entries.length) { return; }
+    // When none of them is on the program's side and the words speak of no
+    // path, the closest entry that is comes last (diagnose's byWords).
+    var link = LINK.test(w.query), added = false;
+    if (!link && !entries.some(function (r) { return r.program_side; })) {
+      var extra = (w.from || []).filter(function (r) { return r.program_side && !skip(r); })[0];
+      if (extra) { entries = entries.concat([extra]); added = true; }
+    }
     var box = el("div", "causes by-words");
     box.dataset.byWords = "true";
     if (w.beside) { box.dataset.beside = "true"; }
@@ -1061,10 +1071,9 @@
     });
     // Then, for words that speak of no path between GPUs, the entries whose
     // usual cause is on the program's side (diagnose's byWords).
-    var link = LINK.test(w.query);
     causes.sort(function (a, b) { return a.tier - b.tier || a.i - b.i; });
     var byWordsOrder = causes.map(function (c) { return c.r.id; }).join(" ");
-    causes.sort(function (a, b) { return a.tier - b.tier || (link ? 0 : (b.r.programSide ? 1 : 0) - (a.r.programSide ? 1 : 0)) || a.i - b.i; });
+    causes.sort(function (a, b) { return a.tier - b.tier || (link || added ? 0 : (b.r.program_side ? 1 : 0) - (a.r.program_side ? 1 : 0)) || a.i - b.i; });
     // Said when an entry on the program's side went before a closer one (diagnose's Words.ProgramFirst).
     if (causes.map(function (c) { return c.r.id; }).join(" ") !== byWordsOrder) {
       box.dataset.programFirst = "true";

@@ -114,7 +114,23 @@ func TestBrowserByWords(t *testing.T) {
 		"Instruct: What food do llamas eat?\nOutput: When the\n.\n\nThe first\n\n.\n\nThe first\n\n.\n\n" +
 		"Time for inference 1: 1.31 sec total, 15.23 tokens/sec\n```\n\n### What operating system are you using?\n\nLinux\n\n" +
 		"### LitGPT Version\n\nCurrent main branch\n"
-	for _, q := range []string{litgpt, litgpt + "The two GPUs are joined by an NVLink bridge.\n"} {
+	// And when none of the closest is on the program's side, the closest
+	// that is comes last (https://github.com/openmm/openmm/issues/2613).
+	v22, err := os.ReadFile("../../reports/validation22.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var set22 []struct{ URL, Paste string }
+	if err := json.Unmarshal(v22, &set22); err != nil {
+		t.Fatal(err)
+	}
+	openmm := ""
+	for _, r := range set22 {
+		if r.URL == "https://github.com/openmm/openmm/issues/2613" {
+			openmm = r.Paste
+		}
+	}
+	for _, q := range []string{litgpt, litgpt + "The two GPUs are joined by an NVLink bridge.\n", openmm} {
 		var d diagnose.Diagnosis
 		var out bytes.Buffer
 		if _, err := diagnose.Explain(&out, repoModel(t), strings.NewReader(q), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {
@@ -125,6 +141,9 @@ func TestBrowserByWords(t *testing.T) {
 		}
 		if q == litgpt && !d.Messages[0].Words.ProgramFirst {
 			t.Fatal("explain does not put the program's side first for words that speak of no path")
+		}
+		if q == openmm && len(d.Messages[0].Causes) != search.MaxClosest+1 {
+			t.Fatalf("explain gives %d entries by words, want the closest on the program's side added", len(d.Messages[0].Causes))
 		}
 		var want []string
 		for _, c := range d.Messages[0].Causes {

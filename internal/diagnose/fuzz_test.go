@@ -124,7 +124,7 @@ func FuzzExplain(f *testing.F) {
 				// no line, counted by no summary, found by a bounded query
 				// made of the input's lines.
 				closest++
-				if len(msgs) != 1 || m.Line != 0 || m.Words == nil || len(m.Words.Query) > search.MaxQueryBytes || len(m.Causes) == 0 || len(m.Causes) > search.MaxClosest {
+				if len(msgs) != 1 || m.Line != 0 || m.Words == nil || len(m.Words.Query) > search.MaxQueryBytes || len(m.Causes) == 0 || len(m.Causes) > search.MaxClosest+1 {
 					t.Fatalf("by words: %d messages, line %d, %d causes, words %+v", len(msgs), m.Line, len(m.Causes), m.Words)
 				}
 				for _, l := range strings.Split(m.Words.Query, "\n") {

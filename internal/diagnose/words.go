@@ -178,7 +178,7 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options, shown map[st
 	if err != nil {
 		return nil, err
 	}
-	res, err := ix.Closest(text, lang)
+	res, after, err := ix.Closest(text, lang)
 	if err != nil || len(res) == 0 {
 		return nil, err
 	}
@@ -205,13 +205,34 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options, shown map[st
 	// such inputs are about a program, its launch or its configuration. The
 	// words' order within each.
 	link := search.LinkWords(text)
+	// When none of them is on the program's side, the closest entry that
+	// is comes last, among the search's results from the first closest
+	// entry on: such inputs are the program's more often than not, and
+	// the answer should hold that possibility.
+	added := false
+	if !link && !slices.ContainsFunc(rs, func(r ranked) bool { return s.KB.ByID[r.c.ID].ProgramSide }) {
+		for _, r := range after {
+			e := s.KB.ByID[r.ID]
+			if e == nil || !e.ProgramSide || shown[r.ID] {
+				continue
+			}
+			c, conditional, err := cause(s, e, f, o)
+			if err != nil {
+				return nil, err
+			}
+			c.Score = r.Score
+			rs, added = append(rs, ranked{c: c, tier: tierOf(c, conditional)}), true
+			break
+		}
+	}
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].tier < rs[j].tier })
 	byWords := slices.Clone(rs)
 	sort.SliceStable(rs, func(i, j int) bool {
 		if rs[i].tier != rs[j].tier {
 			return rs[i].tier < rs[j].tier
 		}
-		return !link && s.KB.ByID[rs[i].c.ID].ProgramSide && !s.KB.ByID[rs[j].c.ID].ProgramSide
+		// The entry added above stays after the closer ones.
+		return !link && !added && s.KB.ByID[rs[i].c.ID].ProgramSide && !s.KB.ByID[rs[j].c.ID].ProgramSide
 	})
 	moved := !slices.EqualFunc(rs, byWords, func(a, b ranked) bool { return a.c.ID == b.c.ID })
 	m := &Message{Severity: "by_words", ByWords: true, judged: len(f) > 0,

@@ -65,7 +65,7 @@ func TestByWordsAnswersProse(t *testing.T) {
 		if m.Severity != "by_words" || m.Line != 0 || d.Errors+d.Notes != 0 || len(d.Collect) == 0 || m.Words.Partial {
 			t.Errorf("%s: severity %s, line %d, summary %+v, collect %v, words %+v", c.url, m.Severity, m.Line, d.Summary, d.Collect, m.Words)
 		}
-		if len(m.Causes) == 0 || len(m.Causes) > search.MaxClosest || !slices.Contains(fams.Entries[m.Causes[0].ID], c.family) {
+		if len(m.Causes) == 0 || len(m.Causes) > search.MaxClosest+1 || !slices.Contains(fams.Entries[m.Causes[0].ID], c.family) {
 			var ids []string
 			for _, x := range m.Causes {
 				ids = append(ids, x.ID)
@@ -514,4 +514,67 @@ func TestByWordsProgramSideFirstWithoutLinkWords(t *testing.T) {
 	if !slices.Equal(ids, words) || m.Words.ProgramFirst {
 		t.Errorf("with the path named: causes %v (program first: %v), want the words' order %v", ids, m.Words.ProgramFirst, words)
 	}
+}
+
+// When none of the closest entries of words that speak of no path is on
+// the program's side, the closest that is comes last, after them in their
+// order. The input is a real report of OpenMM failing on any GPU but the
+// first under srun (https://github.com/openmm/openmm/issues/2613).
+func TestByWordsAddsClosestProgramSideLast(t *testing.T) {
+	s := repoSite(t)
+	in := reportPaste(t, "validation22.json", "https://github.com/openmm/openmm/issues/2613")
+	m := byWordsAlone(t, in)
+	ids := idsOf(m.Causes)
+	if len(ids) != search.MaxClosest+1 {
+		t.Fatalf("causes %v: want the %d closest and one more", ids, search.MaxClosest)
+	}
+	var ranked []string
+	for _, r := range wordsSearch(t, m.Words.Query) {
+		if r.Kind == "entry" {
+			ranked = append(ranked, r.ID)
+		}
+	}
+	last := ids[len(ids)-1]
+	for _, id := range ids[:len(ids)-1] {
+		if s.KB.ByID[id].ProgramSide {
+			t.Errorf("%s is on the program's side: nothing needed adding", id)
+		}
+	}
+	if !s.KB.ByID[last].ProgramSide || m.Words.ProgramFirst {
+		t.Fatalf("the last cause %s (program first: %v): want the closest on the program's side, added, not moved", last, m.Words.ProgramFirst)
+	}
+	// The closest on the program's side after the first closest entry.
+	from := slices.Index(ranked, ids[0])
+	for _, id := range ranked[from:] {
+		if s.KB.ByID[id].ProgramSide {
+			if id != last {
+				t.Errorf("added %s, want %s, the closest on the program's side", last, id)
+			}
+			break
+		}
+	}
+	// Words of the path add nothing.
+	if ids := idsOf(byWordsAlone(t, "The GPUs are connected over PCIe.\n"+in).Causes); len(ids) > search.MaxClosest {
+		t.Errorf("with the path named: causes %v, want no entry added", ids)
+	}
+}
+
+// reportPaste is the paste of the report at url in reports/set.
+func reportPaste(t *testing.T, set, url string) string {
+	t.Helper()
+	data, err := os.ReadFile("../../reports/" + set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []struct{ URL, Paste string }
+	if err := json.Unmarshal(data, &rs); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		if r.URL == url {
+			return r.Paste
+		}
+	}
+	t.Fatalf("%s: no report %s", set, url)
+	return ""
 }

@@ -285,11 +285,14 @@ type Result struct {
 	AppliesWhen string   `json:"applies_when,omitempty"` //
 	// Entries: what ranks the causes of one line (see Before) where the
 	// page ranks them again with a machine's facts.
-	Reports    int      `json:"reports,omitempty"`
-	Generic    bool     `json:"generic,omitempty"`
-	Shape      bool     `json:"shape,omitempty"` // the entry answers a shape of message (kb.Entry.Shape)
-	Confidence float64  `json:"confidence,omitempty"`
-	APIs       []string `json:"apis,omitempty"` // the kinds of CUDA calls the entry names (APIs)
+	Reports int  `json:"reports,omitempty"`
+	Generic bool `json:"generic,omitempty"`
+	Shape   bool `json:"shape,omitempty"` // the entry answers a shape of message (kb.Entry.Shape)
+	// The usual cause is on the program's side (kb.Entry.ProgramSide),
+	// which orders the entries closest to a paste's words.
+	ProgramSide bool     `json:"program_side,omitempty"`
+	Confidence  float64  `json:"confidence,omitempty"`
+	APIs        []string `json:"apis,omitempty"` // the kinds of CUDA calls the entry names (APIs)
 }
 
 // Limits that keep a query cheap whatever it is sent.
@@ -433,7 +436,7 @@ func isNumber(t string) bool {
 func result(d Doc, score float64, match string) Result {
 	d.snippets()
 	return Result{ID: d.ID, Kind: d.Kind, Title: d.Title, Code: d.Code, Path: d.Path, Score: math.Round(score*1000) / 1000, Match: match,
-		Gist: d.Gist, Best: d.Best, Versions: d.Versions, AppliesWhen: d.AppliesWhen, Reports: d.Reports, Generic: d.Generic, Shape: d.Shape, Confidence: d.Confidence, APIs: d.APIs}
+		Gist: d.Gist, Best: d.Best, Versions: d.Versions, AppliesWhen: d.AppliesWhen, Reports: d.Reports, Generic: d.Generic, Shape: d.Shape, ProgramSide: d.ProgramSide, Confidence: d.Confidence, APIs: d.APIs}
 }
 
 // linesMatched lists the lines of q, from 1, that d's pattern matches

@@ -19,6 +19,7 @@ type storedDoc struct {
 	Reports                                  int      `json:",omitempty"`
 	Generic                                  bool     `json:",omitempty"`
 	Shape                                    bool     `json:",omitempty"`
+	ProgramSide                              bool     `json:",omitempty"`
 	APIs                                     []string `json:",omitempty"`
 	Versions                                 []string `json:",omitempty"`
 	AppliesWhen                              string   `json:",omitempty"`
@@ -43,7 +44,7 @@ func (c *Corpus) WriteDocs(emit func(name string, data []byte) error, name strin
 	rows := make([]storedDoc, len(docs))
 	for i, d := range docs {
 		d.snippets() // made by the analysis, unless the caller's documents
-		rows[i] = storedDoc{ID: d.ID, Kind: d.Kind, Lang: d.Lang, Title: d.Title, Code: d.Code, Path: d.Path, Gist: d.Gist, Best: d.Best, Confidence: d.Confidence, Reports: d.Reports, Generic: d.Generic, Shape: d.Shape, APIs: d.APIs, Versions: d.Versions, AppliesWhen: d.AppliesWhen}
+		rows[i] = storedDoc{ID: d.ID, Kind: d.Kind, Lang: d.Lang, Title: d.Title, Code: d.Code, Path: d.Path, Gist: d.Gist, Best: d.Best, Confidence: d.Confidence, Reports: d.Reports, Generic: d.Generic, Shape: d.Shape, ProgramSide: d.ProgramSide, APIs: d.APIs, Versions: d.Versions, AppliesWhen: d.AppliesWhen}
 		if d.Regex != nil {
 			rows[i].Regex = d.Regex.String()
 		}
@@ -71,7 +72,7 @@ func Open(bleveDir, docsPath string) (*Index, error) {
 	ix := &Index{bleve: map[string]bleve.Index{}, mem: map[string]*memIndex{}, docs: map[string]Doc{}, byLang: map[string][]Doc{}, avg: st.Avg}
 	patterns := map[string]*Pattern{} // one per entry, shared by its languages
 	for _, r := range st.Docs {
-		d := Doc{ID: r.ID, Kind: r.Kind, Lang: r.Lang, Title: r.Title, Code: r.Code, Path: r.Path, Gist: r.Gist, Best: r.Best, Confidence: r.Confidence, Reports: r.Reports, Generic: r.Generic, Shape: r.Shape, APIs: r.APIs, Versions: r.Versions, AppliesWhen: r.AppliesWhen}
+		d := Doc{ID: r.ID, Kind: r.Kind, Lang: r.Lang, Title: r.Title, Code: r.Code, Path: r.Path, Gist: r.Gist, Best: r.Best, Confidence: r.Confidence, Reports: r.Reports, Generic: r.Generic, Shape: r.Shape, ProgramSide: r.ProgramSide, APIs: r.APIs, Versions: r.Versions, AppliesWhen: r.AppliesWhen}
 		if r.Regex != "" {
 			if patterns[r.Regex] == nil {
 				p := NewPattern(r.Regex)

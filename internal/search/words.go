@@ -18,7 +18,8 @@ import (
 // does: on the report sets, five entries instead of three put the right
 // family among the causes of 71 more reports (of about 2,300); the first
 // cause, which the facts may pick among more entries, became right for 1
-// and wrong for 2.
+// and wrong for 2. diagnose may add one entry after them, the closest on
+// the program's side when none of them is (its byWords).
 const MaxClosest = 5
 
 // WordsResults is how many search results the closest entries are taken
@@ -160,27 +161,26 @@ const wordsLang = "en"
 // Closest is the entries closest to text by its words, as the
 // search page ranks them: MaxClosest entries among the first WordsResults
 // results, from the first that scores MinWordsScore and holds as much of
-// the words as minShared asks; none when no entry does.
-func (ix *Index) Closest(text, lang string) ([]Result, error) {
+// the words as minShared asks; none when no entry does. After them, the
+// other entries among those results, in their order, from which a caller
+// may add one it needs (diagnose's byWords).
+func (ix *Index) Closest(text, lang string) (closest, after []Result, err error) {
 	res, err := ix.Search(text, lang, WordsResults)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []Result
 	floor := minShared(text)
 	for _, r := range res {
-		if r.Kind != "entry" {
-			continue
-		}
-		if len(out) == 0 && (r.Score < MinWordsScore || r.Shared < floor) {
-			continue
-		}
-		out = append(out, r)
-		if len(out) == MaxClosest {
-			break
+		switch {
+		case r.Kind != "entry":
+		case len(closest) == 0 && (r.Score < MinWordsScore || r.Shared < floor):
+		case len(closest) < MaxClosest:
+			closest = append(closest, r)
+		default:
+			after = append(after, r)
 		}
 	}
-	return out, nil
+	return closest, after, nil
 }
 
 // Prose tells whether a line reads as words: a sentence a person wrote
