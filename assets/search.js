@@ -430,12 +430,17 @@
     return { truth: v.truth, reasons: v.reasons || [], tier: v.truth === "does_not_apply" ? 2 : v.truth === "applies" && conditional ? 0 : 1 };
   }
 
+  // verdictOf is the verdict of causes in their order, as diagnose's
+  // conclude gives it: the first applies, every one is ruled out, or neither.
+  function verdictOf(causes) {
+    return causes[0].tier === 0 ? "applies" : causes.every(function (c) { return c.tier === 2; }) ? "ruled_out" : "unknown";
+  }
+
   // conclude gives group g, its causes in order, its verdict and what would
   // tell its causes apart, as diagnose's conclude.
   function conclude(g, facts) {
     var rules = window.p2pkbRules;
-    var out = g.causes.every(function (c) { return c.tier === 2; });
-    g.verdict = g.causes[0].tier === 0 ? "applies" : out ? "ruled_out" : "unknown";
+    g.verdict = verdictOf(g.causes);
     if (g.verdict !== "unknown" || !rules) { return; }
     // What would tell them apart: the unknown facts their conditions read, most used first.
     var uses = {}, order = [];
@@ -718,7 +723,7 @@
       c.causes.forEach(function (x) { var v = judge(x.result, facts, false); x.truth = v.truth; x.reasons = v.reasons; x.tier = v.tier; });
       c.causes.sort(function (a, b) { return a.tier - b.tier || a.group - b.group || (b.api ? 1 : 0) - (a.api ? 1 : 0) || causeOrder(a, b); });
       if (c.causes.length) {
-        box.dataset.verdict = c.causes[0].tier === 0 ? "applies" : c.causes.every(function (x) { return x.tier === 2; }) ? "ruled_out" : "unknown";
+        box.dataset.verdict = verdictOf(c.causes);
       }
       box.dataset.line = c.line;
       box.dataset.composed = "true";
@@ -1008,7 +1013,6 @@
     }
     return { query: out.join("\n"), terms: nterms, told: person ? ntold : 0, lines: used, of: lines.length, partial: partial, link: link };
   }
-  // closestByWords resolves to the entries closest to q's prose (search.Index.Closest), or null.
   // wordsLang is the language whose pages rank text's words (search.WordsLang):
   // W.hanLang when text holds at least as many Han characters as other words.
   function wordsLang(text) {
@@ -1017,6 +1021,7 @@
     var other = terms(text).filter(function (t) { return !HAN_ANY.test(t) && !/^[0-9]+$/.test(t); }).length;
     return han >= other ? W.hanLang : W.lang;
   }
+  // closestByWords resolves to the entries closest to q's prose (search.Index.Closest), or null.
   // Prose is ranked by the words of its own language's pages whatever the
   // reader's (search.WordsLang), and its entries shown in lang: an entry's
   // title, its signature, is the same in each.
@@ -1069,17 +1074,20 @@
       var v = judge(r, facts, false);
       return { r: r, i: i, truth: v.truth, reasons: v.reasons, tier: v.tier };
     });
-    // Then, for words that speak of no path between GPUs, the entries whose
-    // usual cause is on the program's side (diagnose's byWords).
+    // The facts first, the words' order within each tier; then, for words
+    // that speak of no path between GPUs, the entries on the program's side
+    // first (diagnose's byWords), said when that moved one before a closer
+    // one (its Words.ProgramFirst).
     causes.sort(function (a, b) { return a.tier - b.tier || a.i - b.i; });
-    var byWordsOrder = causes.map(function (c) { return c.r.id; }).join(" ");
-    causes.sort(function (a, b) { return a.tier - b.tier || (link || added ? 0 : (b.r.program_side ? 1 : 0) - (a.r.program_side ? 1 : 0)) || a.i - b.i; });
-    // Said when an entry on the program's side went before a closer one (diagnose's Words.ProgramFirst).
-    if (causes.map(function (c) { return c.r.id; }).join(" ") !== byWordsOrder) {
-      box.dataset.programFirst = "true";
-      box.appendChild(el("p", "causes-note", t("programFirst")));
+    if (!link && !added) {
+      var order = causes.map(function (c) { return c.r.id; }).join(" ");
+      causes.sort(function (a, b) { return a.tier - b.tier || (b.r.program_side ? 1 : 0) - (a.r.program_side ? 1 : 0) || a.i - b.i; });
+      if (causes.map(function (c) { return c.r.id; }).join(" ") !== order) {
+        box.dataset.programFirst = "true";
+        box.appendChild(el("p", "causes-note", t("programFirst")));
+      }
     }
-    box.dataset.verdict = causes[0].tier === 0 ? "applies" : causes.every(function (x) { return x.tier === 2; }) ? "ruled_out" : "unknown";
+    box.dataset.verdict = verdictOf(causes);
     var ol = el("ol", "cause-list");
     causes.forEach(function (c) {
       ol.appendChild(causeItem(section, c.r, c.truth, c.reasons, facts, ""));

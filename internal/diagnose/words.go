@@ -198,17 +198,13 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options, shown map[st
 	if len(rs) == 0 {
 		return nil, nil
 	}
-	// The facts first, as for any message; then, for words that speak of no
-	// path between GPUs (search.LinkWords), the entries whose usual cause is
-	// on the program's side (kb.Entry.ProgramSide): what such words share
-	// with an entry about the path is chance more often than not, and most
-	// such inputs are about a program, its launch or its configuration. The
-	// words' order within each.
+	// Words that speak of no path between GPUs (search.LinkWords) share
+	// with an entry about the path by chance more often than not, and most
+	// such inputs are about a program, its launch or its configuration: of
+	// the closest entries, those whose usual cause is on the program's side
+	// (kb.Entry.ProgramSide) come first, and when none is, the closest that
+	// is, among the search's results after them, comes last.
 	link := search.LinkWords(text)
-	// When none of them is on the program's side, the closest entry that
-	// is comes last, among the search's results from the first closest
-	// entry on: such inputs are the program's more often than not, and
-	// the answer should hold that possibility.
 	added := false
 	if !link && !slices.ContainsFunc(rs, func(r ranked) bool { return s.KB.ByID[r.c.ID].ProgramSide }) {
 		for _, r := range after {
@@ -225,16 +221,20 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options, shown map[st
 			break
 		}
 	}
+	// The facts first, as for any message; the words' order within each
+	// tier, with the program's side first when nothing was added.
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].tier < rs[j].tier })
-	byWords := slices.Clone(rs)
-	sort.SliceStable(rs, func(i, j int) bool {
-		if rs[i].tier != rs[j].tier {
-			return rs[i].tier < rs[j].tier
-		}
-		// The entry added above stays after the closer ones.
-		return !link && !added && s.KB.ByID[rs[i].c.ID].ProgramSide && !s.KB.ByID[rs[j].c.ID].ProgramSide
-	})
-	moved := !slices.EqualFunc(rs, byWords, func(a, b ranked) bool { return a.c.ID == b.c.ID })
+	moved := false
+	if !link && !added {
+		order := slices.Clone(rs)
+		sort.SliceStable(rs, func(i, j int) bool {
+			if rs[i].tier != rs[j].tier {
+				return rs[i].tier < rs[j].tier
+			}
+			return s.KB.ByID[rs[i].c.ID].ProgramSide && !s.KB.ByID[rs[j].c.ID].ProgramSide
+		})
+		moved = !slices.EqualFunc(rs, order, func(a, b ranked) bool { return a.c.ID == b.c.ID })
+	}
 	m := &Message{Severity: "by_words", ByWords: true, judged: len(f) > 0,
 		Words: &Words{Query: text, Terms: len(q.terms), Lines: q.used, Of: q.n, Partial: q.partial, ProgramFirst: moved}}
 	m.conclude(s, rs, f, o)

@@ -140,7 +140,7 @@ func WordsLang(text string) string {
 	}
 	other := 0
 	for _, t := range Terms(text) {
-		if hanRunes(t) == 0 && strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		if hanRunes(t) == 0 && !isNumber(t) {
 			other++
 		}
 	}
