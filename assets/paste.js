@@ -1573,10 +1573,12 @@
   // isSymptom mirrors paste.SymptomRank(name) >= 0: name is one of the
   // symptoms explain answers from.
   function isSymptom(name) { return T.symptoms.some(function (x) { return x[0] === name; }); }
-  // isHang mirrors paste.IsHang: symptom name is a hang, seen or said.
-  function isHang(name) { return name.indexOf("hang.") === 0; }
+  // programFirst mirrors paste.ProgramFirst: in an input that shows nothing
+  // of the path, symptom name (a hang, a run said to be slow) is more often
+  // the program's doing.
+  function programFirst(name) { return name.indexOf("hang.") === 0 || name === "perf.slow"; }
   // pathFact mirrors paste.PathFact: fact name tells of the path between GPUs.
   function pathFact(name) { return T.words.path.indexOf(name) >= 0; }
   window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms, isSymptom: isSymptom, hangLine: hangLine, said: SAID, outcome: outcome,
-    isHang: isHang, pathFact: pathFact };
+    programFirst: programFirst, pathFact: pathFact };
 })();

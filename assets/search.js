@@ -804,9 +804,9 @@
             open.push({ doc: row[0], reads: reads, i: i, side: row[2] === 1 });
           }
         });
-        // A hang in a paste that shows nothing of the path: the program's
-        // side first (diagnose's symptoms).
-        var sided = !path && P.isHang(p.name);
+        // A hang, or a run said to be slow, in a paste that shows nothing
+        // of the path: the program's side first (diagnose's symptoms).
+        var sided = !path && P.programFirst(p.name);
         docs = byReadsDocs(docs, sided);
         if (docs.length) { out.push({ fact: p.name, line: p.line, text: p.text.trim(), docs: docs.concat(byReadsDocs(open, sided)), own: own }); }
       });

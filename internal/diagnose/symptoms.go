@@ -75,11 +75,12 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			if rs[i].open != rs[j].open {
 				return rs[j].open
 			}
-			// Among causes that read as much of the paste, a hang told or
-			// shown by an input that shows nothing of the path between
-			// GPUs (pathShown) is more often the program's (ranks calling
-			// different collectives) than the path's.
-			if a, b := rs[i].symptom, rs[j].symptom; a.Reads == b.Reads && !path && paste.IsHang(p.Name) {
+			// Among causes that read as much of the paste, a hang or a run
+			// said to be slow, told or shown by an input that shows nothing
+			// of the path between GPUs (pathShown), is more often the
+			// program's (ranks calling different collectives, a set-up that
+			// gains nothing from more GPUs) than the path's.
+			if a, b := rs[i].symptom, rs[j].symptom; a.Reads == b.Reads && !path && paste.ProgramFirst(p.Name) {
 				if x, y := s.KB.ByID[rs[i].c.ID].ProgramSide, s.KB.ByID[rs[j].c.ID].ProgramSide; x != y {
 					return x
 				}

@@ -727,8 +727,10 @@ func symptom(name string) (string, int) {
 	return "", -1
 }
 
-// IsHang says whether symptom name is a hang, seen in a log or said.
-func IsHang(name string) bool { return strings.HasPrefix(name, "hang.") }
+// ProgramFirst says whether symptom name, in an input that shows nothing
+// of the path between GPUs, is more often the program's doing than the
+// path's: a hang, seen in a log or said, or a run said to be slow.
+func ProgramFirst(name string) bool { return strings.HasPrefix(name, "hang.") || name == "perf.slow" }
 
 // PathFact says whether fact name tells of the path between GPUs: its
 // links and topology, NCCL's transport and P2P settings, ACS and the
