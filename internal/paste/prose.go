@@ -319,9 +319,9 @@ var (
 	reSockets    = pattern("sockets", `(?i)\b(?:two|2|dual|multiple|both|different|separate|across|between|cross)[- ](?:cpu[- ])?(?:sockets|numa[- ]nodes|numa[- ]domains)\b|\b(?:dual|two|2)[- ](?:socket|cpu|processor)s?\b|\bcross[- ](?:socket|numa|cpu)\b|\b(?:QPI|UPI)\b|\bNPS ?=? ?[248]\b|\b(?:two|2|dual)\s(?:[\w@.()-]{1,24}\s){0,4}(?:cpus|processors|sockets)\b|\bnuma nodes\b|^Socket\(s\):\s{1,40}[2-8]\b|^NUMA node\(s\):\s{1,40}[2-8]\b`)
 	reSocketsNot = pattern("socketsNot", `(?i)\bsingle[- ](?:cpu[- ])?socket\b|\b(?:not|no|without)\s(?:\w{1,20}\s){0,2}(?:sockets|numa|qpi|upi)\b|Connection traversing`)
 	// Communication said to be slow: "allreduces are slightly _slower_",
-	// "performance downgrade", "low bandwidth", with what is slow on the
+	// "performance downgrade", "low bandwidth", "非常慢", with what is slow on the
 	// same line.
-	reSlow      = pattern("slow", `(?i)(?:\b|_)slow(?:er|ly|s|ness)?(?:\b|_)|\b(?:low|lower|poor|bad|degraded|terrible|horrible)\s(?:\w{1,20}\s)?(?:bandwidth|performance|throughput|speed|busbw)\b|\b(?:performance|bandwidth|throughput|speed)\s(?:\w{1,20}\s){0,2}(?:downgrade|degradation|drops?|regression|low|lower|poor|bad)\b|性能(?:下降|很差|差)|速度(?:慢|很慢)|带宽(?:低|很低)`)
+	reSlow      = pattern("slow", `(?i)(?:\b|_)slow(?:er|ly|s|ness)?(?:\b|_)|\b(?:low|lower|poor|bad|degraded|terrible|horrible)\s(?:\w{1,20}\s)?(?:bandwidth|performance|throughput|speed|busbw)\b|\b(?:performance|bandwidth|throughput|speed)\s(?:\w{1,20}\s){0,2}(?:downgrade|degradation|drops?|regression|low|lower|poor|bad)\b|性能(?:下降|很差|差)|速度(?:慢|很慢)|带宽(?:低|很低)|(?:非常|很|特别|太|极其|十分|比较|较)慢|变慢|慢(?:了|很多|得多)`)
 	reSlowWhere = pattern("slowWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|\bnccl|collective|\bp2p\b|peer[- ]to[- ]peer|nvlink|\bpcie|bandwidth|busbw|algbw|_perf\b|communicat|\bgpus?\b|multi-?gpu|tensor.parallel|通信|带宽`)
 	// What the slow line says is slow: the communication or the path
 	// (all_reduce, bandwidth, P2P, a copy), or the run (training, an
@@ -331,7 +331,7 @@ var (
 	// slow path (litgpt#1472, #607, yolov5#1933, FastSpeech#11).
 	reSlowComm = pattern("slowComm", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|\bnccl|collective|\bp2p\b|peer[- ]to[- ]peer|nvlink|\bpcie|bandwidth|busbw|algbw|_perf\b|communicat|transfer|\bcop(?:y|ies|ying)\b|memcpy|gb/s|通信|带宽|传输`)
 	reSlowRun  = pattern("slowRun", `(?i)\btrain(?:ing|s)?\b|\binference\b|\biterations?\b|\biters?\b|\bepochs?\b|\bsteps?\b|\btokens?\s?(?:/\s?s|per)|\bit/s\b|\bs/it\b|\bgenerat(?:ion|ing|e)\b|\bfine-?tun\w{0,4}\b|训练|推理|迭代|生成`)
-	reSlowNot  = pattern("slowNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bno)\s{1,4}(?:\w{1,20}\s{1,4})?(?:slow|low|poor|bad|degrad|performance (?:drop|degradation|regression))`)
+	reSlowNot  = pattern("slowNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bno)\s{1,4}(?:\w{1,20}\s{1,4})?(?:slow|low|poor|bad|degrad|performance (?:drop|degradation|regression))|不(?:算|是|太|会)?慢`)
 	// /dev/shm too small for NCCL's or UCX's shared memory: a Bus error
 	// (SIGBUS, signal 7; the shell's "Bus error (core dumped)" when the
 	// process it ran died of it) beside NCCL or UCX frames or NCCL's
@@ -434,7 +434,7 @@ var (
 var (
 	socketWords = []string{"socket", "SOCKET", "t(s):", "NUMA", "numa", "Numa", "QPI", "UPI", "NPS"}
 	slowWords   = []string{"slow", "Slow", "SLOW", "low ", "Low ", "LOW ", "low?", "low.", "low,", "lower", "Lower", "LOWER", "poor", "Poor", "POOR", "bad ", "Bad ", "BAD ",
-		"degrad", "Degrad", "DEGRAD", "terrible", "Terrible", "horrible", "Horrible", "downgrade", "Downgrade", "regression", "Regression", "drop", "Drop", "DROP", "性能", "速度", "带宽"}
+		"degrad", "Degrad", "DEGRAD", "terrible", "Terrible", "horrible", "Horrible", "downgrade", "Downgrade", "regression", "Regression", "drop", "Drop", "DROP", "性能", "速度", "带宽", "慢"}
 	shmWords = []string{"signal 7", "SIGBUS", "Bus error", "exitcode", "ShmOpen(", "GroupEnd(", "ProxyService(", "bnccl.so", "xla_extension.so", "pxla.py",
 		"ucp_", "uct_", "ucs_", "mm_iface", "/dev/shm", "ShmSize", "64M", "64 M"}
 	fmWords   = []string{"nvidia-fabricmanager.service - ", "Active: ", "nv-fabricmanager"}
