@@ -1076,12 +1076,15 @@
     });
     // The facts first, the words' order within each tier; then, for words
     // that speak of no path between GPUs, the entries on the program's side
-    // first (diagnose's byWords), said when that moved one before a closer
+    // first, before those that hold by what the machine is, the ruled-out
+    // last (diagnose's byWords), said when that moved one before a closer
     // one (its Words.ProgramFirst).
     causes.sort(function (a, b) { return a.tier - b.tier || a.i - b.i; });
     if (!link && !added) {
       var order = causes.map(function (c) { return c.r.id; }).join(" ");
-      causes.sort(function (a, b) { return a.tier - b.tier || (b.r.program_side ? 1 : 0) - (a.r.program_side ? 1 : 0) || a.i - b.i; });
+      causes.sort(function (a, b) {
+        return (a.tier === 2 ? 1 : 0) - (b.tier === 2 ? 1 : 0) || (b.r.program_side ? 1 : 0) - (a.r.program_side ? 1 : 0) || a.tier - b.tier || a.i - b.i;
+      });
       if (causes.map(function (c) { return c.r.id; }).join(" ") !== order) {
         box.dataset.programFirst = "true";
         box.appendChild(el("p", "causes-note", t("programFirst")));

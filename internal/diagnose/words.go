@@ -221,17 +221,23 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options, shown map[st
 			break
 		}
 	}
-	// The facts first, as for any message; the words' order within each
-	// tier, with the program's side first when nothing was added.
+	// The facts first, as for any message, and the words' order within
+	// each tier. When nothing was added, the program's side comes first,
+	// before the entries that hold (a GeForce card named says what the
+	// machine is, not what went wrong); those ruled out stay last.
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].tier < rs[j].tier })
 	moved := false
 	if !link && !added {
 		order := slices.Clone(rs)
 		sort.SliceStable(rs, func(i, j int) bool {
-			if rs[i].tier != rs[j].tier {
-				return rs[i].tier < rs[j].tier
+			if (rs[i].tier == 2) != (rs[j].tier == 2) {
+				return rs[j].tier == 2
 			}
-			return s.KB.ByID[rs[i].c.ID].ProgramSide && !s.KB.ByID[rs[j].c.ID].ProgramSide
+			x, y := s.KB.ByID[rs[i].c.ID].ProgramSide, s.KB.ByID[rs[j].c.ID].ProgramSide
+			if x != y {
+				return x
+			}
+			return rs[i].tier < rs[j].tier
 		})
 		moved = !slices.EqualFunc(rs, order, func(a, b ranked) bool { return a.c.ID == b.c.ID })
 	}
