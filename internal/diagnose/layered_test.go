@@ -56,7 +56,10 @@ func TestLayeredMessages(t *testing.T) {
 		// The call that failed says which of the error's entries come first: those
 		// that name IPC calls for an invalid argument from cuIpcOpenMemHandle.
 		{"https://github.com/numba/numba/issues/9293", "thread/process ids, cid = 0, i = 0, [1] Call to call_cuIpcOpenMemHandle results in CUDA_ERROR_INVALID_VALUE",
-			true, "cuda_call", "CUDA_ERROR_INVALID_VALUE", "psm2/cuipcgetmemhandle-managed-memory", "inner_error"},
+			true, "numba", "CUDA_ERROR_INVALID_VALUE", "psm2/cuipcgetmemhandle-managed-memory", "inner_error"},
+		// Numba's number for an error its table does not name: the inner error by its code.
+		{"https://github.com/numba/numba/issues/7187", "numba.cuda.cudadrv.driver.CudaAPIError: [802] Call to cuInit results in UNKNOWN_CUDA_ERROR",
+			true, "numba", "CUDA_ERROR_SYSTEM_NOT_READY", "cuda/system-not-yet-initialized", "inner_error"},
 		// An Xid no entry names: composed, its meaning from NVIDIA's catalog in the note.
 		{"https://github.com/stas00/ml-engineering/blob/master/compute/accelerator/nvidia/debug.md",
 			"NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row marked for remapping, reset gpu to activate.",

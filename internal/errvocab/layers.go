@@ -191,8 +191,14 @@ var shapes = []shape{
 	{layer: Layer{"nvrm", "the NVIDIA kernel driver (NVRM)", "linux"}, triggers: []string{"NVRM: Xid"},
 		re:       regexp.MustCompile(`NVRM: Xid \((?P<where>[^)]*)\):? (?P<code>\d+)\b`),
 		families: []string{Xid}},
+	// Numba's driver check: "CudaAPIError: [802] Call to cuInit results in UNKNOWN_CUDA_ERROR", the CUresult's number
+	// first and its name after, or UNKNOWN_CUDA_ERROR where Numba's table lacks it; at driver init
+	// "Call to cuInit results in UNKNOWN_CUDA_ERROR (804)"; its CUDA IPC calls "Call to call_cuIpcOpenMemHandle results in
+	// CUDA_ERROR_ALREADY_MAPPED". https://github.com/numba/numba/issues/7187, https://github.com/numba/numba/issues/6157
+	{layer: Layer{"numba", "Numba (CUDA driver)", "numba"}, triggers: []string{" results in "},
+		re:       regexp.MustCompile(`(?:\[(?P<code>-?\d+)\] )?Call to (?:call_)?(?P<where>\w+) results in (?P<name>[A-Z][A-Z_]+)(?: \((?P<code2>\d+)\))?`),
+		families: driverFirst},
 	// A library no shape names that prints the error's name, often with the call that failed:
-	// numba's "Call to call_cuIpcOpenMemHandle results in CUDA_ERROR_ALREADY_MAPPED" (https://github.com/numba/numba/issues/6157),
 	// DALI's "CUDA runtime API error cudaErrorDeviceUninitialized (201):" (https://github.com/NVIDIA/DALI/issues/4817).
 	{layer: unnamed, triggers: []string{"cudaError", "CUDA_ERROR_"},
 		re:       regexp.MustCompile(`(?:(?P<where>` + apiRE + `)\b.*?)?(?P<name>cudaError[A-Z]\w*|CUDA_ERROR_[A-Z_]+)`),

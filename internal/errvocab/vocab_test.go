@@ -136,9 +136,12 @@ func TestRead(t *testing.T) {
 		// UCX printing the call with its arguments.
 		{"https://github.com/openucx/ucx/pull/10618", "cuda_ipc_cache.c:132  UCX  WARN  cuIpcCloseMemHandle( (CUdeviceptr)region->mapped_addr) failed: invalid device context",
 			"ucx", "cuIpcCloseMemHandle", "CUDA_ERROR_INVALID_CONTEXT"},
-		// Libraries no shape names: the call and the error by name, or by number.
+		// Numba's driver check: the error by name, or by its number where Numba's table lacks the name.
 		{"https://github.com/numba/numba/issues/9293", "thread/process ids, cid = 0, i = 0, [1] Call to call_cuIpcOpenMemHandle results in CUDA_ERROR_INVALID_VALUE",
-			"cuda_call", "cuIpcOpenMemHandle", "CUDA_ERROR_INVALID_VALUE"},
+			"numba", "cuIpcOpenMemHandle", "CUDA_ERROR_INVALID_VALUE"},
+		{"https://github.com/numba/numba/issues/7187", "numba.cuda.cudadrv.driver.CudaAPIError: [802] Call to cuInit results in UNKNOWN_CUDA_ERROR",
+			"numba", "cuInit", "CUDA_ERROR_SYSTEM_NOT_READY"},
+		// Libraries no shape names: the call and the error by name, or by number.
 		{"https://github.com/chelsea0x3b/cudarc/issues/521", "cuIpcGetMemHandle result: CUDA_ERROR_INVALID_VALUE", "cuda_call", "cuIpcGetMemHandle", "CUDA_ERROR_INVALID_VALUE"},
 		{"https://github.com/NVIDIA/DALI/issues/4817", "RuntimeError: CUDA runtime API error cudaErrorDeviceUninitialized (201):", "cuda_call", "", "cudaErrorDeviceUninitialized"},
 		{"https://github.com/eunomia-bpf/bpftime/issues/488", "[2025-11-03 15:02:47][error][2617448] Unable to map CUDA IPC memory for shared array map, error=201",
