@@ -175,6 +175,12 @@ var shapes = []shape{
 	{layer: Layer{"cuda_samples", "CUDA samples (checkCudaErrors)", "cuda"}, triggers: []string{"CUDA error at "},
 		re:       regexp.MustCompile(`CUDA error at (?P<where>\S+:\d+) code=(?P<code>\d+)\((?P<name>\w+)\)`),
 		families: cudaFamilies},
+	// PyTorch's THC checks before 1.5: "RuntimeError: cuda runtime error (801) : operation not supported at
+	// /pytorch/aten/src/THC/THCCachingAllocator.cpp:296" and "THCudaCheck FAIL file=... line=47 error=802 : system not yet initialized".
+	// https://github.com/pytorch/pytorch/issues/31939
+	{layer: Layer{"pytorch", "PyTorch (CUDA)", "pytorch"}, triggers: []string{"cuda runtime error (", "THCudaCheck FAIL"},
+		re:       regexp.MustCompile(`(?:cuda runtime error \((?P<code>\d+)\) : (?P<text>.+?)(?: at (?P<where>\S+:\d+)|$)|THCudaCheck FAIL file=(?P<where2>\S+) line=\d+ error=(?P<code2>\d+) : (?P<text2>.+))`),
+		families: cudaFamilies},
 	// PyTorch's C10_CUDA_CHECK: "torch.AcceleratorError: CUDA error: ..." (2.8 on), "RuntimeError: CUDA error: ...".
 	// https://github.com/ai-dynamo/dynamo/issues/1229
 	{layer: Layer{"pytorch", "PyTorch (CUDA)", "pytorch"}, triggers: []string{"CUDA error: "},

@@ -136,6 +136,11 @@ func TestRead(t *testing.T) {
 		// UCX printing the call with its arguments.
 		{"https://github.com/openucx/ucx/pull/10618", "cuda_ipc_cache.c:132  UCX  WARN  cuIpcCloseMemHandle( (CUdeviceptr)region->mapped_addr) failed: invalid device context",
 			"ucx", "cuIpcCloseMemHandle", "CUDA_ERROR_INVALID_CONTEXT"},
+		// PyTorch's THC check before 1.5, raised or printed: the error by its text, its number being of an older CUDA.
+		{"https://github.com/pytorch/pytorch/issues/7096", "a=q.get() # error cuda runtime error (10) : invalid device ordinal at /pytorch/torch/csrc/generic/StorageSharing.cpp:304 !!!",
+			"pytorch", "/pytorch/torch/csrc/generic/StorageSharing.cpp:304", "cudaErrorInvalidDevice"},
+		{"https://github.com/matjesg/deepflash2/issues/10", `"RuntimeError: cuda runtime error (801) : operation not supported at ..\torch/csrc/generic/StorageSharing.cpp:247"`,
+			"pytorch", `..\torch/csrc/generic/StorageSharing.cpp:247`, "cudaErrorNotSupported"},
 		// Numba's driver check: the error by name, or by its number where Numba's table lacks the name.
 		{"https://github.com/numba/numba/issues/9293", "thread/process ids, cid = 0, i = 0, [1] Call to call_cuIpcOpenMemHandle results in CUDA_ERROR_INVALID_VALUE",
 			"numba", "cuIpcOpenMemHandle", "CUDA_ERROR_INVALID_VALUE"},
