@@ -139,6 +139,8 @@ func TestRead(t *testing.T) {
 		// PyTorch's THC check before 1.5, raised or printed: the error by its text, its number being of an older CUDA.
 		{"https://github.com/pytorch/pytorch/issues/7096", "a=q.get() # error cuda runtime error (10) : invalid device ordinal at /pytorch/torch/csrc/generic/StorageSharing.cpp:304 !!!",
 			"pytorch", "/pytorch/torch/csrc/generic/StorageSharing.cpp:304", "cudaErrorInvalidDevice"},
+		{"https://github.com/pytorch/pytorch/issues/1707", "THCudaCheck FAIL file=/py/conda-bld/pytorch_1493670682084/work/torch/csrc/generic/StorageSharing.cpp line=248 error=11 : invalid argument",
+			"pytorch", "/py/conda-bld/pytorch_1493670682084/work/torch/csrc/generic/StorageSharing.cpp", "cudaErrorInvalidValue"},
 		{"https://github.com/matjesg/deepflash2/issues/10", `"RuntimeError: cuda runtime error (801) : operation not supported at ..\torch/csrc/generic/StorageSharing.cpp:247"`,
 			"pytorch", `..\torch/csrc/generic/StorageSharing.cpp:247`, "cudaErrorNotSupported"},
 		// Numba's driver check: the error by name, or by its number where Numba's table lacks the name.
