@@ -9,6 +9,7 @@
 package paste
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -114,6 +115,8 @@ type Extractor struct {
 	marks      mark           // the hang reader's words a line holds
 	wake       func(word int) // Found, bound once
 	unfiltered bool           // every line is read in full: the reference quiet is tested against
+	inFence    bool           // within a Markdown code fence (fence)
+	inCode     bool           // within one whose lines are a program's source
 }
 
 // Said is the source of the facts read from a person's words rather than
@@ -244,7 +247,8 @@ func Strip(line string) string {
 // Line reads line n (1-based) of the input.
 func (x *Extractor) Line(n int, raw string) {
 	x.n = n
-	if quiet(x, raw) {
+	fence(x, raw)
+	if quiet(x, raw) || x.inCode {
 		return
 	}
 	x.line(n, raw)
@@ -254,7 +258,8 @@ func (x *Extractor) Line(n int, raw string) {
 // copied only when something in it may be kept.
 func (x *Extractor) LineBytes(n int, raw []byte) {
 	x.n = n
-	if quiet(x, raw) {
+	fence(x, raw)
+	if quiet(x, raw) || x.inCode {
 		return
 	}
 	x.line(n, string(raw))
@@ -871,4 +876,28 @@ func (p *pairSet) facts(x *Extractor) {
 	}
 	x.setEvent("p2p.all_pairs_ok", "bool", "true", 1, p.firstOK, p.okSource)
 	x.setEvent("p2p.blocked_pairs", "num", "0", 1, p.firstOK, p.okSource)
+}
+
+// codeLangs are the languages of a Markdown code fence whose lines are a
+// program's source: "# only 1 GPU" there is a comment, not what the run did.
+var codeLangs = []string{"python", "py", "cpp", "c++", "c", "cuda", "cu", "rust", "go", "java", "javascript", "js", "ts", "typescript", "julia", "cmake"}
+
+// fence follows Markdown's code fences: inside one whose language is a
+// programming language, lines are source code, whose comments are no
+// one's account of the run.
+func fence[T ~string | ~[]byte](x *Extractor, raw T) {
+	i := 0
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t') {
+		i++
+	}
+	if i+3 > len(raw) || raw[i] != '`' || raw[i+1] != '`' || raw[i+2] != '`' {
+		return
+	}
+	if x.inFence {
+		x.inFence, x.inCode = false, false
+		return
+	}
+	x.inFence = true
+	lang := strings.ToLower(strings.TrimSpace(string(raw[i+3:])))
+	x.inCode = slices.Contains(codeLangs, lang)
 }

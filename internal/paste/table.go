@@ -148,6 +148,7 @@ func Table() []byte {
 	t.Words["elsewhere"] = elsewhereWords
 	t.Words["mixedDevices"] = mixedDevicesWords
 	t.Words["timeoutSaid"] = timeoutSaidWords
+	t.Words["codeLangs"] = codeLangs
 	t.Words["close"] = closeWords
 	t.Words["issueForm"] = append([]string{issueFormQuestion}, issueFormAnswers...)
 	for _, n := range names {
