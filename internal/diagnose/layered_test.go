@@ -57,6 +57,10 @@ func TestLayeredMessages(t *testing.T) {
 		// that name IPC calls for an invalid argument from cuIpcOpenMemHandle.
 		{"https://github.com/numba/numba/issues/9293", "thread/process ids, cid = 0, i = 0, [1] Call to call_cuIpcOpenMemHandle results in CUDA_ERROR_INVALID_VALUE",
 			true, "numba", "CUDA_ERROR_INVALID_VALUE", "psm2/cuipcgetmemhandle-managed-memory", "inner_error"},
+		// An engine's own CUDA check that names the error: out of device memory is the
+		// out-of-memory entry's, whose cause is which GPU the process allocated on.
+		{"https://github.com/isaac-sim/IsaacLab/issues/1849", "2025-02-13 12:01:23 [10,436ms] [Error] [carb.cudainterop.plugin] CUDA error 2: cudaErrorMemoryAllocation - out of memory)",
+			true, "cuda_call", "cudaErrorMemoryAllocation", "pytorch/cuda-out-of-memory-several-gpus", "inner_error"},
 		// Numba's number for an error its table does not name: the inner error by its code.
 		{"https://github.com/numba/numba/issues/7187", "numba.cuda.cudadrv.driver.CudaAPIError: [802] Call to cuInit results in UNKNOWN_CUDA_ERROR",
 			true, "numba", "CUDA_ERROR_SYSTEM_NOT_READY", "cuda/system-not-yet-initialized", "inner_error"},
