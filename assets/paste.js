@@ -155,21 +155,24 @@
     mark(p.firstBlock, n, raw);
   };
 
-  // fence mirrors paste.go's: within a Markdown code fence of a programming
-  // language (codeLangs), lines are a program's source, not what the run did.
-  X.fence = function (raw) {
+  // codeComment mirrors paste.go's: whether raw is a whole-line comment
+  // within a Markdown code fence of a programming language (codeLangs), the
+  // program's own words rather than what the run did.
+  X.codeComment = function (raw) {
     var t = raw.replace(/^[ \t]+/, "");
-    if (t.slice(0, 3) !== "```") { return; }
-    if (this.inFence) { this.inFence = false; this.inCode = false; return; }
-    this.inFence = true;
-    this.inCode = T.words.codeLangs.indexOf(t.slice(3).trim().toLowerCase()) >= 0;
+    if (t.slice(0, 3) === "```") {
+      if (this.inFence) { this.inFence = false; this.inCode = false; }
+      else { this.inFence = true; this.inCode = T.words.codeLangs.indexOf(t.slice(3).trim().toLowerCase()) >= 0; }
+      return false;
+    }
+    return !!this.inCode && (t.charAt(0) === "#" || t.slice(0, 2) === "//");
   };
 
   X.line = function (n, raw) {
-    this.fence(raw);
+    var comment = this.codeComment(raw);
     raw = head(raw);
     this.watchHang(raw);
-    if (this.inCode) { return; }
+    if (comment) { return; }
     var s = strip(raw);
     if (this.symptomLine(s, n, raw) || this.linkLine(s, n, raw)) { return; }
     if (this.mat && this.matRow(s, n, raw)) { return; }

@@ -115,7 +115,7 @@ type Extractor struct {
 	marks      mark           // the hang reader's words a line holds
 	wake       func(word int) // Found, bound once
 	unfiltered bool           // every line is read in full: the reference quiet is tested against
-	inFence    bool           // within a Markdown code fence (fence)
+	inFence    bool           // within a Markdown code fence (codeComment)
 	inCode     bool           // within one whose lines are a program's source
 }
 
@@ -247,8 +247,8 @@ func Strip(line string) string {
 // Line reads line n (1-based) of the input.
 func (x *Extractor) Line(n int, raw string) {
 	x.n = n
-	fence(x, raw)
-	if quiet(x, raw) || x.inCode {
+	comment := codeComment(x, raw)
+	if quiet(x, raw) || comment {
 		return
 	}
 	x.line(n, raw)
@@ -258,8 +258,8 @@ func (x *Extractor) Line(n int, raw string) {
 // copied only when something in it may be kept.
 func (x *Extractor) LineBytes(n int, raw []byte) {
 	x.n = n
-	fence(x, raw)
-	if quiet(x, raw) || x.inCode {
+	comment := codeComment(x, raw)
+	if quiet(x, raw) || comment {
 		return
 	}
 	x.line(n, string(raw))
@@ -879,25 +879,28 @@ func (p *pairSet) facts(x *Extractor) {
 }
 
 // codeLangs are the languages of a Markdown code fence whose lines are a
-// program's source: "# only 1 GPU" there is a comment, not what the run did.
+// program's source (codeComment).
 var codeLangs = []string{"python", "py", "cpp", "c++", "c", "cuda", "cu", "rust", "go", "java", "javascript", "js", "ts", "typescript", "julia", "cmake"}
 
-// fence follows Markdown's code fences: inside one whose language is a
-// programming language, lines are source code, whose comments are no
-// one's account of the run.
-func fence[T ~string | ~[]byte](x *Extractor, raw T) {
+// codeComment follows Markdown's code fences and says whether raw is a
+// whole-line comment within one whose language is a programming language:
+// the program's own words ("# Bypass the function if we are using only 1
+// GPU.", sgl-project/sglang#7602), not what the run did. The code, and a
+// comment after it ("c = Client(...) # hangs and eventually fails with
+// timeout", rapidsai/dask-cuda#772), are read.
+func codeComment[T ~string | ~[]byte](x *Extractor, raw T) bool {
 	i := 0
 	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t') {
 		i++
 	}
-	if i+3 > len(raw) || raw[i] != '`' || raw[i+1] != '`' || raw[i+2] != '`' {
-		return
+	if i+3 <= len(raw) && raw[i] == '`' && raw[i+1] == '`' && raw[i+2] == '`' {
+		if x.inFence {
+			x.inFence, x.inCode = false, false
+		} else {
+			x.inFence = true
+			x.inCode = slices.Contains(codeLangs, strings.ToLower(strings.TrimSpace(string(raw[i+3:]))))
+		}
+		return false
 	}
-	if x.inFence {
-		x.inFence, x.inCode = false, false
-		return
-	}
-	x.inFence = true
-	lang := strings.ToLower(strings.TrimSpace(string(raw[i+3:])))
-	x.inCode = slices.Contains(codeLangs, lang)
+	return x.inCode && i < len(raw) && (raw[i] == '#' || i+1 < len(raw) && raw[i] == '/' && raw[i+1] == '/')
 }

@@ -319,9 +319,9 @@ func (x *Extractor) Found(w int) {
 // End reads line n, raw, whose words Found was given: as LineBytes does.
 func (x *Extractor) End(n int, raw []byte) {
 	x.n = n
-	fence(x, raw)
+	comment := codeComment(x, raw)
 	watchHang(x, raw)
-	if x.inCode || settled(x, raw) {
+	if comment || settled(x, raw) {
 		return
 	}
 	x.line(n, string(raw))
