@@ -205,7 +205,7 @@ var metricWords = []string{"steps", "Steps", "iterations", "Iterations", "iters"
 
 // Several ranks or processes on one GPU, said in words, or NCCL's refusal.
 var (
-	reSameGPU = pattern("sameGPU", `(?i)\b(?:two|2|3|4|multiple|several|many|more than one|both)\s(?:\w{1,20}\s){0,2}(?:ranks?|processes|procs|workers|instances|jobs|replicas)\s(?:\w{1,12}\s){0,3}(?:on|to|share|sharing|using|use|in|into)\s(?:the\s)?(?:same|one|single|a single|1)\s(?:\w{1,12}\s)?(?:gpu|device|card)s?\b|\b(?:[2-9]|two|multiple|several)\s(?:ranks|processes|procs|workers)\sper\s(?:gpu|device|card)\b|\branks?\b.{0,60}\bsame\s(?:gpu|cuda device|device|card)\b|Duplicate GPU detected : rank \d+ and rank \d+ both on|多个(?:进程|rank).{0,10}(?:同一|一)(?:张|块|个)?(?:卡|gpu|显卡)|`+
+	reSameGPU = pattern("sameGPU", `(?i)\b(?:two|2|3|4|multiple|several|many|more than one|both)\s(?:\w{1,20}\s){0,2}(?:ranks?|processes|procs|workers|instances|jobs|replicas|pods|tasks|containers)\s(?:\w{1,12}\s){0,3}(?:on|to|share|sharing|using|use|in|into)\s(?:the\s)?(?:same|one|single|a single|1)\s(?:\w{1,12}\s)?(?:gpu|device|card)s?\b|\b(?:[2-9]|two|multiple|several)\s(?:ranks|processes|procs|workers)\sper\s(?:gpu|device|card)\b|\branks?\b.{0,60}\bsame\s(?:gpu|cuda device|device|card)\b|Duplicate GPU detected : rank \d+ and rank \d+ both on|多个(?:进程|rank).{0,10}(?:同一|一)(?:张|块|个)?(?:卡|gpu|显卡)|`+
 		// "分配gpu都分配到同一张卡了" (wenet-e2e/wenet#2010).
 		`(?:都|全部|全都)(?:被)?(?:分配|跑|加载|放|用)(?:到|在)了?同一(?:张|块|个)(?:显)?(?:卡|gpu|GPU)`)
 	reSameGPUNot = pattern("sameGPUNot", `(?i)\b(?:not|never|no|without|avoid|instead of)\s(?:\w{1,12}\s){0,3}(?:the\s)?(?:same|one|single)\s(?:\w{1,12}\s)?(?:gpu|device|card)`)

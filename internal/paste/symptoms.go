@@ -569,6 +569,9 @@ var symptomConditions = []struct{ fact, cond string }{
 	// A second job on the machine: the port the first holds, before a hang
 	// at the set-up alone.
 	{"launch.second_job", "launch.second_job"},
+	// Several ranks said or shown on one GPU: why the run hangs, fails or is
+	// slow, before what those alone call for.
+	{"ranks.same_gpu", "ranks.same_gpu"},
 	// Turning NCCL's P2P off said to make it work: the path between the
 	// GPUs, whatever failed beside it (rankedSymptoms puts it first).
 	{"p2p.off_works", "p2p.off_works"},
@@ -614,7 +617,6 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"hang.said", "hang.said"},
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},
-	{"ranks.same_gpu", "ranks.same_gpu"},
 	// Tensors said to be on different devices: the program's placement.
 	{"devices.mixed", "devices.mixed"},
 	// llama.cpp's tensor split mode named: its own faults, not the link's.
