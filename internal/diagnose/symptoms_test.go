@@ -328,3 +328,27 @@ func TestByReadsKeepsTiers(t *testing.T) {
 		t.Errorf("causes %v, want %v", got, want)
 	}
 }
+
+// A hang said in words beside a GeForce card named, with no word of the
+// path between GPUs (Lightning-AI/pytorch-lightning#7336): the run's own
+// story answers first, with the program's side first among its causes, and
+// the card's causes follow in a message of their own.
+func TestHangSaidBeforeConsumerGPU(t *testing.T) {
+	const in = "However, when I launch the script, the code freezes there:\n" +
+		"I tried to wait 10-15 minutes, but nothing happened.\n" +
+		" - GPU models and configuration: 4 x TITAN Xp 12GB\n"
+	ms := explainJSON(t, in).Messages
+	if len(ms) < 2 || len(ms[0].Causes) == 0 {
+		t.Fatalf("got %d messages, want the hang's and the card's: %+v", len(ms), ms)
+	}
+	if got := ms[0].Causes[0].ID; got != "pytorch/collective-mismatch-across-ranks" {
+		t.Errorf("first cause shown %s (line %d), want pytorch/collective-mismatch-across-ranks", got, ms[0].Line)
+	}
+	card := false
+	for _, m := range ms[1:] {
+		card = card || len(m.Causes) > 0 && m.Causes[0].ID == "cuda/geforce-peer-access-no"
+	}
+	if !card {
+		t.Errorf("no later message answers the GeForce card with cuda/geforce-peer-access-no: %+v", ms)
+	}
+}

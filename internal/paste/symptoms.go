@@ -547,9 +547,12 @@ func (x *Extractor) symptomFacts() {
 // symptoms are answered: first what went wrong (a hang, wrong values, a
 // failed or slow test), then where P2P cannot work at all (WSL, native
 // Windows, which has no NCCL, MIG), then
-// what limits it (a small BAR1, ACS, IOMMU faults),
-// and last the GPUs themselves (GeForce cards, which have no P2P), the
-// likeliest reason when nothing else is shown.
+// what limits it (a small BAR1, ACS, IOMMU faults), then what a person
+// says of the run (a hang, several GPUs no faster than one, tensors on two
+// devices), and last the GPUs themselves (GeForce cards, which have no
+// P2P): a card named says what the machine is, and the run's own story
+// is more often the program's (on the report sets, a hang said beside a
+// GeForce card named: first +7 / -2).
 var symptomConditions = []struct{ fact, cond string }{
 	// A GPU newer than the build (cudabuild.go) fails whatever runs on it.
 	{"gpu.arch", `gpu.arch == "ampere" || gpu.arch == "ada" || gpu.arch == "hopper" || gpu.arch == "blackwell"`},
@@ -613,7 +616,6 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"xid.nvlink", "xid.nvlink"},
 	{"host.power_loss", "host.power_loss"},
 	{"pcie.riser", "pcie.riser"},
-	{"gpu.consumer", "gpu.consumer"},
 	{"hang.said", "hang.said"},
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},
@@ -622,6 +624,8 @@ var symptomConditions = []struct{ fact, cond string }{
 	// llama.cpp's tensor split mode named: its own faults, not the link's.
 	{"llamacpp.split_tensor", "llamacpp.split_tensor"},
 	{"gpu.unwanted_use", "gpu.unwanted_use"},
+	// A GeForce card named: the likeliest reason when nothing else is shown.
+	{"gpu.consumer", "gpu.consumer"},
 	{"version.regression", "version.regression"},
 	// Harmless messages said in words (noise.go), below every fault.
 	{"p2p.already_enabled", "p2p.already_enabled"},
