@@ -1559,16 +1559,18 @@
   // symptoms mirrors the symptoms explain answers a paste with no error line
   // from (paste.Symptom): the facts of pasted that show something wrong by
   // themselves, their condition holding with the paste's facts, the most
-  // telling first (the table's order), each as {fact, cond, weak, explains}.
+  // telling first (the table's order), each as {fact, cond, weak, explains,
+  // programFirst}.
   function symptoms(pasted) {
     var R = window.p2pkbRules, own = merge(null, pasted).facts, rank = {};
-    T.symptoms.forEach(function (x, i) { rank[x[0]] = { i: i, cond: x[1], weak: x[2], saidOnly: x[3], explains: x[4] }; });
+    T.symptoms.forEach(function (x, i) { rank[x[0]] = { i: i, cond: x[1], weak: x[2], saidOnly: x[3], explains: x[4], programFirst: x[5] }; });
     return pasted.filter(function (p) {
       var s = rank[p.name];
       if (s && s.saidOnly && p.source !== SAID) { return false; }
       try { return !!s && R.applies([], s.cond, own).truth === "applies"; } catch (e) { return false; }
     }).sort(function (a, b) { return rank[a.name].i - rank[b.name].i; }).map(function (p) {
-      return { fact: p, cond: rank[p.name].cond, weak: rank[p.name].weak, explains: rank[p.name].explains };
+      var s = rank[p.name];
+      return { fact: p, cond: s.cond, weak: s.weak, explains: s.explains, programFirst: s.programFirst };
     });
   }
 
@@ -1588,12 +1590,8 @@
   // isSymptom mirrors paste.SymptomRank(name) >= 0: name is one of the
   // symptoms explain answers from.
   function isSymptom(name) { return T.symptoms.some(function (x) { return x[0] === name; }); }
-  // programFirst mirrors paste.ProgramFirst: in an input that shows nothing
-  // of the path, symptom name (a hang, a run said to be slow) is more often
-  // the program's doing.
-  function programFirst(name) { return name.indexOf("hang.") === 0 || name === "perf.slow"; }
   // pathFact mirrors paste.PathFact: fact name tells of the path between GPUs.
   function pathFact(name) { return T.words.path.indexOf(name) >= 0; }
   window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms, isSymptom: isSymptom, hangLine: hangLine, said: SAID, outcome: outcome,
-    programFirst: programFirst, pathFact: pathFact };
+    pathFact: pathFact };
 })();

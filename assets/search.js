@@ -805,8 +805,9 @@
           }
         });
         // A hang, or a run said to be slow, in a paste that shows nothing
-        // of the path: the program's side first (diagnose's symptoms).
-        var sided = !path && P.programFirst(p.name);
+        // of the path (paste.ProgramFirst, in the table): the program's side
+        // first (diagnose's symptoms).
+        var sided = !path && sym.programFirst;
         docs = byReadsDocs(docs, sided);
         if (docs.length) { out.push({ fact: p.name, line: p.line, text: p.text.trim(), docs: docs.concat(byReadsDocs(open, sided)), own: own }); }
       });

@@ -50,10 +50,13 @@ func TestTableInBrowser(t *testing.T) {
 			}
 		}
 		sort.SliceStable(wantSym, func(i, j int) bool { return SymptomRank(wantSym[i]) < SymptomRank(wantSym[j]) })
-		gotSym := browsertest.Eval[[]string](b, `p2pkbPaste.symptoms(p2pkbPaste.extract(`+string(in)+`)).map(s => s.fact.name + (s.weak ? " weak" : ""))`)
+		gotSym := browsertest.Eval[[]string](b, `p2pkbPaste.symptoms(p2pkbPaste.extract(`+string(in)+`)).map(s => s.fact.name + (s.weak ? " weak" : "") + (s.programFirst ? " program-first" : ""))`)
 		for i, n := range wantSym {
 			if Weak(n) {
 				wantSym[i] += " weak"
+			}
+			if ProgramFirst(n) {
+				wantSym[i] += " program-first"
 			}
 		}
 		if !reflect.DeepEqual(gotSym, wantSym) {

@@ -105,9 +105,9 @@ func Table() []byte {
 		// results are looked for.
 		CloseNear int `json:"closeNear"`
 		// The symptoms, the most telling first (symptomConditions): fact,
-		// the condition that shows it, whether it is Weak, SaidOnly and
-		// Explains.
-		Symptoms [][5]any `json:"symptoms"`
+		// the condition that shows it, whether it is Weak, SaidOnly,
+		// Explains and ProgramFirst.
+		Symptoms [][6]any `json:"symptoms"`
 		// The prose readers' facts (proseFactRows): name, priority,
 		// source, the event of paste.js's prose state, its gate.
 		ProseFacts [][5]any `json:"proseFacts"`
@@ -156,7 +156,7 @@ func Table() []byte {
 		t.Patterns[n] = jsRE{s, f}
 	}
 	for _, sc := range rankedSymptoms {
-		t.Symptoms = append(t.Symptoms, [5]any{sc.fact, sc.cond, Weak(sc.fact), SaidOnly(sc.fact), Explains(sc.fact)})
+		t.Symptoms = append(t.Symptoms, [6]any{sc.fact, sc.cond, Weak(sc.fact), SaidOnly(sc.fact), Explains(sc.fact), ProgramFirst(sc.fact)})
 	}
 	for _, f := range proseFactRows {
 		t.ProseFacts = append(t.ProseFacts, [5]any{f.name, f.prio, f.source, f.event, f.gate})
