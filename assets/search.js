@@ -799,7 +799,7 @@
           if (names.indexOf(p.name) < 0 || holds(row[1], without)) { return; }
           var reads = names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n, row[1]); }).length;
           if (holds(row[1], own)) {
-            docs.push({ doc: row[0], reads: reads, i: i, side: row[2] === 1 });
+            docs.push({ doc: row[0], reads: reads, i: i, side: row[2] === 1, version: byVersion(row[1], names, own, holds) });
           } else if (versionOpen(row[1], names, own)) {
             open.push({ doc: row[0], reads: reads, i: i, side: row[2] === 1 });
           }
@@ -835,12 +835,22 @@
     return !!v && v.known !== false && (!(v.kind === "bool" && v.b === false) || String(cond || "").indexOf("!" + n) >= 0);
   }
   // byReadsDocs orders meta.js rows that answer a symptom as
-  // search.SymptomBefore does: those reading more of the paste's facts
-  // first, then meta.js's order.
+  // diagnose's symptoms does: those that hold by a version the paste
+  // states first (byVersion), then as search.SymptomBefore does: those
+  // reading more of the paste's facts first, then meta.js's order.
   // With sided, of those reading as much, the entries on the program's
   // side come before the others.
   function byReadsDocs(ds, sided) {
-    return ds.sort(function (a, b) { return b.reads - a.reads || (sided ? (b.side ? 1 : 0) - (a.side ? 1 : 0) : 0) || a.i - b.i; }).map(function (d) { return d.doc; });
+    return ds.sort(function (a, b) { return (b.version ? 1 : 0) - (a.version ? 1 : 0) || b.reads - a.reads || (sided ? (b.side ? 1 : 0) - (a.side ? 1 : 0) : 0) || a.i - b.i; }).map(function (d) { return d.doc; });
+  }
+  // byVersion mirrors diagnose's byVersion: cond, which reads names, holds
+  // with own only because of a version own states.
+  function byVersion(cond, names, own, holds) {
+    var R = window.p2pkbRules, without = {}, stated = false;
+    Object.keys(own).forEach(function (k) {
+      if (names.indexOf(k) >= 0 && R.versionFact(k)) { stated = true; } else { without[k] = own[k]; }
+    });
+    return stated && holds(cond, own) && !holds(cond, without);
   }
   // versionOpen mirrors diagnose's versionOpen and waitsOnVersion: condition
   // cond, which reads names, is neither true nor false with the paste's facts

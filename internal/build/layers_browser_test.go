@@ -191,6 +191,10 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	// the hang's causes (https://github.com/flagos-ai/Megatron-LM-FL/issues/138).
 	symptomPastes["We occasionally see distributed CUDA tests hang when using:\n\n```python\ntorch.distributed.init_process_group(\n    backend=\"nccl\",\n    device_id=torch.device(\"cuda\", local_rank),\n)\n```\n"] = true
 	// A hang and a release with a known hang, both said in words: https://github.com/NVIDIA/nccl/issues/311
+	// The same beside a hang in training that made progress, which reads
+	// more of the paste for ranks out of step: the release the paste
+	// states first (https://github.com/horovod/horovod/issues/1078).
+	symptomPastes["6. NCCL version: v2.4.2 for cuda10\n7. Python version: python 3.6\n\nI am using horovod to train a large model. The training can work properly as first. But after several steps(about 190k~220k steps), one process is died while other processes are hung for it (not sure).\n"] = true
 	symptomPastes["We integrate NCCL 2.4.2 in our framework and `ncclAllGather` hangs after training for at least one day which could be reproduced.\n"] = true
 	// A line that says only that something hung, answered with what the
 	// rest of the paste says about why first: PyTorch's watchdog on the first

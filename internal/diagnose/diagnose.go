@@ -190,6 +190,7 @@ type ranked struct {
 	api     bool                // composed messages: partCause.api
 	symptom search.SymptomCause // symptoms: what ranks the entry among a symptom's causes at its tier
 	open    bool                // symptoms: it waits on a version the paste does not state (versionOpen)
+	version bool                // symptoms: it holds by a version the paste states (byVersion)
 }
 
 // message judges the entries matched on one line as causes of its message;

@@ -56,7 +56,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			if err != nil {
 				return nil, err
 			}
-			rs = append(rs, ranked{c: c, tier: tierOf(c, true), symptom: symptomCause(e, names, own)})
+			rs = append(rs, ranked{c: c, tier: tierOf(c, true), symptom: symptomCause(e, names, own), version: byVersion(e.AppliesWhen, names, own)})
 		}
 		if len(rs) == 0 {
 			continue
@@ -74,6 +74,12 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 			}
 			if rs[i].open != rs[j].open {
 				return rs[j].open
+			}
+			// A release's known bug that the paste's own versions place
+			// it in is more telling than a cause that reads more of the
+			// symptom: the version is what the reporters' fix changed.
+			if rs[i].version != rs[j].version {
+				return rs[i].version
 			}
 			// Among causes that read as much of the paste, a hang or a run
 			// said to be slow, told or shown by an input that shows nothing
@@ -126,6 +132,22 @@ func versionOpen(s *site.Site, reads []string, own, without rules.Facts, f rules
 		rs = append(rs, ranked{c: c, tier: tierOf(c, true), open: true, symptom: symptomCause(e, names, own)})
 	}
 	return rs, nil
+}
+
+// byVersion says whether cond, which reads names, holds with own only
+// because of a version own states: a release's known bug that the paste's
+// versions place it in.
+func byVersion(cond string, names []string, own rules.Facts) bool {
+	without := rules.Facts{}
+	stated := false
+	for k, v := range own {
+		if slices.Contains(names, k) && rules.VersionFact(k) {
+			stated = true
+			continue
+		}
+		without[k] = v
+	}
+	return stated && holds(cond, own) && !holds(cond, without)
 }
 
 // waitsOnVersion says whether the facts names that own lacks are versions
