@@ -358,10 +358,12 @@ var (
 	reFMActive = pattern("fmActive", `^Active: (?:failed|inactive \(dead\))`)
 	reFMExec   = pattern("fmExec", `ExecStart=\S{0,80}nv-fabricmanager\b.{0,200}\(code=exited, status=[1-9]\d{0,2}/FAILURE\)`)
 	// Native Windows, said in words or shown by its paths ("Platform:
-	// Windows-10", "on win32", "C:\Users\..."): PyTorch for Windows has
+	// Windows-10", "on win32", "C:\Users\...", "set CUDA_PATH=C:\Program
+	// Files\...", and D:\a\ of GitHub's Windows runners in the file names a
+	// binary built there prints): PyTorch for Windows has
 	// no NCCL, so a distributed launch there has no GPU peer path at all.
 	// WSL said anywhere is Linux, not this.
-	reWindows    = pattern("windows", `(?i)\bPlatform:\s{0,4}Windows-\d|\bwin32\b|\b(?:on|in|under|using|native|with|for)\s(?:native\s|a\s)?Windows\b|\bWindows\s?(?:10|11|Server)\b|\bwin1[01]\b|(?:^|[\s"'(一-鿿])[A-Z]:\\(?:Users|Program|anaconda|miniconda|Python|actions-runner|Tools)|(?:^|[\s"'(一-鿿])[A-Z]:\\[^\s"'<>|]{0,120}?\\(?:site-packages|Scripts|venv)\\|windows\s?(?:系统|上|下|环境|多卡)|在\s?windows`)
+	reWindows    = pattern("windows", `(?i)\bPlatform:\s{0,4}Windows-\d|\bwin32\b|\b(?:on|in|under|using|native|with|for)\s(?:native\s|a\s)?Windows\b|\bWindows\s?(?:10|11|Server)\b|\bwin1[01]\b|(?:^|[\s"'(=`+"`"+`一-鿿])[A-Z]:\\(?:Users|Program|anaconda|miniconda|Python|actions-runner|Tools|a\\)|(?:^|[\s"'(一-鿿])[A-Z]:\\[^\s"'<>|]{0,120}?\\(?:site-packages|Scripts|venv)\\|windows\s?(?:系统|上|下|环境|多卡)|在\s?windows`)
 	reWindowsNot = pattern("windowsNot", `(?i)\b(?:not|no|non|without)\s(?:on\s|in\s|under\s|using\s)?(?:native\s)?windows\b|\bwsl`)
 	// A distributed or multi-GPU launch said in words or commands, besides
 	// the torch.distributed calls reDistCall reads.
