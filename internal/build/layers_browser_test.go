@@ -64,7 +64,10 @@ func repoModel(t *testing.T) *site.Site {
 }
 
 // goOrder is explain's (or match's) causes of each message, by line, and
-// the composed messages' causes with how each was found.
+// the composed messages' causes with how each was found. A second message
+// at a line (a symptom the line shows, beside the line's own error) is at
+// line+dup, a third at line+2*dup, in explain's order, as the page's boxes
+// are.
 func goOrder(t *testing.T, s *site.Site, q string, match, pasted bool) (order map[int][]string, composed, layered map[int]string) {
 	t.Helper()
 	var out bytes.Buffer
@@ -101,10 +104,17 @@ func goOrder(t *testing.T, s *site.Site, q string, match, pasted bool) (order ma
 			composed[m.Line] = m.Layer.ID + " " + m.Inner.Name + ": " + strings.Join(ids, ",")
 			continue
 		}
-		order[m.Line] = ids
+		key := m.Line
+		for order[key] != nil {
+			key += dup
+		}
+		order[key] = ids
 	}
 	return order, composed, layered
 }
+
+// dup is the step between the keys of messages at one line (goOrder).
+const dup = 1_000_000
 
 // The four ways of asking give the same causes in the same order for the
 // same paste: explain, match (no facts), /api/search and the search page,
@@ -262,6 +272,7 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 		resp.Body.Close()
 		lines := strings.Split(q, "\n")
 		for line, ids := range unjudged {
+			line %= dup
 			var got []string
 			for _, r := range api.Results {
 				if r.Match != "" && strings.Contains(lines[line-1], r.Match) {
@@ -304,8 +315,11 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 				t.Fatal(err)
 			}
 			shown := map[int]bool{}
+			seen := map[int]int{} // boxes so far at each line
 			for _, box := range boxes {
 				shown[box.Line] = true
+				key := box.Line + dup*seen[box.Line]
+				seen[box.Line]++
 				if box.Symptom && !symptomPastes[q] {
 					t.Errorf("%s line %d of %.60q: the page answers a paste with an error line from a symptom", root, box.Line, q)
 				}
@@ -319,7 +333,7 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 				if box.Layered != explainLayered[box.Line] {
 					t.Errorf("%s line %d: the page reads the layer %q, explain %q", root, box.Line, box.Layered, explainLayered[box.Line])
 				}
-				if want := explainOrder[box.Line]; strings.Join(box.Causes, ",") != strings.Join(want, ",") {
+				if want := explainOrder[key]; strings.Join(box.Causes, ",") != strings.Join(want, ",") {
 					t.Errorf("%s line %d: the page %v, explain %v (%.80q)", root, box.Line, box.Causes, want, q)
 				}
 			}
@@ -327,6 +341,7 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 				b.Screenshot("four_ways_hang_first")
 			}
 			for line, ids := range explainOrder {
+				line %= dup
 				if (len(ids) > 1 || symptomPastes[q]) && !shown[line] {
 					t.Errorf("%s line %d: explain lists %d causes, the page shows none", root, line, len(ids))
 				}

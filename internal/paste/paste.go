@@ -432,7 +432,11 @@ var (
 	reMIGCurrent = pattern("migCurrent", `^Current\s*:\s*(Enabled|Disabled)`)
 	reMIGDevice  = pattern("migDevice", `^MIG \d+g\.\d+gb\s+Device\s+\d+:`)
 	reVirtMode   = pattern("virtMode", `^Virtualization Mode\s*:\s*(Pass-Through|VGPU|None)\b`)
-	reMIGVisible = pattern("migVisible", `\bCUDA_VISIBLE_DEVICES=["']?MIG-`)
+	// A MIG instance chosen by its UUID, or its UUID in a program's message
+	// ("invalid literal for int() with base 10: 'MIG-74d68ce8-...'"): only
+	// MIG instances have one (MIG-<uuid>, or MIG-GPU-<uuid>/gi/ci before
+	// driver 470).
+	reMIGVisible = pattern("migVisible", `\bCUDA_VISIBLE_DEVICES=["']?MIG-|\bMIG-(?:GPU-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
 	// nvidia-smi's table of MIG devices: its header, and a row (GPU, GPU
 	// instance, compute instance and MIG device; memory; SMs; copy and
 	// media engines), which a paste may hold without the header.
@@ -465,7 +469,8 @@ func (x *Extractor) gpuLine(s string, n int, raw string) {
 	if strings.HasPrefix(s, "|") && containsAny(s, "MIG devices", "MiB /") && reMIGTable.MatchString(s) {
 		x.mig.on.mark(n, raw)
 	}
-	// A MIG instance chosen by its UUID (pytorch/pytorch#95784).
+	// A MIG instance chosen by its UUID (pytorch/pytorch#95784), or named
+	// by it (princeton-ddss/blackfish#108).
 	if strings.Contains(s, "MIG-") && reMIGVisible.MatchString(s) {
 		x.mig.on.mark(n, raw)
 	}
