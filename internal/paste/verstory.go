@@ -73,8 +73,9 @@ var (
 	// Not a release changed: hardware upgraded ("before the system memory
 	// was upgraded to 256 GB"), a figure that fell ("bandwidth is
 	// downgraded") or a PCIe link trained below its best, as lspci marks it
-	// ("LnkSta: Speed 2.5GT/s (downgraded)").
-	reStoryNotRelease = pattern("storyNotRelease", `(?i)\b(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?|bandwidth|performance|speed|throughput|latency)\s(?:\w{1,12}\s){0,2}(?:upgrad|downgrad)\w{0,4}|\b(?:upgrad|downgrad)\w{0,4}\s(?:the\s|my\s|our\s)?(?:system\s)?(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?)\b|\(downgraded\)|\bLnk(?:Sta|Cap)2?:`)
+	// ("LnkSta: Speed 2.5GT/s (downgraded)"), or what a program updates in
+	// another ("updates the vllm weights", OpenRLHF/OpenRLHF#660).
+	reStoryNotRelease = pattern("storyNotRelease", `(?i)\b(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?|bandwidth|performance|speed|throughput|latency)\s(?:\w{1,12}\s){0,2}(?:upgrad|downgrad)\w{0,4}|\b(?:upgrad|downgrad)\w{0,4}\s(?:the\s|my\s|our\s)?(?:system\s)?(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?)\b|\(downgraded\)|\bLnk(?:Sta|Cap)2?:|\bupdat\w{1,4}\s(?:the\s|my\s|our\s)?(?:vllm|torch|pytorch|nccl|cuda)\s(?:weights?|models?|engines?|workers?|param\w{0,8}|tensors?|buffers?|caches?|state|ranks?)\b`)
 	// Advice, a plan or a question is no story: "try downgrading",
 	// "should I upgrade?", "please update the driver".
 	reStoryAdvice = pattern("storyAdvice", `(?i)\b(?:try|should|could|would|recommend\w{0,3}|suggest\w{0,3}|please|maybe|might|plan\w{0,3}|going to|will|want to|need to|have to|consider\w{0,3})\b|\?|建议|是否`)
