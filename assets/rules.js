@@ -444,6 +444,29 @@
     return nameZh(reason).replace(" is ", " 为 ");
   }
 
+  // holding mirrors rules.Holding: the facts that make e true with facts f,
+  // those of every part that holds; null when e does not hold.
+  function holding(e, f) {
+    if (!e || ev(e, f).truth !== TRUE) { return null; }
+    var union = function (a, b) { b.forEach(function (n) { if (a.indexOf(n) < 0) { a.push(n); } }); return a; };
+    var walk = function (x) {
+      if (x.t === "or") {
+        var out = [];
+        [x.l, x.r].forEach(function (side) { if (ev(side, f).truth === TRUE) { union(out, walk(side)); } });
+        return out;
+      }
+      if (x.t === "and") { return union(walk(x.l).slice(), walk(x.r)); }
+      return reads(x, []);
+    };
+    return walk(e);
+  }
+  function reads(e, out) {
+    if (!e) { return out; }
+    if (e.t === "fact" && out.indexOf(e.name) < 0) { out.push(e.name); }
+    ["e", "l", "r"].forEach(function (k) { if (e[k]) { reads(e[k], out); } });
+    return out;
+  }
+
   // versionFact mirrors rules.VersionFact: a component's version, or a
   // version said to have changed.
   function versionFact(n) {
@@ -451,7 +474,7 @@
   }
 
   window.p2pkbRules = { fromReport: fromReport, reasonIn: reasonIn, parse: parse, applies: applies, compareVersions: compareVersions, gbps: gbps, size: size,
-    displayName: display, pasteFor: pasteFor, listNCCLEnv: listNCCLEnv, versionFact: versionFact,
+    displayName: display, pasteFor: pasteFor, listNCCLEnv: listNCCLEnv, versionFact: versionFact, holding: holding,
     known: function (f, n) { return !!f && get(f, n).known === true; } };
 
   // fact mirrors rules.Facts.Set: one fact from another source than a probe

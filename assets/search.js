@@ -797,7 +797,7 @@
           var names = [];
           try { names = factsIn(R.parse(row[1]), []); } catch (e) { return; }
           if (names.indexOf(p.name) < 0 || holds(row[1], without)) { return; }
-          var reads = names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n, row[1]); }).length;
+          var reads = readsShown(row[1], names, own);
           if (holds(row[1], own)) {
             docs.push({ doc: row[0], reads: reads, i: i, side: row[2] === 1, version: byVersion(row[1], names, own, holds) });
           } else if (versionOpen(row[1], names, own)) {
@@ -828,6 +828,14 @@
   // the paste's facts first (search.SymptomBefore), with the paste's facts
   // and meta.js's notes.
   var HANG_FACTS = ["hang.seen", "nccl.stopped_after_init"];
+  // readsShown mirrors diagnose's readsShown: the facts of names, read by
+  // cond, that own shows; where cond holds, only those of the part of it
+  // that holds (rules.Holding).
+  function readsShown(cond, names, own) {
+    var R = window.p2pkbRules;
+    try { var h = R.holding(R.parse(cond || ""), own); if (h) { names = h; } } catch (e) { /* names as read */ }
+    return names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n, cond); }).length;
+  }
   // shows mirrors rules.Facts.Shows: fact n is known, and not a yes-or-no
   // fact that is false.
   function shows(own, n, cond) {
@@ -883,7 +891,7 @@
         var names = [];
         try { names = factsIn(R.parse(row[1]), []); } catch (e) { return; }
         if (!names.some(function (n) { return HANG_FACTS.indexOf(n) >= 0; }) || holds(row[1], without)) { return; }
-        var reads = names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n, row[1]); }).length;
+        var reads = readsShown(row[1], names, own);
         if (holds(row[1], own) && !holds(row[1], alone)) {
           docs.push({ doc: row[0], reads: reads, i: i });
         } else if (versionOpen(row[1], names, own)) {
@@ -924,7 +932,7 @@
     var reads = function (c) {
       var names = [];
       try { names = factsIn(R.parse(c.condition || ""), []); } catch (e) { return 0; }
-      return names.filter(function (n, j) { return names.indexOf(n) === j && shows(own, n, c.condition); }).length;
+      return readsShown(c.condition, names, own);
     };
     errs.forEach(function (g) {
       g.causes = g.causes.slice().sort(function (a, b) { return a.tier - b.tier || reads(b) - reads(a); });

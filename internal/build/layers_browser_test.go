@@ -205,6 +205,10 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 	// more of the paste for ranks out of step: the release the paste
 	// states first (https://github.com/horovod/horovod/issues/1078).
 	symptomPastes["6. NCCL version: v2.4.2 for cuda10\n7. Python version: python 3.6\n\nI am using horovod to train a large model. The training can work properly as first. But after several steps(about 190k~220k steps), one process is died while other processes are hung for it (not sure).\n"] = true
+	// A log that stops at an all-reduce after a step of training: only the
+	// part of a condition that holds counts as read
+	// (https://github.com/SWivid/F5-TTS/issues/728).
+	symptomPastes["Epoch 1/1742:   6%| | 1/18 [00:04<01:16, 4.52s/update, loss=0.452, update=1]\n0d0ebf8294f3:91788:91788 [0] NCCL INFO Broadcast: opCount 3c sendbuff 0x7767057ffa00 recvbuff 0x7767057ffa00 count 8 datatype 0 op 0 root 0 comm 0x5813c1f1b340 [nranks=2] stream 0x5813da6822f0\n0d0ebf8294f3:91788:94129 [0] NCCL INFO AllReduce: opCount 3e sendbuff 0x77653aa00000 recvbuff 0x77653aa00000 count 2202724 datatype 7 op 0 root 0 comm 0x5813c1f1b340 [nranks=2] stream 0x5813da6822f0\n"] = true
 	symptomPastes["We integrate NCCL 2.4.2 in our framework and `ncclAllGather` hangs after training for at least one day which could be reproduced.\n"] = true
 	// A line that says only that something hung, answered with what the
 	// rest of the paste says about why first: PyTorch's watchdog on the first

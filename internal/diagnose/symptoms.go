@@ -287,7 +287,15 @@ func missing(rs []ranked, cs []Cause) []Cause {
 // readsShown counts the facts of names, read by condition cond, that own
 // shows (rules.Facts.Shows), or holds false where cond reads them negated
 // (!p2p.test.data_ok): what the paste shows that the condition asks about.
+// Where cond holds, only the facts of the part that holds count
+// (rules.Holding): run.training, read beside a hang said or shown, is no
+// evidence beside a log that stops after NCCL's set-up.
 func readsShown(cond string, names []string, own rules.Facts) int {
+	if e, err := rules.Parse(cond); err == nil {
+		if h := rules.Holding(e, own); h != nil {
+			names = h
+		}
+	}
 	n := 0
 	for _, name := range names {
 		if _, ok := own[name]; ok && (own.Shows(name) || strings.Contains(cond, "!"+name)) {
