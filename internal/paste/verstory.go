@@ -63,7 +63,7 @@ var (
 	// old image". The change must be one of versions (an upgrade, a
 	// downgrade, a rollback, a new or old release, an update of a
 	// component): "after updating my code" is none.
-	reStoryBare = pattern("storyBare", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}\s(?:back\s)?to|(?:new|newer|newest|latest|old|older|previous)\s(?:\w{1,12}\s)?(?:versions?|releases?|images?|drivers?|builds?|containers?|wheels?)|(?:drivers?|nccl|cuda|torch|pytorch|vllm)\supdates?|updat\w{1,4}\s(?:the\s|my\s|our\s)?(?:nvidia\s)?(?:drivers?|nccl|cuda|torch|pytorch|vllm))\b|升级|降级|回退|旧版本|新版本`)
+	reStoryBare = pattern("storyBare", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}\s(?:back\s)?to|(?:new|newer|newest|latest|recent|old|older|previous)\s(?:\w{1,12}\s)?(?:versions?|releases?|images?|drivers?|builds?|containers?|wheels?)|(?:drivers?|nccl|cuda|torch|pytorch|vllm)\supdates?|updat\w{1,4}\s(?:the\s|my\s|our\s)?(?:nvidia\s)?(?:drivers?|nccl|cuda|torch|pytorch|vllm))\b|升级|降级|回退|旧版本|新版本`)
 	// A regression found in the code's history rather than between two
 	// installed versions: a bisection ("I bisected it to PR #3110", "git
 	// bisect points at ..."), the first bad commit or build named, a change
@@ -125,7 +125,7 @@ var storyInstallWords = []string{"pip install", "pip3 install", "conda install",
 // storyBareWords are the words, as written, one of which every match of
 // reStoryBare holds (case aside, where a sentence may start with it).
 var storyBareWords = []string{"pgrad", "PGRAD", "owngrad", "OWNGRAD", "back", "Back", "revert", "Revert", "new", "New", "old", "Old", "latest", "Latest",
-	"previous", "Previous", "pdat", "升级", "降级", "回退", "版本"}
+	"previous", "Previous", "recent", "Recent", "pdat", "升级", "降级", "回退", "版本"}
 
 // storyComponents name each component as the facts do, by the word a line
 // uses for it (lower case), and the fact that holds its version where one does.
