@@ -335,9 +335,12 @@ var (
 	// card, a gfx target, llama.cpp's ROCm devices.
 	reAMDGPU     = pattern("amdGPU", `\bRadeon\b|\bRADEON\b|\bInstinct MI\d{2,3}|\bMI(?:50|60|100|210|250|300|325)X?\b|\bgfx(?:90[68a]|94[0-2]|10[13]\d|110[0-3]|115\d|120[01])\b|\bfound \d+ ROCm devices\b|\bROCm\d\b`)
 	reDataCentre = pattern("dataCentre", `\bTesla [A-Z]?\d+|\bNVIDIA (?:[ABHLV]\d+[A-Za-z]?\b|G[HB]200\b|RTX (?:A\d+|PRO|\d+ Ada)\b|Quadro\b)`)
-	// WSL's kernel and libraries, and the Windows user folders WSL mounts
-	// under /mnt/c, which a traceback of a script kept there shows.
-	reWSL       = pattern("wsl", `microsoft-standard-WSL2|/usr/lib/wsl/lib|\bWSL2\b|(?:^|[\s"'])/mnt/[c-z]/Users/`)
+	// WSL's kernel and libraries, the Windows user folders WSL mounts
+	// under /mnt/c, which a traceback of a script kept there shows, and a
+	// Linux shell's prompt on a host with the name Windows gives a new PC
+	// (user@DESKTOP-CKDOHD3:~$, 15 characters as NetBIOS allows), which
+	// WSL's Linux takes as its own.
+	reWSL       = pattern("wsl", `microsoft-standard-WSL2|/usr/lib/wsl/lib|\bWSL2\b|(?:^|[\s"'])/mnt/[c-z]/Users/|^(?:\([\w.-]{1,40}\) )?[\w.-]{1,32}@(?:DESKTOP-[A-Z0-9]{7}|LAPTOP-[A-Z0-9]{8}):[~/]`)
 	reContainer = pattern("container", `/\.dockerenv|\bdocker run\b|nvidia-container-cli|\bpodman run\b|\b[Aa]pptainer\b|\b[Ss]ingularity>|\benroot\b|\bpyxis\b`)
 	reSlurm     = pattern("slurm", `\bSLURM_(?:JOB_ID|PROCID|LOCALID|STEP_ID|NODELIST)\b|^srun: |^slurmstepd: |\bsalloc: `)
 	// A model split over the GPUs by Accelerate's device map (Transformers'
@@ -590,7 +593,7 @@ func (x *Extractor) kernelLine(s string, n int, raw string) {
 			}
 		}
 	}
-	if containsAny(s, "WSL", "/wsl/", "/mnt/") && reWSL.MatchString(s) {
+	if containsAny(s, "WSL", "/wsl/", "/mnt/", "@DESKTOP-", "@LAPTOP-") && reWSL.MatchString(s) {
 		x.set("wsl", "bool", "true", 1, n, raw, "host")
 	}
 	if containsAny(s, "docker", "container-cli", "podman", "pptainer", "ingularity", "enroot", "pyxis") && reContainer.MatchString(s) {

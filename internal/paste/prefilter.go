@@ -140,7 +140,7 @@ var triggers = append(append(append(append(append(append(append(append([]trigger
 	// kernelLine
 	{"ACSCtl:", anyTime}, {"AMD-Vi", anyTime}, {"DMAR", anyTime}, {"NVLS multicast support is available", anyTime}, {"NVLS Bind mem", anyTime},
 	{"IOMMU", anyTime}, {"iommu", anyTime}, {"NVRM", anyTime}, {"BOOT_IMAGE=", anyTime},
-	{"WSL", wslHost}, {"/wsl/", wslHost}, {"/mnt/", wslHost},
+	{"WSL", wslHost}, {"/wsl/", wslHost}, {"/mnt/", wslHost}, {"@DESKTOP-", wslHost}, {"@LAPTOP-", wslHost},
 	{"docker", containerHost}, {"container-cli", containerHost}, {"podman", containerHost},
 	{"pptainer", containerHost}, {"ingularity", containerHost}, {"enroot", containerHost}, {"pyxis", containerHost},
 	{"SLURM_", slurmHost}, {"srun: ", slurmHost}, {"slurmstepd: ", slurmHost}, {"salloc: ", slurmHost},
