@@ -19,7 +19,7 @@ var (
 	// (docker run, kubectl, srun --container-image, --shm-size, --ipc=host,
 	// a pod's nvidia.com/gpu, an NGC image).
 	reContainerSaid = pattern("containerSaid", `(?i)\b(?:in|inside|into|within|from|using|use|used|via|under|with|through)\s(?:an?\s|the\s|my\s|our\s|this\s|each\s|one\s|same\s)?(?:[\w.:/-]{1,40}\s){0,2}(?:docker|podman|containers?|pods?|kubernetes|k8s|singularity|apptainer|enroot|pyxis)\b|`+
-		`\bdocker\s(?:run|exec|compose|container)\b|\bdocker-compose\b|\bkubectl\b|\bnvidia\.com/gpu\b|--container-image\b|--shm-size\b|--ipc[= ]host\b|\bipc:\s?host\b|\bshm_size:|\bnvcr\.io/|`+
+		`\bdocker\s(?:run|exec|compose|container|pull)\b|\bdocker-compose\b|\bkubectl\b|\bnvidia\.com/gpu\b|--container-image\b|--shm-size\b|--ipc[= ]host\b|\bipc:\s?host\b|\bshm_size:|\bnvcr\.io/|`+
 		`\b(?:singularity|apptainer)\s(?:exec|run|shell)\b|\benroot\s(?:start|import|create)\b|容器(?:里|中|内)|(?:docker|k8s|kubernetes)\s?(?:里|中|内|环境)`)
 	reContainerSaidNot = pattern("containerSaidNot", `(?i)\b(?:no|not|without|outside(?:\sof)?|instead of)\s(?:an?\s|the\s|any\s)?(?:docker|podman|containers?|pods?|kubernetes|k8s)\b`)
 	// WSL said: "on WSL2", "WSL 2", "Windows Subsystem for Linux".
