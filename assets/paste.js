@@ -1078,7 +1078,12 @@
     this.story.bare = true;
   };
   // bisected and bareChange mirror verstory.go's.
-  function bisected(s) { return containsAny(s, STORY_BISECT) && RE.storyBisect.test(s) && !RE.storyAdvice.test(s); }
+  // bisected mirrors verstory.go's: advice before the finding says none.
+  function bisected(s) {
+    if (!containsAny(s, STORY_BISECT)) { return false; }
+    var m = RE.storyBisect.exec(s);
+    return !!m && !RE.storyAdvice.test(s.slice(0, m.index));
+  }
   function bareChange(s) {
     if (!containsAny(s, STORY_BARE)) { return false; }
     var m = RE.storyBare.exec(s);

@@ -366,9 +366,15 @@ func (x *Extractor) bareStory(s string, n int, raw string) {
 
 // bisected says whether line s finds a regression in the code's history
 // (reStoryBisect): one by itself, whatever the line says of how the run
-// went; advice to bisect is none.
+// went; advice to bisect is none. Only advice before the finding counts
+// ("you should bisect it"): a hedge after it is the reporter's ("a
+// regression in v2.13 (2.10 should work)", NVIDIA/nccl's reports).
 func bisected(s string) bool {
-	return containsAny(s, storyBisectWords...) && reStoryBisect.MatchString(s) && !reStoryAdvice.MatchString(s)
+	if !containsAny(s, storyBisectWords...) {
+		return false
+	}
+	m := reStoryBisect.FindStringIndex(s)
+	return m != nil && !reStoryAdvice.MatchString(s[:m[0]])
 }
 
 // bareChange says whether line s says a change of release (reStoryBare)
