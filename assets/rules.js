@@ -456,14 +456,16 @@
         return out;
       }
       if (x.t === "and") { return union(walk(x.l).slice(), walk(x.r)); }
-      return reads(x, []);
+      return factsIn(x, []);
     };
     return walk(e);
   }
-  function reads(e, out) {
+  // factsIn mirrors rules.Reads: the facts expression e reads, each once,
+  // appended to out.
+  function factsIn(e, out) {
     if (!e) { return out; }
     if (e.t === "fact" && out.indexOf(e.name) < 0) { out.push(e.name); }
-    ["e", "l", "r"].forEach(function (k) { if (e[k]) { reads(e[k], out); } });
+    ["e", "l", "r"].forEach(function (k) { if (e[k]) { factsIn(e[k], out); } });
     return out;
   }
 
@@ -474,7 +476,7 @@
   }
 
   window.p2pkbRules = { fromReport: fromReport, reasonIn: reasonIn, parse: parse, applies: applies, compareVersions: compareVersions, gbps: gbps, size: size,
-    displayName: display, pasteFor: pasteFor, listNCCLEnv: listNCCLEnv, versionFact: versionFact, holding: holding,
+    displayName: display, pasteFor: pasteFor, listNCCLEnv: listNCCLEnv, versionFact: versionFact, holding: holding, factsIn: factsIn,
     known: function (f, n) { return !!f && get(f, n).known === true; } };
 
   // fact mirrors rules.Facts.Set: one fact from another source than a probe

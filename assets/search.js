@@ -387,13 +387,9 @@
     });
   }
 
-  // factsIn lists the facts a parsed condition reads, in order of first use.
-  function factsIn(e, out) {
-    if (!e) { return out; }
-    if (e.t === "fact" && out.indexOf(e.name) < 0) { out.push(e.name); }
-    ["e", "l", "r"].forEach(function (k) { if (e[k]) { factsIn(e[k], out); } });
-    return out;
-  }
+  // factsIn lists the facts a parsed condition reads, in order of first use
+  // (rules.js holds it, for rules.Holding as well).
+  function factsIn(e, out) { return window.p2pkbRules.factsIn(e, out); }
 
   // causeGroups mirrors report.message: the entries whose patterns match the
   // same line of q are the causes of that line's message, ranked by the

@@ -383,17 +383,9 @@ func TestByWordsBoundedAndSaysSo(t *testing.T) {
 // a description in Chinese, whose Han characters no English page holds. The
 // pastes are the real ones of the report sets, in English and in Chinese.
 func TestByWordsSameInChinese(t *testing.T) {
-	var dev []struct{ URL, Paste string }
+	var dev []reportText
 	for _, f := range []string{"dev.json", "validation.json", "validation2.json", "validation3.json", "validation17.json", "validation31.json"} {
-		data, err := os.ReadFile("../../reports/" + f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var set []struct{ URL, Paste string }
-		if err := json.Unmarshal(data, &set); err != nil {
-			t.Fatal(err)
-		}
-		dev = append(dev, set...)
+		dev = append(dev, readSet(t, f)...)
 	}
 	closest := func(in, lang string) (ids, urls []string) {
 		var out bytes.Buffer
@@ -559,18 +551,27 @@ func TestByWordsAddsClosestProgramSideLast(t *testing.T) {
 	}
 }
 
-// reportPaste is the paste of the report at url in reports/set.
-func reportPaste(t *testing.T, set, url string) string {
+// reportText is a report of reports/ as these tests read it.
+type reportText struct{ URL, Paste string }
+
+// readSet reads the reports of reports/set.
+func readSet(t *testing.T, set string) []reportText {
 	t.Helper()
 	data, err := os.ReadFile("../../reports/" + set)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rs []struct{ URL, Paste string }
+	var rs []reportText
 	if err := json.Unmarshal(data, &rs); err != nil {
-		t.Fatal(err)
+		t.Fatalf("reports/%s: %v", set, err)
 	}
-	for _, r := range rs {
+	return rs
+}
+
+// reportPaste is the paste of the report at url in reports/set.
+func reportPaste(t *testing.T, set, url string) string {
+	t.Helper()
+	for _, r := range readSet(t, set) {
 		if r.URL == url {
 			return r.Paste
 		}

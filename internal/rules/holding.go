@@ -1,5 +1,7 @@
 package rules
 
+import "slices"
+
 // Holding lists the facts that make condition e true with facts f: those
 // of every part that holds, so that a fact in a clause that does not hold
 // (c in "a || b && c" where only a does) does not count as read. nil when
@@ -28,14 +30,11 @@ func holding(e Expr, f Facts) []string {
 	return Reads(e)
 }
 
+// union is a with the names of b it lacks after them.
 func union(a, b []string) []string {
-	out := append([]string(nil), a...)
+	out := slices.Clone(a)
 	for _, n := range b {
-		found := false
-		for _, m := range out {
-			found = found || m == n
-		}
-		if !found {
+		if !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
