@@ -223,3 +223,24 @@ func TestLoadSetNamesTheFault(t *testing.T) {
 		}
 	}
 }
+
+// The set of key lines found by searching for known strings is answered,
+// line by line, by no entry its report contradicts: a cause that needs
+// facts the line does not give (an RTX 40 card, a driver) ranks below the
+// one that explains it wherever it shows.
+func TestAuditSetNoneContradicted(t *testing.T) {
+	s, f := loadRepo(t)
+	rs, err := LoadLines(repo, "internal/search/testdata/audit.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := Measure(s, f, "audit", rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Contradicts > 0 {
+		var out bytes.Buffer
+		sc.Write(&out, f)
+		t.Errorf("%d answers of audit.json are entries their report contradicts:\n%s", sc.Contradicts, out.String())
+	}
+}
