@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), mixed: ev(), power: ev(), powerGPUs: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), mixed: ev(), power: ev(), powerGPUs: false, several: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(), splitTensor: ev(),
@@ -655,6 +655,7 @@
       mark(p.power, n, raw);
       p.powerGPUs = RE.bothGPUs.test(s);
     }
+    if (!p.several && containsAny(s, T.words.several) && s.indexOf("NCCL INFO") < 0 && RE.severalGPUs.test(s)) { p.several = true; }
     if (!p.wrong.set && containsAny(s, WRONG_WORDS) && RE.wrongOut.test(s)) { mark(p.wrong, n, raw); }
     if (s.indexOf("^C") === 0 || s.indexOf("@^C") === 0 || s.indexOf("KeyboardInterrupt") >= 0) { mark(p.ctrlC, n, raw); }
     if (!p.dist && containsAny(raw, DIST_WORDS) && RE.distCall.test(raw)) { p.dist = true; }
@@ -777,7 +778,7 @@
     nanNotPaired: function (x) { return !x.prose.nanPairs; },
     noHang: function (x) { return !x.f["hang.seen"] && !x.f["nccl.stopped_after_init"]; },
     oneNode: function (x) { return x.prose.oneNode.set; },
-    powerGPUs: function (x) { return x.prose.powerGPUs || x.prose.multi || x.prose.dist; },
+    powerGPUs: function (x) { return x.prose.powerGPUs || x.prose.several || x.prose.multi || x.prose.dist; },
     testsNoWrong: function (x) {
       var w = x.f["nccl.tests.wrong"];
       return x.prose.testsNamed && (!w || w.value === "0");

@@ -290,7 +290,12 @@ var (
 	// Several GPUs named on the line that says so ("with both cards
 	// inserted", "two GPUs").
 	reBothGPUs = pattern("bothGPUs", `(?i)\bboth\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|\b(?:two|2|three|3|four|4|multiple|several)\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|两张卡|双卡|多卡`)
-	reDistCall = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
+	// Several GPUs named on any line, in words or as a count of one model:
+	// "two GPUs", "3 graphics cards", "two nvidia3090", "RTX2080ti x 2",
+	// "双卡" (perslev/MultiPlanarUNet#30, AlexeyAB/darknet#2731,
+	// open-mmlab/mmselfsup#568). Every match holds one of severalWords.
+	reSeveralGPUs = pattern("severalGPUs", `\b(?:[Bb]oth|BOTH|[Tt]wo|TWO|[Tt]hree|THREE|[Ff]our|FOUR|[Ff]ive|FIVE|[Ss]ix|SIX|[Ss]even|SEVEN|[Ee]ight|EIGHT|[Mm]ultiple|MULTIPLE|[Ss]everal|SEVERAL|[Dd]ual|DUAL) (?:\w{1,12} ){0,2}(?:(?:GPUs|gpus|Gpus|GPUS|cards|Cards|graphics cards|Graphics Cards)|(?:(?:NVIDIA|[Nn]vidia|RTX|[Rr]tx|GeForce|GEFORCE|[Gg]eforce) ?)?[1-5]0[6-9]0(?: ?(?:[Tt]i|TI))?s?)\b|\b[2-8] (?:GPUs|gpus|Gpus|GPUS|cards|Cards|graphics cards|Graphics Cards)\b|[1-5]0[6-9]0(?: ?(?:[Tt]i|TI))? [xX×] ?[2-8]\b|[两双多二三四五六七八2-8] ?张?卡`)
+	reDistCall    = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
 	// Where the GPUs are, said in words: MIG slices by name or profile
 	// ("4 MIG instances (1g.10gb)"), a virtual machine or GPU passthrough.
 	reMIGProse = pattern("migProse", `\bMIG[- ](?:instances?|slices?|partitions?|devices?|enabled)\b|\b[1-7]g\.\d{1,3}gb\b`)
@@ -582,6 +587,10 @@ var lossNaNWords = []string{"nan", "NaN", "NAN", "Nan"}
 // reSpinPower holds.
 var spinWords = []string{"power", "Power", "POWER", "wattage", "功耗", "waiting", "Waiting", "progress", "Progress", "new output", "nothing", "Nothing"}
 
+// severalWords are the words, as written, one of which every match of
+// reSeveralGPUs holds.
+var severalWords = []string{"both ", "Both ", "BOTH ", "two ", "Two ", "TWO ", "three ", "Three ", "THREE ", "four ", "Four ", "FOUR ", "five ", "Five ", "FIVE ", "six ", "Six ", "SIX ", "seven ", "Seven ", "SEVEN ", "eight ", "Eight ", "EIGHT ", "multiple ", "Multiple ", "MULTIPLE ", "several ", "Several ", "SEVERAL ", "dual ", "Dual ", "DUAL ", "2 GPUs", "2 gpus", "2 Gpus", "2 GPUS", "2 cards", "2 Cards", "3 GPUs", "3 gpus", "3 Gpus", "3 GPUS", "3 cards", "3 Cards", "4 GPUs", "4 gpus", "4 Gpus", "4 GPUS", "4 cards", "4 Cards", "5 GPUs", "5 gpus", "5 Gpus", "5 GPUS", "5 cards", "5 Cards", "6 GPUs", "6 gpus", "6 Gpus", "6 GPUS", "6 cards", "6 Cards", "7 GPUs", "7 gpus", "7 Gpus", "7 GPUS", "7 cards", "7 Cards", "8 GPUs", "8 gpus", "8 Gpus", "8 GPUS", "8 cards", "8 Cards", "2 graphics", "2 Graphics", "3 graphics", "3 Graphics", "4 graphics", "4 Graphics", "5 graphics", "5 Graphics", "6 graphics", "6 Graphics", "7 graphics", "7 Graphics", "8 graphics", "8 Graphics", "0 x", "0 X", "0 ×", "i x", "i X", "I x", "I X", "i ×", "I ×", "卡"}
+
 // riserWords are the words, as written, one of which every match of
 // reRiser holds.
 var riserWords = []string{"riser", "Riser", "RISER", "xtension", "xtender", "XTENSION", "XTENDER", "延长线", "转接线"}
@@ -607,6 +616,7 @@ type prose struct {
 	multiFail event // a line that says a run fails or hangs across nodes
 	power     event // a line that says the whole machine reboots or powers off
 	powerGPUs bool  // that line names several GPUs
+	several   bool  // a line names several GPUs (reSeveralGPUs)
 	riser     event // a line that says a GPU sits on a riser or extension cable
 	lossNaN   event // a line that says the loss became NaN
 	nanPairs  bool  // a line that ties the NaN to some pairs of GPUs
@@ -719,6 +729,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.power.set && containsAny(s, hostResetWords...) && !strings.Contains(s, "NCCL") && reHostReset.MatchString(s) && !reHostResetNot.MatchString(s) {
 		p.power.mark(n, raw)
 		p.powerGPUs = reBothGPUs.MatchString(s)
+	}
+	if !p.several && containsAny(s, severalWords...) && !strings.Contains(s, "NCCL INFO") && reSeveralGPUs.MatchString(s) {
+		p.several = true
 	}
 	if !p.close.set && containsAny(s, closeWords...) {
 		if m := reCloseSaid.FindStringIndex(s); m != nil && reCloseTopic.MatchString(s[max(0, m[0]-closeNear):min(len(s), m[1]+closeNear)]) {
@@ -923,7 +936,11 @@ var proseGates = map[string]func(x *Extractor) bool{
 	// Across nodes it fails, and on one it works: both said.
 	"oneNode": func(x *Extractor) bool { return x.prose.oneNode.set },
 	// A machine that loses power, in a run of several GPUs.
-	"powerGPUs": func(x *Extractor) bool { return x.prose.powerGPUs || x.prose.multi || x.prose.dist },
+	// The machine said to reboot, with several GPUs named on that line or
+	// any other, or a multi-GPU run started.
+	"powerGPUs": func(x *Extractor) bool {
+		return x.prose.powerGPUs || x.prose.several || x.prose.multi || x.prose.dist
+	},
 }
 
 // proseFactRows are the prose readers' facts in the order they are set. MIG
