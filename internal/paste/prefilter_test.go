@@ -257,3 +257,23 @@ func TestPrefilterSkipsGPUNameRepeated(t *testing.T) {
 		t.Errorf("%q, another GPU, skipped", other)
 	}
 }
+
+// A line that names several GPUs and nothing else the readers look for
+// still wakes the reader of a machine said to reboot (reSeveralGPUs has
+// trigger words of its own): read through the prefilter, the reboot
+// counts as several GPUs' power loss, as it does read in full. The counts
+// are those of perslev/MultiPlanarUNet#30, AlexeyAB/darknet#2731 and
+// open-mmlab/mmselfsup#568.
+func TestPrefilterWakesSeveralGPUs(t *testing.T) {
+	for _, count := range []string{"my GPU is two nvidia3090.", "GPU : RTX2080ti x 2", "Run 3 graphics cards"} {
+		lines := []string{"my system restarts automatically whenever I start training.", count}
+		samePrefiltered(t, count, lines)
+		x := New()
+		for i, l := range lines {
+			x.Line(i+1, l)
+		}
+		if _, ok := Facts(x.Facts())["host.power_loss"]; !ok {
+			t.Errorf("%q beside a reboot said: no host.power_loss in %+v", count, x.Facts())
+		}
+	}
+}
