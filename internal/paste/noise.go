@@ -73,7 +73,8 @@ var (
 	errorColumnWords = []string{"error column", "Error column", "ERROR column", "error field", "Error field", "error col", "wrong column", "wrong field", "wrong col", "ut of bounds value", "ut of Bounds Value", "ut of Bounds value", "UT OF BOUNDS VALUE"}
 	noNCCLSaidWords  = []string{"Windows", "windows", "WINDOWS", "macOS", "macos", "MacOS", "MACOS", "Macos"}
 	splitModeWords   = []string{"split_mode", "split-mode", "split mode", "Split mode", "Split Mode", "SPLIT_MODE", "-sm ", "splitting by", "split by", "splitting across", "split across"}
-	testsNamedWords  = []string{"nccl-test", "nccl test", "nccl_test", "NCCL-test", "NCCL test", "NCCL_test", "nccl-Test", "NCCL Test", "NCCL-Test", "_perf", "busbw", "algbw",
+	testsNamedWords  = []string{"nccl-test", "nccl test", "nccl_test", "NCCL-test", "NCCL test", "NCCL_test", "nccl-Test", "NCCL Test", "NCCL-Test", "Nccl Test", "Nccl test", "Nccl-test", "nccltest", "NCCLtest",
+		"_perf", "busbw", "busBW", "BusBW", "BusBw", "busBw", "BUSBW", "algbw", "algBW", "AlgBW", "AlgBw", "algBw", "ALGBW",
 		"ut of bounds value", "ut of Bounds Value", "ut of Bounds value", "UT OF BOUNDS VALUE"}
 )
 

@@ -1,6 +1,7 @@
 package paste
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -275,5 +276,77 @@ func TestPrefilterWakesSeveralGPUs(t *testing.T) {
 		if _, ok := Facts(x.Facts())["host.power_loss"]; !ok {
 			t.Errorf("%q beside a reboot said: no host.power_loss in %+v", count, x.Facts())
 		}
+	}
+}
+
+// Each reader checks its cheap list of words before its pattern, so a word
+// list must hold every way of writing what the pattern matches. On every
+// line of the real reports' pastes (reports/) and of the logs here, a
+// pattern's match holds one of its reader's words: "multi-Gpus training on
+// windows" once went unread because the launch words were written in two
+// casings only.
+func TestReaderWordsHoldTheirMatches(t *testing.T) {
+	readers := []struct {
+		name  string
+		words []string
+		re    *lazyRegexp
+	}{
+		{"acs", acsWords, reACSOn}, {"amdGPU", amdGPUWords, reAMDGPU}, {"bwCarrier", bwCarrierWords, reBWCarrier},
+		{"consumer", consumerWords, reConsumer}, {"customAR", customARWords, reCustomAR}, {"diverge", divergeWords, reRanksDiverge},
+		{"elsewhere", elsewhereWords, reElsewhere}, {"errorColumn", errorColumnWords, reErrorColumn}, {"fabricNS", fabricNSWords, reFabricNS},
+		{"hang", hangWords, reHangWord}, {"ibvWarn", ibvWarnWords, reIbvWarn}, {"init", initWords, reInitLog},
+		{"masterLoopback", masterLoopbackWords, reMasterLoopback}, {"mig", migWords, reMIGNamed}, {"mixedDevices", mixedDevicesWords, reMixedDevices},
+		{"noNCCLSaid", noNCCLSaidWords, reNoNCCLSaid}, {"nodeLocal", nodeLocalWords, reNodeLocal}, {"nvls", nvlsWords, reNVLSZero},
+		{"oneUsed", oneUsedWords, reOneUsed}, {"secondJob", secondJobWords, reSecondJob}, {"setpciACS", setpciACSWords, reSetpciACS},
+		{"several", severalWords, reSeveralGPUs}, {"slow", slowWords, reSlow}, {"splitMode", splitModeWords, reSplitMode},
+		{"testsNamed", testsNamedWords, reTestsNamed}, {"training", trainingWords, reTraining}, {"winLaunch", winLaunchWords, reWinLaunch},
+		{"windows", windowsWords, reWindows},
+		// reBWFigure is left out: its pattern ignores case, and its words
+		// leave out "Gb/s", gigabits, a network's figure and not a GPU link's.
+	}
+	var lines []string
+	files, _ := filepath.Glob("../../reports/*.json")
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reports []struct{ Paste string }
+		var set struct{ Reports *[]struct{ Paste string } }
+		set.Reports = &reports
+		if err := json.Unmarshal(b, &set); err != nil {
+			if err := json.Unmarshal(b, &reports); err != nil {
+				continue // not a set of reports (families.json, causes.json)
+			}
+		}
+		for _, r := range reports {
+			lines = append(lines, splitLines(r.Paste)...)
+		}
+	}
+	for _, glob := range []string{"testdata/*.txt", "testdata/*.log", "../../kb/repro/*.txt"} {
+		files, _ := filepath.Glob(glob)
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, splitLines(string(b))...)
+		}
+	}
+	if len(lines) < 40000 {
+		t.Fatalf("only %d lines", len(lines))
+	}
+	for _, r := range readers {
+		t.Run(r.name, func(t *testing.T) {
+			t.Parallel()
+			bad := 0
+			for _, l := range lines {
+				if m := r.re.FindString(l); m != "" && !containsAny(l, r.words...) {
+					if bad++; bad <= 5 {
+						t.Errorf("%q matches, and the line holds none of the words: %.200q", m, l)
+					}
+				}
+			}
+		})
 	}
 }

@@ -381,7 +381,7 @@ var (
 	// mostly answered by what a healthy link gives.
 	reBWFigure  = pattern("bwFigure", `(?i)\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b.{0,200}(?:\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b)|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b.{0,200}\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b`)
 	reBWCarrier = pattern("bwCarrier", `(?i)nvlink|nvswitch|\bnvls\b|\bsharp\b|_perf\b|nccl-tests|\bbusbw\b|\balgbw\b|p2pBandwidthLatencyTest|nvbandwidth|\ball[ _-]?reduce\b`)
-	reWinLaunch = pattern("winLaunch", `(?i)\bdistributed\b|\btorchrun\b|\bddp\b|\bmulti-?\s?gpus?\b|\bnproc[_-]per[_-]node\b|CUDA_VISIBLE_DEVICES=\d,\d|accelerate launch|--tp\s?[2-9]\b|--tensor[-_]parallel[-_]size[= ]\s?[2-9]\b|多卡|分布式`)
+	reWinLaunch = pattern("winLaunch", `(?i)\bdistributed\b|\btorchrun\b|\bddp\b|\bmulti-?\s?gpus?\b|\bmultiple[- ]gpus\b|\bnproc[_-]per[_-]node\b|CUDA_VISIBLE_DEVICES=\d,\d|accelerate launch|--tp\s?[2-9]\b|--tensor[-_]parallel[-_]size[= ]\s?[2-9]\b|多卡|分布式`)
 	// ACS said to be on ("ACS is enabled on the PLX switches", "bridges that
 	// had ACS enabled", "ACS redirect is enabled on: 0000:0d:01.0",
 	// "IOMMU/ACS enabled in BIOS"), and the IOMMU said to be on ("IOMMUv2 is
@@ -415,7 +415,7 @@ var (
 // migWords and vmWords are the words, as written, one of which every match
 // of reMIGProse and reVMProse holds.
 var (
-	migWords = []string{"MIG ", "MIG-", "g.1", "g.2", "g.3", "g.4", "g.5", "g.6", "g.7", "g.8", "g.9"}
+	migWords = []string{"MIG", "g.1", "g.2", "g.3", "g.4", "g.5", "g.6", "g.7", "g.8", "g.9"}
 	vmWords  = []string{"virtual machine", "Virtual machine", "Virtual Machine", "VIRTUAL MACHINE", "KVM ", "kvm ", "Kvm ", "QEMU", "qemu", "Qemu", "roxmox", "ROXMOX",
 		"ESXi", "esxi", "ESXI", "ypervisor", "YPERVISOR", "ass-through", "assthrough", "ASSTHROUGH", "ASS-THROUGH", " vm", " VM", " Vm"}
 )
@@ -463,17 +463,18 @@ func windowsSaid(s string, not [][]int) bool {
 // windowsWords and winLaunchWords are the words, as written, one of which
 // every match of reWindows (or WSL said) and reWinLaunch holds.
 var (
-	windowsWords   = []string{"Windows", "windows", "WINDOWS", "win32", "win1", "Win1", ":\\", "WSL", "wsl", "Wsl"}
+	windowsWords   = []string{"Windows", "windows", "WINDOWS", "win32", "win1", "Win1", "WIN1", ":\\", "WSL", "wsl", "Wsl"}
 	winLaunchWords = []string{"distributed", "Distributed", "torchrun", "ddp", "DDP", "Ddp", "multi-gpu", "multi-GPU", "Multi-GPU", "multi gpu", "multi GPU", "Multi GPU",
-		"multigpu", "MultiGPU", "nproc", "CUDA_VISIBLE_DEVICES=", "accelerate launch", "--tp", "tensor-parallel-size", "tensor_parallel_size", "多卡", "分布式"}
+		"multigpu", "MultiGPU", "multiGPU", "multiGpu", "Multigpu", "MULTIGPU", "Multi-gpu", "Multi-Gpu", "multi-Gpu", "MULTI-GPU",
+		"ultiple GPUs", "ultiple GPUS", "ultiple gpus", "ultiple-gpus", "ultiple-GPUs", "ultiple Gpus", "Multi gpu", "multi Gpu", "Multi Gpu", "MULTI GPU", "nproc", "NPROC", "CUDA_VISIBLE_DEVICES=", "cuda_visible_devices=", "accelerate launch", "--tp", "tensor-parallel-size", "tensor_parallel_size", "多卡", "分布式"}
 )
 
 // bwFigureWords and bwCarrierWords are the words, as written, one of which
 // every match of reBWFigure and reBWCarrier holds.
 var (
 	bwFigureWords  = []string{"GB/s", "GB/S", "gb/s", "GBs/"}
-	bwCarrierWords = []string{"nvlink", "NVLink", "NVLINK", "NvLink", "Nvlink", "NVlink", "nvswitch", "NVSwitch", "NVSWITCH", "nvls", "NVLS", "sharp", "SHARP", "Sharp", "SHArP",
-		"_perf", "nccl-tests", "busbw", "BusBw", "busBw", "BUSBW", "algbw", "AlgBw", "algBw", "p2pBandwidthLatencyTest", "nvbandwidth", "allreduce", "all_reduce", "all reduce", "All reduce", "all-reduce", "AllReduce", "Allreduce", "ALLREDUCE"}
+	bwCarrierWords = []string{"nvlink", "NVLink", "NVLINK", "NvLink", "Nvlink", "NVlink", "nvswitch", "NVSwitch", "NVSWITCH", "NvSwitch", "Nvswitch", "nvls", "NVLS", "sharp", "SHARP", "Sharp", "SHArP",
+		"_perf", "nccl-tests", "busbw", "BusBw", "busBw", "BUSBW", "algbw", "AlgBw", "algBw", "p2pBandwidthLatencyTest", "nvbandwidth", "allreduce", "all_reduce", "all reduce", "All reduce", "all-reduce", "All-Reduce", "All Reduce", "All-reduce", "AllReduce", "Allreduce", "ALLREDUCE"}
 )
 
 // acsWords and iommuWords are the words, as written, one of which every
@@ -547,7 +548,7 @@ var elsewhereWords = []string{"not change", "n't change", "not respect", "n't re
 
 // trainingWords are the words, as written, one of which every match of
 // reTraining holds.
-var trainingWords = []string{"train", "Train", "TRAIN", "poch", "POCH", "loss", "Loss", "LOSS", "fine-tun", "Fine-tun", "FINE-TUN", "finetun", "Finetun", "FineTun", "FINETUN", "sft", "SFT", "Sft", "lora", "LoRA", "Lora", "LORA", "backward", "optimizer.step", "trainer.fit", "训练", "微调"}
+var trainingWords = []string{"train", "Train", "TRAIN", "poch", "POCH", "loss", "Loss", "LOSS", "fine-tun", "Fine-tun", "FINE-TUN", "finetun", "Finetun", "FineTun", "FINETUN", "sft", "SFT", "Sft", "lora", "LoRA", "Lora", "LoRa", "LORA", "backward", "Backward", "BACKWARD", "optimizer.step", "trainer.fit", "训练", "微调"}
 
 // nodeLocalWords are the words, as written, one of which every match of
 // reNodeLocal holds.
