@@ -974,8 +974,14 @@
     }
     return true;
   }
-  // prose mirrors search.Prose: a line of words, not a program's table.
+  // prose mirrors search.Prose: a line of words, not a program's table; a
+  // sentence that quotes a command in backticks is prose when its words
+  // outside the quotes are.
   function prose(line) {
+    if (proseLine(line)) { return true; }
+    return (line.match(/`/g) || []).length >= 2 && utf8Len(line) <= W.maxProseLine && proseLine(line.replace(/`[^`]*`/g, " ").split(/\s+/).filter(Boolean).join(" "));
+  }
+  function proseLine(line) {
     if (utf8Len(line) > W.maxProseLine || TABLE_ROW.test(line) || /\t| {3}/.test(line.trim()) || NOT_PROSE.test(line)) { return false; }
     var words = 0, lower = 0, tokens = 0;
     // A line with Han characters is also cut at punctuation (search.proseTokens).

@@ -48,7 +48,8 @@ func TestBrowserByWords(t *testing.T) {
 	}
 	lines = append(lines, "all_reduce hangs on two 4090s", "Fabric Manager 530.30.02 vs driver 530.41.03", "AMD host, AMD-Vi on, peer writes silently dropped",
 		"    Product Name                          : NVIDIA H200", "peer access 0->1: yes, 1->0: yes", "两块 4090 之间 all_reduce 卡住 没有 报错", `"verdict": "All 12 pairs moved 64 MiB intact"`,
-		"baichuan2-13b 做推理(do_predict)的时候爆显存？我用的是32G V100,有什么办法解决吗？我有多张v100，但似乎不能多卡推理？", "使用单卡训练无问题，但是多卡会发生下面的错误", "显卡：3090", "| 0 | NVIDIA GeForce RTX 4090 | 显存 24G |")
+		"baichuan2-13b 做推理(do_predict)的时候爆显存？我用的是32G V100,有什么办法解决吗？我有多张v100，但似乎不能多卡推理？", "使用单卡训练无问题，但是多卡会发生下面的错误", "显卡：3090", "| 0 | NVIDIA GeForce RTX 4090 | 显存 24G |",
+		"The command I use is `python3 -m torch.distributed.launch --nproc_per_node 4 python3 dlrm_s_pytorch.py --arch-sparse-feature-size=64 --arch-mlp-bot=\"13-512-256-64\" --use-gpu --dist-backend='nccl'`  However it cannot build connection within multi-gpu. Please help", "`python3 -m torch.distributed.launch --nproc_per_node 4 train.py --use-gpu`")
 	js, _ := json.Marshal(lines)
 	got := browsertest.Eval[[]bool](b, ``+string(js)+`.map(l => p2pkbSearch.prose(l))`)
 	prose := 0

@@ -197,8 +197,22 @@ func (ix *Index) Closest(text, lang string) (closest, after []Result, err error)
 // table's, as are PyTorch's collect_env rows and a program's INFO lines.
 // Only prose finds the closest entries: a healthy machine's readings hold
 // none, and the words of such output would rank entries by chance.
+// A sentence that quotes a command or a path in backticks ("The command I
+// use is `python3 -m torch.distributed.launch --nproc_per_node 4 ...`
+// However it cannot build connection", facebookresearch/dlrm#354) is
+// prose when its words outside the quotes are.
 // assets/search.js (prose) reads lines the same way.
 func Prose(line string) bool {
+	if proseLine(line) {
+		return true
+	}
+	return strings.Count(line, "`") >= 2 && len(line) <= maxProseLine && proseLine(strings.Join(strings.Fields(codeSpan.ReplaceAllString(line, " ")), " "))
+}
+
+// codeSpan is a span quoted in backticks, as Markdown writes code.
+var codeSpan = regexp.MustCompile("`[^`]*`")
+
+func proseLine(line string) bool {
 	if len(line) > maxProseLine || tableRow.MatchString(line) || aligned.MatchString(strings.TrimSpace(line)) || notProse.MatchString(line) {
 		return false
 	}
