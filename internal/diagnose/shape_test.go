@@ -93,3 +93,25 @@ func TestShapeLineAloneLongerThanLineText(t *testing.T) {
 		t.Errorf("messages %+v: want the check's shape alone", lines(d))
 	}
 }
+
+// torchrun's summary of a worker that failed answers any failure of any
+// worker, a shape of message: what the rest of the paste shows comes
+// before it. Two GPUs under Windows 10, LLaMA-Factory's launch
+// (https://github.com/hiyouga/LlamaFactory/issues/7697).
+func TestLauncherSummaryAfterSymptoms(t *testing.T) {
+	const in = "在win10系统单机双卡设备上，训练报错：torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" +
+		"D:\\LLaMA-Factory\\src\\llamafactory\\launcher.py FAILED\n" +
+		"  exitcode  : 1 (pid: 5768)\n" +
+		"查看网页知道是windows下对分布式训练不支持 llamafactory-webui可以设置单GPU训练吗 该怎么解决呢 有人知道吗\n"
+	d := explainJSON(t, in)
+	if len(d.Messages) < 2 || d.Messages[0].Causes[0].ID != "pytorch/distributed-no-nccl-built-in" {
+		t.Fatalf("messages %+v: want native Windows' cause first", lines(d))
+	}
+	found := false
+	for _, m := range d.Messages[1:] {
+		found = found || m.Line == 1 && m.Causes[0].ID == "pytorch/torchrun-child-failed"
+	}
+	if !found {
+		t.Errorf("messages %+v: torchrun's summary is not answered after it", lines(d))
+	}
+}
