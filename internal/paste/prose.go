@@ -42,7 +42,7 @@ var (
 	reSpin = pattern("spin", `(?i)(?:\butil\w*|\busage\b|利用率|占用率)[^\n]{0,40}?(?:100\s?\\?%|满载|拉满|跑满)|100\s?\\?%\$?\s(?:of\s)?(?:the\s)?(?:gpu[- ]?)?util`)
 	// Or beside a run said to make no progress: "After some iters the
 	// GPU-Util 100% but the process is always waiting" (open-mmlab/mmdetection#4535).
-	reSpinPower = pattern("spinPower", `(?i)\b(?:low|idle|little)\s(?:power|wattage)\b|\bpower\s(?:usage|draw|consumption)\s(?:is\s|stays\s|remains\s|drops\s(?:to\s)?)?(?:very\s)?(?:low|idle)\b|功耗[^。\n]{0,4}(?:很低|较低|低|只有)|`+
+	reSpinPower = pattern("spinPower", `(?i)\b(?:low|idle|little)\s(?:power|wattage)\b|\bpower\s(?:usage|draw|consumption)\s(?:is\s|stays\s|remains\s|drops\s(?:to\s)?)?(?:very\s)?(?:low|idle)\b|\bpower\s(?:usage|draw|consumption)\s(?:is|are|stays?|remains?)\s(?:as if|like)\s[^.\n]{0,20}?\bidl(?:e|ing)\b|功耗[^。\n]{0,4}(?:很低|较低|低|只有)|`+
 		`\b(?:is|are|keeps?|kept|stays?|always|still)\s(?:always\s|still\s)?waiting\b|\bno (?:progress|new output)\b|\bnothing (?:happens|moves)\b`)
 	reHangBareNot = pattern("hangBareNot", `(?i)\bstuck with\b|\b(?:browser|pc|computer|desktop|laptop|screen|display|mouse|gui|ui|os)\s(?:\w{1,12}\s)?(?:froze|freezes|freezing|hangs|hung|stuck)\b|\b(?:avoid(?:s|ed)?|prevent(?:s|ed)?|fix(?:es|ed)?|solve[sd]?|resolve[sd]?)\s(?:\w{1,12}\s){0,2}(?:hangs|deadlocks?|freezes)\b`)
 	reHangNot     = pattern("hangNot", `(?i)(?:\bnot|\bnever|\bno longer|n't|\bwithout)\s{1,4}(?:\w{1,20}\s{1,4})?(?:hang|hung|stuck|freez|froze|deadlock|stall|block)|`+
@@ -277,7 +277,7 @@ var (
 	reHostReset = pattern("hostReset", `(?i)\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:\w{1,12}\s){0,2}(?:reboots|rebooted|restarts|restarted|(?:shuts|shut|shutting) (?:down|off)|powers (?:off|down)|powered (?:off|down)|turns off|turned off|crashes|crashed)\b|`+
 		// "the system will reboot before completing the test", "The system
 		// will crash and reboot" (wilicc/gpu-burn#147).
-		`\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:will|would|may|might|then|just|always)\s(?:\w{1,12}\s)?(?:reboot|restart|crash|shut (?:down|off)|power (?:off|down)|turn off)\b|\b(?:instant|sudden|random|immediate|hard)\s(?:\w{1,12}\s)?(?:reboots?|restarts?|power[- ]?offs?|shutdowns?|power loss)\b|\bblack screen\b|\bblue screens?\b|\bBSOD\b|\bKernel-Power\b|黑屏|蓝屏|(?:电脑|机器|主机|服务器|系统)[^。\n]{0,10}(?:重启|断电|关机)`)
+		`\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:will|would|may|might|then|just|always)\s(?:\w{1,12}\s)?(?:reboot|restart|crash|shut (?:down|off)|power (?:off|down)|turn off)\b|\b(?:instant|sudden|random|immediate|hard)\s(?:\w{1,12}\s)?(?:reboots?|restarts?|power[- ]?offs?|shutdowns?|power loss)\b|\b(?:causes|caused|causing|triggers|triggered|leads to|led to)\s(?:an?\s|the\s)?(?:(?:system|machine|computer|pc|server|host|whole)\s)?(?:reboots?|shutdowns?|power[- ]?offs?)\b|\bblack screen\b|\bblue screens?\b|\bBSOD\b|\bKernel-Power\b|黑屏|蓝屏|(?:电脑|机器|主机|服务器|系统)[^。\n]{0,10}(?:重启|断电|关机)`)
 	reHostResetNot = pattern("hostResetNot", `(?i)(?:\bno|\bnot|\bwithout|\bnever|n't)\s(?:\w{1,12}\s){0,2}(?:reboot|restart|shut|power|black screen|blue screen|bsod|crash)`)
 	// A riser or an extension cable between a GPU and its slot, said: a
 	// long or cheap one attenuates the signal, so a PCIe 4.0 link throws
