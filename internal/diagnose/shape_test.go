@@ -39,19 +39,36 @@ func TestShapeLineAfterNamedLines(t *testing.T) {
 	}
 }
 
-// What the rest of the paste shows comes before a line only the shape entry
-// answers: MIG said beside vLLM's ValueError about a MIG device's name.
+// What the rest of the paste shows comes before a line only an entry of
+// its shape answers: MIG said beside vLLM's ValueError about a MIG
+// device's name; native Windows said beside torchrun's summary of a failed
+// worker, which answers any failure of any worker (two GPUs under Windows
+// 10, LLaMA-Factory's launch, https://github.com/hiyouga/LlamaFactory/issues/7697).
 func TestShapeLineAfterSymptoms(t *testing.T) {
-	d := explainJSON(t, migPaste)
-	if len(d.Messages) < 2 || d.Messages[0].Causes[0].ID != "cuda/peer-access-under-mig" {
-		t.Fatalf("messages %+v: want MIG's causes first", lines(d))
-	}
-	found := false
-	for _, m := range d.Messages[1:] {
-		found = found || m.Line == 5 && m.Causes[0].ID == "python/program-own-check"
-	}
-	if !found {
-		t.Errorf("messages %+v: the ValueError's line is not answered after them", lines(d))
+	for _, c := range []struct {
+		in, first string
+		line      int
+		shape     string
+	}{
+		{migPaste, "cuda/peer-access-under-mig", 5, "python/program-own-check"},
+		{"在win10系统单机双卡设备上，训练报错：torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" +
+			"D:\\LLaMA-Factory\\src\\llamafactory\\launcher.py FAILED\n" +
+			"  exitcode  : 1 (pid: 5768)\n" +
+			"查看网页知道是windows下对分布式训练不支持 llamafactory-webui可以设置单GPU训练吗 该怎么解决呢 有人知道吗\n",
+			"pytorch/distributed-no-nccl-built-in", 1, "pytorch/torchrun-child-failed"},
+	} {
+		d := explainJSON(t, c.in)
+		if len(d.Messages) < 2 || d.Messages[0].Causes[0].ID != c.first {
+			t.Errorf("messages %+v: want %s first", lines(d), c.first)
+			continue
+		}
+		found := false
+		for _, m := range d.Messages[1:] {
+			found = found || m.Line == c.line && m.Causes[0].ID == c.shape
+		}
+		if !found {
+			t.Errorf("messages %+v: line %d is not answered by %s after them", lines(d), c.line, c.shape)
+		}
 	}
 }
 
@@ -91,27 +108,5 @@ func TestShapeLineAloneLongerThanLineText(t *testing.T) {
 	d := explainJSON(t, in)
 	if len(d.Messages) != 1 || d.Messages[0].Causes[0].ID != "python/program-own-check" {
 		t.Errorf("messages %+v: want the check's shape alone", lines(d))
-	}
-}
-
-// torchrun's summary of a worker that failed answers any failure of any
-// worker, a shape of message: what the rest of the paste shows comes
-// before it. Two GPUs under Windows 10, LLaMA-Factory's launch
-// (https://github.com/hiyouga/LlamaFactory/issues/7697).
-func TestLauncherSummaryAfterSymptoms(t *testing.T) {
-	const in = "在win10系统单机双卡设备上，训练报错：torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" +
-		"D:\\LLaMA-Factory\\src\\llamafactory\\launcher.py FAILED\n" +
-		"  exitcode  : 1 (pid: 5768)\n" +
-		"查看网页知道是windows下对分布式训练不支持 llamafactory-webui可以设置单GPU训练吗 该怎么解决呢 有人知道吗\n"
-	d := explainJSON(t, in)
-	if len(d.Messages) < 2 || d.Messages[0].Causes[0].ID != "pytorch/distributed-no-nccl-built-in" {
-		t.Fatalf("messages %+v: want native Windows' cause first", lines(d))
-	}
-	found := false
-	for _, m := range d.Messages[1:] {
-		found = found || m.Line == 1 && m.Causes[0].ID == "pytorch/torchrun-child-failed"
-	}
-	if !found {
-		t.Errorf("messages %+v: torchrun's summary is not answered after it", lines(d))
 	}
 }

@@ -2,10 +2,13 @@ package search
 
 import "testing"
 
-// A line with Han characters is cut at its punctuation before its words
-// are counted: a Chinese question runs its sentences and Latin names
-// together without spaces, and read whole it was no prose.
-func TestProseCutsHanLinesAtPunctuation(t *testing.T) {
+// Prose is a line a person wrote. A line with Han characters is cut at its
+// punctuation before its words are counted: a Chinese question runs its
+// sentences and Latin names together without spaces, and read whole it was
+// no prose. A sentence that quotes a long command in backticks is prose:
+// its words outside the quotes are what a person wrote; a command alone,
+// quoted or not, is not.
+func TestProse(t *testing.T) {
 	for _, c := range []struct {
 		line string
 		want bool
@@ -17,21 +20,6 @@ func TestProseCutsHanLinesAtPunctuation(t *testing.T) {
 		// A label and a value, and a table's row, stay what they are.
 		{"显卡：3090", false},
 		{"| 0 | NVIDIA GeForce RTX 4090 | 显存 24G |", false},
-	} {
-		if got := Prose(c.line); got != c.want {
-			t.Errorf("Prose(%q) = %v, want %v", c.line, got, c.want)
-		}
-	}
-}
-
-// A sentence that quotes a long command in backticks is prose: its words
-// outside the quotes are what a person wrote. A command alone, quoted or
-// not, is not.
-func TestProseLeavesOutQuotedCommands(t *testing.T) {
-	for _, c := range []struct {
-		line string
-		want bool
-	}{
 		// https://github.com/facebookresearch/dlrm/issues/354
 		{"Hi, I have used 8 gpus to train dlrm recently. The command I use is `python3 -m torch.distributed.launch --nproc_per_node 4 python3 dlrm_s_pytorch.py --arch-sparse-feature-size=64 --arch-mlp-bot=\"13-512-256-64\" --arch-mlp-top=\"512-512-256-1\" --max-ind-range=10000000 --data-generation=dataset --data-set=terabyte --loss-function=bce --round-targets=True --learning-rate=0.1 --mini-batch-size=2048 --use-gpu --dist-backend='nccl'`  However it cannot build connection within multi-gpu. Please help", true},
 		{"`python3 -m torch.distributed.launch --nproc_per_node 4 train.py --use-gpu`", false},
