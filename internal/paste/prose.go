@@ -463,7 +463,7 @@ func windowsSaid(s string, not [][]int) bool {
 // windowsWords and winLaunchWords are the words, as written, one of which
 // every match of reWindows (or WSL said) and reWinLaunch holds.
 var (
-	windowsWords   = []string{"Windows", "windows", "WINDOWS", "win32", "win1", "Win1", "WIN1", ":\\", "WSL", "wsl", "Wsl"}
+	windowsWords   = []string{"Windows", "windows", "WINDOWS", "win32", "Win32", "WIN32", "win1", "Win1", "WIN1", ":\\", "WSL", "wsl", "Wsl"}
 	winLaunchWords = []string{"distributed", "Distributed", "torchrun", "ddp", "DDP", "Ddp", "multi-gpu", "multi-GPU", "Multi-GPU", "multi gpu", "multi GPU", "Multi GPU",
 		"multigpu", "MultiGPU", "multiGPU", "multiGpu", "Multigpu", "MULTIGPU", "Multi-gpu", "Multi-Gpu", "multi-Gpu", "MULTI-GPU",
 		"ultiple GPUs", "ultiple GPUS", "ultiple gpus", "ultiple-gpus", "ultiple-GPUs", "ultiple Gpus", "Multi gpu", "multi Gpu", "Multi Gpu", "MULTI GPU", "nproc", "NPROC", "CUDA_VISIBLE_DEVICES=", "cuda_visible_devices=", "accelerate launch", "--tp", "tensor-parallel-size", "tensor_parallel_size", "多卡", "分布式"}
