@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), mixed: ev(), power: ev(), powerGPUs: false, several: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, lossZero: ev(), zero2: ev(), atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), mixed: ev(), power: ev(), powerGPUs: false, several: false, riser: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(), splitTensor: ev(),
@@ -295,6 +295,25 @@
   }
   var TEST_TYPES = ["float", "half", "double", "int8", "int32", "int64", "f8e"];
   function containsAny(s, words) { for (var i = 0; i < words.length; i++) { if (s.indexOf(words[i]) >= 0) { return true; } } return false; }
+  // bareZero mirrors paste.bareZero: a 0 that stands alone as a figure.
+  function bareZero(s) {
+    var digit = function (c) { return c >= "0" && c <= "9"; };
+    var word = function (c) { return digit(c) || (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_"; };
+    for (var i = 0; i < s.length; i++) {
+      if (s.charAt(i) !== "0" || (i > 0 && (digit(s.charAt(i - 1)) || s.charAt(i - 1) === "."))) { continue; }
+      var j = i + 1;
+      if (j + 1 < s.length && s.charAt(j) === "." && s.charAt(j + 1) === "0") {
+        for (j++; j < s.length && s.charAt(j) === "0"; j++) { /* the zeros of 0.00 */ }
+      }
+      if (j === s.length) { return true; }
+      if (s.charAt(j) === ".") {
+        if (j + 1 === s.length || " \t\n\f\r".indexOf(s.charAt(j + 1)) >= 0) { return true; }
+      } else if (!word(s.charAt(j))) {
+        return true;
+      }
+    }
+    return false;
+  }
   function blank(s) {
     for (var i = 0; i < s.length; i++) { var c = s.charAt(i); if (c !== " " && c !== "\t" && c !== "\r" && c !== "\v" && c !== "\f") { return false; } }
     return true;
@@ -651,6 +670,8 @@
       if (!p.lossNaN.set) { mark(p.lossNaN, n, raw); }
       p.nanPairs = p.nanPairs || RE.nanPairs.test(s);
     }
+    if (!p.lossZero.set && containsAny(s, T.words.lossZero) && (bareZero(s) || containsAny(s, T.words.zeroSaid)) && s.indexOf("NCCL INFO") < 0 && RE.lossZero.test(s)) { mark(p.lossZero, n, raw); }
+    if (!p.zero2.set && containsAny(s, T.words.zero2) && RE.zero2.test(s)) { mark(p.zero2, n, raw); }
     if (!p.power.set && containsAny(s, T.words.hostReset) && s.indexOf("NCCL") < 0 && RE.hostReset.test(s) && !RE.hostResetNot.test(s)) {
       mark(p.power, n, raw);
       p.powerGPUs = RE.bothGPUs.test(s);

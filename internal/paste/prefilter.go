@@ -81,7 +81,7 @@ const (
 	prosePower                    // the whole machine rebooting or powering off (reHostReset), a riser or extension cable said (reRiser), several GPUs named (reSeveralGPUs): rare words
 	cudaBuild                     // the CUDA of a build, a compute capability (cudabuild.go)
 	proseTraining                 // a training run said or shown (reTraining)
-	proseLossNaN                  // a loss said to become NaN (reLossNaN)
+	proseLossNaN                  // a loss said to become NaN (reLossNaN) or 0 (reLossZero), DeepSpeed's ZeRO stage 2 (reZeRO2)
 	proseNodes                    // a run said to work on one node or to fail across nodes (reOneNodeOK, reMultiNodeFail), a master address on the local host (reMasterLoopback), files not shared between nodes (reNodeLocal), a second job on the same machine (reSecondJob)
 	proseDiverge                  // ranks said or shown to take different paths (reRanksDiverge)
 	proseClose                    // results said to differ only a little (reCloseSaid), training said or shown to end elsewhere on several GPUs than on one (scaling.go)
@@ -218,6 +218,10 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(spinWords, proseHang)...)
 	out = append(out, wordTriggers(timeoutSaidWords, proseHang)...)
 	out = append(out, wordTriggers(lossNaNWords, proseLossNaN)...)
+	// The loss said to fall to 0 and DeepSpeed's ZeRO stage 2 are read
+	// beside the NaN: what tells its releases' garbled gradients.
+	out = append(out, wordTriggers(lossZeroWords, proseLossNaN)...)
+	out = append(out, wordTriggers(zero2Words, proseLossNaN)...)
 	out = append(out, wordTriggers(nodeWords, proseNodes)...)
 	out = append(out, wordTriggers(divergeWords, proseDiverge)...)
 	out = append(out, wordTriggers(trainingWords, proseTraining)...)
@@ -480,7 +484,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 	case proseTraining:
 		return x.prose.training.set || x.marks&markNCCLInfo != 0
 	case proseLossNaN:
-		return x.prose.lossNaN.set && x.prose.nanPairs || x.marks&markNCCLInfo != 0
+		return x.prose.lossNaN.set && x.prose.nanPairs && x.prose.lossZero.set && x.prose.zero2.set || x.marks&markNCCLInfo != 0
 	case proseDiverge:
 		return x.prose.diverge.set || x.marks&markNCCLInfo != 0
 	case proseNodes:

@@ -95,7 +95,19 @@ var (
 	// "a loss check to make sure the loss is not nan/inf ... card A detects
 	// a nan and skips this iteration" (datvuthanh/HybridNets#91).
 	reLossNaNNot = pattern("lossNaNNot", `(?i)\b(?:not|no|never|without|isn't|check(?:s|ed|ing)?\s(?:for|if|whether)|detects?|detected|guards? against)\s(?:an?\s|any\s)?-?nan\b|\bnan\s?checks?\b`)
-	reLossNaN    = pattern("lossNaN", `(?i)\bloss(?:es)?\b.{0,60}?(?:^|[^\w.-])-?nan\b|\bnan\b[^.\n]{0,20}?\bloss(?:es)?\b|(?:损失|loss)[^。\n]{0,10}?(?:变成|出现|为|是)\s?-?nan\b`)
+	reLossNaN    = pattern("lossNaN", `(?i)\bloss(?:es)?\b.{0,60}?(?:^|[^\w.-])-?nan\b|\bnan\b[^.\n]{0,20}?\bloss(?:es)?\b|(?:损失|loss)[^。\n]{0,10}?(?:变成|出现|为|是)\s?-?nan\b|\bgrad(?:ient)?[_ ]?norms?\b[^.\n]{0,30}?(?:^|[^\w.-])-?nan\b`)
+	// A loss said or shown to fall to 0: "the loss has been 0", "loss
+	// becomes 0 after the first 10 steps", the Trainer's {'loss': 0.0,
+	// ...}, "损失为0". With several GPUs and DeepSpeed's ZeRO stage 2 it
+	// is the reduction garbling the gradients (deepspeedai/DeepSpeed#5242,
+	// #5347): a figure of 0 standing alone (bareZero), not 0.01 or 10.
+	reLossZero = pattern("lossZero", `(?i)\bloss(?:es)?\s(?:\w{1,12}\s){0,2}?(?:is|was|were|are|be|becomes?|became|been|goes|went|going|drops?|dropped|falls?|fell|turns?|turned|stays?|stayed|remains?|stuck|collapses?|collapsed)\s(?:(?:to|at|down|always|exactly|all|only|suddenly|just|then|directly)\s){0,2}(?:0(?:\.0+)?(?:[^\w.]|\.(?:\s|$)|$)|zero\b)|\bloss(?:es)?['"]?\s{0,2}[:=]{1,2}\s{0,2}0(?:\.0+)?(?:[^\w.]|\.(?:\s|$)|$)|(?:损失|loss)\s?值?\s?(?:一直|都|总是|突然)?\s?(?:为|是|变成|变为|降为|降到)\s?0(?:\.0+)?(?:[^\w.]|\.(?:\s|$)|$)`)
+	// DeepSpeed's ZeRO stage 2 named, or the settings of its reduction that
+	// some releases get wrong: overlap_comm on, ZeRO++ (hpZ), the
+	// multi-rank bucket all-reduce of 0.12.4 on (deepspeedai/DeepSpeed#4298,
+	// #5059, #5242): "zero2", "ZeRO-2", "ds_z2_config.json", "--deepspeed
+	// zero2", "zero_stage: 2", `"stage": 2`, "overlap_comm=True".
+	reZeRO2 = pattern("zero2", `\b(?:[Zz]ero|ZeRO|ZERO)[-_ ]?(?:[Ss]tage[-_ ]?)?2\b|\bds_z2_|\bzero_stage["']?\s{0,2}[:=]\s{0,2}2\b|"stage"\s{0,2}:\s{0,2}2\b|\bzero_optimization_stage\W{1,40}2\b|\boverlap_comm["']?\s{0,2}[:=]\s{0,2}["']?(?:true|True)\b|\b(?:[Zz]ero|ZeRO|ZERO)\+\+|\bhpZ\b|\buse_multi_rank_bucket_allreduce\b`)
 	// The process group's set-up, named where a hang is said ("hangs at
 	// init_process_group", "stuck at initializing ddp", "在deepspeed init时hang住"),
 	// or printed by the launch as the log stops (DeepSpeed's
@@ -584,6 +596,49 @@ var nodeWords = []string{"node", "Node", "NODE", "machine", "Machine", "MACHINE"
 // reLossNaN holds.
 var lossNaNWords = []string{"nan", "NaN", "NAN", "Nan"}
 
+// lossZeroWords are the words, as written, one of which every match of
+// reLossZero holds; zeroWords those of its figure said in words.
+var (
+	lossZeroWords = []string{"loss", "Loss", "LOSS", "损失"}
+	zeroWords     = []string{"zero", "Zero", "ZERO"}
+)
+
+// zero2Words are the words, as written, one of which every match of reZeRO2
+// holds.
+var zero2Words = []string{"zero", "Zero", "ZeRO", "ZERO", "ds_z2_", `"stage"`, "overlap_comm", "hpZ", "use_multi_rank_bucket_allreduce"}
+
+// bareZero says whether s holds a 0 that stands alone as a figure ("0",
+// "0.0", "0.000", not 10, 0.01 or 1.0): what reLossZero's figure needs,
+// cheap enough to ask of every line of a training log that says "loss".
+func bareZero(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '0' || i > 0 && (isDigit(s[i-1]) || s[i-1] == '.') {
+			continue
+		}
+		j := i + 1
+		if j+1 < len(s) && s[j] == '.' && s[j+1] == '0' {
+			for j++; j < len(s) && s[j] == '0'; j++ {
+			}
+		}
+		switch {
+		case j == len(s):
+			return true
+		case s[j] == '.':
+			if j+1 == len(s) || strings.IndexByte(" \t\n\f\r", s[j+1]) >= 0 {
+				return true
+			}
+		case !isWordByte(s[j]):
+			return true
+		}
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isWordByte(c byte) bool {
+	return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
 // spinWords are the words, as written, one of which every match of
 // reSpinPower holds.
 var spinWords = []string{"power", "Power", "POWER", "wattage", "功耗", "waiting", "Waiting", "progress", "Progress", "new output", "nothing", "Nothing"}
@@ -620,6 +675,8 @@ type prose struct {
 	several   bool  // a line names several GPUs (reSeveralGPUs)
 	riser     event // a line that says a GPU sits on a riser or extension cable
 	lossNaN   event // a line that says the loss became NaN
+	lossZero  event // a line that says or shows the loss fell to 0
+	zero2     event // a line that names DeepSpeed's ZeRO stage 2 or the settings of its reduction (reZeRO2)
 	nanPairs  bool  // a line that ties the NaN to some pairs of GPUs
 	form      bool  // the line before asked NCCL's issue form's question (issueForm)
 	close     event // a line that says results differ only a little
@@ -747,6 +804,12 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.lossNaN.mark(n, raw)
 		}
 		p.nanPairs = p.nanPairs || reNaNPairs.MatchString(s)
+	}
+	if !p.lossZero.set && containsAny(s, lossZeroWords...) && (bareZero(s) || containsAny(s, zeroWords...)) && !strings.Contains(s, "NCCL INFO") && reLossZero.MatchString(s) {
+		p.lossZero.mark(n, raw)
+	}
+	if !p.zero2.set && containsAny(s, zero2Words...) && reZeRO2.MatchString(s) {
+		p.zero2.mark(n, raw)
 	}
 	if !p.wrong.set && containsAny(s, wrongWords...) && reWrongOut.MatchString(s) {
 		p.wrong.mark(n, raw)
@@ -964,6 +1027,8 @@ var proseFactRows = []proseFact{
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"loss.nan", 1, Said, "lossNaN", func(p *prose) event { return p.lossNaN }, "nanNotPaired"},
+	{"loss.zero", 1, Said, "lossZero", func(p *prose) event { return p.lossZero }, ""},
+	{"deepspeed.zero2", 1, "DeepSpeed's settings", "zero2", func(p *prose) event { return p.zero2 }, ""},
 	{"output.wrong", 1, Said, "wrong", func(p *prose) event { return p.wrong }, ""},
 	{"hang.seen", 1, "interrupted run", "ctrlC", func(p *prose) event { return p.ctrlC }, "dist"},
 	{"mig.enabled", 0, Said, "mig", func(p *prose) event { return p.mig }, ""},

@@ -584,6 +584,11 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"shm.small", "shm.small"},
 	{"fabricmanager.down", "fabricmanager.down"},
 	{"nccl.tests.wrong", "nccl.tests.wrong > 0"},
+	// DeepSpeed's ZeRO stage 2 named beside a loss said to become NaN or 0:
+	// the releases whose overlapped reduction garbles the gradients, before
+	// what the NaN alone calls for. Alone it shows nothing wrong: no entry
+	// holds on it without the loss.
+	{"deepspeed.zero2", "deepspeed.zero2"},
 	// A loss said to become NaN: the learning rate or the batch per GPU
 	// before a path that garbles data.
 	{"loss.nan", "loss.nan"},

@@ -138,6 +138,7 @@ func Table() []byte {
 	t.Words["several"] = severalWords
 	t.Words["spin"] = spinWords
 	t.Words["lossNaN"] = lossNaNWords
+	t.Words["lossZero"], t.Words["zeroSaid"], t.Words["zero2"] = lossZeroWords, zeroWords, zero2Words
 	t.Words["nodes"] = nodeWords
 	t.Words["diverge"] = divergeWords
 	t.Words["masterLoopback"] = masterLoopbackWords

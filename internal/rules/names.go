@@ -129,6 +129,8 @@ var displayNames = map[string]words{
 	"hang.said":               {"a hang said without where it happens", "据称运行挂起，未说在哪里"},
 	"output.wrong":            {"wrong values or output", "结果或输出错误"},
 	"loss.nan":                {"the loss said to become NaN", "据称损失变为 NaN"},
+	"loss.zero":               {"the loss said or shown to fall to 0", "据称或显示损失降为 0"},
+	"deepspeed.zero2":         {"DeepSpeed's ZeRO stage 2 or its overlapped reduction", "DeepSpeed ZeRO 第 2 阶段或其重叠归约"},
 	"container.p2p":           {"P2P wanted between containers", "容器之间需要 P2P"},
 	"cpu.amd":                 {"AMD CPU (EPYC, Ryzen, Threadripper)", "AMD CPU（EPYC、Ryzen、Threadripper）"},
 	"cpu.sockets":             {"several CPU sockets or NUMA nodes", "多个 CPU 插槽或 NUMA 节点"},

@@ -91,7 +91,9 @@
 //	p2p.off_works      the input says the run works once NCCL's P2P is turned off (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL=NVL or LOC)
 //	nodes.multi_only   the input says a run works on one node and fails or hangs across nodes
 //	train.metric_by_gpus  the input says or shows training reaching another accuracy or loss, or not converging, on several GPUs than on one (多卡掉点), or an epoch taking as many steps on several GPUs as on one
-//	loss.nan           the input says the loss became NaN (loss is nan, NaN loss, → nan)
+//	loss.nan           the input says the loss or the gradient norm became NaN (loss is nan, NaN loss, → nan, grad_norm: nan)
+//	loss.zero          the input says or shows the loss fell to 0 (the loss has been 0, {'loss': 0.0, ...}, 损失为0)
+//	deepspeed.zero2    the input names DeepSpeed's ZeRO stage 2 (zero2, ZeRO-2, ds_z2_config, "stage": 2) or the settings of its reduction: overlap_comm on, ZeRO++ (hpZ), use_multi_rank_bucket_allreduce
 //	output.wrong       the input says results came back wrong (NaN, garbage, values other than expected), or NumPy's or PyTorch's array check prints Mismatched elements
 //	container.p2p      the input says GPUs in different containers (or one GPU per container) should reach each other over P2P, NVLink or CUDA IPC
 //	cpu.amd            the input names an AMD host CPU (EPYC, Ryzen, Threadripper, AuthenticAMD), whose platforms often boot with the IOMMU translating
