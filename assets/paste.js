@@ -300,7 +300,7 @@
     var digit = function (c) { return c >= "0" && c <= "9"; };
     var word = function (c) { return digit(c) || (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c === "_"; };
     for (var i = 0; i < s.length; i++) {
-      if (s.charAt(i) !== "0" || (i > 0 && (digit(s.charAt(i - 1)) || s.charAt(i - 1) === "."))) { continue; }
+      if (s.charAt(i) !== "0" || (i > 0 && (word(s.charAt(i - 1)) || s.charAt(i - 1) === "."))) { continue; }
       var j = i + 1;
       if (j + 1 < s.length && s.charAt(j) === "." && s.charAt(j + 1) === "0") {
         for (j++; j < s.length && s.charAt(j) === "0"; j++) { /* the zeros of 0.00 */ }

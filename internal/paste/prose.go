@@ -608,11 +608,11 @@ var (
 var zero2Words = []string{"zero", "Zero", "ZeRO", "ZERO", "ds_z2_", `"stage"`, "overlap_comm", "hpZ", "use_multi_rank_bucket_allreduce"}
 
 // bareZero says whether s holds a 0 that stands alone as a figure ("0",
-// "0.0", "0.000", not 10, 0.01 or 1.0): what reLossZero's figure needs,
+// "0.0", "0.000", not 10, x0, 0.01 or 1.0): what reLossZero's figure needs,
 // cheap enough to ask of every line of a training log that says "loss".
 func bareZero(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] != '0' || i > 0 && (isDigit(s[i-1]) || s[i-1] == '.') {
+		if s[i] != '0' || i > 0 && (isWordByte(s[i-1]) || s[i-1] == '.') {
 			continue
 		}
 		j := i + 1

@@ -26,3 +26,38 @@ func TestGrubIOMMUOn(t *testing.T) {
 		}
 	}
 }
+
+// bareZero is the gate in front of reLossZero: a line it turns away is
+// never matched, so every line the pattern matches with its figure must
+// pass it. Every combination of a loss, a verb or separator, a figure and
+// what follows is tried, and a table pins what counts as a 0 standing alone.
+func TestBareZeroHoldsEveryLossZero(t *testing.T) {
+	for s, want := range map[string]bool{
+		"loss: 0": true, "loss: 0.0,": true, "loss is 0.": true, "loss 0.000 then": true, "损失为0": true,
+		"loss: 0.01": false, "epoch 10": false, "loss 1.0": false, "x0": false, "0.5": false, "0a": false, "": false,
+	} {
+		if got := bareZero(s); got != want {
+			t.Errorf("bareZero(%q) = %v, want %v", s, got, want)
+		}
+	}
+	matched := 0
+	for _, loss := range []string{"loss", "Loss", "LOSS", "损失", "the loss"} {
+		for _, mid := range []string{" is ", " was always ", " goes to ", " has been ", ": ", "': ", "\": ", " = ", "=", "为", "一直是", " "} {
+			for _, fig := range []string{"0", "0.0", "0.000", "00", "0.01", "10", "0.5", "zero", "Zero"} {
+				for _, end := range []string{"", " ", ".", ". ", ",", ")", "e", "x", "中", "0", ".5", " steps"} {
+					line := loss + mid + fig + end
+					if !reLossZero.MatchString(line) {
+						continue
+					}
+					matched++
+					if !bareZero(line) && !containsAny(line, zeroWords...) {
+						t.Errorf("%q matches reLossZero but its gate turns it away", line)
+					}
+				}
+			}
+		}
+	}
+	if matched < 100 {
+		t.Fatalf("only %d lines matched: the combinations no longer exercise the pattern", matched)
+	}
+}
