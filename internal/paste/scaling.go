@@ -54,6 +54,9 @@ var (
 		// Slower than what was expected is a slow path (perf.slow), not this:
 		// the word ends its clause.
 		`\b(?:multiple|several|more|multi-?|[2-8]|two|four|eight)\s?(?:\w{1,12}\s)?(?:gpus|cards)\b.{0,50}\b(?:slower|slows?\sdown|slowed\sdown)(?:\s?[?.!,;)]|\s*$)|`+
+		// The speed said not to rise: "The speed did not increase although
+		// I used more GPUs" (pytorch/examples#605).
+		`\b(?:speed|throughput|performance|time)\s(?:\w{1,12}\s){0,2}?(?:did|does|do|has|have|is|was|were)(?:n't|\snot)\s(?:\w{1,12}\s)?(?:increase|improve|go up|decrease)d?\b|`+
 		`\bslower\b.{0,60}\bthan\b.{0,20}\b(?:with\s|using\s|on\s)?(?:[2-8]|two|four)\s?(?:x\s)?(?:gpus|cards)\b|\b(?:tp|tensor[ _-]?parallel(?:[ _-]?size)?)\s?[=:]?\s?[2-8]\b.{0,40}\b(?:slower|lower|worse)\b.{0,30}\b(?:tp|tensor[ _-]?parallel(?:[ _-]?size)?)\s?[=:]?\s?[1-8]\b`)
 	// The same said without naming several GPUs, because it sets them
 	// against one ("slower than one GPU", "比单卡慢").
@@ -234,7 +237,7 @@ type rankDev struct {
 // and utilization, rare in NCCL's own lines.
 var scaleWords = []string{"比2张", "比两张", "比双", "比多张", "比4张", "比8张", "similar", "comparable", "the same", "slow", "Slow", "SLOW", "faster", "Faster", "FASTER", "quicker", "peeding up", "peedup", "peed-up", "peed up", "PEEDUP", "scal", "Scal", "SCAL", "util", "Util", "UTIL",
 	"s/it", "it/s", "steps/s", "step/s", "samples/s", "sample/s", "tokens/s", "token/s", "tok/s", "img/s", "images/s", "longer", "Longer", "more time", "more hours", "more seconds", "more minutes", "improvement", "gain", "increase",
-	"halved", "dropped", "drops", "decreased", "decreases", "went down", "慢", "加速", "提速", "提升", "变快", "单卡", "利用率", "反而", "最短", "最快", "分之", "一半", "不如", "下降", "降低", "变差", "lower", "worse", "fastest", "Fastest", "shortest", "Shortest", "quickest",
+	"halved", "dropped", "drops", "decreased", "decreases", "decrease", "improve", "go up", "went down", "慢", "加速", "提速", "提升", "变快", "单卡", "利用率", "反而", "最短", "最快", "分之", "一半", "不如", "下降", "降低", "变差", "lower", "worse", "fastest", "Fastest", "shortest", "Shortest", "quickest",
 	"DataParallel", "Dataparallel", "dataparallel", "dataParallel", "DATAPARALLEL", "kvstore", "KVStore", "kvStore", "KVstore", "Kvstore", "KVSTORE", "kv_store", "kv-store", "KV_STORE"}
 
 // oneUsedWords are the words, as written, one of which every match of
