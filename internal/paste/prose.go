@@ -634,10 +634,8 @@ func bareZero(s string) bool {
 	return false
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-func isWordByte(c byte) bool {
-	return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
-}
+// isWordByte is a byte of RE2's \w.
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
 
 // spinWords are the words, as written, one of which every match of
 // reSpinPower holds.
