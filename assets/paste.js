@@ -987,6 +987,7 @@
   function storyShape(comp, v, first) {
     var i = v.indexOf("."), major = i < 0 ? v : v.slice(0, i);
     if (comp === "driver") { return major.length === 3 && major.charAt(0) >= "3"; }
+    if (comp === "llama.cpp" && i < 0) { return v.length >= 4; }
     var j = first.indexOf("."), fmajor = j < 0 ? first : first.slice(0, j);
     return i >= 0 && major === fmajor;
   }
@@ -1039,6 +1040,9 @@
     for (k = 0; k < 8 && (m = re.exec(s)); k++) { named.push({ v: m[2], at: groupAt(m, 2), comp: storyComponent(m[1])[0] }); }
     re = global("storyDriver");
     for (k = 0; k < 4 && (m = re.exec(s)); k++) { var dv = m[1] || m[2]; named.push({ v: dv, at: m.index + m[0].indexOf(dv), comp: "driver" }); }
+    var builds = [];
+    re = global("storyBuild");
+    for (k = 0; k < 8 && (m = re.exec(s)); k++) { builds.push({ v: m[1], at: groupAt(m, 1) }); named.push({ v: m[1], at: groupAt(m, 1), comp: "llama.cpp" }); }
     var comp = "", first = "", firstAt = s.length;
     named.forEach(function (v) {
       if (v.comp !== "" && v.at < firstAt && storyShape(v.comp, v.v, v.v)) { comp = v.comp; first = v.v; firstAt = v.at; }
@@ -1051,6 +1055,10 @@
       for (i = 0; i < named.length; i++) { if (named[i].at === at) { owner = named[i].comp; } }
       // Named with the component, a version is its in any major; said alone, only in the first's shape.
       if (owner === comp && storyShape(comp, v, v) || owner === "" && storyShape(comp, v, first)) { vers.push({ v: v, at: at }); }
+    }
+    if (comp === "llama.cpp") {
+      builds.forEach(function (b) { vers.push(b); });
+      vers.sort(function (a, b) { return a.at - b.at; });
     }
     var cuts = [0];
     re = global("storyCut");
@@ -1067,7 +1075,8 @@
       if (pol === 0 && c + 2 < cuts.length && !hasVer(c + 1)) { pol = storyPolarity(s.slice(cuts[c + 1], cuts[c + 2])); }
       if (pol === 0 && c > 0 && !hasVer(c - 1)) { pol = storyPolarity(s.slice(cuts[c - 1], cuts[c])); }
       if (from[v.at]) { pol = -pol; }
-      if (pol > 0 && good === "") { good = v.v; } else if (pol < 0 && bad === "") { bad = v.v; }
+      // A version the line has already said fails does not also work, nor the reverse.
+      if (pol > 0 && good === "" && v.v !== bad) { good = v.v; } else if (pol < 0 && bad === "" && v.v !== good) { bad = v.v; }
     });
     var e = ev();
     mark(e, n, raw);

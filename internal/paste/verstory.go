@@ -34,6 +34,13 @@ var (
 	// digits and two more parts ("revert to 535.154.05"), which no other
 	// component's version has.
 	reStoryDriver = pattern("storyDriver", `\b[rR]?([3-9]\d{2}(?:\.\d{1,3}){0,2})(?:[ \t]{1,3}(?:series|branch))?[ \t]{1,3}(?:[Nn][Vv][Ii][Dd][Ii][Aa][ \t]{1,3})?[Dd]rivers?\b|(?:^|[^\w.])([3-9]\d{2}\.\d{1,3}\.\d{2})(?:[^\w.]|\.?$|\.\s)`)
+	// llama.cpp names its releases by build number, and reporters bisect
+	// them so: "after version B5298 ... on B5297 everything ran perfectly"
+	// (ggml-org/llama.cpp#14114), "older build `b7728` works correctly",
+	// "newer build `b8783-e21cdc11a` produces gibberish"
+	// (ggml-org/llama.cpp#21887). The word before it or a quote keeps a
+	// GPU's name (B200) and other b-numbers out.
+	reStoryBuild = pattern("storyBuild", `(?i)(?:\b(?:llama\.cpp|builds?|versions?|releases?|tags?|flight)[ \t]{1,3}[\x60'"]?|[\x60'"(])b([1-9]\d{3,4})\b`)
 	// "from 545 to 535", "from PyTorch 2.1 to 2.4": the first is the
 	// version left, the second the one taken.
 	reStoryFromTo = pattern("storyFromTo", `(?i)\bfrom\s(?:[\w-]{1,16}\s){0,2}[vr]?(\d{1,3}(?:\.\d{1,3}){0,3})\s(?:to|->|=>)\s(?:[\w-]{1,16}\s){0,2}[vr]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
@@ -56,7 +63,7 @@ var (
 		`\bno longer\s(?:\w{1,12}\s)?(?:uses?|using|sees?|detects?|finds?|loads?|splits?|recogni[sz]es?|utili[sz]es?)\b|\bcan only (?:use|see|detect|find|load)\b`)
 	reStoryDenied = pattern("storyDenied", `(?i)(?:\bnot|\bnever|n't|\bno|\bwithout|\bzero)\s(?:\w{1,12}\s){0,3}(?:hang|hung|stuck|freez|froze|deadlock|fail|crash|break|broke|slow|error|segfault|regress|corrupt|degrad|issue|problem|bug)|没有?问题|不会?卡`)
 	reStoryFix    = pattern("storyFix", `(?i)\b(?:fix(?:es|ed)?|solve[sd]?|resolve[sd]?|help(?:s|ed)?|cured?|avoid(?:s|ed)?|(?:is|are|was|were) gone|disappear(?:s|ed)?|went away|goes away)\b|解决`)
-	reStoryGood   = pattern("storyGood", `(?i)\b(?:works?|worked|working|fine|pass(?:es|ed)?|complete[sd]?|ok|okay|normal(?:ly)?|succeed\w{0,3}|success\w{0,4})\b|正常|可以|:white_check_mark:|:heavy_check_mark:|✅|✔`)
+	reStoryGood   = pattern("storyGood", `(?i)\b(?:works?|worked|working|fine|perfectly|pass(?:es|ed)?|complete[sd]?|ok|okay|normal(?:ly)?|succeed\w{0,3}|success\w{0,4})\b|正常|可以|:white_check_mark:|:heavy_check_mark:|✅|✔`)
 	reStoryNone   = pattern("storyNone", `(?i)(?:\bnot|\bnever|n't|\bno)\s(?:\w{1,12}\s)?(?:fix|solve|resolve|help|change|make a difference)|\bstill\b|\bsame (?:issue|problem|error|hang|result|behaviou?r)|\b(?:if|whether)\b|还是|仍然`)
 	// A story that names no version: "after the upgrade it hangs",
 	// "downgrading fixed it", "the new version broke it", "works on the
@@ -97,7 +104,7 @@ var (
 // rare in NCCL's own INFO lines, which are not read for it.
 var storyWords = append([]string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", "DOWNGRAD", "updat", "Updat", "roll", "Roll", "revert", "Revert", "pinn", "Pinn", "pin ", "Pin ",
 	"switch", "Switch", "went back", "back to", "since", "Since", "ove from", "oved from", "oving from", "went from", "oing from",
-	"works", "Works", "worked", "Worked", "working", "passes", "passed", "fine", "fixed", "Fixed", "fixes", "solved", "Solved", "resolved", "Resolved", "helped", "completes", "succeed", "Succeed",
+	"works", "Works", "worked", "Worked", "working", "passes", "passed", "fine", "fixed", "Fixed", "fixes", "solved", "Solved", "resolved", "Resolved", "helped", "completes", "succeed", "Succeed", "perfectly",
 	"gone", "disappear", "went away", "goes away", "no such", "No such", "n't", "not ", "no issue", "No issue", "no problem", "No problem",
 	"升级", "降级", "回退",
 	// A failure said beside one version, which a version said to work on
@@ -225,6 +232,10 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		}
 		named = append(named, verAt{s[m[2]:m[3]], m[2], "driver"})
 	}
+	builds := reStoryBuild.FindAllStringSubmatchIndex(s, 8)
+	for _, m := range builds {
+		named = append(named, verAt{s[m[2]:m[3]], m[2], "llama.cpp"})
+	}
 	comp, first, firstAt := "", "", len(s)
 	for _, v := range named {
 		if v.comp != "" && v.at < firstAt && storyShape(v.comp, v.v, v.v) {
@@ -252,6 +263,12 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		if owner == comp && storyShape(comp, v, v) || owner == "" && storyShape(comp, v, first) {
 			vers = append(vers, verAt{v, at, comp})
 		}
+	}
+	if comp == "llama.cpp" {
+		for _, m := range builds {
+			vers = append(vers, verAt{s[m[2]:m[3]], m[2], comp})
+		}
+		sort.Slice(vers, func(i, j int) bool { return vers[i].at < vers[j].at })
 	}
 	cuts := append([]int{0}, storyCuts(s)...)
 	cuts = append(cuts, len(s))
@@ -293,10 +310,13 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		if from[v.at] {
 			pol = -pol
 		}
+		// A version the line has already said fails does not also work
+		// ("after version B5298 ... Before that, everything was
+		// normal.On flight B5298, I was unable ..."), nor the reverse.
 		switch {
-		case pol > 0 && good == "":
+		case pol > 0 && good == "" && v.v != bad:
 			good = v.v
-		case pol < 0 && bad == "":
+		case pol < 0 && bad == "" && v.v != good:
 			bad = v.v
 		}
 	}
@@ -472,8 +492,12 @@ func (x *Extractor) storyHalf(comp, good, bad string, e event) {
 // first, so that "CUDA 12.1" beside "NCCL 2.18.3" is not NCCL's.
 func storyShape(comp, v, first string) bool {
 	major, _, dot := strings.Cut(v, ".")
-	if comp == "driver" {
+	switch {
+	case comp == "driver":
 		return len(major) == 3 && major[0] >= '3'
+	case comp == "llama.cpp" && !dot:
+		// A build number (reStoryBuild).
+		return len(v) >= 4
 	}
 	fmajor, _, _ := strings.Cut(first, ".")
 	return dot && major == fmajor
