@@ -771,7 +771,7 @@
     if (p.ctr.set && p.wslSaid.set && p.vmSaid.set && p.share.set && p.iso.set || s.indexOf("NCCL INFO") >= 0 ||
       !containsAny(s, PLATFORM_WORDS) && !containsAny(s, PLATFORM_NAMES)) { return; }
     if (!p.ctr.set && RE.containerSaid.test(s) && !RE.containerSaidNot.test(s)) { mark(p.ctr, n, raw); }
-    if (!p.wslSaid.set && containsAny(s, ["WSL", "wsl", "Wsl", "Windows Subsystem", "windows subsystem"]) && RE.wslSaid.test(s) && !RE.wslSaidNot.test(s)) { mark(p.wslSaid, n, raw); }
+    if (!p.wslSaid.set && containsAny(s, ["WSL", "wsl", "Wsl", "Windows Subsystem", "windows subsystem"]) && RE.wslSaid.test(s) && (!RE.wslSaidNot.test(s) || RE.wslSuspect.test(s))) { mark(p.wslSaid, n, raw); }
     if (!p.vmSaid.set && RE.vmSaid.test(s) && !RE.placeNot.test(s) && !RE.vmSaidNot.test(s)) { mark(p.vmSaid, n, raw); }
     if (!p.share.set && RE.sharing.test(s) && !RE.sharingNot.test(s)) { mark(p.share, n, raw); }
     if (!p.iso.set && (RE.isolated.test(s) || RE.isolatedSaid.test(s)) && !RE.isolatedNot.test(s)) { mark(p.iso, n, raw); }

@@ -27,6 +27,10 @@ var (
 	// WSL given as advice ("or run your training under a WSL Ubuntu
 	// environment") says nothing of where the run is.
 	reWSLSaidNot = pattern("wslSaidNot", `(?i)\b(?:not|no|without|outside|instead of|rather than)\s(?:on\s|in\s|under\s|using\s)?(?:the\s)?(?:wsl|windows subsystem)|\b(?:or|try|should|could|can)\s(?:\w{1,20}\s){0,5}(?:under|in|on|with|using)\s(?:an?\s)?wsl`)
+	// WSL suspected by the reporter of his own run is where it runs: "Could
+	// running Docker in WSL on Windows be the problem?"
+	// (NVIDIA/TensorRT-LLM#2864) asks of the setup, it does not advise one.
+	reWSLSuspect = pattern("wslSuspect", `(?i)\bwsl\b.{0,60}\b(?:be|is)\s(?:the\s|a\s)?(?:problem|issue|cause|culprit|reason)\b`)
 	// A virtual machine under hypervisors the VM reader (prose.go) does not
 	// name, or set up for GPUs: VMware and ESXi, vSphere, libvirt, KubeVirt,
 	// cloud-hypervisor, QEMU's x-nv-gpudirect-clique, a cloud's VM, NVIDIA
@@ -89,7 +93,7 @@ func (x *Extractor) platformLine(s string, n int, raw string) {
 	if !p.ctr.set && reContainerSaid.MatchString(s) && !reContainerSaidNot.MatchString(s) {
 		p.ctr.mark(n, raw)
 	}
-	if !p.wsl.set && containsAny(s, "WSL", "wsl", "Wsl", "Windows Subsystem", "windows subsystem") && reWSLSaid.MatchString(s) && !reWSLSaidNot.MatchString(s) {
+	if !p.wsl.set && containsAny(s, "WSL", "wsl", "Wsl", "Windows Subsystem", "windows subsystem") && reWSLSaid.MatchString(s) && (!reWSLSaidNot.MatchString(s) || reWSLSuspect.MatchString(s)) {
 		p.wsl.mark(n, raw)
 	}
 	if !p.vm.set && reVMSaid.MatchString(s) && !rePlaceNot.MatchString(s) && !reVMSaidNot.MatchString(s) {
