@@ -126,7 +126,7 @@ var (
 		`\b(?:add|adding|plans?\sto|planning\sto|roadmap\sto)\s(?:\w{1,12}\s){0,2}?(?:dual|multi|multiple|several|more than one)[- ]?(?:gpus?|gpu's|cards?)\s?support\b|`+
 		`\b(?:plans?|planning|plan on)\sto\ssupport\s(?:for\s)?(?:dual|multi|multiple|several|more than one)[- ]?(?:gpus?|gpu's|cards?|card\straining)\b|`+
 		`\b(?:does|do|will|can|could)\s(?:\w{1,20}\s){0,3}?support\s(?:for\s)?(?:dual|multi|multiple|several|more than one)[- ]?(?:gpus?|gpu's|cards?)(?:\s(?:\w{1,12}\s)?(?:training|inference))?\s?\?|`+
-		`\bis there (?:a|any) (?:way|option) to (?:enable|use|support|run (?:it )?on) (?:dual|multi|multiple|several|more than one)[- ]?(?:gpus?|gpu's|cards?)\b|`+
+		`\bis there (?:a|an|any) (?:way|option) to (?:enable|use|support|run (?:it )?on) (?:dual|multi|multiple|several|more than one)[- ]?(?:gpus?|gpu's|cards?)\b|`+
 		`(?:是否|能否|能不能|可不可以|会不会|有没有计划|计划)支持多(?:卡|张卡|块卡|个GPU|块GPU|GPU|显卡)|支持多(?:卡|GPU)(?:训练|推理)?(?:吗|么)`)
 	// "not slower": the denial.
 	reScaleNot = pattern("scaleNot", `(?i)(?:\bnot|\bnever|\bno longer|n't)\s(?:\w{1,12}\s)?slower\b`)
@@ -253,7 +253,7 @@ var scaleWords = []string{"比2张", "比两张", "比双", "比多张", "比4�
 
 // oneUsedWords are the words, as written, one of which every match of
 // reOneUsed holds.
-var oneUsedWords = []string{"support", "Support", "支持", "way to", "只加载", "只分配", "只放", "只会加载", "只能加载", "只会分配", "只能分配", "只会放", "只能放", "only", "Only", "ONLY", "just", "Just", "used at all", "not used", "not being used", "unused", "idle", "Idle", "tilization", "tilisation", "TILIZATION", "只用", "只使用", "只会", "只能", "只占用", "只调用", "加载到", "分配到", "分布到", "切分", "拆分", "模型到",
+var oneUsedWords = []string{"support", "Support", "支持", "way to", "option to", "只加载", "只分配", "只放", "只会加载", "只能加载", "只会分配", "只能分配", "只会放", "只能放", "only", "Only", "ONLY", "just", "Just", "used at all", "not used", "not being used", "unused", "idle", "Idle", "tilization", "tilisation", "TILIZATION", "只用", "只使用", "只会", "只能", "只占用", "只调用", "加载到", "分配到", "分布到", "切分", "拆分", "模型到",
 	"第一张", "第一块", "0号", "第0张", "0卡", "0显卡", "空闲", "闲置", "仅", "只有"}
 
 // scaling is the state of this reader.
