@@ -1297,6 +1297,8 @@
       }
       if ((m = RE.nvrm.exec(s))) { this.set("driver.version", "version", m[1], 1, n, raw, "dmesg"); }
     }
+    // Only the NVSwitch driver prints an SXid: the host has NVSwitches.
+    if (s.indexOf("SXid") >= 0 && RE.sxid.test(s)) { this.set("nvswitch.present", "bool", "true", 1, n, raw, "dmesg"); }
     if (s.indexOf("iommu") >= 0 || s.indexOf("BOOT_IMAGE=") === 0) {
       if ((m = RE.cmdline.exec(s))) {
         var a, re = global("iommuArg");

@@ -315,6 +315,7 @@ var (
 	reDMAR     = pattern("dmar", `DMAR: ?\[DMA (?:Read|Write)`)
 	reIOMMUOn  = pattern("iommuOn", `DMAR: IOMMU enabled|AMD-Vi: Found IOMMU|Adding to iommu group|iommu: Default domain type: (Translated|Passthrough)`)
 	reXid      = pattern("xid", `NVRM: Xid \([^)]*\): (\d+)`)
+	reSXid     = pattern("sxid", `nvidia-nvswitch\d*:? SXid \(`)
 	reNVRM     = pattern("nvrm", `NVRM: loading NVIDIA UNIX .*?Kernel Module(?: for \S+)?\s+(\d+\.\d+(?:\.\d+)?)`)
 	reCmdline  = pattern("cmdline", `(?:^|Kernel command line: |Command line: )(BOOT_IMAGE=.*|.*\b(?:intel_iommu|amd_iommu|iommu)(?:\.passthrough)?=.*)`)
 	reIOMMUArg = pattern("iommuArg", `(?:^|\s)(intel_iommu|amd_iommu|iommu|iommu\.passthrough)=(\S+)`)
@@ -585,6 +586,10 @@ func (x *Extractor) kernelLine(s string, n int, raw string) {
 		if m := reNVRM.FindStringSubmatch(s); m != nil {
 			x.set("driver.version", "version", m[1], 1, n, raw, "dmesg")
 		}
+	}
+	// Only the NVSwitch driver prints an SXid: the host has NVSwitches.
+	if strings.Contains(s, "SXid") && reSXid.MatchString(s) {
+		x.set("nvswitch.present", "bool", "true", 1, n, raw, "dmesg")
 	}
 	if strings.Contains(s, "iommu") || strings.HasPrefix(s, "BOOT_IMAGE=") {
 		if m := reCmdline.FindStringSubmatch(s); m != nil {

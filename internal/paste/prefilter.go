@@ -139,7 +139,7 @@ var triggers = append(append(append(append(append(append(append(append([]trigger
 	{"P2P is disabled", ncclRefused}, {"Could not enable P2P", ncclRefused},
 	// kernelLine
 	{"ACSCtl:", anyTime}, {"AMD-Vi", anyTime}, {"DMAR", anyTime}, {"NVLS multicast support is available", anyTime}, {"NVLS Bind mem", anyTime},
-	{"IOMMU", anyTime}, {"iommu", anyTime}, {"NVRM", anyTime}, {"BOOT_IMAGE=", anyTime},
+	{"IOMMU", anyTime}, {"iommu", anyTime}, {"NVRM", anyTime}, {"SXid", anyTime}, {"BOOT_IMAGE=", anyTime},
 	{"WSL", wslHost}, {"/wsl/", wslHost}, {"/mnt/", wslHost}, {"@DESKTOP-", wslHost}, {"@LAPTOP-", wslHost},
 	{"docker", containerHost}, {"container-cli", containerHost}, {"podman", containerHost},
 	{"pptainer", containerHost}, {"ingularity", containerHost}, {"enroot", containerHost}, {"pyxis", containerHost},
