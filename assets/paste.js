@@ -1047,7 +1047,7 @@
     named.forEach(function (v) {
       if (v.comp !== "" && v.at < firstAt && storyShape(v.comp, v.v, v.v)) { comp = v.comp; first = v.v; firstAt = v.at; }
     });
-    if (comp === "") { if (!this.fromToStory(s, n, raw)) { this.bareStory(s, n, raw); } return; }
+    if (comp === "") { if (!this.fromToStory(s, n, raw) && !this.anonStory(s, n, raw)) { this.bareStory(s, n, raw); } return; }
     var vers = [];
     re = global("storyVer");
     for (k = 0; k < 16 && (m = re.exec(s)); k++) {
@@ -1060,6 +1060,18 @@
       builds.forEach(function (b) { vers.push(b); });
       vers.sort(function (a, b) { return a.at - b.at; });
     }
+    var sides = storySides(s, vers), good = sides[0], bad = sides[1];
+    var e = ev();
+    mark(e, n, raw);
+    if (good !== "" && bad !== "") { if (versionCmp(good, bad) === 0) { return; } }
+    else if (good !== "" || bad !== "") { if (!RE.storyChange.test(s)) { this.storyHalf(comp, good, bad, e); return; } }
+    else { return; }
+    this.tellStory(comp, good, bad, e, e, e);
+  };
+  // storySides mirrors verstory.go's: the version of vers that line s says
+  // works and the one it says fails.
+  function storySides(s, vers) {
+    var re, m, k;
     var cuts = [0];
     re = global("storyCut");
     for (k = 0; k < 32 && (m = re.exec(s)); k++) { cuts.push(m.index + m[0].length); if (m[0] === "") { re.lastIndex++; } }
@@ -1078,12 +1090,32 @@
       // A version the line has already said fails does not also work, nor the reverse.
       if (pol > 0 && good === "" && v.v !== bad) { good = v.v; } else if (pol < 0 && bad === "" && v.v !== good) { bad = v.v; }
     });
-    var e = ev();
+    return [good, bad];
+  }
+  // anonStory mirrors verstory.go's: versions said alone, of the program
+  // the paste is about.
+  X.anonStory = function (s, n, raw) {
+    if (s.indexOf("|") >= 0) { return false; }
+    var vers = [], re = global("storyAnon"), m, k;
+    for (k = 0; k < 8 && (m = re.exec(s)); k++) {
+      var before = s.slice(0, m.index + 1).replace(/ +$/, "");
+      var end = groupAt(m, 1) + m[1].length;
+      if (!RE.storyUnit.test(s.slice(end)) && !/[=≈~]$/.test(before)) { vers.push({ v: m[1], at: groupAt(m, 1) }); }
+    }
+    if (vers.length === 0) { return false; }
+    var sides = storySides(s, vers), good = sides[0], bad = sides[1], e = ev();
     mark(e, n, raw);
-    if (good !== "" && bad !== "") { if (versionCmp(good, bad) === 0) { return; } }
-    else if (good !== "" || bad !== "") { if (!RE.storyChange.test(s)) { this.storyHalf(comp, good, bad, e); return; } }
-    else { return; }
-    this.tellStory(comp, good, bad, e, e, e);
+    if (good !== "" && bad !== "") {
+      if (good.split(".")[0] !== bad.split(".")[0] || versionCmp(good, bad) === 0) { return false; }
+      this.tellStory("", good, bad, e, e, e);
+      return true;
+    }
+    if (good !== "" || bad !== "") {
+      if (RE.storyChange.test(s)) { return false; }
+      this.storyHalfAs("~" + (good + bad).split(".")[0], "", good, bad, e);
+      return this.story.ev.set;
+    }
+    return false;
   };
   // fromToStory mirrors verstory.go's: a change between two versions of
   // a component left unnamed, and what it did.
@@ -1137,12 +1169,13 @@
     this.story = { ev: e, component: comp, fact: fact, good: good, bad: bad, goodEv: good !== "" ? goodEv : ev(), badEv: bad !== "" ? badEv : ev(), halves: [], installed: this.story.installed };
   };
   // storyHalf mirrors verstory.go's: half a story told over lines.
-  X.storyHalf = function (comp, good, bad, e) {
+  X.storyHalf = function (comp, good, bad, e) { this.storyHalfAs(comp, comp, good, bad, e); };
+  X.storyHalfAs = function (key, comp, good, bad, e) {
     var hs = this.story.halves, h = null;
-    for (var i = 0; i < hs.length; i++) { if (hs[i].component === comp) { h = hs[i]; } }
+    for (var i = 0; i < hs.length; i++) { if (hs[i].key === key) { h = hs[i]; } }
     if (!h) {
       if (hs.length >= MAX_HALVES) { return; }
-      h = { component: comp, good: "", bad: "", goodEv: ev(), badEv: ev() };
+      h = { key: key, component: comp, good: "", bad: "", goodEv: ev(), badEv: ev() };
       hs.push(h);
     }
     if (good !== "" && (h.good === "" || e.line - h.goodEv.line > MAX_HALF_GAP)) { h.good = good; h.goodEv = e; }

@@ -44,6 +44,14 @@ var (
 	// "from 545 to 535", "from PyTorch 2.1 to 2.4": the first is the
 	// version left, the second the one taken.
 	reStoryFromTo = pattern("storyFromTo", `(?i)\bfrom\s(?:[\w-]{1,16}\s){0,2}[vr]?(\d{1,3}(?:\.\d{1,3}){0,3})\s(?:to|->|=>)\s(?:[\w-]{1,16}\s){0,2}[vr]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
+	// A version said alone, of the program the paste is about: "The
+	// 26.02.01 ... config crashes at iteration 0 ... This worked in
+	// 26.02.00." (NVIDIA-NeMo/Megatron-Bridge#3343). Two or three parts,
+	// so that an address is none.
+	reStoryAnon = pattern("storyAnon", `(?:^|[\s(\x60'"])[vV]?(\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)(?:\.?$|\.\s|[\s,;:)!?\x60'"])`)
+	// A figure, not a version: a unit or a count after it ("12.5 GB/s",
+	// "1.5x", "2.5 it/s").
+	reStoryUnit = pattern("storyUnit", `^\s?(?:[KMGTP]i?B\b|[KMGT]b(?:ps|it)|[GM]T/s|GHz|MHz|TFLOPS|FLOPS|ms\b|us\b|s\b|secs?\b|seconds?\b|min(?:ute)?s?\b|hours?\b|days?\b|%|x\b|it/s|W\b|V\b|°|C\b|GPUs?\b|nodes?\b|ranks?\b|times\b|steps?\b|epochs?\b|tokens?\b|fps\b)`)
 	// Any version on the line, for those said without the name ("works with
 	// driver 535 but hangs with 545.23.08").
 	reStoryVer = pattern("storyVer", `\b[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
@@ -185,6 +193,7 @@ type story struct {
 // component fares, with no change that led to it; a version said to work
 // and another said to fail, of the same component, make the story.
 type storyHalf struct {
+	key           string // what pairs the halves: the component, or the major of versions said alone
 	component     string
 	good, bad     string
 	goodEv, badEv event
@@ -243,7 +252,7 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		}
 	}
 	if comp == "" {
-		if !x.fromToStory(s, n, raw) {
+		if !x.fromToStory(s, n, raw) && !x.anonStory(s, n, raw) {
 			x.bareStory(s, n, raw)
 		}
 		return
@@ -270,6 +279,29 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		}
 		sort.Slice(vers, func(i, j int) bool { return vers[i].at < vers[j].at })
 	}
+	good, bad := storySides(s, vers)
+	var e event
+	e.mark(n, raw)
+	switch {
+	case good != "" && bad != "":
+		if rules.CompareVersions(good, bad) == 0 {
+			return
+		}
+	case good != "" || bad != "":
+		if !reStoryChange.MatchString(s) {
+			x.storyHalf(comp, good, bad, e)
+			return
+		}
+	default:
+		return
+	}
+	x.tellStory(comp, good, bad, e, e, e)
+}
+
+// storySides is the version of vers that line s says works and the one it
+// says fails, each from its clause, else the clause after or before it
+// when that one names no version; "" for none.
+func storySides(s string, vers []verAt) (good, bad string) {
 	cuts := append([]int{0}, storyCuts(s)...)
 	cuts = append(cuts, len(s))
 	clause := func(at int) int {
@@ -294,7 +326,6 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 	for _, m := range reStoryFromTo.FindAllStringSubmatchIndex(s, 4) {
 		from[m[2]] = true
 	}
-	good, bad := "", ""
 	for _, v := range vers {
 		c := clause(v.at)
 		pol := storyPolarity(s[cuts[c]:cuts[c+1]])
@@ -320,22 +351,7 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 			bad = v.v
 		}
 	}
-	var e event
-	e.mark(n, raw)
-	switch {
-	case good != "" && bad != "":
-		if rules.CompareVersions(good, bad) == 0 {
-			return
-		}
-	case good != "" || bad != "":
-		if !reStoryChange.MatchString(s) {
-			x.storyHalf(comp, good, bad, e)
-			return
-		}
-	default:
-		return
-	}
-	x.tellStory(comp, good, bad, e, e, e)
+	return good, bad
 }
 
 // fromToStory reads line s for a story whose component goes unnamed,
@@ -366,6 +382,57 @@ func (x *Extractor) fromToStory(s string, n int, raw string) bool {
 	e.mark(n, raw)
 	x.tellStory("", good, bad, e, e, e)
 	return true
+}
+
+// anonStory reads line s for a story of versions said alone, of the
+// program the paste is about: one said to work and another of the same
+// major said to fail, on this line or on lines a few apart (storyHalf).
+// A version with a change that led to it and nothing on the other side is
+// left to bareStory. It says whether the story is told.
+func (x *Extractor) anonStory(s string, n int, raw string) bool {
+	// A table's figures marked as passing or failing are results, not
+	// versions (huggingface/transformers#47942: "| 3.158 ✅ |").
+	if strings.Contains(s, "|") {
+		return false
+	}
+	var vers []verAt
+	for _, m := range reStoryAnon.FindAllStringSubmatchIndex(s, 8) {
+		// A value given ("loss ≈ 3.16", "lr=0.5") is no version either.
+		before := strings.TrimRight(s[:m[0]+1], " ")
+		if !reStoryUnit.MatchString(s[m[3]:]) && !strings.HasSuffix(before, "=") && !strings.HasSuffix(before, "≈") && !strings.HasSuffix(before, "~") {
+			vers = append(vers, verAt{v: s[m[2]:m[3]], at: m[2]})
+		}
+	}
+	if len(vers) == 0 {
+		return false
+	}
+	good, bad := storySides(s, vers)
+	var e event
+	e.mark(n, raw)
+	switch {
+	case good != "" && bad != "":
+		if majorOf(good) != majorOf(bad) || rules.CompareVersions(good, bad) == 0 {
+			return false
+		}
+		x.tellStory("", good, bad, e, e, e)
+	case good != "" || bad != "":
+		if reStoryChange.MatchString(s) {
+			return false
+		}
+		// Halves pair within one major: "0.4.2 works" and "0.5.0 hangs",
+		// not a version and a figure of another kind.
+		x.storyHalfAs("~"+majorOf(good+bad), "", good, bad, e)
+		return x.story.ev.set
+	default:
+		return false
+	}
+	return true
+}
+
+// majorOf is version v's first part.
+func majorOf(v string) string {
+	major, _, _ := strings.Cut(v, ".")
+	return major
 }
 
 // bareStory reads line s for a story that names no version: a change of
@@ -461,9 +528,15 @@ func (x *Extractor) tellStory(comp, good, bad string, e, goodEv, badEv event) {
 // fails, and tells the story once another line has said the other of
 // another version.
 func (x *Extractor) storyHalf(comp, good, bad string, e event) {
+	x.storyHalfAs(comp, comp, good, bad, e)
+}
+
+// storyHalfAs is storyHalf with the halves paired by key, which may be
+// other than the component they tell a story of.
+func (x *Extractor) storyHalfAs(key, comp, good, bad string, e event) {
 	var h *storyHalf
 	for i := range x.story.halves {
-		if x.story.halves[i].component == comp {
+		if x.story.halves[i].key == key {
 			h = &x.story.halves[i]
 		}
 	}
@@ -471,7 +544,7 @@ func (x *Extractor) storyHalf(comp, good, bad string, e event) {
 		if len(x.story.halves) >= maxHalves {
 			return
 		}
-		x.story.halves = append(x.story.halves, storyHalf{component: comp})
+		x.story.halves = append(x.story.halves, storyHalf{key: key, component: comp})
 		h = &x.story.halves[len(x.story.halves)-1]
 	}
 	// The first of each is kept until it is too far behind to pair.
