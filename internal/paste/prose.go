@@ -380,7 +380,7 @@ var (
 	// binary built there prints): PyTorch for Windows has
 	// no NCCL, so a distributed launch there has no GPU peer path at all.
 	// WSL said anywhere is Linux, not this.
-	reWindows    = pattern("windows", `(?i)\bPlatform:\s{0,4}Windows-\d|\bwin32\b|\b(?:on|in|under|using|native|with|for)\s(?:native\s|a\s)?Windows\b|\bWindows\s?(?:10|11|Server)\b|\bwin1[01]\b|(?:^|[\s"'(=`+"`"+`一-鿿])[A-Z]:\\(?:Users|Program|anaconda|miniconda|Python|actions-runner|Tools|a\\)|(?:^|[\s"'(一-鿿])[A-Z]:\\[^\s"'<>|]{0,120}?\\(?:site-packages|Scripts|venv)\\|windows\s?(?:系统|上|下|环境|多卡)|在\s?windows`)
+	reWindows    = pattern("windows", `(?i)\bPlatform:\s{0,4}Windows-\d|\bwin32\b|\b(?:on|in|under|using|native|with|for)\s(?:native\s|a\s)?Windows\b|\bWindows\s?(?:10|11|Server)\b|\bwin1[01]\b|(?:^|[\s"'(=`+"`"+`一-鿿])[A-Z]:\\(?:Users|Program|anaconda|miniconda|Python|actions-runner|Tools|a\\)|(?:^|[\s"'(一-鿿])[A-Z]:\\[^\s"'<>|]{0,120}?\\(?:site-packages|Scripts|venv)\\|windows?\s?(?:系统|上|下|环境|多卡|平台|电脑)|(?:在|用|使用|支持|基于)\s?windows`)
 	reWindowsNot = pattern("windowsNot", `(?i)\b(?:not|no|non|without)\s(?:on\s|in\s|under\s|using\s)?(?:native\s)?windows\b|\bwsl`)
 	// A distributed or multi-GPU launch said in words or commands, besides
 	// the torch.distributed calls reDistCall reads.
@@ -475,7 +475,7 @@ func windowsSaid(s string, not [][]int) bool {
 // windowsWords and winLaunchWords are the words, as written, one of which
 // every match of reWindows (or WSL said) and reWinLaunch holds.
 var (
-	windowsWords   = []string{"Windows", "windows", "WINDOWS", "win32", "Win32", "WIN32", "win1", "Win1", "WIN1", ":\\", "WSL", "wsl", "Wsl"}
+	windowsWords   = []string{"Window", "window", "WINDOW", "win32", "Win32", "WIN32", "win1", "Win1", "WIN1", ":\\", "WSL", "wsl", "Wsl"}
 	winLaunchWords = []string{"distributed", "Distributed", "torchrun", "ddp", "DDP", "Ddp", "multi-gpu", "multi-GPU", "Multi-GPU", "multi gpu", "multi GPU", "Multi GPU",
 		"multigpu", "MultiGPU", "multiGPU", "multiGpu", "Multigpu", "MULTIGPU", "Multi-gpu", "Multi-Gpu", "multi-Gpu", "MULTI-GPU",
 		"ultiple GPUs", "ultiple GPUS", "ultiple gpus", "ultiple-gpus", "ultiple-GPUs", "ultiple Gpus", "Multi gpu", "multi Gpu", "Multi Gpu", "MULTI GPU", "nproc", "NPROC", "CUDA_VISIBLE_DEVICES=", "cuda_visible_devices=", "accelerate launch", "--tp", "tensor-parallel-size", "tensor_parallel_size", "多卡", "分布式"}
