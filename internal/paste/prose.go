@@ -380,7 +380,7 @@ var (
 	// binary built there prints): PyTorch for Windows has
 	// no NCCL, so a distributed launch there has no GPU peer path at all.
 	// WSL said anywhere is Linux, not this.
-	reWindows    = pattern("windows", `(?i)\bPlatform:\s{0,4}Windows-\d|\bwin32\b|\b(?:on|in|under|using|native|with|for)\s(?:native\s|a\s)?Windows\b|\bWindows\s?(?:10|11|Server)\b|\bwin1[01]\b|(?:^|[\s"'(=`+"`"+`一-鿿])[A-Z]:\\(?:Users|Program|anaconda|miniconda|Python|actions-runner|Tools|a\\)|(?:^|[\s"'(一-鿿])[A-Z]:\\[^\s"'<>|]{0,120}?\\(?:site-packages|Scripts|venv)\\|windows?\s?(?:系统|上|下|环境|多卡|平台|电脑)|(?:在|用|使用|支持|基于)\s?windows`)
+	reWindows    = pattern("windows", `(?i)\bPlatform:\s{0,4}Windows-\d|\bwin32\b|\b(?:on|in|under|using|native|with|for)\s(?:native\s|a\s)?Windows\b|\bWindows\s?(?:10|11|Server)\b|\bwin1[01]\b|(?:^|[\s"'(=`+"`"+`一-鿿])[A-Z]:\\(?:Users|Program|anaconda|miniconda|Python|actions-runner|Tools|a\\)|(?:^|[\s"'(一-鿿])[A-Z]:\\[^\s"'<>|]{0,120}?\\(?:site-packages|Scripts|venv)\\|windows?\s?(?:系统|上|下|环境|多卡|平台|电脑)|(?:在|用|支持|基于)\s?windows`)
 	reWindowsNot = pattern("windowsNot", `(?i)\b(?:not|no|non|without)\s(?:on\s|in\s|under\s|using\s)?(?:native\s)?windows\b|\bwsl`)
 	// A distributed or multi-GPU launch said in words or commands, besides
 	// the torch.distributed calls reDistCall reads.
