@@ -38,6 +38,9 @@ var (
 		// GPUs named ("两张卡一起推理速度就只有十分之一左右", "单机8张A100推理，发现推理速度严重变慢",
 		// https://github.com/QwenLM/Qwen/issues/511).
 		`(?:速度|性能|吞吐)(?:就|却|反而|也)?(?:只有|仅有|仅为|只剩|才)(?:原来的|单卡的)?(?:约|大约)?(?:[一二三四五六七八九十\d]{1,3}分之[一二三\d]|一半)|(?:速度|推理|训练)(?:速度)?(?:严重|明显|非常|很|更|反而)?变慢|`+
+		// The speed said to have fallen, beside one card that is fast: "单卡速度很快，2个卡速度慢了将近一倍"
+		// (DeepLink-org/dlinfer#109).
+		`(?:速度|性能|吞吐量?)(?:就|却|反而|也|明显|严重)?慢了|`+
 		// More GPUs no faster than fewer: "4卡...速度还不如2卡" (InternLM/lmdeploy#2346),
 		// "双卡和4卡的场景中性能下降比较严重" beside a single card that is fine,
 		// "TP=4 is slower than TP=2", "4 GPUs slower than 2 GPUs".
@@ -63,7 +66,7 @@ var (
 	reScaleSelf = pattern("scaleSelf", `(?i)\bthan\b.{0,30}\b(?:one|1|a|single|the single)[\s_-]?(?:single[- ])?(?:gpu|card|device)s?\b|\b(?:on|with|using)\s(?:only\s|just\s)?(?:a\s)?(?:one|1|single)[\s-]?(?:gpu|card)\b|比(?:单卡|一块卡|一张卡|1卡|一卡)|单卡|1\s?卡`)
 	// Several GPUs named: "multi-GPU", "4 GPUs", "4gpus", "the GPUs",
 	// "n_gpu", "the average GPU utilization", "多卡".
-	reScaleMulti = pattern("scaleMulti", `(?i)\bmulti-?\s?(?:gpus?|cards?|devices?|nodes?)\b|多机|多节点|\bgpus\b|\b(?:[2-9]|1[0-6]|two|three|four|six|eight|several|multiple|more)\s?(?:x\s)?(?:\w{1,12}\s)?(?:gpus?|cards|devices)\b|\bn_gpus?\b|\btp\s?[=:]?\s?[2-8]\b|\b(?:tp|tensor[ _-]?parallel(?:ism)?)\b|张量并行|\b(?:average|total|each|every|per|all)\s(?:gpu|card)s?\b|多卡|双卡|两卡|两张|两块|双\s?(?:rtx|gtx|tesla|\d{4})|\d{1,2}\s?(?:张|块)\s?[a-z]{1,3}\d{2,4}|多(?:块|张|个)?(?:gpu|显卡)|\d\s?卡|\d{1,2}\s?(?:个|块|张)\s?(?:gpu|显卡|(?:[a-z]{1,4}\s?)?\d{2,4}\b)`)
+	reScaleMulti = pattern("scaleMulti", `(?i)\bmulti-?\s?(?:gpus?|cards?|devices?|nodes?)\b|多机|多节点|\bgpus\b|\b(?:[2-9]|1[0-6]|two|three|four|six|eight|several|multiple|more)\s?(?:x\s)?(?:\w{1,12}\s)?(?:gpus?|cards|devices)\b|\bn_gpus?\b|\btp\s?[=:]?\s?[2-8]\b|\b(?:tp|tensor[ _-]?parallel(?:ism)?)\b|张量并行|\b(?:average|total|each|every|per|all)\s(?:gpu|card)s?\b|多卡|双卡|两卡|两张|两块|双\s?(?:rtx|gtx|tesla|\d{4})|\d{1,2}\s?(?:张|块)\s?[a-z]{1,3}\d{2,4}|多(?:块|张|个)?(?:gpu|显卡)|\d\s?卡|\d{1,2}\s?(?:个|块|张)\s?(?:卡|gpu|显卡|(?:[a-z]{1,4}\s?)?\d{2,4}\b)`)
 	// PyTorch's DataParallel (not DistributedDataParallel) and MXNet's
 	// kvstore: one process replicating through GPU 0, or gradients reduced
 	// through the CPU, by choice of the program.
