@@ -297,8 +297,17 @@ var (
 	// the same cards work at PCIe 3.0 or in the slot itself (a 7x RTX 4090
 	// build log, mov-axbx.com's WOPR risers; a WRX80 board with six 3090s,
 	// forum.level1techs.com 190742).
-	reRiser    = pattern("riser", `(?i)\brisers?\b|\bpci-?e\s?(?:[345]\.0\s|gen\s?[345]\s)?(?:extension|extender)s?(?:\s(?:cables?|ribbons?))?\b|(?:显卡|PCIe|PCI-E)\s?(?:延长线|转接线)`)
-	reRiserNot = pattern("riserNot", `(?i)(?:\bno|\bwithout|\bnot using|\bnever used|n't use)\s(?:\w{1,12}\s)?(?:risers?|extension|extender)`)
+	reRiser = pattern("riser", `(?i)\brisers?\b|\bpci-?e\s?(?:[345]\.0\s|gen\s?[345]\s)?(?:extension|extender)s?(?:\s(?:cables?|ribbons?))?\b|(?:显卡|PCIe|PCI-E)\s?(?:延长线|转接线)`)
+	// A GPU said to be lost, to have fallen off the bus or to have gone from
+	// the machine: "there is a message of GPU being lost. There no info via
+	// nvidia-smi" (Acellera/htmd#836, a faulty card of four), "one gpu is
+	// lost during the training" (learning-at-home/hivemind#509), "the node
+	// lost a GPU", "one of the 8 GPUs disappears from nvidia-smi", "掉卡".
+	// The card stopped answering on PCIe: what Xid 79 logs, said in words;
+	// the driver's and NVML's own lines are read by their entries.
+	reGPULost    = pattern("gpuLost", `(?i)\b(?:gpus?|cards?|devices?)\s(?:#?\d{1,2}\s)?(?:is|was|were|are|being|got|gets|has been|had been|have been)\s(?:\w{1,12}\s)?lost\b|\b(?:fell|fallen|falls|fall|falling)\s(?:off|out of)\s(?:the\s)?(?:pci-?e?\s)?bus\b|\b(?:gpus?|cards?)\s(?:#?\d{1,2}\s)?(?:\w{1,12}\s){0,2}?(?:disappear(?:s|ed|ing)?|vanish(?:es|ed|ing)?|(?:goes|went|gone) missing|drops? out|dropped out|drops? off|dropped off)\b|\blost\s(?:a|one|two|the|its|their|his|her)\s(?:of\s(?:its|the|my|our|their)\s)?(?:\w{1,12}\s)?(?:gpus?|cards?)\b|掉卡|(?:显卡|GPU|gpu|卡)(?:突然|直接|就)?(?:掉了|消失|丢失|不见了)`)
+	reGPULostNot = pattern("gpuLostNot", `(?i)(?:\bnot|\bnever|\bno|n't|\bwithout)\s(?:\w{1,12}\s){0,2}(?:lost|fall|fell|fallen|disappear|vanish|drop)`)
+	reRiserNot   = pattern("riserNot", `(?i)(?:\bno|\bwithout|\bnot using|\bnever used|n't use)\s(?:\w{1,12}\s)?(?:risers?|extension|extender)`)
 	// Several GPUs named on the line that says so ("with both cards
 	// inserted", "two GPUs").
 	reBothGPUs = pattern("bothGPUs", `(?i)\bboth\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|\b(?:two|2|three|3|four|4|multiple|several)\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|两张卡|双卡|多卡`)
@@ -649,6 +658,11 @@ var severalWords = []string{"both ", "Both ", "BOTH ", "two ", "Two ", "TWO ", "
 // reRiser holds.
 var riserWords = []string{"riser", "Riser", "RISER", "xtension", "xtender", "XTENSION", "XTENDER", "延长线", "转接线"}
 
+// gpuLostWords are the words, as written, one of which every match of
+// reGPULost holds.
+var gpuLostWords = []string{"lost", "LOST", "ff the bus", "FF THE BUS", "ut of the bus", "ff the PCI", "ff the pci", "isappear", "ISAPPEAR", "anish", "went missing", "goes missing", "gone missing", "rops out", "ropped out", "rop out", "rops off", "ropped off", "rop off",
+	"掉卡", "掉了", "消失", "丢失", "不见了"}
+
 // distWords are the words one of which every match of reDistCall holds.
 var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barrier(", "torch/distributed", "torch.distributed", "dist.", "deepspeed"}
 
@@ -672,6 +686,7 @@ type prose struct {
 	powerGPUs bool  // that line names several GPUs
 	several   bool  // a line names several GPUs (reSeveralGPUs)
 	riser     event // a line that says a GPU sits on a riser or extension cable
+	lost      event // a line that says a GPU was lost, fell off the bus or went from the machine
 	lossNaN   event // a line that says the loss became NaN
 	lossZero  event // a line that says or shows the loss fell to 0
 	zero2     event // a line that names DeepSpeed's ZeRO stage 2 or the settings of its reduction (reZeRO2)
@@ -796,6 +811,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.riser.set && containsAny(s, riserWords...) && !strings.Contains(s, "NCCL") && reRiser.MatchString(s) && !reRiserNot.MatchString(s) {
 		p.riser.mark(n, raw)
+	}
+	if !p.lost.set && containsAny(s, gpuLostWords...) && !containsAny(s, "NCCL", "NVRM", "Xid", "nvml", "Unable to determine") && reGPULost.MatchString(s) && !reGPULostNot.MatchString(s) {
+		p.lost.mark(n, raw)
 	}
 	if containsAny(s, lossNaNWords...) && !strings.Contains(s, "NCCL INFO") && reLossNaN.MatchString(s) && !reLossNaNNot.MatchString(s) {
 		if !p.lossNaN.set {
@@ -1024,6 +1042,7 @@ var proseFactRows = []proseFact{
 	{"devices.mixed", 1, Said, "mixed", func(p *prose) event { return p.mixed }, ""},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
+	{"gpu.lost", 1, Said, "lost", func(p *prose) event { return p.lost }, ""},
 	{"loss.nan", 1, Said, "lossNaN", func(p *prose) event { return p.lossNaN }, "nanNotPaired"},
 	{"loss.zero", 1, Said, "lossZero", func(p *prose) event { return p.lossZero }, ""},
 	{"deepspeed.zero2", 1, "DeepSpeed's settings", "zero2", func(p *prose) event { return p.zero2 }, ""},

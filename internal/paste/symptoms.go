@@ -621,6 +621,8 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"xid.nvlink", "xid.nvlink"},
 	{"host.power_loss", "host.power_loss"},
 	{"pcie.riser", "pcie.riser"},
+	// A GPU said to be lost or gone: the card stopped answering on PCIe.
+	{"gpu.lost", "gpu.lost"},
 	{"hang.said", "hang.said"},
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},

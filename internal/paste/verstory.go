@@ -84,7 +84,10 @@ var (
 	// bisect points at ..."), the first bad commit or build named, a change
 	// said to have broken it ("broken in PR #3110", "caused by the recently
 	// merged MR (#5149)", "since commit b3188", "a regression in v2.13").
-	reStoryBisect = pattern("storyBisect", `(?i)\bfirst bad (?:commit|build|release|version)\b\W{0,3}\s*\w|\bgit bisect\b|\bbisect(?:ed|ing)?\s(?:it|this|the (?:issue|problem|regression|bug|hang|crash)|down|to)\b|\bbroken (?:in|by|since) (?:the )?(?:PR|pull request|commit|MR|#\d)|\bregression (?:introduced )?(?:in|from|since|by|caused by) (?:the )?(?:PR|pull request|commit|MR|#\d|v?\d+\.\d)|\bcaused by (?:the )?recently merged\b|\bintroduced (?:in|by) (?:the )?(?:PR|pull request|commit|MR|#\d)|\bsince (?:commit|build) [0-9a-z]`)
+	reStoryBisect = pattern("storyBisect", `(?i)\bfirst bad (?:commit|build|release|version)\b\W{0,3}\s*\w|\bgit bisect\b|\bbisect(?:ed|ing)?\s(?:it|this|the (?:issue|problem|regression|bug|hang|crash)|down|to)\b|\bbroken (?:in|by|since) (?:the )?(?:PR|pull request|commit|MR|#\d)|\bregression (?:introduced )?(?:in|from|since|by|caused by) (?:the )?(?:PR|pull request|commit|MR|#\d|v?\d+\.\d)|\bcaused by (?:the )?recently merged\b|\bintroduced (?:in|by) (?:the )?(?:PR|pull request|commit|MR|#\d)|\bsince (?:commit|build) [0-9a-z]|`+
+		// A recent change of the code said to have broken it: "a recent
+		// commit broke parity" (facebookresearch/fairscale#241).
+		`\b(?:a|the|this|that|some|one)\s(?:recent|latest|new|last)\s(?:commit|PR|pull request|merge|MR)s?\s(?:has\s|have\s)?(?:broke|broken|breaks|break|introduced|caused)\b`)
 	// Not a release changed: hardware upgraded ("before the system memory
 	// was upgraded to 256 GB"), a figure that fell ("bandwidth is
 	// downgraded") or a PCIe link trained below its best, as lspci marks it
@@ -130,7 +133,8 @@ var storyWords = append([]string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Down
 // storyBisectWords are the words, as written, one of which every match of
 // reStoryBisect holds.
 var storyBisectWords = []string{"isect", "ISECT", "irst bad", "irst Bad", "IRST BAD", "roken in", "roken by", "roken since", "egression in", "egression from", "egression since",
-	"egression by", "egression caused", "egression introduced", "ecently merged", "ntroduced in", "ntroduced by", "ince commit", "ince build"}
+	"egression by", "egression caused", "egression introduced", "ecently merged", "ntroduced in", "ntroduced by", "ince commit", "ince build",
+	"ecent commit", "atest commit", "ew commit", "ast commit", "ecent PR", "atest PR", "ew PR", "ast PR", "ecent pull", "atest pull", "ew pull", "ast pull", "ecent merge", "atest merge", "ast merge", "ecent MR", "ast MR"}
 
 // storyInstallWords are the words, as written, one of which every match of
 // reStoryInstall holds: what names a component elsewhere in the paste.
@@ -478,11 +482,23 @@ func bareChange(s string) bool {
 // nccl-tests ("NCCL-test") is not NCCL.
 func lineComponent(s string) string {
 	for _, w := range reStoryCompWord.FindAllStringIndex(s, 4) {
+		if inPath(s, w[0]) {
+			continue
+		}
 		if rest := strings.ToLower(s[w[1]:]); !strings.HasPrefix(rest, "-test") && !strings.HasPrefix(rest, "_test") {
 			return storyComponents[normalSpace(strings.ToLower(s[w[0]:w[1]]))][0]
 		}
 	}
 	return ""
+}
+
+// inPath says whether byte i of line s lies in a link or a path: a
+// component named in another project's address ("[for instance](https://
+// github.com/PyTorchLightning/...)", facebookresearch/fairscale#241) is not
+// the one the story is about.
+func inPath(s string, i int) bool {
+	start := strings.LastIndexAny(s[:i], " \t(<[") + 1
+	return strings.Contains(s[start:i], "/")
 }
 
 // installedComponent is the component match m of reStoryInstall names.
