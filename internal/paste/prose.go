@@ -95,7 +95,7 @@ var (
 	// "a loss check to make sure the loss is not nan/inf ... card A detects
 	// a nan and skips this iteration" (datvuthanh/HybridNets#91).
 	reLossNaNNot = pattern("lossNaNNot", `(?i)\b(?:not|no|never|without|isn't|check(?:s|ed|ing)?\s(?:for|if|whether)|detects?|detected|guards? against)\s(?:an?\s|any\s)?-?nan\b|\bnan\s?checks?\b`)
-	reLossNaN    = pattern("lossNaN", `(?i)\bloss(?:es)?\b.{0,60}?(?:^|[^\w.-])-?nan\b|\bnan\b[^.\n]{0,20}?\bloss(?:es)?\b|(?:损失|loss)[^。\n]{0,10}?(?:变成|出现|为|是)\s?-?nan\b|\bgrad(?:ient)?[_ ]?norms?\b[^.\n]{0,30}?(?:^|[^\w.-])-?nan\b`)
+	reLossNaN    = pattern("lossNaN", `(?i)\bloss(?:es)?\b.{0,60}?(?:^|[^\w.-])-?nan\b|\bnan\b[^.\n]{0,20}?\bloss(?:es)?\b|\bnan or inf\b[^.\n]{0,40}?\bloss(?:es)?\b|(?:损失|loss)[^。\n]{0,10}?(?:变成|出现|为|是)\s?-?nan\b|\bgrad(?:ient)?[_ ]?norms?\b[^.\n]{0,30}?(?:^|[^\w.-])-?nan\b`)
 	// A loss said or shown to fall to 0: "the loss has been 0", "loss
 	// becomes 0 after the first 10 steps", the Trainer's {'loss': 0.0,
 	// ...}, "损失为0". With several GPUs and DeepSpeed's ZeRO stage 2 it

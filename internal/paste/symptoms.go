@@ -560,6 +560,10 @@ var symptomConditions = []struct{ fact, cond string }{
 	// releases run on the major's first driver).
 	{"cuda.build", "cuda.driver < 11.0 && cuda.build >= 11.0 || cuda.driver < 12.0 && cuda.build >= 12.0 || cuda.driver < 13.0 && cuda.build >= 13.0"},
 	{"acs.redirect", "acs.redirect"},
+	// A loss said to become NaN: the learning rate or the batch per GPU
+	// before a path that garbles data, and before the network when it
+	// happens across nodes alone: the NaN is what failed there.
+	{"loss.nan", "loss.nan"},
 	// Fine on one node, failing across nodes: the network between the
 	// hosts, before what the hang alone calls for.
 	{"nodes.multi_only", "nodes.multi_only"},
@@ -589,9 +593,6 @@ var symptomConditions = []struct{ fact, cond string }{
 	// what the NaN alone calls for. Alone it shows nothing wrong: no entry
 	// holds on it without the loss.
 	{"deepspeed.zero2", "deepspeed.zero2"},
-	// A loss said to become NaN: the learning rate or the batch per GPU
-	// before a path that garbles data.
-	{"loss.nan", "loss.nan"},
 	// Training that ends elsewhere on several GPUs than on one: the global
 	// batch and the learning rate, before a path that garbles data.
 	{"train.metric_by_gpus", "train.metric_by_gpus"},
