@@ -666,7 +666,7 @@
       if (!p.multiFail.set && RE.multiNodeFail.test(s)) { mark(p.multiFail, n, raw); }
     }
     if (!p.riser.set && containsAny(s, T.words.riser) && s.indexOf("NCCL") < 0 && RE.riser.test(s) && !RE.riserNot.test(s)) { mark(p.riser, n, raw); }
-    if (!p.lost.set && containsAny(s, T.words.gpuLost) && !containsAny(s, ["NCCL", "NVRM", "Xid", "nvml", "Unable to determine"]) && RE.gpuLost.test(s) && !RE.gpuLostNot.test(s)) { mark(p.lost, n, raw); }
+    if (!p.lost.set && containsAny(s, T.words.gpuLost) && !containsAny(s, T.words.gpuLostSkip) && RE.gpuLost.test(s) && !RE.gpuLostNot.test(s)) { mark(p.lost, n, raw); }
     if (containsAny(s, T.words.lossNaN) && s.indexOf("NCCL INFO") < 0 && RE.lossNaN.test(s) && !RE.lossNaNNot.test(s)) {
       if (!p.lossNaN.set) { mark(p.lossNaN, n, raw); }
       p.nanPairs = p.nanPairs || RE.nanPairs.test(s);

@@ -305,7 +305,7 @@ var (
 	// lost a GPU", "one of the 8 GPUs disappears from nvidia-smi", "掉卡".
 	// The card stopped answering on PCIe: what Xid 79 logs, said in words;
 	// the driver's and NVML's own lines are read by their entries.
-	reGPULost    = pattern("gpuLost", `(?i)\b(?:gpus?|cards?|devices?)\s(?:#?\d{1,2}\s)?(?:is|was|were|are|being|got|gets|has been|had been|have been)\s(?:\w{1,12}\s)?lost\b|\b(?:fell|fallen|falls|fall|falling)\s(?:off|out of)\s(?:the\s)?(?:pci-?e?\s)?bus\b|\b(?:gpus?|cards?)\s(?:#?\d{1,2}\s)?(?:\w{1,12}\s){0,2}?(?:disappear(?:s|ed|ing)?|vanish(?:es|ed|ing)?|(?:goes|went|gone) missing|drops? out|dropped out|drops? off|dropped off)\b|\blost\s(?:a|one|two|the|its|their|his|her)\s(?:of\s(?:its|the|my|our|their)\s)?(?:\w{1,12}\s)?(?:gpus?|cards?)\b|掉卡|(?:显卡|GPU|gpu|卡)(?:突然|直接|就)?(?:掉了|消失|丢失|不见了)`)
+	reGPULost    = pattern("gpuLost", `(?i)\b(?:gpus?|cards?|devices?)\s(?:#?\d{1,2}\s)?(?:is|was|were|are|being|got|gets|has been|had been|have been)\s(?:\w{1,12}\s)?lost\b|\b(?:fell|fallen|falls|fall|falling)\s(?:off|out of)\s(?:the\s)?(?:pci-?e?\s)?bus\b|\b(?:gpus?|cards?)\s(?:#?\d{1,2}\s)?(?:(?:then|suddenly|just|randomly|sometimes|eventually|completely|simply|also|has|had|have)\s){0,2}(?:disappear(?:s|ed|ing)?|vanish(?:es|ed|ing)?|(?:goes|went|gone) missing|drops? out|dropped out|drops? off|dropped off)\b|\blost\s(?:a|one|two|the|its|their|his|her)\s(?:of\s(?:its|the|my|our|their)\s)?(?:\w{1,12}\s)?(?:gpus?|cards?)\b|掉卡|(?:显卡|gpu|卡)(?:突然|直接|就)?(?:掉了|消失|丢失|不见了)`)
 	reGPULostNot = pattern("gpuLostNot", `(?i)(?:\bnot|\bnever|\bno|n't|\bwithout)\s(?:\w{1,12}\s){0,2}(?:lost|fall|fell|fallen|disappear|vanish|drop)`)
 	reRiserNot   = pattern("riserNot", `(?i)(?:\bno|\bwithout|\bnot using|\bnever used|n't use)\s(?:\w{1,12}\s)?(?:risers?|extension|extender)`)
 	// Several GPUs named on the line that says so ("with both cards
@@ -659,9 +659,12 @@ var severalWords = []string{"both ", "Both ", "BOTH ", "two ", "Two ", "TWO ", "
 var riserWords = []string{"riser", "Riser", "RISER", "xtension", "xtender", "XTENSION", "XTENDER", "延长线", "转接线"}
 
 // gpuLostWords are the words, as written, one of which every match of
-// reGPULost holds.
+// reGPULost holds; gpuLostSkip mark the lines of the driver and of NVML,
+// whose own entries read them.
 var gpuLostWords = []string{"lost", "LOST", "ff the bus", "FF THE BUS", "ut of the bus", "ff the PCI", "ff the pci", "isappear", "ISAPPEAR", "anish", "went missing", "goes missing", "gone missing", "rops out", "ropped out", "rop out", "rops off", "ropped off", "rop off",
 	"掉卡", "掉了", "消失", "丢失", "不见了"}
+
+var gpuLostSkip = []string{"NCCL", "NVRM", "Xid", "nvml", "Unable to determine"}
 
 // distWords are the words one of which every match of reDistCall holds.
 var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barrier(", "torch/distributed", "torch.distributed", "dist.", "deepspeed"}
@@ -812,7 +815,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.riser.set && containsAny(s, riserWords...) && !strings.Contains(s, "NCCL") && reRiser.MatchString(s) && !reRiserNot.MatchString(s) {
 		p.riser.mark(n, raw)
 	}
-	if !p.lost.set && containsAny(s, gpuLostWords...) && !containsAny(s, "NCCL", "NVRM", "Xid", "nvml", "Unable to determine") && reGPULost.MatchString(s) && !reGPULostNot.MatchString(s) {
+	if !p.lost.set && containsAny(s, gpuLostWords...) && !containsAny(s, gpuLostSkip...) && reGPULost.MatchString(s) && !reGPULostNot.MatchString(s) {
 		p.lost.mark(n, raw)
 	}
 	if containsAny(s, lossNaNWords...) && !strings.Contains(s, "NCCL INFO") && reLossNaN.MatchString(s) && !reLossNaNNot.MatchString(s) {

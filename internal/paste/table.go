@@ -135,7 +135,7 @@ func Table() []byte {
 	t.Words["hostReset"] = hostResetWords
 	t.Words["cudaBuild"] = cudaBuildWords
 	t.Words["riser"] = riserWords
-	t.Words["gpuLost"] = gpuLostWords
+	t.Words["gpuLost"], t.Words["gpuLostSkip"] = gpuLostWords, gpuLostSkip
 	t.Words["several"] = severalWords
 	t.Words["spin"] = spinWords
 	t.Words["lossNaN"] = lossNaNWords
