@@ -131,7 +131,7 @@
       ctr: ev(), wslSaid: ev(), vmSaid: ev(), share: ev(), iso: ev(), hangLine: ev(), differ: ev(), works: {}, nWorks: 0 };
     this.gpuArch = { seen: 0, first: ev(), dc: ev() };
     this.cudaBuild = 0;
-    this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [], installed: "" };
+    this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [], installed: "", pending: null };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false };
     this.scale = { fail: ev(), metric: ev(), metricOne: false, metricMany: false, dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0, one: { unit: "" }, many: { unit: "", gpus: 0 }, rates: [] };
@@ -1035,6 +1035,7 @@
       this.story.installed = installedComponent(im);
     }
     if (this.story.ev.set || !containsAny(s, STORY_WORDS) || s.indexOf("NCCL INFO") >= 0) { return; }
+    if (this.pendingStory(s, n)) { return; }
     if (!/[0-9]/.test(s)) { this.bareStory(s, n, raw); return; }
     var named = [], m, re, i, k;
     re = global("storyComp");
@@ -1065,9 +1066,30 @@
     var e = ev();
     mark(e, n, raw);
     if (good !== "" && bad !== "") { if (versionCmp(good, bad) === 0) { return; } }
-    else if (good !== "" || bad !== "") { if (!RE.storyChange.test(s)) { this.storyHalf(comp, good, bad, e); return; } }
-    else { return; }
+    else if (good !== "" || bad !== "") {
+      // One version and the change that led to it, or a release said to have regressed; a change said not to have cured it tells none.
+      if (!RE.storyChange.test(s) && !(bad !== "" && bisected(s))) { this.storyHalf(comp, good, bad, e); return; }
+      if (RE.storyUnfixed.test(s)) { return; }
+    } else { this.pendChange(comp, s, e); return; }
     this.tellStory(comp, good, bad, e, e, e);
+  };
+  // pendChange and pendingStory mirror verstory.go's: a change between two
+  // versions whose outcome the next line or two says.
+  var MAX_PENDING_GAP = 2;
+  X.pendChange = function (comp, s, e) {
+    var m = RE.storyFromTo.exec(s);
+    if (!m || !RE.storyChange.test(s) || RE.storyAdvice.test(s)) { return; }
+    var left = m[1], taken = m[2];
+    if (left.indexOf(".") < 0 || taken.indexOf(".") < 0 || versionCmp(left, taken) === 0) { return; }
+    this.story.pending = { component: comp, left: left, taken: taken, ev: e };
+  };
+  X.pendingStory = function (s, n) {
+    var p = this.story.pending;
+    if (!p || n - p.ev.line > MAX_PENDING_GAP || RE.storyAnon.test(s)) { return false; }
+    var pol = storyOutcome(s, 0);
+    if (pol === 0 || RE.storyUnfixed.test(s)) { return false; }
+    if (pol < 0) { this.tellStory(p.component, p.left, p.taken, p.ev, p.ev, p.ev); } else { this.tellStory(p.component, p.taken, p.left, p.ev, p.ev, p.ev); }
+    return true;
   };
   // storySides mirrors verstory.go's: the version of vers that line s says
   // works and the one it says fails.
@@ -1088,10 +1110,16 @@
       if (pol === 0 && c + 2 < cuts.length && !hasVer(c + 1)) { pol = storyPolarity(s.slice(cuts[c + 1], cuts[c + 2])); }
       if (pol === 0 && c > 0 && !hasVer(c - 1)) { pol = storyPolarity(s.slice(cuts[c - 1], cuts[c])); }
       if (from[v.at]) { pol = -pol; }
+      if (workedAt(s, v.at)) { pol = 1; }
       // A version the line has already said fails does not also work, nor the reverse.
       if (pol > 0 && good === "" && v.v !== bad) { good = v.v; } else if (pol < 0 && bad === "" && v.v !== good) { bad = v.v; }
     });
     return [good, bad];
+  }
+  // workedAt mirrors verstory.go's: the version at offset at said, right before it, to have worked.
+  function workedAt(s, at) {
+    var before = s.slice(Math.max(0, at - 64), at), m = RE.storyWorkedAt.exec(before);
+    return !!m && !RE.storyWorkedNot.test(before.slice(0, m.index));
   }
   // anonStory mirrors verstory.go's: versions said alone, of the program
   // the paste is about.
@@ -1126,7 +1154,7 @@
     var left = m[1], taken = m[2], takenAt = m.index + m[0].lastIndexOf(taken);
     if (left.indexOf(".") < 0 || taken.indexOf(".") < 0 || versionCmp(left, taken) === 0) { return false; }
     var pol = storyOutcome(s, takenAt);
-    if (pol === 0) { return false; }
+    if (pol === 0) { var pe = ev(); mark(pe, n, raw); this.pendChange("", s, pe); return false; }
     var good = pol > 0 ? taken : left, bad = pol > 0 ? left : taken, e = ev();
     mark(e, n, raw);
     this.tellStory("", good, bad, e, e, e);
@@ -1170,7 +1198,7 @@
     for (var i = 0; i + 2 < STORY_COMPONENTS.length; i += 3) {
       if (STORY_COMPONENTS[i + 1] === comp && (fact === "" || STORY_COMPONENTS[i] === comp)) { fact = STORY_COMPONENTS[i + 2]; }
     }
-    this.story = { ev: e, component: comp, fact: fact, good: good, bad: bad, goodEv: good !== "" ? goodEv : ev(), badEv: bad !== "" ? badEv : ev(), halves: [], installed: this.story.installed };
+    this.story = { ev: e, component: comp, fact: fact, good: good, bad: bad, goodEv: good !== "" ? goodEv : ev(), badEv: bad !== "" ? badEv : ev(), halves: [], installed: this.story.installed, pending: null };
   };
   // storyHalf mirrors verstory.go's: half a story told over lines.
   X.storyHalf = function (comp, good, bad, e) { this.storyHalfAs(comp, comp, good, bad, e); };

@@ -28,7 +28,7 @@ var (
 	// A component named with its version: "driver 535", "NVIDIA driver to
 	// 545.23.08", "NCCL 2.30.7", "PyTorch version 2.3", "vLLM v0.4.2",
 	// "vllm library version `v0.6.1`" (Markdown quotes it as code).
-	reStoryComp = pattern("storyComp", `(?i)\b(`+storyCompNames+`)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series|library)s?){0,2}(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|<=|>=|=|:|(?:降级|升级|回退|版本)[到为至]?))?(?:[ \t]{0,3}|-)[\x60'"]?[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
+	reStoryComp = pattern("storyComp", `(?i)\b(`+storyCompNames+`)(?:[ \t]{1,3}(?:version|wheel|package|branch|release|series|library)s?){0,2}(?:[ \t]{1,3}(?:to|from|is|was|of)|[ \t]{0,2}(?:==|<=|>=|=|:|(?:降级|升级|回退|版本)[到为至]?))?(?:[ \t]{0,3}|-)[\x60'"*]{0,2}[vVrR]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
 	// A driver named by its version first: "the 545 driver", "R545 drivers",
 	// "545.23.08 NVIDIA driver"; or by its version's shape alone, three
 	// digits and two more parts ("revert to 535.154.05"), which no other
@@ -42,13 +42,15 @@ var (
 	// GPU's name (B200) and other b-numbers out.
 	reStoryBuild = pattern("storyBuild", `(?i)(?:\b(?:llama\.cpp|builds?|versions?|releases?|tags?|flight)[ \t]{1,3}[\x60'"]?|[\x60'"(])b([1-9]\d{3,4})\b`)
 	// "from 545 to 535", "from PyTorch 2.1 to 2.4": the first is the
-	// version left, the second the one taken.
-	reStoryFromTo = pattern("storyFromTo", `(?i)\bfrom\s(?:[\w-]{1,16}\s){0,2}[vr]?(\d{1,3}(?:\.\d{1,3}){0,3})\s(?:to|->|=>)\s(?:[\w-]{1,16}\s){0,2}[vr]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
+	// version left, the second the one taken. Markdown may bold or quote
+	// either, and the one left may carry a suffix ("from **0.2.1.post1**
+	// to **0.2.7**", vllm-project/vllm#2417).
+	reStoryFromTo = pattern("storyFromTo", `(?i)\bfrom\s(?:[\w-]{1,16}\s){0,2}[\x60'"*]{0,2}[vr]?(\d{1,3}(?:\.\d{1,3}){0,3})(?:[\w.+-]{0,12}[\x60'"*]{0,2})?\s(?:to|->|=>)\s(?:[\w-]{1,16}\s){0,2}[\x60'"*]{0,2}[vr]?(\d{1,3}(?:\.\d{1,3}){0,3})\b`)
 	// A version said alone, of the program the paste is about: "The
 	// 26.02.01 ... config crashes at iteration 0 ... This worked in
 	// 26.02.00." (NVIDIA-NeMo/Megatron-Bridge#3343). Two or three parts,
 	// so that an address is none.
-	reStoryAnon = pattern("storyAnon", `(?:^|[\s(\x60'"])[vV]?(\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)(?:\.?$|\.\s|[\s,;:)!?\x60'"])`)
+	reStoryAnon = pattern("storyAnon", `(?:^|[\s(\x60'"*])[vV]?(\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)(?:\.?$|\.\s|[\s,;:)!?\x60'"*])`)
 	// A figure, not a version: a unit or a count after it ("12.5 GB/s",
 	// "1.5x", "2.5 it/s").
 	reStoryUnit = pattern("storyUnit", `^\s?(?:[KMGTP]i?B\b|[KMGT]b(?:ps|it)|[GM]T/s|GHz|MHz|TFLOPS|FLOPS|ms\b|us\b|s\b|secs?\b|seconds?\b|min(?:ute)?s?\b|hours?\b|days?\b|%|x\b|it/s|W\b|V\b|°|C\b|GPUs?\b|nodes?\b|ranks?\b|times\b|steps?\b|epochs?\b|tokens?\b|fps\b)`)
@@ -63,7 +65,7 @@ var (
 	// with 2.18"), and a work denied is a failure ("doesn't work with 545").
 	// A fix denied, "still", "same issue" or a condition ("if", "whether")
 	// says nothing of the version.
-	reStoryBad     = pattern("storyBad", `(?i)\b(?:hangs?|hung|hanging|stuck|freez\w{0,3}|froze|deadlock\w{0,2}|fail\w{0,4}|crash\w{0,3}|breaks|broke|broken|break|slow\w{0,3}|errors?|segfault\w{0,2}|regress\w{0,4}|corrupt\w{0,3}|degrad\w{0,5}|wrong|garbage|gibberish|timeouts?|timed out|bug|issues?|problems?)\b|卡住|卡死|挂起|报错|失败|变慢|:x:|❌|✗|✘`)
+	reStoryBad     = pattern("storyBad", `(?i)\b(?:hangs?|hung|hanging|stuck|freez\w{0,3}|froze|deadlock\w{0,2}|fail\w{0,4}|crash\w{0,3}|breaks|broke|broken|break|slow\w{0,3}|errors?|segfault\w{0,2}|regress\w{0,4}|corrupt\w{0,3}|degrad\w{0,5}|wrong|garbage|gibberish|timeouts?|timed out|times? out|bug|issues?|problems?)\b|卡住|卡死|挂起|报错|失败|变慢|:x:|❌|✗|✘`)
 	reStoryNotWork = pattern("storyNotWork", `(?i)(?:\bnot|\bnever|\bno longer|n't)\s(?:\w{1,12}\s)?(?:work\w{0,3}|run\w{0,3}|pass\w{0,3}|finish\w{0,3}|complete\w{0,1})\b|n't\W{0,4}$|`+
 		// The GPUs a release stops using: "Ollama no longer uses both GPUs"
 		// (ollama/ollama#6479), "it can only use the AMD video card"
@@ -87,7 +89,11 @@ var (
 	reStoryBisect = pattern("storyBisect", `(?i)\bfirst bad (?:commit|build|release|version)\b\W{0,3}\s*\w|\bgit bisect\b|\bbisect(?:ed|ing)?\s(?:it|this|the (?:issue|problem|regression|bug|hang|crash)|down|to)\b|\bbroken (?:in|by|since) (?:the )?(?:PR|pull request|commit|MR|#\d)|\bregression (?:introduced )?(?:in|from|since|by|caused by) (?:the )?(?:PR|pull request|commit|MR|#\d|v?\d+\.\d)|\bcaused by (?:the )?recently merged\b|\bintroduced (?:in|by) (?:the )?(?:PR|pull request|commit|MR|#\d)|\bsince (?:commit|build) [0-9a-z]|`+
 		// A recent change of the code said to have broken it: "a recent
 		// commit broke parity" (facebookresearch/fairscale#241).
-		`\b(?:a|the|this|that|some|one)\s(?:recent|latest|new|last)\s(?:commit|PR|pull request|merge|MR)s?\s(?:has\s|have\s)?(?:broke|broken|breaks|break|introduced|caused)\b`)
+		`\b(?:a|the|this|that|some|one)\s(?:recent|latest|new|last)\s(?:commit|PR|pull request|merge|MR)s?\s(?:has\s|have\s)?(?:broke|broken|breaks|break|introduced|caused)\b|`+
+		// A release said to have regressed: "Resnet50 training regressed
+		// on pytorch 2.10 and later" (pytorch/pytorch#180500). A regression
+		// is itself a comparison with the release before.
+		`\bregressed (?:on|in|with|since|after|from) (?:the )?(?:[\w.-]{1,16} )?v?\d+\.\d`)
 	// Not a release changed: hardware upgraded ("before the system memory
 	// was upgraded to 256 GB"), a figure that fell ("bandwidth is
 	// downgraded") or a PCIe link trained below its best, as lspci marks it
@@ -97,6 +103,16 @@ var (
 	// Advice, a plan or a question is no story: "try downgrading",
 	// "should I upgrade?", "please update the driver".
 	reStoryAdvice = pattern("storyAdvice", `(?i)\b(?:try|should|could|would|recommend\w{0,3}|suggest\w{0,3}|please|maybe|might|plan\w{0,3}|going to|will|want to|need to|have to|consider\w{0,3})\b|\?|建议|是否`)
+	// A version said to have worked, right before it: "my job that used
+	// to work in v0.2.1 time out in v0.3.0" (meta-pytorch/torchtune#1718)
+	// says both in one clause, so the clause's outcome is the other
+	// version's.
+	reStoryWorkedAt  = pattern("storyWorkedAt", `(?i)\b(?:used to (?:work|run|pass)|worked)(?:\s(?:fine|well|perfectly|ok|okay|normally))?\s(?:in|with|on|under|using)\s(?:the\s)?(?:(?:version|release|build)\s)?[\x60'"*\[]{0,3}[vVrR]?$`)
+	reStoryWorkedNot = pattern("storyWorkedNot", `(?i)(?:\bnot|\bnever|n't)\s{1,3}(?:\w{1,12}\s{1,3})?$`)
+	// A change said not to have cured it: "I have updated to 0.8.2
+	// version. But seems this issue is not solved" (hiyouga/EasyR1#198):
+	// both versions fail, and no story is told.
+	reStoryUnfixed = pattern("storyUnfixed", `(?i)(?:\bnot|\bnever|n't|\bno)\s(?:\w{1,12}\s)?(?:fix|solve|resolve|help|make a difference)|\bstill\b|\bsame (?:issue|problem|error|hang|result|behaviou?r)|还是|仍然|依然|没有?解决`)
 	// A component named without its version, on the story's line.
 	reStoryCompWord = pattern("storyCompWord", `(?i)\b(`+storyCompNames+`)\b`)
 	// A component named elsewhere: installed by pip, conda or apt, or the
@@ -115,7 +131,7 @@ var (
 // rare in NCCL's own INFO lines, which are not read for it.
 var storyWords = append([]string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Downgrad", "DOWNGRAD", "updat", "Updat", "roll", "Roll", "revert", "Revert", "pinn", "Pinn", "pin ", "Pin ",
 	"switch", "Switch", "went back", "back to", "since", "Since", "ove from", "oved from", "oving from", "went from", "oing from",
-	"works", "Works", "worked", "Worked", "working", "passes", "passed", "fine", "fixed", "Fixed", "fixes", "solved", "Solved", "resolved", "Resolved", "helped", "completes", "succeed", "Succeed", "perfectly",
+	"works", "Works", "worked", "Worked", "working", "used to", "Used to", "passes", "passed", "fine", "fixed", "Fixed", "fixes", "solved", "Solved", "resolved", "Resolved", "helped", "completes", "succeed", "Succeed", "perfectly",
 	"gone", "disappear", "went away", "goes away", "no such", "No such", "n't", "not ", "no issue", "No issue", "no problem", "No problem",
 	"升级", "降级", "回退",
 	// A failure said beside one version, which a version said to work on
@@ -134,7 +150,7 @@ var storyWords = append([]string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Down
 // reStoryBisect holds.
 var storyBisectWords = []string{"isect", "ISECT", "irst bad", "irst Bad", "IRST BAD", "roken in", "roken by", "roken since", "egression in", "egression from", "egression since",
 	"egression by", "egression caused", "egression introduced", "ecently merged", "ntroduced in", "ntroduced by", "ince commit", "ince build",
-	"ecent commit", "atest commit", "ew commit", "ast commit", "ecent PR", "atest PR", "ew PR", "ast PR", "ecent pull", "atest pull", "ew pull", "ast pull", "ecent merge", "atest merge", "ast merge", "ecent MR", "ast MR"}
+	"egressed on", "egressed in", "egressed with", "egressed since", "egressed after", "egressed from", "ecent commit", "atest commit", "ew commit", "ast commit", "ecent PR", "atest PR", "ew PR", "ast PR", "ecent pull", "atest pull", "ew pull", "ast pull", "ecent merge", "atest merge", "ast merge", "ecent MR", "ast MR"}
 
 // storyInstallWords are the words, as written, one of which every match of
 // reStoryInstall holds: what names a component elsewhere in the paste.
@@ -189,7 +205,21 @@ type story struct {
 	halves        []storyHalf
 	installed     string // a component installed or run as an image elsewhere in the paste, for a story that names none
 	bare          bool   // a change of versions that names no version (bareStory)
+	pending       pendingChange
 }
+
+// pendingChange is a change between two versions said on a line that says
+// nothing of how it went, which the next line may say: "I updated vLLM
+// version from 0.2.1.post1 to 0.2.7." then "Model Generation is Broken
+// when tensor_parallel_size >=2." (vllm-project/vllm#2417).
+type pendingChange struct {
+	component   string
+	left, taken string
+	ev          event
+}
+
+// maxPendingGap is how many lines after a change its outcome may be said.
+const maxPendingGap = 2
 
 // storyHalf is half a story told over lines: "I tested alltoall_perf with
 // NCCL 2.19.1 ... it hangs at init" on one, "When I used nccl 2.18.6, there
@@ -227,6 +257,9 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 		}
 	}
 	if x.story.ev.set || !containsAny(s, storyWords...) || strings.Contains(s, "NCCL INFO") {
+		return
+	}
+	if x.pendingStory(s, n) {
 		return
 	}
 	// A version has a digit; a line without one can tell a story that
@@ -292,14 +325,54 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 			return
 		}
 	case good != "" || bad != "":
-		if !reStoryChange.MatchString(s) {
+		// One version and the change that led to it, or a release said to
+		// have regressed; a change said not to have cured it tells none.
+		if !reStoryChange.MatchString(s) && !(bad != "" && bisected(s)) {
 			x.storyHalf(comp, good, bad, e)
 			return
 		}
+		if reStoryUnfixed.MatchString(s) {
+			return
+		}
 	default:
+		x.pendChange(comp, s, e)
 		return
 	}
 	x.tellStory(comp, good, bad, e, e, e)
+}
+
+// pendChange keeps the change from one version to another that line s
+// says, with its outcome unsaid, for the lines after it (pendingStory).
+func (x *Extractor) pendChange(comp, s string, e event) {
+	m := reStoryFromTo.FindStringSubmatchIndex(s)
+	if m == nil || !reStoryChange.MatchString(s) || reStoryAdvice.MatchString(s) {
+		return
+	}
+	left, taken := s[m[2]:m[3]], s[m[4]:m[5]]
+	if !strings.Contains(left, ".") || !strings.Contains(taken, ".") || rules.CompareVersions(left, taken) == 0 {
+		return
+	}
+	x.story.pending = pendingChange{component: comp, left: left, taken: taken, ev: e}
+}
+
+// pendingStory tells the story of a change said a line or two before line
+// s, when s says how it went and names no version of its own. It says
+// whether it told one.
+func (x *Extractor) pendingStory(s string, n int) bool {
+	p := x.story.pending
+	if !p.ev.set || n-p.ev.line > maxPendingGap || reStoryAnon.MatchString(s) {
+		return false
+	}
+	pol := storyOutcome(s, 0)
+	if pol == 0 || reStoryUnfixed.MatchString(s) {
+		return false
+	}
+	good, bad := p.taken, p.left
+	if pol < 0 {
+		good, bad = p.left, p.taken
+	}
+	x.tellStory(p.component, good, bad, p.ev, p.ev, p.ev)
+	return true
 }
 
 // storySides is the version of vers that line s says works and the one it
@@ -345,6 +418,9 @@ func storySides(s string, vers []verAt) (good, bad string) {
 		if from[v.at] {
 			pol = -pol
 		}
+		if workedAt(s, v.at) {
+			pol = 1
+		}
 		// A version the line has already said fails does not also work
 		// ("after version B5298 ... Before that, everything was
 		// normal.On flight B5298, I was unable ..."), nor the reverse.
@@ -356,6 +432,14 @@ func storySides(s string, vers []verAt) (good, bad string) {
 		}
 	}
 	return good, bad
+}
+
+// workedAt says whether line s says, right before offset at, that the
+// version there used to work (reStoryWorkedAt), not denied.
+func workedAt(s string, at int) bool {
+	before := s[max(0, at-64):at]
+	m := reStoryWorkedAt.FindStringIndex(before)
+	return m != nil && !reStoryWorkedNot.MatchString(before[:m[0]])
 }
 
 // fromToStory reads line s for a story whose component goes unnamed,
@@ -378,6 +462,9 @@ func (x *Extractor) fromToStory(s string, n int, raw string) bool {
 	good, bad := left, taken
 	switch {
 	case pol == 0:
+		var e event
+		e.mark(n, raw)
+		x.pendChange("", s, e)
 		return false
 	case pol > 0:
 		good, bad = taken, left
