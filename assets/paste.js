@@ -1077,12 +1077,18 @@
   // versions whose outcome the next line or two says.
   var MAX_PENDING_GAP = 2;
   X.pendChange = function (comp, s, e) {
-    var m = RE.storyFromTo.exec(s);
-    if (!m || !RE.storyChange.test(s) || RE.storyAdvice.test(s)) { return; }
-    var left = m[1], taken = m[2];
-    if (left.indexOf(".") < 0 || taken.indexOf(".") < 0 || versionCmp(left, taken) === 0) { return; }
-    this.story.pending = { component: comp, left: left, taken: taken, ev: e };
+    var c = fromToChange(s);
+    if (!c || RE.storyAdvice.test(s)) { return; }
+    this.story.pending = { component: comp, left: c.left, taken: c.taken, ev: e };
   };
+  // fromToChange mirrors verstory.go's: the change from one version to another a line says.
+  function fromToChange(s) {
+    var m = RE.storyFromTo.exec(s);
+    if (!m || !RE.storyChange.test(s)) { return null; }
+    var left = m[1], taken = m[2];
+    if (left.indexOf(".") < 0 || taken.indexOf(".") < 0 || versionCmp(left, taken) === 0) { return null; }
+    return { left: left, taken: taken, takenAt: m.index + m[0].lastIndexOf(taken) };
+  }
   X.pendingStory = function (s, n) {
     var p = this.story.pending;
     if (!p || n - p.ev.line > MAX_PENDING_GAP || RE.storyAnon.test(s)) { return false; }
@@ -1149,15 +1155,13 @@
   // fromToStory mirrors verstory.go's: a change between two versions of
   // a component left unnamed, and what it did.
   X.fromToStory = function (s, n, raw) {
-    var m = RE.storyFromTo.exec(s);
-    if (!m || !RE.storyChange.test(s)) { return false; }
-    var left = m[1], taken = m[2], takenAt = m.index + m[0].lastIndexOf(taken);
-    if (left.indexOf(".") < 0 || taken.indexOf(".") < 0 || versionCmp(left, taken) === 0) { return false; }
-    var pol = storyOutcome(s, takenAt);
-    if (pol === 0) { var pe = ev(); mark(pe, n, raw); this.pendChange("", s, pe); return false; }
-    var good = pol > 0 ? taken : left, bad = pol > 0 ? left : taken, e = ev();
+    var c = fromToChange(s);
+    if (!c) { return false; }
+    var e = ev();
     mark(e, n, raw);
-    this.tellStory("", good, bad, e, e, e);
+    var pol = storyOutcome(s, c.takenAt);
+    if (pol === 0) { this.pendChange("", s, e); return false; }
+    this.tellStory("", pol > 0 ? c.taken : c.left, pol > 0 ? c.left : c.taken, e, e, e);
     return true;
   };
   // bareStory mirrors verstory.go's: a story that names no version.

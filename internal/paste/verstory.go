@@ -74,7 +74,7 @@ var (
 	reStoryDenied = pattern("storyDenied", `(?i)(?:\bnot|\bnever|n't|\bno|\bwithout|\bzero)\s(?:\w{1,12}\s){0,3}(?:hang|hung|stuck|freez|froze|deadlock|fail|crash|break|broke|slow|error|segfault|regress|corrupt|degrad|issue|problem|bug)|没有?问题|不会?卡`)
 	reStoryFix    = pattern("storyFix", `(?i)\b(?:fix(?:es|ed)?|solve[sd]?|resolve[sd]?|help(?:s|ed)?|cured?|avoid(?:s|ed)?|(?:is|are|was|were) gone|disappear(?:s|ed)?|went away|goes away)\b|解决`)
 	reStoryGood   = pattern("storyGood", `(?i)\b(?:works?|worked|working|fine|perfectly|pass(?:es|ed)?|complete[sd]?|ok|okay|normal(?:ly)?|succeed\w{0,3}|success\w{0,4})\b|正常|可以|:white_check_mark:|:heavy_check_mark:|✅|✔`)
-	reStoryNone   = pattern("storyNone", `(?i)(?:\bnot|\bnever|n't|\bno)\s(?:\w{1,12}\s)?(?:fix|solve|resolve|help|change|make a difference)|\bstill\b|\bsame (?:issue|problem|error|hang|result|behaviou?r)|\b(?:if|whether)\b|还是|仍然`)
+	reStoryNone   = pattern("storyNone", storyUnfixedSrc+`|(?:\bnot|\bnever|n't|\bno)\s(?:\w{1,12}\s)?change|\b(?:if|whether)\b`)
 	// A story that names no version: "after the upgrade it hangs",
 	// "downgrading fixed it", "the new version broke it", "works on the
 	// old image". The change must be one of versions (an upgrade, a
@@ -112,7 +112,7 @@ var (
 	// A change said not to have cured it: "I have updated to 0.8.2
 	// version. But seems this issue is not solved" (hiyouga/EasyR1#198):
 	// both versions fail, and no story is told.
-	reStoryUnfixed = pattern("storyUnfixed", `(?i)(?:\bnot|\bnever|n't|\bno)\s(?:\w{1,12}\s)?(?:fix|solve|resolve|help|make a difference)|\bstill\b|\bsame (?:issue|problem|error|hang|result|behaviou?r)|还是|仍然|依然|没有?解决`)
+	reStoryUnfixed = pattern("storyUnfixed", storyUnfixedSrc)
 	// A component named without its version, on the story's line.
 	reStoryCompWord = pattern("storyCompWord", `(?i)\b(`+storyCompNames+`)\b`)
 	// A component named elsewhere: installed by pip, conda or apt, or the
@@ -124,6 +124,12 @@ var (
 	// 2.3"); "after training" is none.
 	reStoryChange = pattern("storyChange", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|updat\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}|pinn(?:ed|ing)|pin|switch\w{0,3}(?: back)? to|went back to|go(?:ing)? back to|mov(?:e|ed|ing) from|went from|going from)\b|\bsince\s(?:[\w-]{1,16}\s)?v?\d|升级|降级|回退`)
 )
+
+// storyUnfixedSrc is a fix denied, "still" or "same issue": of a change,
+// that it did not cure the trouble (reStoryUnfixed); of a clause, that it
+// says nothing of its version (reStoryNone). Its leading (?i) holds for
+// what reStoryNone adds after it.
+const storyUnfixedSrc = `(?i)(?:\bnot|\bnever|n't|\bno)\s(?:\w{1,12}\s)?(?:fix|solve|resolve|help|make a difference)|\bstill\b|\bsame (?:issue|problem|error|hang|result|behaviou?r)|还是|仍然|依然|没有?解决`
 
 // storyWords are the words, as written, one of which every line the story
 // reader acts on holds: the change or the outcome of a comparison, or a
@@ -344,15 +350,27 @@ func (x *Extractor) storyLine(s string, n int, raw string) {
 // pendChange keeps the change from one version to another that line s
 // says, with its outcome unsaid, for the lines after it (pendingStory).
 func (x *Extractor) pendChange(comp, s string, e event) {
-	m := reStoryFromTo.FindStringSubmatchIndex(s)
-	if m == nil || !reStoryChange.MatchString(s) || reStoryAdvice.MatchString(s) {
-		return
-	}
-	left, taken := s[m[2]:m[3]], s[m[4]:m[5]]
-	if !strings.Contains(left, ".") || !strings.Contains(taken, ".") || rules.CompareVersions(left, taken) == 0 {
+	left, taken, _, ok := fromToChange(s)
+	if !ok || reStoryAdvice.MatchString(s) {
 		return
 	}
 	x.story.pending = pendingChange{component: comp, left: left, taken: taken, ev: e}
+}
+
+// fromToChange is the change from one version to another that line s
+// says (reStoryFromTo, with a change word): the version left, the one
+// taken and the offset of the one taken. Both have a dot, so that "from 2
+// to 4 GPUs" is none.
+func fromToChange(s string) (left, taken string, takenAt int, ok bool) {
+	m := reStoryFromTo.FindStringSubmatchIndex(s)
+	if m == nil || !reStoryChange.MatchString(s) {
+		return "", "", 0, false
+	}
+	left, taken = s[m[2]:m[3]], s[m[4]:m[5]]
+	if !strings.Contains(left, ".") || !strings.Contains(taken, ".") || rules.CompareVersions(left, taken) == 0 {
+		return "", "", 0, false
+	}
+	return left, taken, m[4], true
 }
 
 // pendingStory tells the story of a change said a line or two before line
@@ -450,27 +468,20 @@ func workedAt(s string, at int) bool {
 // Both versions have a dot, so that "from 2 to 4 GPUs" is none. It says
 // whether it told the story.
 func (x *Extractor) fromToStory(s string, n int, raw string) bool {
-	m := reStoryFromTo.FindStringSubmatchIndex(s)
-	if m == nil || !reStoryChange.MatchString(s) {
+	left, taken, takenAt, ok := fromToChange(s)
+	if !ok {
 		return false
 	}
-	left, taken := s[m[2]:m[3]], s[m[4]:m[5]]
-	if !strings.Contains(left, ".") || !strings.Contains(taken, ".") || rules.CompareVersions(left, taken) == 0 {
-		return false
-	}
-	pol := storyOutcome(s, m[4])
+	var e event
+	e.mark(n, raw)
 	good, bad := left, taken
-	switch {
+	switch pol := storyOutcome(s, takenAt); {
 	case pol == 0:
-		var e event
-		e.mark(n, raw)
 		x.pendChange("", s, e)
 		return false
 	case pol > 0:
 		good, bad = taken, left
 	}
-	var e event
-	e.mark(n, raw)
 	x.tellStory("", good, bad, e, e, e)
 	return true
 }
