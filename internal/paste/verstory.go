@@ -80,7 +80,13 @@ var (
 	// old image". The change must be one of versions (an upgrade, a
 	// downgrade, a rollback, a new or old release, an update of a
 	// component): "after updating my code" is none.
-	reStoryBare = pattern("storyBare", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}\s(?:back\s)?to|(?:new|newer|newest|latest|recent|old|older|previous)\s(?:\w{1,12}\s)?(?:versions?|releases?|images?|drivers?|builds?|containers?|wheels?)|(?:drivers?|nccl|cuda|torch|pytorch|vllm)\supdates?|updat\w{1,4}\s(?:the\s|my\s|our\s)?(?:nvidia\s)?(?:drivers?|nccl|cuda|torch|pytorch|vllm))\b|升级|降级|回退|旧版本|新版本`)
+	reStoryBare = pattern("storyBare", `(?i)\b(?:upgrad\w{1,4}|downgrad\w{1,4}|roll(?:ed|ing)?[ -]?back|rollback|revert\w{0,3}\s(?:back\s)?to|(?:new|newer|newest|latest|recent|old|older|previous)\s(?:\w{1,12}\s)?(?:versions?|releases?|images?|drivers?|builds?|containers?|wheels?)|(?:drivers?|nccl|cuda|torch|pytorch|vllm)\supdates?|updat\w{1,4}\s(?:the\s|my\s|our\s)?(?:nvidia\s)?(?:drivers?|nccl|cuda|torch|pytorch|vllm)|`+
+		// An update said as a noun, of what the line does not always name:
+		// "Latest ComfyUI update broke the nodes" (pollockjj/ComfyUI-MultiGPU
+		// #148), "after an update my gpus work worse", "an automatical update
+		// of linux-modules-nvidia-440-...:amd64 driver" (pytorch/pytorch
+		// #44171).
+		`(?:newest|latest|recent|last)\s(?:[\w.-]{1,20}\s)?updates?|\bafter\s(?:the|an?|this|that)\s(?:[\w.-]{1,20}\s)?updates?|updates?\s(?:of|to)\s(?:the\s)?(?:\S{1,60}\s){0,2}?(?:nvidia\s)?(?:drivers?|nccl|cuda|torch|pytorch|vllm))\b|升级|降级|回退|旧版本|新版本`)
 	// A regression found in the code's history rather than between two
 	// installed versions: a bisection ("I bisected it to PR #3110", "git
 	// bisect points at ..."), the first bad commit or build named, a change
@@ -99,7 +105,10 @@ var (
 	// downgraded") or a PCIe link trained below its best, as lspci marks it
 	// ("LnkSta: Speed 2.5GT/s (downgraded)"), or what a program updates in
 	// another ("updates the vllm weights", OpenRLHF/OpenRLHF#660).
-	reStoryNotRelease = pattern("storyNotRelease", `(?i)\b(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?|bandwidth|performance|speed|throughput|latency)\s(?:\w{1,12}\s){0,2}(?:upgrad|downgrad)\w{0,4}|\b(?:upgrad|downgrad)\w{0,4}\s(?:the\s|my\s|our\s)?(?:system\s)?(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?)\b|\(downgraded\)|\bLnk(?:Sta|Cap)2?:|\bupdat\w{1,4}\s(?:the\s|my\s|our\s)?(?:vllm|torch|pytorch|nccl|cuda)\s(?:weights?|models?|engines?|workers?|param\w{0,8}|tensors?|buffers?|caches?|state|ranks?)\b`)
+	reStoryNotRelease = pattern("storyNotRelease", `(?i)\b(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?|bandwidth|performance|speed|throughput|latency)\s(?:\w{1,12}\s){0,2}(?:upgrad|downgrad)\w{0,4}|\b(?:upgrad|downgrad)\w{0,4}\s(?:the\s|my\s|our\s)?(?:system\s)?(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?)\b|\(downgraded\)|\bLnk(?:Sta|Cap)2?:|\bupdat\w{1,4}\s(?:the\s|my\s|our\s)?(?:vllm|torch|pytorch|nccl|cuda)\s(?:weights?|models?|engines?|workers?|param\w{0,8}|tensors?|buffers?|caches?|state|ranks?)\b|`+
+		// A training step's update, not a release's: "after the weight
+		// update", "the last gradient update".
+		`\b(?:weights?|param\w{0,8}|gradients?|grads?|model|optimizer|policy|actor|critic|parameter[- ]server|ema|step)\supdates?\b`)
 	// Advice, a plan or a question is no story: "try downgrading",
 	// "should I upgrade?", "please update the driver".
 	reStoryAdvice = pattern("storyAdvice", `(?i)\b(?:try|should|could|would|recommend\w{0,3}|suggest\w{0,3}|please|maybe|might|plan\w{0,3}|going to|will|want to|need to|have to|consider\w{0,3})\b|\?|建议|是否`)
