@@ -88,3 +88,27 @@ func TestRepeatedLinesAreOneMessage(t *testing.T) {
 		t.Errorf("%d errors and %d notes from two messages repeated 500 times", sum.Errors, sum.Notes)
 	}
 }
+
+// Every entry's signature, pasted as the software printed it (over several
+// lines where it did), is recognized by a pattern as that entry, or as the
+// error inside a layer's line (composed): a pattern that only a signature
+// joined into one line matches would leave the real output to the words
+// alone.
+func TestEverySignatureIsRecognizedAsPrinted(t *testing.T) {
+	s := repoSite(t)
+	for _, e := range s.KB.Entries {
+		msgs, _, err := diagnose(io.Discard, s, strings.NewReader(e.Signature+"\n"), nil, Options{Lang: "en"}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, m := range msgs {
+			for _, c := range m.Causes {
+				found = found || !m.ByWords && c.ID == e.ID
+			}
+		}
+		if !found {
+			t.Errorf("%s: its signature %q is not recognized as it", e.ID, e.Signature)
+		}
+	}
+}
