@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, lossZero: ev(), zero2: ev(), atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), mixed: ev(), power: ev(), powerGPUs: false, several: false, riser: ev(), lost: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, lossZero: ev(), zero2: ev(), atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), mixed: ev(), power: ev(), powerGPUs: false, several: false, riser: ev(), lost: ev(), oom: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(), splitTensor: ev(),
@@ -667,6 +667,7 @@
     }
     if (!p.riser.set && containsAny(s, T.words.riser) && s.indexOf("NCCL") < 0 && RE.riser.test(s) && !RE.riserNot.test(s)) { mark(p.riser, n, raw); }
     if (!p.lost.set && containsAny(s, T.words.gpuLost) && !containsAny(s, T.words.gpuLostSkip) && RE.gpuLost.test(s) && !RE.gpuLostNot.test(s)) { mark(p.lost, n, raw); }
+    if (!p.oom.set && containsAny(s, T.words.oom) && !containsAny(s, T.words.oomSkip) && RE.oomSaid.test(s) && !RE.oomNot.test(s)) { mark(p.oom, n, raw); }
     if (containsAny(s, T.words.lossNaN) && s.indexOf("NCCL INFO") < 0 && RE.lossNaN.test(s) && !RE.lossNaNNot.test(s)) {
       if (!p.lossNaN.set) { mark(p.lossNaN, n, raw); }
       p.nanPairs = p.nanPairs || RE.nanPairs.test(s);

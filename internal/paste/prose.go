@@ -307,6 +307,17 @@ var (
 	// the driver's and NVML's own lines are read by their entries.
 	reGPULost    = pattern("gpuLost", `(?i)\b(?:gpus?|cards?|devices?)\s(?:#?\d{1,2}\s)?(?:is|was|were|are|being|got|gets|has been|had been|have been)\s(?:\w{1,12}\s)?lost\b|\b(?:fell|fallen|falls|fall|falling)\s(?:off|out of)\s(?:the\s)?(?:pci-?e?\s)?bus\b|\b(?:gpus?|cards?)\s(?:#?\d{1,2}\s)?(?:(?:then|suddenly|just|randomly|sometimes|eventually|completely|simply|also|has|had|have)\s){0,2}(?:disappear(?:s|ed|ing)?|vanish(?:es|ed|ing)?|(?:goes|went|gone) missing|drops? out|dropped out|drops? off|dropped off)\b|\blost\s(?:a|one|two|the|its|their|his|her)\s(?:of\s(?:its|the|my|our|their)\s)?(?:\w{1,12}\s)?(?:gpus?|cards?)\b|掉卡|(?:显卡|gpu|卡)(?:突然|直接|就)?(?:掉了|消失|丢失|不见了)`)
 	reGPULostNot = pattern("gpuLostNot", `(?i)(?:\bnot|\bnever|\bno|n't|\bwithout)\s(?:\w{1,12}\s){0,2}(?:lost|fall|fell|fallen|disappear|vanish|drop)`)
+	// GPU memory said to run out, in words: "finetuned with 2 card A00 and
+	// got error CUDA OOM" (zhangfaen/finetune-Qwen2-VL#19), "it gives a OOM
+	// error" (Tencent-Hunyuan/HunyuanVideo-I2V#41), "causing an out of
+	// memory issue" (triton-inference-server/server#7255), "显存不足". The
+	// error line itself is its entry's; a denial ("not running out of
+	// memory", "to prevent oom", "no panic/oops/OOM"), the host's memory
+	// ("CPU OOM", "unified-memory OOM", a container's memory limit
+	// "causing a OOM issue", awslabs/awsome-distributed-ai#312) and the
+	// kernel's OOM killer (or a watchdog named "anti-oom") are none.
+	reOOMSaid = pattern("oomSaid", `(?i)(?:^|[^\w-])(?:oom(?:'?ing|s)?|out[ -]of[ -](?:gpu[ -]|device[ -]|cuda[ -]|video[ -])?memory)\b|显存不足|显存不够|爆显存|显存溢出|显存爆了`)
+	reOOMNot  = pattern("oomNot", `(?i)(?:\bnot|\bnever|\bno|n't|\bwithout|\bprevent\w{0,3}|\bavoid\w{0,3}|\bcpu|\bhost|\bram|\bsystem|\bunified[- ]memory|\bswap)[\s/,]{1,3}(?:[\w']{1,12}[\s/,]{1,3}){0,3}(?:oom|out[ -]of[ -]memory)|\bcontainers?\b.{0,60}\b(?:oom|out[ -]of[ -]memory)|\boom[-_ ]?kill|\bout[ -]of[ -](?:host|cpu|system)[ -]memory|没有(?:出现)?(?:显存不足|爆显存)`)
 	reRiserNot   = pattern("riserNot", `(?i)(?:\bno|\bwithout|\bnot using|\bnever used|n't use)\s(?:\w{1,12}\s)?(?:risers?|extension|extender)`)
 	// Several GPUs named on the line that says so ("with both cards
 	// inserted", "two GPUs").
@@ -666,6 +677,13 @@ var gpuLostWords = []string{"lost", "LOST", "ff the bus", "FF THE BUS", "ut of t
 
 var gpuLostSkip = []string{"NCCL", "NVRM", "Xid", "nvml", "Unable to determine"}
 
+// oomWords are the words, as written, one of which every match of
+// reOOMSaid holds; oomSkip mark the lines of the entries' own messages.
+var oomWords = []string{"OOM", "oom", "Oom", "out of memory", "Out of memory", "OUT OF MEMORY", "out-of-memory", "Out-of-memory", "out of GPU memory", "out of gpu memory",
+	"out of device memory", "out of CUDA memory", "out of cuda memory", "out of video memory", "显存"}
+
+var oomSkip = []string{"NCCL INFO", "Tried to allocate", "CUDA error: out of memory", "cuda runtime error (2)", "OutOfMemoryError"}
+
 // distWords are the words one of which every match of reDistCall holds.
 var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barrier(", "torch/distributed", "torch.distributed", "dist.", "deepspeed"}
 
@@ -690,6 +708,7 @@ type prose struct {
 	several   bool  // a line names several GPUs (reSeveralGPUs)
 	riser     event // a line that says a GPU sits on a riser or extension cable
 	lost      event // a line that says a GPU was lost, fell off the bus or went from the machine
+	oom       event // a line that says GPU memory ran out (reOOMSaid)
 	lossNaN   event // a line that says the loss became NaN
 	lossZero  event // a line that says or shows the loss fell to 0
 	zero2     event // a line that names DeepSpeed's ZeRO stage 2 or the settings of its reduction (reZeRO2)
@@ -817,6 +836,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.lost.set && containsAny(s, gpuLostWords...) && !containsAny(s, gpuLostSkip...) && reGPULost.MatchString(s) && !reGPULostNot.MatchString(s) {
 		p.lost.mark(n, raw)
+	}
+	if !p.oom.set && containsAny(s, oomWords...) && !containsAny(s, oomSkip...) && reOOMSaid.MatchString(s) && !reOOMNot.MatchString(s) {
+		p.oom.mark(n, raw)
 	}
 	if containsAny(s, lossNaNWords...) && !strings.Contains(s, "NCCL INFO") && reLossNaN.MatchString(s) && !reLossNaNNot.MatchString(s) {
 		if !p.lossNaN.set {
@@ -1046,6 +1068,7 @@ var proseFactRows = []proseFact{
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"gpu.lost", 1, Said, "lost", func(p *prose) event { return p.lost }, ""},
+	{"memory.oom", 1, Said, "oom", func(p *prose) event { return p.oom }, ""},
 	{"loss.nan", 1, Said, "lossNaN", func(p *prose) event { return p.lossNaN }, "nanNotPaired"},
 	{"loss.zero", 1, Said, "lossZero", func(p *prose) event { return p.lossZero }, ""},
 	{"deepspeed.zero2", 1, "DeepSpeed's settings", "zero2", func(p *prose) event { return p.zero2 }, ""},

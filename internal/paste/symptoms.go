@@ -631,6 +631,9 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"devices.mixed", "devices.mixed"},
 	// llama.cpp's tensor split mode named: its own faults, not the link's.
 	{"llamacpp.split_tensor", "llamacpp.split_tensor"},
+	// GPU memory said to run out, in words: the program's sizing or
+	// placement, after what a hang or a slow run calls for.
+	{"memory.oom", "memory.oom"},
 	{"gpu.unwanted_use", "gpu.unwanted_use"},
 	// A GeForce card named: the likeliest reason when nothing else is shown.
 	{"gpu.consumer", "gpu.consumer"},

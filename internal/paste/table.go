@@ -136,6 +136,7 @@ func Table() []byte {
 	t.Words["cudaBuild"] = cudaBuildWords
 	t.Words["riser"] = riserWords
 	t.Words["gpuLost"], t.Words["gpuLostSkip"] = gpuLostWords, gpuLostSkip
+	t.Words["oom"], t.Words["oomSkip"] = oomWords, oomSkip
 	t.Words["several"] = severalWords
 	t.Words["spin"] = spinWords
 	t.Words["lossNaN"] = lossNaNWords

@@ -28,7 +28,7 @@ var factNames = []string{"gpu.count", "gpu.arch", "p2p.all_pairs_ok", "p2p.block
 	"p2p.test.ran", "p2p.test.data_ok", "p2p.test.failed_pairs", "p2p.test.slow_pairs", "p2p.test.ipc_ok", "p2p.test.timeouts", "p2p.test.enable_error",
 	"nccl.tests.wrong", "nccl.tests.busbw", "p2p.waived", "gpu.bar1_mib", "gpu.bar1_small", "nccl.stopped_after_init", "hang.at_init", "hang.later", "hang.first", "nodes.multi_only", "ranks.diverge", "launch.master_loopback", "p2p.off_works", "storage.node_local", "launch.second_job", "train.metric_by_gpus", "run.training", "gpu.unwanted_use", "devices.mixed", "output.close", "host.power_loss", "pcie.riser", "gpu.lost", "model.split", "p2p.copy_zeros", "p2p.link_gbs", "p2p.bw_below_link",
 	"nccl.tests.busbw_peak", "nccl.tests.link_gbs", "nccl.tests.busbw_pct", "nccl.tests.nvlink", "nccl.tests.small_sizes",
-	"hang.seen", "hang.said", "output.wrong", "loss.nan", "loss.zero", "deepspeed.zero2", "container.p2p", "cpu.amd", "cpu.sockets", "perf.slow", "shm.small", "fabricmanager.down", "nvls.none", "windows.distributed", "perf.vs_headline",
+	"hang.seen", "hang.said", "memory.oom", "output.wrong", "loss.nan", "loss.zero", "deepspeed.zero2", "container.p2p", "cpu.amd", "cpu.sockets", "perf.slow", "shm.small", "fabricmanager.down", "nvls.none", "windows.distributed", "perf.vs_headline",
 	"nccl.nvls", "allreduce.custom",
 	"perf.no_speedup", "perf.dataparallel", "ranks.same_gpu", "topo.known",
 	"p2p.already_enabled", "ibverbs.warning", "fabric.not_supported", "nccl.tests.error_column",

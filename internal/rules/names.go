@@ -116,6 +116,7 @@ var displayNames = map[string]words{
 	"output.close":            {"results that differ by rounding-sized amounts, or said to differ between one GPU and several", "结果只差舍入量级，或据说在单卡与多卡之间不同"},
 	"host.power_loss":         {"the whole machine reboots or powers off under load", "整机在负载下重启或断电"},
 	"gpu.lost":                {"a GPU lost, fallen off the bus or gone from the machine, said in words", "据称某块 GPU 丢失、从总线上掉线或从机器中消失"},
+	"memory.oom":              {"GPU memory said to run out (OOM), in words", "据称 GPU 显存不足（OOM）"},
 	"pcie.riser":              {"riser or extension cable", "转接线或延长线"},
 	"model.split":             {"a model split over several GPUs (device_map)", "模型拆分到多块 GPU 上"},
 	"p2p.copy_zeros":          {"GPU-to-GPU copy came back as zeros", "GPU 间拷贝得到全零"},

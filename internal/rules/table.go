@@ -29,7 +29,7 @@ var pasteSources = []pasteSource{
 	{Paste: "nvidia-smi topo -p2p r", Facts: []string{"p2p.all_pairs_ok", "p2p.blocked_pairs"}},
 	{Paste: "nvidia-smi topo -m", Facts: []string{"nvlink.present", "nvswitch.present", "topo.sys_pairs", "topo.known"}},
 	// nvidia-smi's process table shows which GPUs a job's processes use.
-	{Paste: "nvidia-smi", Facts: []string{"gpu.unwanted_use"}},
+	{Paste: "nvidia-smi", Facts: []string{"gpu.unwanted_use", "memory.oom"}},
 	{Paste: "nvidia-smi -L", Facts: []string{"gpu.count", "mig.enabled", "gpu.consumer", "gpu.arch"}},
 	{Paste: "rocm-smi --showproductname", Facts: []string{"gpu.amd"}},
 	{Paste: "nvidia-smi", Facts: []string{"driver.version", "cuda.driver"}},
