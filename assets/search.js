@@ -1261,7 +1261,17 @@
         if (composed.some(function (c) { return c.causes.length > 0; })) { return results; }
         // Error lines: those that say only that something hung are answered
         // with what explains the hang first (hangFirst).
-        if (matched.some(function (r) { return !notes[r.id] && !r.shape; })) { return hangExplains(q, lang).then(function (h) { hang = h; return results; }); }
+        // A version said to work set against one said to fail names their
+        // cause too: its entries come first (diagnose's storyBeside).
+        if (matched.some(function (r) { return !notes[r.id] && !r.shape; })) {
+          return hangExplains(q, lang).then(function (h) {
+            hang = h;
+            return symptomLines(q, lang, matched.some(function (r) { return notes[r.id]; }));
+          }).then(function (s) {
+            symptoms = s.filter(function (m) { return m.fact === "version.regression"; });
+            return results;
+          });
+        }
         return symptomLines(q, lang, matched.some(function (r) { return notes[r.id]; })).then(function (s) { symptoms = s; return results; });
       });
     }).then(function (results) {

@@ -506,6 +506,22 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 			}
 		}
 	}
+	if o.Paste != nil && !o.Follow && storyBeside(errs, o.Paste.Facts()) {
+		// A version said to work set against one said to fail names the
+		// cause of the error lines too (paste.Explains): the entries it
+		// calls for come first, as they do beside a hang or a slow run. On
+		// the report sets, such stories beside a recognized line were a
+		// regression between releases in each case the answer changed.
+		sym, err := symptoms(s, o.Paste.Facts(), facts, o, len(notes) > 0, pathShown(words, o.Paste.Facts()))
+		if err != nil {
+			return nil, sum, err
+		}
+		for _, m := range sym {
+			if m.symptom == "version.regression" {
+				errs = append([]Message{m}, errs...)
+			}
+		}
+	}
 	sum = Summary{Errors: len(errs), Notes: len(notes)}
 	if len(errs)+len(notes) == 0 {
 		// Nothing recognized: the entries closest to its words, in a
@@ -644,4 +660,22 @@ func allBare(errs []Message) bool {
 		}
 	}
 	return len(errs) > 0
+}
+
+// storyBeside says whether the paste's facts tell a version story
+// (version.regression) beside error lines that entries name: the symptoms
+// did not answer them (only lines composed from their parts that no cause
+// answers leave them to), and no composed line has causes of its own.
+func storyBeside(errs []Message, pasted []paste.Fact) bool {
+	named := false
+	for _, m := range errs {
+		if m.Composed && len(m.Causes) > 0 {
+			return false
+		}
+		named = named || !m.Composed && !m.shape
+	}
+	if !named {
+		return false
+	}
+	return slices.ContainsFunc(pasted, func(f paste.Fact) bool { return f.Name == "version.regression" && f.Value == "true" })
 }
