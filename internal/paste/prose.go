@@ -316,9 +316,9 @@ var (
 	// ("CPU OOM", "unified-memory OOM", a container's memory limit
 	// "causing a OOM issue", awslabs/awsome-distributed-ai#312) and the
 	// kernel's OOM killer (or a watchdog named "anti-oom") are none.
-	reOOMSaid = pattern("oomSaid", `(?i)(?:^|[^\w-])(?:oom(?:'?ing|s)?|out[ -]of[ -](?:gpu[ -]|device[ -]|cuda[ -]|video[ -])?memory)\b|显存不足|显存不够|爆显存|显存溢出|显存爆了`)
-	reOOMNot  = pattern("oomNot", `(?i)(?:\bnot|\bnever|\bno|n't|\bwithout|\bprevent\w{0,3}|\bavoid\w{0,3}|\bcpu|\bhost|\bram|\bsystem|\bunified[- ]memory|\bswap)[\s/,]{1,3}(?:[\w']{1,12}[\s/,]{1,3}){0,3}(?:oom|out[ -]of[ -]memory)|\bcontainers?\b.{0,60}\b(?:oom|out[ -]of[ -]memory)|\boom[-_ ]?kill|\bout[ -]of[ -](?:host|cpu|system)[ -]memory|没有(?:出现)?(?:显存不足|爆显存)`)
-	reRiserNot   = pattern("riserNot", `(?i)(?:\bno|\bwithout|\bnot using|\bnever used|n't use)\s(?:\w{1,12}\s)?(?:risers?|extension|extender)`)
+	reOOMSaid  = pattern("oomSaid", `(?i)(?:^|[^\w-])(?:oom(?:'?ing|s)?|out[ -]of[ -](?:gpu[ -]|device[ -]|cuda[ -]|video[ -])?memory)\b|显存不足|显存不够|爆显存|显存溢出|显存爆了`)
+	reOOMNot   = pattern("oomNot", `(?i)(?:\bnot|\bnever|\bno|n't|\bwithout|\bprevent\w{0,3}|\bavoid\w{0,3}|\bcpu|\bhost|\bram|\bsystem|\bunified[- ]memory|\bswap)[\s/,]{1,3}(?:[\w']{1,12}[\s/,]{1,3}){0,3}(?:oom|out[ -]of[ -]memory)|\bcontainers?\b.{0,60}\b(?:oom|out[ -]of[ -]memory)|\boom[-_ ]?kill|\bout[ -]of[ -](?:host|cpu|system)[ -]memory|没有(?:出现)?(?:显存不足|爆显存)`)
+	reRiserNot = pattern("riserNot", `(?i)(?:\bno|\bwithout|\bnot using|\bnever used|n't use)\s(?:\w{1,12}\s)?(?:risers?|extension|extender)`)
 	// Several GPUs named on the line that says so ("with both cards
 	// inserted", "two GPUs").
 	reBothGPUs = pattern("bothGPUs", `(?i)\bboth\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|\b(?:two|2|three|3|four|4|multiple|several)\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|两张卡|双卡|多卡`)
