@@ -512,6 +512,8 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 		// calls for come first, as they do beside a hang or a slow run. On
 		// the report sets, such stories beside a recognized line were a
 		// regression between releases in each case the answer changed.
+		// A followed log has written its lines as they came, before the
+		// story was known: it gets none.
 		sym, err := symptoms(s, o.Paste.Facts(), facts, o, len(notes) > 0, pathShown(words, o.Paste.Facts()))
 		if err != nil {
 			return nil, sum, err

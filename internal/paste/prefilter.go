@@ -78,7 +78,7 @@ const (
 	prosePlatform                 // where the GPUs run, said (platform.go)
 	hangLine                      // a collective, a set-up or a barrier timed out (hangline.go)
 	proseInit                     // the launch printing the process group's set-up (reInitLog)
-	prosePower                    // the whole machine rebooting or powering off (reHostReset), a riser or extension cable said (reRiser), a GPU said lost (reGPULost), several GPUs named (reSeveralGPUs): rare words
+	prosePower                    // the whole machine rebooting or powering off (reHostReset), a riser or extension cable said (reRiser), a GPU said lost (reGPULost), GPU memory said to run out (reOOMSaid), several GPUs named (reSeveralGPUs): rare words
 	cudaBuild                     // the CUDA of a build, a compute capability (cudabuild.go)
 	proseTraining                 // a training run said or shown (reTraining)
 	proseLossNaN                  // a loss said to become NaN (reLossNaN) or 0 (reLossZero), DeepSpeed's ZeRO stage 2 (reZeRO2)
@@ -214,6 +214,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(hostResetWords, prosePower)...)
 	out = append(out, wordTriggers(riserWords, prosePower)...)
 	out = append(out, wordTriggers(gpuLostWords, prosePower)...)
+	out = append(out, wordTriggers(oomWords, prosePower)...)
 	out = append(out, wordTriggers(severalWords, prosePower)...)
 	// A hang told by utilization and power reads as the hang lines do.
 	out = append(out, wordTriggers(spinWords, proseHang)...)
@@ -493,7 +494,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		// master address is the local host (reMasterLoopback).
 		return x.prose.oneNode.set && x.prose.multiFail.set && x.prose.loopback.set && x.prose.nodeLocal.set && x.prose.second.set || x.marks&markNCCLInfo != 0
 	case prosePower:
-		return x.prose.power.set && x.prose.riser.set && x.prose.lost.set && x.prose.several || x.marks&markNCCLInfo != 0
+		return x.prose.power.set && x.prose.riser.set && x.prose.lost.set && x.prose.oom.set && x.prose.several || x.marks&markNCCLInfo != 0
 	case distCall:
 		return x.prose.dist
 	case proseWrong:

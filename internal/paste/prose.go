@@ -679,8 +679,7 @@ var gpuLostSkip = []string{"NCCL", "NVRM", "Xid", "nvml", "Unable to determine"}
 
 // oomWords are the words, as written, one of which every match of
 // reOOMSaid holds; oomSkip mark the lines of the entries' own messages.
-var oomWords = []string{"OOM", "oom", "Oom", "out of memory", "Out of memory", "OUT OF MEMORY", "out-of-memory", "Out-of-memory", "out of GPU memory", "out of gpu memory",
-	"out of device memory", "out of CUDA memory", "out of cuda memory", "out of video memory", "显存"}
+var oomWords = []string{"OOM", "oom", "Oom", "ut of", "ut Of", "UT OF", "Ut of", "Ut Of", "ut-of", "ut-Of", "UT-OF", "显存"}
 
 var oomSkip = []string{"NCCL INFO", "Tried to allocate", "CUDA error: out of memory", "cuda runtime error (2)", "OutOfMemoryError"}
 
