@@ -295,6 +295,21 @@
   }
   var TEST_TYPES = ["float", "half", "double", "int8", "int32", "int64", "f8e"];
   function containsAny(s, words) { for (var i = 0; i < words.length; i++) { if (s.indexOf(words[i]) >= 0) { return true; } } return false; }
+  // saidIn: re matches a sentence of s that not does not (paste.saidIn).
+  var SENTENCE_END = global("sentenceEnd");
+  function saidIn(s, re, not) {
+    var at = 0, m, c;
+    SENTENCE_END.lastIndex = 0;
+    for (;;) {
+      m = SENTENCE_END.exec(s);
+      var end = m ? m.index + m[0].length : s.length;
+      c = s.slice(at, end);
+      if (re.test(c) && !not.test(c)) { return true; }
+      if (!m) { return false; }
+      if (m[0].length === 0) { SENTENCE_END.lastIndex++; }
+      at = end;
+    }
+  }
   // bareZero mirrors paste.bareZero: a 0 that stands alone as a figure.
   function bareZero(s) {
     var digit = function (c) { return c >= "0" && c <= "9"; };
@@ -674,7 +689,7 @@
     }
     if (!p.lossZero.set && containsAny(s, T.words.lossZero) && (bareZero(s) || containsAny(s, T.words.zeroSaid)) && s.indexOf("NCCL INFO") < 0 && RE.lossZero.test(s)) { mark(p.lossZero, n, raw); }
     if (!p.zero2.set && containsAny(s, T.words.zero2) && RE.zero2.test(s)) { mark(p.zero2, n, raw); }
-    if (!p.power.set && containsAny(s, T.words.hostReset) && s.indexOf("NCCL") < 0 && RE.hostReset.test(s) && !RE.hostResetNot.test(s)) {
+    if (!p.power.set && containsAny(s, T.words.hostReset) && s.indexOf("NCCL") < 0 && saidIn(s, RE.hostReset, RE.hostResetNot)) {
       mark(p.power, n, raw);
       p.powerGPUs = RE.bothGPUs.test(s);
     }

@@ -289,7 +289,13 @@ var (
 	reHostReset = pattern("hostReset", `(?i)\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:\w{1,16}\s){0,2}(?:reboots|rebooted|restarts|restarted|(?:shuts|shut|shutting) (?:down|off)|powers (?:off|down)|powered (?:off|down)|turns off|turned off|crashes|crashed)\b|`+
 		// "the system will reboot before completing the test", "The system
 		// will crash and reboot" (wilicc/gpu-burn#147).
-		`\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:will|would|may|might|then|just|always)\s(?:\w{1,16}\s)?(?:reboot|restart|crash|shut (?:down|off)|power (?:off|down)|turn off)\b|\b(?:instant|sudden|random|immediate|hard)\s(?:\w{1,12}\s)?(?:reboots?|restarts?|power[- ]?offs?|shutdowns?|power loss)\b|\b(?:causes|caused|causing|triggers|triggered|leads to|led to)\s(?:an?\s|the\s)?(?:(?:system|machine|computer|pc|server|host|whole)\s)?(?:reboots?|shutdowns?|power[- ]?offs?)\b|\bblack screen\b|\bblue screens?\b|\bBSOD\b|\bKernel-Power\b|黑屏|蓝屏|(?:电脑|机器|主机|服务器|系统)[^。\n]{0,10}(?:重启|断电|关机)`)
+		`\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:will|would|may|might|then|just|always)\s(?:\w{1,16}\s)?(?:reboot|restart|crash|shut (?:down|off)|power (?:off|down)|turn off)\b|\b(?:instant|sudden|random|immediate|hard)\s(?:\w{1,12}\s)?(?:reboots?|restarts?|power[- ]?offs?|shutdowns?|power loss)\b|\b(?:causes|caused|causing|triggers|triggered|leads to|led to)\s(?:an?\s|the\s)?(?:(?:system|machine|computer|pc|server|host|whole)\s)?(?:reboots?|shutdowns?|power[- ]?offs?)\b|\bblack screen\b|\bblue screens?\b|\bBSOD\b|\bKernel-Power\b|黑屏|蓝屏|(?:电脑|机器|主机|服务器|系统)[^。\n]{0,10}(?:重启|断电|关机)|`+
+		// A machine that locks up whole, so that only its power switch
+		// brings it back, is the same witness: "it's been locking up hard
+		// about once a day", "power button does nothing"
+		// (convergence.ninja, a four-GPU workstation), "system hard
+		// freeze" (vllm-project/vllm#14628).
+		`\block(?:s|ed|ing)? up hard\b|\bhard[- ]?(?:lock(?:s|ed|ups?)?|freez(?:es?|ing))\b|\b(?:pc|computer|machine|system|workstation|rig|box)\s(?:\w{1,16}\s){0,2}(?:freezes|froze|frozen|locks up|locked up)\b|\bpower button does nothing\b|死机`)
 	reHostResetNot = pattern("hostResetNot", `(?i)(?:\bno|\bnot|\bwithout|\bnever|n't)\s(?:\w{1,12}\s){0,2}(?:reboot|restart|shut|power|black screen|blue screen|bsod|crash)`)
 	// A riser or an extension cable between a GPU and its slot, said: a
 	// long or cheap one attenuates the signal, so a PCIe 4.0 link throws
@@ -326,8 +332,10 @@ var (
 	// "two GPUs", "3 graphics cards", "two nvidia3090", "RTX2080ti x 2",
 	// "双卡" (perslev/MultiPlanarUNet#30, AlexeyAB/darknet#2731,
 	// open-mmlab/mmselfsup#568). Every match holds one of severalWords.
-	reSeveralGPUs = pattern("severalGPUs", `\b(?:[Bb]oth|BOTH|[Tt]wo|TWO|[Tt]hree|THREE|[Ff]our|FOUR|[Ff]ive|FIVE|[Ss]ix|SIX|[Ss]even|SEVEN|[Ee]ight|EIGHT|[Mm]ultiple|MULTIPLE|[Ss]everal|SEVERAL|[Dd]ual|DUAL) (?:\w{1,12} ){0,2}(?:(?:GPUs|gpus|Gpus|GPUS|cards|Cards|graphics cards|Graphics Cards)|(?:(?:NVIDIA|[Nn]vidia|RTX|[Rr]tx|GeForce|GEFORCE|[Gg]eforce) ?)?[1-5]0[6-9]0(?: ?(?:[Tt]i|TI))?s?)\b|\b[2-8] (?:GPUs|gpus|Gpus|GPUS|cards|Cards|graphics cards|Graphics Cards)\b|[1-5]0[6-9]0(?: ?(?:[Tt]i|TI))? [xX×] ?[2-8]\b|[两双多二三四五六七八2-8] ?张?卡`)
-	reDistCall    = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
+	reSeveralGPUs = pattern("severalGPUs", `\b(?:[Bb]oth|BOTH|[Tt]wo|TWO|[Tt]hree|THREE|[Ff]our|FOUR|[Ff]ive|FIVE|[Ss]ix|SIX|[Ss]even|SEVEN|[Ee]ight|EIGHT|[Mm]ultiple|MULTIPLE|[Ss]everal|SEVERAL|[Dd]ual|DUAL) (?:\w{1,12} ){0,2}(?:(?:GPUs|gpus|Gpus|GPUS|cards|Cards|graphics cards|Graphics Cards)|(?:(?:NVIDIA|[Nn]vidia|RTX|[Rr]tx|GeForce|GEFORCE|[Gg]eforce) ?)?[1-5]0[6-9]0(?: ?(?:[Tt]i|TI))?s?)\b|\b[2-8] (?:GPUs|gpus|Gpus|GPUS|cards|Cards|graphics cards|Graphics Cards)\b|[1-5]0[6-9]0(?: ?(?:[Tt]i|TI))? [xX×] ?[2-8]\b|[两双多二三四五六七八2-8] ?张?卡|`+
+		// "4x Blackwell Max Q GPUs" (convergence.ninja), "8x H100 GPUs".
+		`\b[2-8] ?[xX×] (?:\w{1,12} ){0,3}(?:GPUs|gpus|Gpus|GPUS|cards|Cards)\b`)
+	reDistCall = pattern("distCall", `init_process_group|all_?reduce|barrier\(|torch[/.]distributed|\bdist\.|deepspeed`)
 	// Where the GPUs are, said in words: MIG slices by name or profile
 	// ("4 MIG instances (1g.10gb)"), a virtual machine or GPU passthrough.
 	reMIGProse = pattern("migProse", `\bMIG[- ](?:instances?|slices?|partitions?|devices?|enabled)\b|\b[1-7]g\.\d{1,3}gb\b`)
@@ -538,6 +546,23 @@ var wrongWords = []string{"wrong", "Wrong", "WRONG", "incorrect", "Incorrect", "
 // reInitStage and reInitLog holds.
 var initWords = []string{"init", "Init", "INIT", "rendezvous", "Rendezvous", "rdzv", "store based", "store_based", "初始化"}
 
+// reSentenceEnd ends a sentence: what a negation denies is said in its
+// own sentence ("Not a graceful crash. Not a kernel panic. A full black
+// screen").
+var reSentenceEnd = pattern("sentenceEnd", `[.!?;](?:\s+|$)|[。！？；]`)
+
+// saidIn says whether re matches a sentence of s that not does not match.
+func saidIn(s string, re, not *lazyRegexp) bool {
+	at := 0
+	for _, cut := range append(reSentenceEnd.FindAllStringIndex(s, -1), []int{len(s), len(s)}) {
+		if c := s[at:cut[1]]; re.MatchString(c) && !not.MatchString(c) {
+			return true
+		}
+		at = cut[1]
+	}
+	return false
+}
+
 // initLogWords are the words one of which every match of reInitLog holds:
 // the prefilter's triggers for a line the hang reader does not wake.
 var initLogWords = []string{"init_distributed] ", "nitializing ddp: ", "nitializing distributed: ", "Initializing TorchBackend", "store_based_barrier_key", "Waiting in store based barrier", "Rendezvous'ing"}
@@ -545,7 +570,8 @@ var initLogWords = []string{"init_distributed] ", "nitializing ddp: ", "nitializ
 // hostResetWords are the words, as written, one of which every match of
 // reHostReset holds.
 var hostResetWords = []string{"reboot", "Reboot", "REBOOT", "restart", "Restart", "shut", "Shut", "power", "Power", "turn", "crash", "Crash",
-	"black screen", "Black screen", "Black Screen", "blue screen", "Blue screen", "Blue Screen", "BSOD", "Kernel-Power", "黑屏", "蓝屏", "重启", "断电", "关机"}
+	"black screen", "Black screen", "Black Screen", "blue screen", "Blue screen", "Blue Screen", "BSOD", "Kernel-Power", "黑屏", "蓝屏", "重启", "断电", "关机",
+	"lock", "Lock", "LOCK", "freez", "Freez", "FREEZ", "froze", "Froze", "死机"}
 
 // closeNear is how far from the words of a small difference, in bytes,
 // the results it is said of are looked for: "systems which have slightly
@@ -663,7 +689,8 @@ var spinWords = []string{"power", "Power", "POWER", "wattage", "功耗", "waitin
 
 // severalWords are the words, as written, one of which every match of
 // reSeveralGPUs holds.
-var severalWords = []string{"both ", "Both ", "BOTH ", "two ", "Two ", "TWO ", "three ", "Three ", "THREE ", "four ", "Four ", "FOUR ", "five ", "Five ", "FIVE ", "six ", "Six ", "SIX ", "seven ", "Seven ", "SEVEN ", "eight ", "Eight ", "EIGHT ", "multiple ", "Multiple ", "MULTIPLE ", "several ", "Several ", "SEVERAL ", "dual ", "Dual ", "DUAL ", "2 GPUs", "2 gpus", "2 Gpus", "2 GPUS", "2 cards", "2 Cards", "3 GPUs", "3 gpus", "3 Gpus", "3 GPUS", "3 cards", "3 Cards", "4 GPUs", "4 gpus", "4 Gpus", "4 GPUS", "4 cards", "4 Cards", "5 GPUs", "5 gpus", "5 Gpus", "5 GPUS", "5 cards", "5 Cards", "6 GPUs", "6 gpus", "6 Gpus", "6 GPUS", "6 cards", "6 Cards", "7 GPUs", "7 gpus", "7 Gpus", "7 GPUS", "7 cards", "7 Cards", "8 GPUs", "8 gpus", "8 Gpus", "8 GPUS", "8 cards", "8 Cards", "2 graphics", "2 Graphics", "3 graphics", "3 Graphics", "4 graphics", "4 Graphics", "5 graphics", "5 Graphics", "6 graphics", "6 Graphics", "7 graphics", "7 Graphics", "8 graphics", "8 Graphics", "0 x", "0 X", "0 ×", "i x", "i X", "I x", "I X", "i ×", "I ×", "卡"}
+var severalWords = []string{"both ", "Both ", "BOTH ", "two ", "Two ", "TWO ", "three ", "Three ", "THREE ", "four ", "Four ", "FOUR ", "five ", "Five ", "FIVE ", "six ", "Six ", "SIX ", "seven ", "Seven ", "SEVEN ", "eight ", "Eight ", "EIGHT ", "multiple ", "Multiple ", "MULTIPLE ", "several ", "Several ", "SEVERAL ", "dual ", "Dual ", "DUAL ", "2 GPUs", "2 gpus", "2 Gpus", "2 GPUS", "2 cards", "2 Cards", "3 GPUs", "3 gpus", "3 Gpus", "3 GPUS", "3 cards", "3 Cards", "4 GPUs", "4 gpus", "4 Gpus", "4 GPUS", "4 cards", "4 Cards", "5 GPUs", "5 gpus", "5 Gpus", "5 GPUS", "5 cards", "5 Cards", "6 GPUs", "6 gpus", "6 Gpus", "6 GPUS", "6 cards", "6 Cards", "7 GPUs", "7 gpus", "7 Gpus", "7 GPUS", "7 cards", "7 Cards", "8 GPUs", "8 gpus", "8 Gpus", "8 GPUS", "8 cards", "8 Cards", "2 graphics", "2 Graphics", "3 graphics", "3 Graphics", "4 graphics", "4 Graphics", "5 graphics", "5 Graphics", "6 graphics", "6 Graphics", "7 graphics", "7 Graphics", "8 graphics", "8 Graphics", "0 x", "0 X", "0 ×", "i x", "i X", "I x", "I X", "i ×", "I ×", "卡",
+	"2x ", "2X ", "2× ", "2 x ", "2 X ", "2 × ", "3x ", "3X ", "3× ", "3 x ", "3 X ", "3 × ", "4x ", "4X ", "4× ", "4 x ", "4 X ", "4 × ", "5x ", "5X ", "5× ", "5 x ", "5 X ", "5 × ", "6x ", "6X ", "6× ", "6 x ", "6 X ", "6 × ", "7x ", "7X ", "7× ", "7 x ", "7 X ", "7 × ", "8x ", "8X ", "8× ", "8 x ", "8 X ", "8 × "}
 
 // riserWords are the words, as written, one of which every match of
 // reRiser holds.
@@ -818,7 +845,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.multiFail.mark(n, raw)
 		}
 	}
-	if !p.power.set && containsAny(s, hostResetWords...) && !strings.Contains(s, "NCCL") && reHostReset.MatchString(s) && !reHostResetNot.MatchString(s) {
+	if !p.power.set && containsAny(s, hostResetWords...) && !strings.Contains(s, "NCCL") && saidIn(s, reHostReset, reHostResetNot) {
 		p.power.mark(n, raw)
 		p.powerGPUs = reBothGPUs.MatchString(s)
 	}

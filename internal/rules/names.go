@@ -114,7 +114,7 @@ var displayNames = map[string]words{
 	"p2p.off_works":           {"the run said to work with NCCL's P2P turned off (NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL)", "据称关闭 NCCL 的 P2P 后运行正常"},
 	"nodes.multi_only":        {"the run works on one node and fails across nodes", "单机可以运行，跨节点时失败"},
 	"output.close":            {"results that differ by rounding-sized amounts, or said to differ between one GPU and several", "结果只差舍入量级，或据说在单卡与多卡之间不同"},
-	"host.power_loss":         {"the whole machine reboots or powers off under load", "整机在负载下重启或断电"},
+	"host.power_loss":         {"the whole machine reboots, powers off or locks up under load", "整机在负载下重启、断电或死机"},
 	"gpu.lost":                {"a GPU lost, fallen off the bus or gone from the machine, said in words", "据称某块 GPU 丢失、从总线上掉线或从机器中消失"},
 	"memory.oom":              {"GPU memory said to run out (OOM), in words", "据称 GPU 显存不足（OOM）"},
 	"pcie.riser":              {"riser or extension cable", "转接线或延长线"},
