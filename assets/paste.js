@@ -1163,7 +1163,14 @@
     }
     if (good !== "" || bad !== "") {
       if (RE.storyChange.test(s)) { return false; }
-      this.storyHalfAs("~" + (good + bad).split(".")[0], "", good, bad, e);
+      // A named component's half of the same major completes (namedHalf).
+      var major = (good + bad).split(".")[0], hs = this.story.halves, named = null;
+      for (var j = 0; j < hs.length; j++) {
+        var other = good !== "" ? hs[j].bad : hs[j].good, oev = good !== "" ? hs[j].badEv : hs[j].goodEv;
+        if (!named && hs[j].component !== "" && other !== "" && other.split(".")[0] === major && n - oev.line <= MAX_HALF_GAP) { named = hs[j]; }
+      }
+      if (named) { this.storyHalfAs(named.key, named.component, good, bad, e); return this.story.ev.set; }
+      this.storyHalfAs("~" + major, "", good, bad, e);
       return this.story.ev.set;
     }
     return false;

@@ -154,6 +154,8 @@ var storyWords = append([]string{"upgrad", "Upgrad", "UPGRAD", "downgrad", "Down
 	// "hang" alone is in "change": the forms a failure takes.
 	"hangs", "hang ", "hang.", "hang,", "hanging", "Hang", "hung", "stuck", "Stuck", "deadlock", "Deadlock", "freez", "froze", "crash", "Crash", "broke", "Broke",
 	"regress", "Regress", "slow", "Slow", "segfault", "Segfault", "卡住", "卡死", "挂起",
+	// "there is a bug with pytorch 0.4.1" (OpenNMT/OpenNMT-py#921).
+	"a bug ", "A bug ", "bug with ", "bug in ",
 	// A table of versions marked as GitHub renders them ("Open MPI 3.1.3 :x:",
 	// horovod/horovod#638).
 	":x:", "❌", "✗", "✘", ":white_check_mark:", ":heavy_check_mark:", "✅", "✔",
@@ -530,6 +532,14 @@ func (x *Extractor) anonStory(s string, n int, raw string) bool {
 		if reStoryChange.MatchString(s) {
 			return false
 		}
+		// A version said alone completes a named component's half of its
+		// major said a few lines before: "there is a bug with pytorch
+		// 0.4.1", then "This was not an issue in 0.4.0"
+		// (OpenNMT/OpenNMT-py#921).
+		if h := x.namedHalf(good+bad, good != "", n); h != nil {
+			x.storyHalfAs(h.key, h.component, good, bad, e)
+			return x.story.ev.set
+		}
 		// Halves pair within one major: "0.4.2 works" and "0.5.0 hangs",
 		// not a version and a figure of another kind.
 		x.storyHalfAs("~"+majorOf(good+bad), "", good, bad, e)
@@ -538,6 +548,23 @@ func (x *Extractor) anonStory(s string, n int, raw string) bool {
 		return false
 	}
 	return true
+}
+
+// namedHalf is the half story of a named component whose other side (the
+// version that fails, when good; else the one that works) is of version
+// v's major and was said at most maxHalfGap lines before line n.
+func (x *Extractor) namedHalf(v string, good bool, n int) *storyHalf {
+	for i := range x.story.halves {
+		h := &x.story.halves[i]
+		other, ev := h.bad, h.badEv
+		if !good {
+			other, ev = h.good, h.goodEv
+		}
+		if h.component != "" && other != "" && majorOf(other) == majorOf(v) && n-ev.line <= maxHalfGap {
+			return h
+		}
+	}
+	return nil
 }
 
 // majorOf is version v's first part.
