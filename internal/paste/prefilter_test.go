@@ -347,3 +347,39 @@ func TestReaderWordsHoldTheirMatches(t *testing.T) {
 		})
 	}
 }
+
+// The lines the explain benchmark repeats (internal/bench.WriteLog: kb/repro's
+// logs without their error lines) are skipped when read again, but for
+// those that give a fact: a reader's word that another holds ("LOCK" in
+// "consider passing CUDA_LAUNCH_BLOCKING=1") reads every repetition in
+// full, and halved explain's speed.
+func TestPrefilterSkipsBenchLog(t *testing.T) {
+	var lines []string
+	for _, f := range []string{"../../kb/repro/nccl_default.h200x2.txt", "../../kb/repro/torch_errors.h200x2.txt"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range splitLines(string(data)) {
+			if !strings.Contains(strings.ToLower(l), "error") {
+				lines = append(lines, l)
+			}
+		}
+	}
+	told := map[string]bool{}
+	for _, f := range Extract(strings.Join(lines, "\n")) {
+		told[lines[f.Line-1]] = true
+	}
+	x := New()
+	for i, l := range lines {
+		x.Line(i+1, l)
+	}
+	for _, l := range lines {
+		// CUDA's hint "GPU device may be out of range" holds the OOM
+		// reader's "out of", which its forms need ("ran out of GPU
+		// memory", "out of VRAM").
+		if !told[l] && !strings.Contains(l, "out of") && !quiet(x, l) {
+			t.Errorf("read in full again: %q", l)
+		}
+	}
+}

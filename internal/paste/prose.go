@@ -571,7 +571,10 @@ var initLogWords = []string{"init_distributed] ", "nitializing ddp: ", "nitializ
 // reHostReset holds.
 var hostResetWords = []string{"reboot", "Reboot", "REBOOT", "restart", "Restart", "shut", "Shut", "power", "Power", "turn", "crash", "Crash",
 	"black screen", "Black screen", "Black Screen", "blue screen", "Blue screen", "Blue Screen", "BSOD", "Kernel-Power", "黑屏", "蓝屏", "重启", "断电", "关机",
-	"lock", "Lock", "LOCK", "freez", "Freez", "FREEZ", "froze", "Froze", "死机"}
+	// A lockup said, not "lock" alone: NCCL's "Comm config Blocking"
+	// lines hold that.
+	"ocks up", "ocked up", "ocking up", "ock up", "ockup", "OCKUP", "ard-lock", "ard lock", "ardlock", "ARD-LOCK", "ARD LOCK",
+	"ard-freez", "ard freez", "ardfreez", "ARD FREEZ", "reezes", "roze", "ROZE", "死机"}
 
 // closeNear is how far from the words of a small difference, in bytes,
 // the results it is said of are looked for: "systems which have slightly
