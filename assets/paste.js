@@ -298,15 +298,14 @@
   // saidIn: re matches a sentence of s that not does not (paste.saidIn).
   var SENTENCE_END = global("sentenceEnd");
   function saidIn(s, re, not) {
-    var at = 0, m, c;
+    var at = 0, m, end, c;
     SENTENCE_END.lastIndex = 0;
     for (;;) {
       m = SENTENCE_END.exec(s);
-      var end = m ? m.index + m[0].length : s.length;
+      end = m ? m.index + m[0].length : s.length;
       c = s.slice(at, end);
       if (re.test(c) && !not.test(c)) { return true; }
       if (!m) { return false; }
-      if (m[0].length === 0) { SENTENCE_END.lastIndex++; }
       at = end;
     }
   }
@@ -1163,14 +1162,9 @@
     }
     if (good !== "" || bad !== "") {
       if (RE.storyChange.test(s)) { return false; }
-      // A named component's half of the same major completes (namedHalf).
-      var major = (good + bad).split(".")[0], hs = this.story.halves, named = null;
-      for (var j = 0; j < hs.length; j++) {
-        var other = good !== "" ? hs[j].bad : hs[j].good, oev = good !== "" ? hs[j].badEv : hs[j].goodEv;
-        if (!named && hs[j].component !== "" && other !== "" && other.split(".")[0] === major && n - oev.line <= MAX_HALF_GAP) { named = hs[j]; }
-      }
+      var named = this.namedHalf(good + bad, good !== "", n);
       if (named) { this.storyHalfAs(named.key, named.component, good, bad, e); return this.story.ev.set; }
-      this.storyHalfAs("~" + major, "", good, bad, e);
+      this.storyHalfAs("~" + (good + bad).split(".")[0], "", good, bad, e);
       return this.story.ev.set;
     }
     return false;
@@ -1229,6 +1223,16 @@
   };
   // storyHalf mirrors verstory.go's: half a story told over lines.
   X.storyHalf = function (comp, good, bad, e) { this.storyHalfAs(comp, comp, good, bad, e); };
+  // namedHalf mirrors verstory.go's: the half of a named component whose
+  // other side is of v's major, said at most MAX_HALF_GAP lines before n.
+  X.namedHalf = function (v, good, n) {
+    var hs = this.story.halves, major = v.split(".")[0];
+    for (var i = 0; i < hs.length; i++) {
+      var other = good ? hs[i].bad : hs[i].good, oev = good ? hs[i].badEv : hs[i].goodEv;
+      if (hs[i].component !== "" && other !== "" && other.split(".")[0] === major && n - oev.line <= MAX_HALF_GAP) { return hs[i]; }
+    }
+    return null;
+  };
   X.storyHalfAs = function (key, comp, good, bad, e) {
     var hs = this.story.halves, h = null;
     for (var i = 0; i < hs.length; i++) { if (hs[i].key === key) { h = hs[i]; } }

@@ -571,8 +571,9 @@ var initLogWords = []string{"init_distributed] ", "nitializing ddp: ", "nitializ
 // reHostReset holds.
 var hostResetWords = []string{"reboot", "Reboot", "REBOOT", "restart", "Restart", "shut", "Shut", "power", "Power", "turn", "crash", "Crash",
 	"black screen", "Black screen", "Black Screen", "blue screen", "Blue screen", "Blue Screen", "BSOD", "Kernel-Power", "黑屏", "蓝屏", "重启", "断电", "关机",
-	// A lockup said, not "lock" alone: NCCL's "Comm config Blocking"
-	// lines hold that.
+	// A lockup said, not "lock" or "LOCK" alone: "Comm config Blocking"
+	// and "consider passing CUDA_LAUNCH_BLOCKING=1" hold them, and every
+	// repetition of the latter would be read in full.
 	"ocks up", "ocked up", "ocking up", "ock up", "ockup", "OCKUP", "ard-lock", "ard lock", "ardlock", "ARD-LOCK", "ARD LOCK",
 	"ard-freez", "ard freez", "ardfreez", "ARD FREEZ", "reezes", "roze", "ROZE", "死机"}
 
