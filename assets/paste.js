@@ -309,6 +309,11 @@
       at = end;
     }
   }
+  // saidOutside: re matches s outside every match of not (paste.saidOutside).
+  function saidOutside(s, re, not) {
+    var nots = spans(not, s);
+    return spans(re, s).some(function (m) { return !nots.some(function (x) { return m[0] < x[1] && x[0] < m[1]; }); });
+  }
   // bareZero mirrors paste.bareZero: a 0 that stands alone as a figure.
   function bareZero(s) {
     var digit = function (c) { return c >= "0" && c <= "9"; };
@@ -786,7 +791,7 @@
     var p = this.prose;
     if (p.ctr.set && p.wslSaid.set && p.vmSaid.set && p.share.set && p.iso.set || s.indexOf("NCCL INFO") >= 0 ||
       !containsAny(s, PLATFORM_WORDS) && !containsAny(s, PLATFORM_NAMES)) { return; }
-    if (!p.ctr.set && RE.containerSaid.test(s) && !RE.containerSaidNot.test(s)) { mark(p.ctr, n, raw); }
+    if (!p.ctr.set && saidOutside(s, RE.containerSaid, RE.containerSaidNot)) { mark(p.ctr, n, raw); }
     if (!p.wslSaid.set && containsAny(s, ["WSL", "wsl", "Wsl", "Windows Subsystem", "windows subsystem"]) && RE.wslSaid.test(s) && (!RE.wslSaidNot.test(s) || RE.wslSuspect.test(s))) { mark(p.wslSaid, n, raw); }
     if (!p.vmSaid.set && RE.vmSaid.test(s) && !RE.placeNot.test(s) && !RE.vmSaidNot.test(s)) { mark(p.vmSaid, n, raw); }
     if (!p.share.set && RE.sharing.test(s) && !RE.sharingNot.test(s)) { mark(p.share, n, raw); }

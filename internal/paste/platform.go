@@ -1,6 +1,9 @@
 package paste
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Where the GPUs run, said in words or shown by the command that started
 // the run: a container ("running in docker", a docker run line, a pod's
@@ -21,7 +24,11 @@ var (
 	reContainerSaid = pattern("containerSaid", `(?i)\b(?:in|inside|into|within|from|using|use|used|via|under|with|through)\s(?:an?\s|the\s|my\s|our\s|this\s|each\s|one\s|same\s)?(?:[\w.:/-]{1,40}\s){0,2}(?:docker|podman|containers?|pods?|kubernetes|k8s|singularity|apptainer|enroot|pyxis)\b|`+
 		`\bdocker\s(?:run|exec|compose|container|pull)\b|\bdocker-compose\b|\bkubectl\b|\bnvidia\.com/gpu\b|--container-image\b|--shm-size\b|--ipc[= ]host\b|\bipc:\s?host\b|\bshm_size:|\bnvcr\.io/|`+
 		`\b(?:singularity|apptainer)\s(?:exec|run|shell)\b|\benroot\s(?:start|import|create)\b|容器(?:里|中|内)|(?:docker|k8s|kubernetes)\s?(?:里|中|内|环境)`)
-	reContainerSaidNot = pattern("containerSaidNot", `(?i)\b(?:no|not|without|outside(?:\sof)?|instead of)\s(?:an?\s|the\s|any\s)?(?:docker|podman|containers?|pods?|kubernetes|k8s)\b`)
+	// A container denied: "without docker", and the run said not to be in
+	// one: "Note that my OpenFold3 job is not run in Docker"
+	// (aqlaboratory/openfold-3#47), "isn't running inside a container".
+	reContainerSaidNot = pattern("containerSaidNot", `(?i)\b(?:no|not|without|outside(?:\sof)?|instead of)\s(?:an?\s|the\s|any\s)?(?:docker|podman|containers?|pods?|kubernetes|k8s)\b|`+
+		`(?:\bnot|\bnever|n't)\s(?:\w{1,20}\s){0,2}(?:in|inside|within|using|use|under|via|with|through)\s(?:an?\s|the\s|any\s)?(?:docker|podman|containers?|pods?|kubernetes|k8s)\b`)
 	// WSL said: "on WSL2", "WSL 2", "Windows Subsystem for Linux".
 	reWSLSaid = pattern("wslSaid", `(?i)\bWSL\s?2?\b|\bWindows Subsystem for Linux\b`)
 	// WSL given as advice ("or run your training under a WSL Ubuntu
@@ -90,7 +97,7 @@ func (x *Extractor) platformLine(s string, n int, raw string) {
 	if p.settled() || !x.platformWords(s) || strings.Contains(s, "NCCL INFO") {
 		return
 	}
-	if !p.ctr.set && reContainerSaid.MatchString(s) && !reContainerSaidNot.MatchString(s) {
+	if !p.ctr.set && saidOutside(s, reContainerSaid, reContainerSaidNot) {
 		p.ctr.mark(n, raw)
 	}
 	if !p.wsl.set && containsAny(s, "WSL", "wsl", "Wsl", "Windows Subsystem", "windows subsystem") && reWSLSaid.MatchString(s) && (!reWSLSaidNot.MatchString(s) || reWSLSuspect.MatchString(s)) {
@@ -105,6 +112,19 @@ func (x *Extractor) platformLine(s string, n int, raw string) {
 	if !p.iso.set && (reIsolated.MatchString(s) || reIsolatedSaid.MatchString(s)) && !reIsolatedNot.MatchString(s) {
 		p.iso.mark(n, raw)
 	}
+}
+
+// saidOutside says whether re matches s outside every match of not: a
+// negation denies only what it covers ("We do not use Docker — this runs
+// under Kubernetes" says Kubernetes).
+func saidOutside(s string, re, not *lazyRegexp) bool {
+	nots := not.FindAllStringIndex(s, -1)
+	for _, m := range re.FindAllStringIndex(s, -1) {
+		if !slices.ContainsFunc(nots, func(x []int) bool { return m[0] < x[1] && x[0] < m[1] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // platformWake are the readers whose words include platformWords and
