@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, lossZero: ev(), zero2: ev(), atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), mixed: ev(), power: ev(), powerGPUs: false, several: false, riser: ev(), lost: ev(), oom: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, lossZero: ev(), zero2: ev(), atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), mixed: ev(), firstOnly: ev(), firstOK: 0, otherFail: 0, power: ev(), powerGPUs: false, several: false, riser: ev(), lost: ev(), oom: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(), splitTensor: ev(),
@@ -295,6 +295,7 @@
   }
   var TEST_TYPES = ["float", "half", "double", "int8", "int32", "int64", "f8e"];
   function containsAny(s, words) { for (var i = 0; i < words.length; i++) { if (s.indexOf(words[i]) >= 0) { return true; } } return false; }
+  var FIRST_ONLY_GAP = 3;
   // saidIn: re matches a sentence of s that not does not (paste.saidIn).
   var SENTENCE_END = global("sentenceEnd");
   function saidIn(s, re, not) {
@@ -674,6 +675,12 @@
     }
     if (!p.diverge.set && containsAny(s, T.words.diverge) && s.indexOf("NCCL INFO") < 0 && RE.ranksDiverge.test(s)) { mark(p.diverge, n, raw); }
     if (!p.elsewhere.set && containsAny(s, T.words.elsewhere) && s.indexOf("NCCL INFO") < 0 && RE.elsewhere.test(s)) { mark(p.elsewhere, n, raw); }
+    if (!p.firstOnly.set && containsAny(s, T.words.firstOnly) && s.indexOf("NCCL INFO") < 0) {
+      // The two halves may be said up to FIRST_ONLY_GAP lines apart (paste.firstOnlyGap).
+      if (RE.firstOnly.test(s)) { mark(p.firstOnly, n, raw); }
+      else if (RE.firstOK.test(s)) { if (p.otherFail > 0 && n - p.otherFail <= FIRST_ONLY_GAP) { mark(p.firstOnly, n, raw); } p.firstOK = n; }
+      else if (RE.otherFails.test(s)) { if (p.firstOK > 0 && n - p.firstOK <= FIRST_ONLY_GAP) { mark(p.firstOnly, n, raw); } p.otherFail = n; }
+    }
     if (!p.mixed.set && containsAny(s, T.words.mixedDevices) && s.indexOf("NCCL INFO") < 0 && RE.mixedDevices.test(s)) { mark(p.mixed, n, raw); }
     if (!p.training.set && containsAny(s, T.words.training) && s.indexOf("NCCL INFO") < 0 && RE.training.test(s)) { mark(p.training, n, raw); }
     if (!p.loopback.set && containsAny(s, T.words.masterLoopback) && s.indexOf("NCCL INFO") < 0 && RE.masterLoopback.test(s)) { mark(p.loopback, n, raw); }

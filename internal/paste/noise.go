@@ -121,9 +121,7 @@ func (x *Extractor) noiseDone(r reader) bool {
 	case proseAlready:
 		return p.peerAlready.set
 	case proseIbv:
-		return p.ibvWarn.set
-	case proseFabric:
-		return p.fabricNS.set
+		return p.ibvWarn.set && p.fabricNS.set
 	case proseErrCol:
 		return p.errorColumn.set && p.testsNamed
 	case proseNoNCCL:

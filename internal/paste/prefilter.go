@@ -69,8 +69,7 @@ const (
 	proseACS                      // ACS said to be on
 	proseIOMMU                    // the IOMMU said to be on, or GRUB's command line
 	proseAlready                  // peer access already enabled, said or reported by a checker (noise.go)
-	proseIbv                      // libibverbs's provider warnings (noise.go)
-	proseFabric                   // the fabric state Not Supported (noise.go)
+	proseIbv                      // libibverbs's provider warnings, the fabric state Not Supported (noise.go): one bit for two rare readers
 	proseErrCol                   // nccl-tests' error column asked about, nccl-tests named (noise.go)
 	proseNoNCCL                   // NCCL said to be missing on Windows or macOS (noise.go)
 	proseSplit                    // llama.cpp's split mode named (noise.go)
@@ -85,6 +84,7 @@ const (
 	proseNodes                    // a run said to work on one node or to fail across nodes (reOneNodeOK, reMultiNodeFail), a master address on the local host (reMasterLoopback), files not shared between nodes (reNodeLocal), a second job on the same machine (reSecondJob)
 	proseDiverge                  // ranks said or shown to take different paths (reRanksDiverge)
 	proseClose                    // results said to differ only a little (reCloseSaid), training said or shown to end elsewhere on several GPUs than on one (scaling.go)
+	proseFirstOnly                // a run said to work on the first GPU and to fail on another (reFirstOnly): GPU 0 and cuda:1 are in many lines that say nothing of it
 
 	readers // how many there are: a line's woken readers are the bits of a uint64
 )
@@ -208,6 +208,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(oneUsedWords, proseScaling)...)
 	out = append(out, wordTriggers(elsewhereWords, proseScaling)...)
 	out = append(out, wordTriggers(mixedDevicesWords, proseScaling)...)
+	out = append(out, wordTriggers(firstOnlyWords, proseFirstOnly)...)
 	out = append(out, wordTriggers(sameGPUWords, sameGPU)...)
 	out = append(out, wordTriggers(acsWords, proseACS)...)
 	out = append(out, wordTriggers(initLogWords, proseInit)...)
@@ -235,7 +236,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(iommuWords, proseIOMMU)...)
 	out = append(out, wordTriggers(peerAlreadyWords, proseAlready)...)
 	out = append(out, wordTriggers(ibvWarnWords, proseIbv)...)
-	out = append(out, wordTriggers(fabricNSWords, proseFabric)...)
+	out = append(out, wordTriggers(fabricNSWords, proseIbv)...)
 	out = append(out, wordTriggers(errorColumnWords, proseErrCol)...)
 	out = append(out, wordTriggers(testsNamedWords, proseErrCol)...)
 	out = append(out, wordTriggers(noNCCLSaidWords, proseNoNCCL)...)
@@ -450,6 +451,9 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.bwCar || x.marks&markNCCLInfo != 0
 	case proseScaling:
 		return x.scale.fail.set && x.scale.dp && x.prose.elsewhere.set && x.prose.mixed.set || x.marks&markNCCLInfo != 0
+	case proseFirstOnly:
+		// A line that said neither half adds nothing when read again.
+		return x.prose.firstOnly.set || x.marks&markNCCLInfo != 0 || x.prose.firstRead[string(raw)]
 	case sameGPU:
 		// NCCL's set-up lines are read for their busId; the same line again
 		// (a log pasted twice, a benchmark's repeats) adds nothing.
@@ -512,7 +516,7 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.acs.set || x.marks&markNCCLInfo != 0
 	case proseIOMMU:
 		return x.prose.iommu.set || x.marks&markNCCLInfo != 0
-	case proseAlready, proseIbv, proseFabric, proseErrCol, proseNoNCCL, proseSplit:
+	case proseAlready, proseIbv, proseErrCol, proseNoNCCL, proseSplit:
 		return x.noiseDone(r)
 	case proseStory:
 		// A story that names no component reads on for one installed.

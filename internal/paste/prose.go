@@ -196,6 +196,23 @@ var (
 		`\b(?:creates?|creating|created|makes?|making|opens?|initiali[sz](?:es|ed|ing|e))\s(?:an?\s)?(?:additional|extra|another|more|unnecessary|unwanted|redundant)\s(?:cuda\s)?contexts?\s(?:\w{1,12}\s){0,2}?on\s(?:gpu\s?0|cuda:0|device\s?0)\b|`+
 		`\b(?:loaded|placed|allocated|put|moved|created|lands?|landing|ends? up)\s(?:\w{1,12}\s)?(?:on|to|onto)\s(?:gpu\s?0|cuda:0|device\s?0)\b[^.\n]{0,20}\b(?:while|but|although|instead|regardless)\b|`+
 		`(?:0\s?号|(?:^|[^\d])0\s?|第[一0]\s?[张块个])\s?(?:显卡|卡|gpu)[^，。,\n]{0,10}(?:(?:特别|明显|格外|非常|很)(?:高|多|大)|比(?:其他|其它|别的)|占满|满了|爆了|爆显存)`)
+	// A run on one GPU chosen by its index, said to work on the first and
+	// to fail on another: "when I test on my first GPU Faiss is ok but when
+	// i test on the second GPU on the same machine, it has trouble"
+	// (facebookresearch/faiss#608), "the GPU0 one produces proper output
+	// while the GPU 1 one throws segfault", "with `device_id` other than 0,
+	// the application will segfault" (microsoft/onnxruntime#1881). The
+	// program or a library it calls puts its work, context or allocator on
+	// device 0 whatever device it is given; a GPU at fault fails however
+	// it is numbered.
+	reFirstOnly = pattern("firstOnly", `(?i)(?:`+firstGPU+`.{0,40}`+worksWord+`|`+worksWord+`.{0,40}`+firstGPU+`).{0,80}(?:`+failsWord+`.{0,60}`+otherGPU+`|`+otherGPU+`.{0,40}`+failsWord+`)|`+
+		`(?:`+failsWord+`.{0,60}`+otherGPU+`|`+otherGPU+`.{0,40}`+failsWord+`).{0,80}(?:`+firstGPU+`.{0,40}`+worksWord+`|`+worksWord+`.{0,40}`+firstGPU+`)|`+
+		`\bdevice[\s_]?(?:id|index|ordinal)s?`+"`"+`?\s(?:\w{1,12}\s)?other than\s(?:0|zero)\b.{0,80}`+failsWord+`|`+failsWord+`.{0,80}\bdevice[\s_]?(?:id|index|ordinal)s?`+"`"+`?\s(?:\w{1,12}\s)?other than\s(?:0|zero)\b`)
+	// The two halves of reFirstOnly said on lines a little apart ("when I
+	// test on my first GPU Faiss is ok" / "but when i test on the second
+	// GPU on the same machine, it has trouble").
+	reFirstOK    = pattern("firstOK", `(?i)`+firstGPU+`.{0,70}`+worksWord+`|`+worksWord+`.{0,70}`+firstGPU)
+	reOtherFails = pattern("otherFails", `(?i)`+failsWord+`.{0,60}`+otherGPU+`|`+otherGPU+`.{0,40}`+failsWord)
 	// Tensors said to be on different devices, in words rather than
 	// PyTorch's own line: "提示中间计算部分变量不在同一个 device 上"
 	// (OpenBMB/MiniCPM-V#125), "说是所有的张量 必须在一块卡上"
@@ -608,6 +625,43 @@ var elsewhereWords = []string{"not change", "n't change", "not respect", "n't re
 	"first GPU", "first gpu", "First GPU", "first card", "first device", "other GPU", "other gpu", "other card", "other device", "all GPU", "all gpu", "all card", "all device",
 	"every GPU", "every gpu", "every card", "every device", "each GPU", "each gpu", "each card", "each device", "is still", "was still", "is also", "was also"}
 
+// The parts of reFirstOnly: the first GPU named, another one named, and
+// the words of working and of failing. A word of working followed by ':' or
+// '=' is a tool's field ("copy cuda:0 -> cuda:1 -> ok: 1048576.0"), not
+// what someone says of a run.
+const (
+	firstGPU  = `(?:(?:the\s|my\s)?first\s(?:gpu|card|device)|gpu\s?:?\s?0|cuda:0|device(?:[\s_]?(?:id|index))?` + "`" + `?\s?[=:]?\s?\*{0,2}0)\b`
+	otherGPU  = `(?:(?:the\s|my\s)?(?:second|2nd|other|another)\s(?:gpu|card|device)s?|gpu\s?:?\s?[1-9]|cuda:[1-9]|device(?:[\s_]?(?:id|index))?` + "`" + `?\s?[=:]?\s?\*{0,2}[1-9])\b`
+	worksWord = `\b(?:works?|worked|working|fine|ok|okay|good|normal(?:ly)?|succeeds?|succeeded|proper output)\b(?:[^:=]|$)`
+	failsWord = `\b(?:fails?|failed|failing|errors?|crash(?:es|ed)?|segfaults?|segmentation fault|trouble|(?:does|did)(?:n't| not) work|not working|exceptions?|aborts?|throws?)\b`
+)
+
+// firstOnlyGap is how many lines apart the two halves of reFirstOnly may be
+// said: a sentence broken over lines, or a list of what works and what
+// does not.
+const firstOnlyGap = 3
+
+// maxFirstRead bounds the lines the reader remembers having said nothing:
+// a log's repeated lines are few, its distinct ones unbounded.
+const maxFirstRead = 256
+
+// firstOnlyWords are the words, as written, one of which every match of
+// reFirstOnly, reFirstOK and reOtherFails holds: the first GPU named, or
+// another.
+var firstOnlyWords = []string{"first GPU", "first gpu", "First GPU", "first card", "first device", "GPU 0", "GPU0", "gpu 0", "gpu0", "Gpu 0", "GPU:0", "gpu:0", "cuda:0", "CUDA:0",
+	"device 0", "Device 0", "DEVICE 0", "device0", "Device0", "device:0", "Device:0", "device: 0", "Device: 0", "device=0", "Device=0", "device =",
+	"Device =", "device **0", "device` 0", "device`=", "device_id", "Device_id", "device id", "Device id", "Device ID", "device ID", "DEVICE_ID",
+	"device index", "Device index", "device_index", "device ordinal", "Device ordinal", "device_ordinal", "device_Id", "deviceid", "cuda: 0", "CUDA: 0",
+	"gpu: 0", "GPU: 0", "Gpu0", "first Gpu", "First gpu", "FIRST GPU", "First card", "First device", "second GPU", "second gpu", "Second GPU",
+	"second card", "second device", "2nd GPU", "2nd gpu", "other GPU", "other gpu", "another GPU", "another gpu", "other card", "other device", "GPU 1",
+	"GPU1", "gpu 1", "gpu1", "GPU:1", "gpu:1", "cuda:1", "CUDA:1", "device 1", "Device 1", "device1", "device=1", "device **1", "device: 1", "GPU 2",
+	"GPU2", "gpu 2", "gpu2", "GPU:2", "gpu:2", "cuda:2", "CUDA:2", "device 2", "Device 2", "device2", "device=2", "device **2", "device: 2", "GPU 3",
+	"GPU3", "gpu 3", "gpu3", "GPU:3", "gpu:3", "cuda:3", "CUDA:3", "device 3", "Device 3", "device3", "device=3", "device **3", "device: 3", "GPU 4",
+	"GPU4", "gpu 4", "gpu4", "GPU:4", "gpu:4", "cuda:4", "CUDA:4", "device 4", "Device 4", "device4", "device=4", "device **4", "device: 4", "GPU 5",
+	"GPU5", "gpu 5", "gpu5", "GPU:5", "gpu:5", "cuda:5", "CUDA:5", "device 5", "Device 5", "device5", "device=5", "device **5", "device: 5", "GPU 6",
+	"GPU6", "gpu 6", "gpu6", "GPU:6", "gpu:6", "cuda:6", "CUDA:6", "device 6", "Device 6", "device6", "device=6", "device **6", "device: 6", "GPU 7",
+	"GPU7", "gpu 7", "gpu7", "GPU:7", "gpu:7", "cuda:7", "CUDA:7", "device 7", "Device 7", "device7", "device=7", "device **7", "device: 7"}
+
 // trainingWords are the words, as written, one of which every match of
 // reTraining holds.
 var trainingWords = []string{"train", "Train", "TRAIN", "poch", "POCH", "loss", "Loss", "LOSS", "fine-tun", "Fine-tun", "FINE-TUN", "finetun", "Finetun", "FineTun", "FINETUN", "sft", "SFT", "Sft", "lora", "LoRA", "Lora", "LoRa", "LORA", "backward", "Backward", "BACKWARD", "optimizer.step", "trainer.fit", "训练", "微调"}
@@ -719,59 +773,63 @@ var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barri
 
 // prose is the state of these readers.
 type prose struct {
-	hang      event // a line that says a run on GPUs hangs
-	atInit    bool  // the hang line names the process group's set-up, or the launch prints it
-	later     event // a hang line that says the run made progress before it hung
-	first     event // a hang line that says it comes at the first collective or step, or before the run starts
-	diverge   event // a line that says or shows ranks taking different paths
-	loopback  event // a launch over several nodes whose master address is the local host
-	p2pOff    event // a line that says turning NCCL's P2P off made the run work
-	nodeLocal event // a line that says files one node wrote are not seen on another
-	second    event // a line that says a second job runs on the same machine
-	training  event // a line that says or shows a training run
-	elsewhere event // a line that says memory or work lands on GPUs other than the one chosen
-	mixed     event // a line that says tensors are on different devices
-	oneNode   event // a line that says a run works on one node
-	multiFail event // a line that says a run fails or hangs across nodes
-	power     event // a line that says the whole machine reboots or powers off
-	powerGPUs bool  // that line names several GPUs
-	several   bool  // a line names several GPUs (reSeveralGPUs)
-	riser     event // a line that says a GPU sits on a riser or extension cable
-	lost      event // a line that says a GPU was lost, fell off the bus or went from the machine
-	oom       event // a line that says GPU memory ran out (reOOMSaid)
-	lossNaN   event // a line that says the loss became NaN
-	lossZero  event // a line that says or shows the loss fell to 0
-	zero2     event // a line that names DeepSpeed's ZeRO stage 2 or the settings of its reduction (reZeRO2)
-	nanPairs  bool  // a line that ties the NaN to some pairs of GPUs
-	form      bool  // the line before asked NCCL's issue form's question (issueForm)
-	close     event // a line that says results differ only a little
-	ctrlC     event // a run stopped by hand (^C, KeyboardInterrupt)
-	wrong     event // a line that says results came back wrong
-	dist      bool  // the paste calls torch.distributed or DeepSpeed
-	mig       event // a line that says the GPUs are MIG slices
-	vm        event // a line that says the GPUs are in a virtual machine
-	cont      event // a line that says GPUs are split over several containers
-	p2p       bool  // the paste speaks of P2P, NVLink or CUDA IPC
-	amd       event // a line that names an AMD host CPU
-	socks     event // a line that says the host has several CPU sockets or NUMA nodes
-	slow      event // a line that says communication between GPUs is slow
-	bus       event // a Bus error (SIGBUS)
-	lib       bool  // a frame or library of NCCL or UCX
-	shm       event // a line that says /dev/shm is too small
-	dockerShm event // a docker run line for several GPUs with Docker's default /dev/shm
-	fmAt      int   // the line of Fabric Manager's systemctl status header
-	fm        event // Fabric Manager failed or not running
-	nvls      event // a line that says NCCL uses no NVLS channels
-	win       event // a line that says the run is on native Windows
-	wsl       bool  // the paste names WSL: Linux, not native Windows
-	hangBare  event // a hang said without its place
-	multi     bool  // the paste starts a distributed or multi-GPU run
-	bwFig     event // a line that sets a bandwidth figure against the link's headline
-	bwCar     bool  // the paste names NVLink, NVSwitch or a bandwidth test
-	sock1     event // lscpu shows one socket
-	mig2      bool  // a line names MIG, outside nvidia-smi's headers ("use NCCL with MIG")
-	acs       event // a line that says ACS is on
-	iommu     event // a line that says the IOMMU is on, or a GRUB line that turns it on
+	hang      event           // a line that says a run on GPUs hangs
+	atInit    bool            // the hang line names the process group's set-up, or the launch prints it
+	later     event           // a hang line that says the run made progress before it hung
+	first     event           // a hang line that says it comes at the first collective or step, or before the run starts
+	diverge   event           // a line that says or shows ranks taking different paths
+	loopback  event           // a launch over several nodes whose master address is the local host
+	p2pOff    event           // a line that says turning NCCL's P2P off made the run work
+	nodeLocal event           // a line that says files one node wrote are not seen on another
+	second    event           // a line that says a second job runs on the same machine
+	training  event           // a line that says or shows a training run
+	elsewhere event           // a line that says memory or work lands on GPUs other than the one chosen
+	mixed     event           // a line that says tensors are on different devices
+	firstOnly event           // a line that says a run works on the first GPU and fails on another chosen alone
+	firstOK   int             // the last line that says a run works on the first GPU, 0 if none
+	otherFail int             // the last line that says a run fails on another GPU, 0 if none
+	firstRead map[string]bool // lines with the reader's words that said neither half (at most maxFirstRead)
+	oneNode   event           // a line that says a run works on one node
+	multiFail event           // a line that says a run fails or hangs across nodes
+	power     event           // a line that says the whole machine reboots or powers off
+	powerGPUs bool            // that line names several GPUs
+	several   bool            // a line names several GPUs (reSeveralGPUs)
+	riser     event           // a line that says a GPU sits on a riser or extension cable
+	lost      event           // a line that says a GPU was lost, fell off the bus or went from the machine
+	oom       event           // a line that says GPU memory ran out (reOOMSaid)
+	lossNaN   event           // a line that says the loss became NaN
+	lossZero  event           // a line that says or shows the loss fell to 0
+	zero2     event           // a line that names DeepSpeed's ZeRO stage 2 or the settings of its reduction (reZeRO2)
+	nanPairs  bool            // a line that ties the NaN to some pairs of GPUs
+	form      bool            // the line before asked NCCL's issue form's question (issueForm)
+	close     event           // a line that says results differ only a little
+	ctrlC     event           // a run stopped by hand (^C, KeyboardInterrupt)
+	wrong     event           // a line that says results came back wrong
+	dist      bool            // the paste calls torch.distributed or DeepSpeed
+	mig       event           // a line that says the GPUs are MIG slices
+	vm        event           // a line that says the GPUs are in a virtual machine
+	cont      event           // a line that says GPUs are split over several containers
+	p2p       bool            // the paste speaks of P2P, NVLink or CUDA IPC
+	amd       event           // a line that names an AMD host CPU
+	socks     event           // a line that says the host has several CPU sockets or NUMA nodes
+	slow      event           // a line that says communication between GPUs is slow
+	bus       event           // a Bus error (SIGBUS)
+	lib       bool            // a frame or library of NCCL or UCX
+	shm       event           // a line that says /dev/shm is too small
+	dockerShm event           // a docker run line for several GPUs with Docker's default /dev/shm
+	fmAt      int             // the line of Fabric Manager's systemctl status header
+	fm        event           // Fabric Manager failed or not running
+	nvls      event           // a line that says NCCL uses no NVLS channels
+	win       event           // a line that says the run is on native Windows
+	wsl       bool            // the paste names WSL: Linux, not native Windows
+	hangBare  event           // a hang said without its place
+	multi     bool            // the paste starts a distributed or multi-GPU run
+	bwFig     event           // a line that sets a bandwidth figure against the link's headline
+	bwCar     bool            // the paste names NVLink, NVSwitch or a bandwidth test
+	sock1     event           // lscpu shows one socket
+	mig2      bool            // a line names MIG, outside nvidia-smi's headers ("use NCCL with MIG")
+	acs       event           // a line that says ACS is on
+	iommu     event           // a line that says the IOMMU is on, or a GRUB line that turns it on
 	// noise.go
 	peerAlready event // a line that says peer access was already enabled, or a checker reports it
 	ibvWarn     event // a line that speaks of libibverbs's provider warnings
@@ -825,6 +883,27 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	if !p.elsewhere.set && containsAny(s, elsewhereWords...) && !strings.Contains(s, "NCCL INFO") && reElsewhere.MatchString(s) {
 		p.elsewhere.mark(n, raw)
+	}
+	if !p.firstOnly.set && containsAny(s, firstOnlyWords...) && !strings.Contains(s, "NCCL INFO") {
+		switch {
+		case reFirstOnly.MatchString(s):
+			p.firstOnly.mark(n, raw)
+		case reFirstOK.MatchString(s):
+			if p.otherFail > 0 && n-p.otherFail <= firstOnlyGap {
+				p.firstOnly.mark(n, raw)
+			}
+			p.firstOK = n
+		case reOtherFails.MatchString(s):
+			if p.firstOK > 0 && n-p.firstOK <= firstOnlyGap {
+				p.firstOnly.mark(n, raw)
+			}
+			p.otherFail = n
+		case len(p.firstRead) < maxFirstRead:
+			if p.firstRead == nil {
+				p.firstRead = map[string]bool{}
+			}
+			p.firstRead[raw] = true
+		}
 	}
 	if !p.mixed.set && containsAny(s, mixedDevicesWords...) && !strings.Contains(s, "NCCL INFO") && reMixedDevices.MatchString(s) {
 		p.mixed.mark(n, raw)
@@ -1095,6 +1174,7 @@ var proseFactRows = []proseFact{
 	{"run.training", 1, Said, "training", func(p *prose) event { return p.training }, ""},
 	{"gpu.unwanted_use", 1, Said, "elsewhere", func(p *prose) event { return p.elsewhere }, ""},
 	{"devices.mixed", 1, Said, "mixed", func(p *prose) event { return p.mixed }, ""},
+	{"gpu.first_only", 1, Said, "firstOnly", func(p *prose) event { return p.firstOnly }, ""},
 	{"host.power_loss", 1, Said, "power", func(p *prose) event { return p.power }, "powerGPUs"},
 	{"pcie.riser", 1, Said, "riser", func(p *prose) event { return p.riser }, ""},
 	{"gpu.lost", 1, Said, "lost", func(p *prose) event { return p.lost }, ""},

@@ -627,6 +627,9 @@ var symptomConditions = []struct{ fact, cond string }{
 	{"hang.said", "hang.said"},
 	{"perf.dataparallel", "perf.dataparallel"},
 	{"perf.no_speedup", "perf.no_speedup"},
+	// A run on one GPU said to work on the first and fail on another: the
+	// program's or a library's device selection, before its placement alone.
+	{"gpu.first_only", "gpu.first_only"},
 	// Tensors said to be on different devices: the program's placement.
 	{"devices.mixed", "devices.mixed"},
 	// llama.cpp's tensor split mode named: its own faults, not the link's.

@@ -151,6 +151,7 @@ func Table() []byte {
 	t.Words["training"] = trainingWords
 	t.Words["elsewhere"] = elsewhereWords
 	t.Words["mixedDevices"] = mixedDevicesWords
+	t.Words["firstOnly"] = firstOnlyWords
 	t.Words["timeoutSaid"] = timeoutSaidWords
 	t.Words["codeLangs"] = codeLangs
 	t.Words["close"] = closeWords

@@ -107,6 +107,7 @@ var displayNames = map[string]words{
 	"launch.master_loopback":  {"a launch over several nodes whose master address is the local host (127.0.0.1)", "多节点启动的主节点地址写成了本机回环地址"},
 	"gpu.unwanted_use":        {"memory or work on GPUs other than the one chosen, said in words", "据称显存或计算落在了所选之外的 GPU 上"},
 	"devices.mixed":           {"tensors said to be on different devices", "据称张量不在同一个设备上"},
+	"gpu.first_only":          {"works on the first GPU and fails on another, said in words", "据称在第一块 GPU 上正常、在另一块上失败"},
 	"run.training":            {"a training run (training, epochs, a loss, fine-tuning), said or shown", "训练任务（训练、epoch、损失、微调），据称或见于日志"},
 	"train.metric_by_gpus":    {"training said or shown to reach another accuracy or loss on several GPUs than on one, or as many steps an epoch", "据称或显示多卡训练的精度或损失与单卡不同，或每个 epoch 的步数相同"},
 	"launch.second_job":       {"a second job said to run on the same machine", "据称在同一台机器上运行第二个作业"},

@@ -85,6 +85,7 @@
 //	launch.master_loopback  the input launches over several nodes with the master address 127.0.0.1 or localhost
 //	gpu.unwanted_use   the input says memory or work lands on GPUs other than the one chosen (the others also hold memory, it defaults to the first GPU)
 //	memory.oom         the input says GPU memory ran out in words (got CUDA OOM, an out of memory issue, 显存不足), not the host's, and not denied
+//	gpu.first_only     the input says a run on one GPU chosen by its index works on the first GPU and fails on another (works with device 0, fails with device_id 1, other than 0)
 //	devices.mixed      the input says tensors (inputs, weights, variables) are not on the same device, 不在同一个 device 上
 //	run.training       the input says or shows a training run (train, epoch, loss, fine-tuning, 训练, 微调)
 //	launch.second_job  the input says a second job (training, experiment) runs on the same machine, beside the first

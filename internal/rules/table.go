@@ -45,6 +45,9 @@ var pasteSources = []pasteSource{
 	{Paste: "ss -ltnp", Facts: []string{"launch.second_job"}},
 	// A run with P2P off shows whether the path between the GPUs is what fails.
 	{Paste: "NCCL_P2P_DISABLE=1", Facts: []string{"p2p.off_works"}},
+	// A run with the other GPU made device 0 of the process shows whether
+	// the program assumes device 0 or the GPU itself fails.
+	{Paste: "CUDA_VISIBLE_DEVICES=1", Facts: []string{"gpu.first_only"}},
 	{Paste: "NCCL_DEBUG=INFO", Prefixes: []string{"nccl.", "env.NCCL_"}},
 	{Paste: "sudo dmesg", Prefixes: []string{"iommu.", "xid."}},
 	{Paste: "sudo lspci -vvv", Facts: []string{"acs.redirect"}},
