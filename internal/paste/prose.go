@@ -773,63 +773,62 @@ var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barri
 
 // prose is the state of these readers.
 type prose struct {
-	hang      event           // a line that says a run on GPUs hangs
-	atInit    bool            // the hang line names the process group's set-up, or the launch prints it
-	later     event           // a hang line that says the run made progress before it hung
-	first     event           // a hang line that says it comes at the first collective or step, or before the run starts
-	diverge   event           // a line that says or shows ranks taking different paths
-	loopback  event           // a launch over several nodes whose master address is the local host
-	p2pOff    event           // a line that says turning NCCL's P2P off made the run work
-	nodeLocal event           // a line that says files one node wrote are not seen on another
-	second    event           // a line that says a second job runs on the same machine
-	training  event           // a line that says or shows a training run
-	elsewhere event           // a line that says memory or work lands on GPUs other than the one chosen
-	mixed     event           // a line that says tensors are on different devices
-	firstOnly event           // a line that says a run works on the first GPU and fails on another chosen alone
-	firstOK   int             // the last line that says a run works on the first GPU, 0 if none
-	otherFail int             // the last line that says a run fails on another GPU, 0 if none
-	firstRead map[string]bool // lines with the reader's words that said neither half (at most maxFirstRead)
-	oneNode   event           // a line that says a run works on one node
-	multiFail event           // a line that says a run fails or hangs across nodes
-	power     event           // a line that says the whole machine reboots or powers off
-	powerGPUs bool            // that line names several GPUs
-	several   bool            // a line names several GPUs (reSeveralGPUs)
-	riser     event           // a line that says a GPU sits on a riser or extension cable
-	lost      event           // a line that says a GPU was lost, fell off the bus or went from the machine
-	oom       event           // a line that says GPU memory ran out (reOOMSaid)
-	lossNaN   event           // a line that says the loss became NaN
-	lossZero  event           // a line that says or shows the loss fell to 0
-	zero2     event           // a line that names DeepSpeed's ZeRO stage 2 or the settings of its reduction (reZeRO2)
-	nanPairs  bool            // a line that ties the NaN to some pairs of GPUs
-	form      bool            // the line before asked NCCL's issue form's question (issueForm)
-	close     event           // a line that says results differ only a little
-	ctrlC     event           // a run stopped by hand (^C, KeyboardInterrupt)
-	wrong     event           // a line that says results came back wrong
-	dist      bool            // the paste calls torch.distributed or DeepSpeed
-	mig       event           // a line that says the GPUs are MIG slices
-	vm        event           // a line that says the GPUs are in a virtual machine
-	cont      event           // a line that says GPUs are split over several containers
-	p2p       bool            // the paste speaks of P2P, NVLink or CUDA IPC
-	amd       event           // a line that names an AMD host CPU
-	socks     event           // a line that says the host has several CPU sockets or NUMA nodes
-	slow      event           // a line that says communication between GPUs is slow
-	bus       event           // a Bus error (SIGBUS)
-	lib       bool            // a frame or library of NCCL or UCX
-	shm       event           // a line that says /dev/shm is too small
-	dockerShm event           // a docker run line for several GPUs with Docker's default /dev/shm
-	fmAt      int             // the line of Fabric Manager's systemctl status header
-	fm        event           // Fabric Manager failed or not running
-	nvls      event           // a line that says NCCL uses no NVLS channels
-	win       event           // a line that says the run is on native Windows
-	wsl       bool            // the paste names WSL: Linux, not native Windows
-	hangBare  event           // a hang said without its place
-	multi     bool            // the paste starts a distributed or multi-GPU run
-	bwFig     event           // a line that sets a bandwidth figure against the link's headline
-	bwCar     bool            // the paste names NVLink, NVSwitch or a bandwidth test
-	sock1     event           // lscpu shows one socket
-	mig2      bool            // a line names MIG, outside nvidia-smi's headers ("use NCCL with MIG")
-	acs       event           // a line that says ACS is on
-	iommu     event           // a line that says the IOMMU is on, or a GRUB line that turns it on
+	hang      event // a line that says a run on GPUs hangs
+	atInit    bool  // the hang line names the process group's set-up, or the launch prints it
+	later     event // a hang line that says the run made progress before it hung
+	first     event // a hang line that says it comes at the first collective or step, or before the run starts
+	diverge   event // a line that says or shows ranks taking different paths
+	loopback  event // a launch over several nodes whose master address is the local host
+	p2pOff    event // a line that says turning NCCL's P2P off made the run work
+	nodeLocal event // a line that says files one node wrote are not seen on another
+	second    event // a line that says a second job runs on the same machine
+	training  event // a line that says or shows a training run
+	elsewhere event // a line that says memory or work lands on GPUs other than the one chosen
+	mixed     event // a line that says tensors are on different devices
+	firstOnly event // a line that says a run works on the first GPU and fails on another chosen alone
+	firstOK   int   // the last line that says a run works on the first GPU, 0 if none
+	otherFail int   // the last line that says a run fails on another GPU, 0 if none
+	oneNode   event // a line that says a run works on one node
+	multiFail event // a line that says a run fails or hangs across nodes
+	power     event // a line that says the whole machine reboots or powers off
+	powerGPUs bool  // that line names several GPUs
+	several   bool  // a line names several GPUs (reSeveralGPUs)
+	riser     event // a line that says a GPU sits on a riser or extension cable
+	lost      event // a line that says a GPU was lost, fell off the bus or went from the machine
+	oom       event // a line that says GPU memory ran out (reOOMSaid)
+	lossNaN   event // a line that says the loss became NaN
+	lossZero  event // a line that says or shows the loss fell to 0
+	zero2     event // a line that names DeepSpeed's ZeRO stage 2 or the settings of its reduction (reZeRO2)
+	nanPairs  bool  // a line that ties the NaN to some pairs of GPUs
+	form      bool  // the line before asked NCCL's issue form's question (issueForm)
+	close     event // a line that says results differ only a little
+	ctrlC     event // a run stopped by hand (^C, KeyboardInterrupt)
+	wrong     event // a line that says results came back wrong
+	dist      bool  // the paste calls torch.distributed or DeepSpeed
+	mig       event // a line that says the GPUs are MIG slices
+	vm        event // a line that says the GPUs are in a virtual machine
+	cont      event // a line that says GPUs are split over several containers
+	p2p       bool  // the paste speaks of P2P, NVLink or CUDA IPC
+	amd       event // a line that names an AMD host CPU
+	socks     event // a line that says the host has several CPU sockets or NUMA nodes
+	slow      event // a line that says communication between GPUs is slow
+	bus       event // a Bus error (SIGBUS)
+	lib       bool  // a frame or library of NCCL or UCX
+	shm       event // a line that says /dev/shm is too small
+	dockerShm event // a docker run line for several GPUs with Docker's default /dev/shm
+	fmAt      int   // the line of Fabric Manager's systemctl status header
+	fm        event // Fabric Manager failed or not running
+	nvls      event // a line that says NCCL uses no NVLS channels
+	win       event // a line that says the run is on native Windows
+	wsl       bool  // the paste names WSL: Linux, not native Windows
+	hangBare  event // a hang said without its place
+	multi     bool  // the paste starts a distributed or multi-GPU run
+	bwFig     event // a line that sets a bandwidth figure against the link's headline
+	bwCar     bool  // the paste names NVLink, NVSwitch or a bandwidth test
+	sock1     event // lscpu shows one socket
+	mig2      bool  // a line names MIG, outside nvidia-smi's headers ("use NCCL with MIG")
+	acs       event // a line that says ACS is on
+	iommu     event // a line that says the IOMMU is on, or a GRUB line that turns it on
 	// noise.go
 	peerAlready event // a line that says peer access was already enabled, or a checker reports it
 	ibvWarn     event // a line that speaks of libibverbs's provider warnings
@@ -845,6 +844,9 @@ type prose struct {
 	hangLine event           // an error line that says a collective, a set-up or a barrier timed out (hangline.go)
 	differ   event           // watchdog lines of two ranks at one collective that disagree on it (hangline.go)
 	works    map[string]work // each collective's SeqNum: the first watchdog line's rank, OpType and NumelIn
+
+	// lines with the reader of reFirstOnly's words that said neither half (at most maxFirstRead)
+	firstRead map[string]bool
 }
 
 // proseLine reads stripped line s.
