@@ -310,9 +310,8 @@
       at = end;
     }
   }
-  // saidOutside: re matches s outside every match of not (paste.saidOutside).
-  function saidOutside(s, re, not) {
-    var nots = spans(not, s);
+  // saidOutside: re matches s outside every span of nots (paste.saidOutside).
+  function saidOutside(s, re, nots) {
     return spans(re, s).some(function (m) { return !nots.some(function (x) { return m[0] < x[1] && x[0] < m[1]; }); });
   }
   // bareZero mirrors paste.bareZero: a 0 that stands alone as a figure.
@@ -677,9 +676,10 @@
     if (!p.elsewhere.set && containsAny(s, T.words.elsewhere) && s.indexOf("NCCL INFO") < 0 && RE.elsewhere.test(s)) { mark(p.elsewhere, n, raw); }
     if (!p.firstOnly.set && containsAny(s, T.words.firstOnly) && s.indexOf("NCCL INFO") < 0) {
       // The two halves may be said up to FIRST_ONLY_GAP lines apart (paste.firstOnlyGap).
-      if (RE.firstOnly.test(s)) { mark(p.firstOnly, n, raw); }
-      else if (RE.firstOK.test(s)) { if (p.otherFail > 0 && n - p.otherFail <= FIRST_ONLY_GAP) { mark(p.firstOnly, n, raw); } p.firstOK = n; }
-      else if (RE.otherFails.test(s)) { if (p.firstOK > 0 && n - p.firstOK <= FIRST_ONLY_GAP) { mark(p.firstOnly, n, raw); } p.otherFail = n; }
+      var ok = RE.firstOK.test(s), fails = RE.otherFails.test(s);
+      if (ok && fails || RE.firstOnly.test(s)) { mark(p.firstOnly, n, raw); }
+      else if (ok) { if (p.otherFail > 0 && n - p.otherFail <= FIRST_ONLY_GAP) { mark(p.firstOnly, n, raw); } p.firstOK = n; }
+      else if (fails) { if (p.firstOK > 0 && n - p.firstOK <= FIRST_ONLY_GAP) { mark(p.firstOnly, n, raw); } p.otherFail = n; }
     }
     if (!p.mixed.set && containsAny(s, T.words.mixedDevices) && s.indexOf("NCCL INFO") < 0 && RE.mixedDevices.test(s)) { mark(p.mixed, n, raw); }
     if (!p.training.set && containsAny(s, T.words.training) && s.indexOf("NCCL INFO") < 0 && RE.training.test(s)) { mark(p.training, n, raw); }
@@ -730,10 +730,9 @@
     }
     if (!p.nvls.set && containsAny(s, NVLS_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.nvlsZero.test(s)) { mark(p.nvls, n, raw); }
     if (!p.wsl && containsAny(s, WINDOWS_WORDS)) {
-      // windowsSaid (prose.go): Windows named outside the spans of its negations.
       var not = spans(RE.windowsNot, s);
       p.wsl = not.length > 0 && containsAny(s, ["WSL", "wsl", "Wsl"]);
-      if (!p.wsl && !p.win.set && spans(RE.windows, s).some(function (m) { return !not.some(function (x) { return m[0] < x[1] && x[0] < m[1]; }); })) { mark(p.win, n, raw); }
+      if (!p.wsl && !p.win.set && saidOutside(s, RE.windows, not)) { mark(p.win, n, raw); }
     }
     if (!p.multi && containsAny(s, WIN_LAUNCH_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.winLaunch.test(s)) { p.multi = true; }
     if (!p.bwFig.set && containsAny(s, BW_FIGURE_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.bwFigure.test(s)) { mark(p.bwFig, n, raw); }
@@ -798,7 +797,7 @@
     var p = this.prose;
     if (p.ctr.set && p.wslSaid.set && p.vmSaid.set && p.share.set && p.iso.set || s.indexOf("NCCL INFO") >= 0 ||
       !containsAny(s, PLATFORM_WORDS) && !containsAny(s, PLATFORM_NAMES)) { return; }
-    if (!p.ctr.set && saidOutside(s, RE.containerSaid, RE.containerSaidNot)) { mark(p.ctr, n, raw); }
+    if (!p.ctr.set && saidOutside(s, RE.containerSaid, spans(RE.containerSaidNot, s))) { mark(p.ctr, n, raw); }
     if (!p.wslSaid.set && containsAny(s, ["WSL", "wsl", "Wsl", "Windows Subsystem", "windows subsystem"]) && RE.wslSaid.test(s) && (!RE.wslSaidNot.test(s) || RE.wslSuspect.test(s))) { mark(p.wslSaid, n, raw); }
     if (!p.vmSaid.set && RE.vmSaid.test(s) && !RE.placeNot.test(s) && !RE.vmSaidNot.test(s)) { mark(p.vmSaid, n, raw); }
     if (!p.share.set && RE.sharing.test(s) && !RE.sharingNot.test(s)) { mark(p.share, n, raw); }

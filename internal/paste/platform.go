@@ -97,7 +97,7 @@ func (x *Extractor) platformLine(s string, n int, raw string) {
 	if p.settled() || !x.platformWords(s) || strings.Contains(s, "NCCL INFO") {
 		return
 	}
-	if !p.ctr.set && saidOutside(s, reContainerSaid, reContainerSaidNot) {
+	if !p.ctr.set && saidOutside(s, reContainerSaid, reContainerSaidNot.FindAllStringIndex(s, -1)) {
 		p.ctr.mark(n, raw)
 	}
 	if !p.wsl.set && containsAny(s, "WSL", "wsl", "Wsl", "Windows Subsystem", "windows subsystem") && reWSLSaid.MatchString(s) && (!reWSLSaidNot.MatchString(s) || reWSLSuspect.MatchString(s)) {
@@ -114,11 +114,10 @@ func (x *Extractor) platformLine(s string, n int, raw string) {
 	}
 }
 
-// saidOutside says whether re matches s outside every match of not: a
-// negation denies only what it covers ("We do not use Docker — this runs
-// under Kubernetes" says Kubernetes).
-func saidOutside(s string, re, not *lazyRegexp) bool {
-	nots := not.FindAllStringIndex(s, -1)
+// saidOutside says whether re matches s outside every span of nots, the
+// matches of its negations: a negation denies only what it covers ("We do
+// not use Docker — this runs under Kubernetes" says Kubernetes).
+func saidOutside(s string, re *lazyRegexp, nots [][]int) bool {
 	for _, m := range re.FindAllStringIndex(s, -1) {
 		if !slices.ContainsFunc(nots, func(x []int) bool { return m[0] < x[1] && x[0] < m[1] }) {
 			return true

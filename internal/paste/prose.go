@@ -1,7 +1,7 @@
 package paste
 
 import (
-	"slices"
+	"fmt"
 	"strings"
 )
 
@@ -204,12 +204,12 @@ var (
 	// the application will segfault" (microsoft/onnxruntime#1881). The
 	// program or a library it calls puts its work, context or allocator on
 	// device 0 whatever device it is given; a GPU at fault fails however
-	// it is numbered.
-	reFirstOnly = pattern("firstOnly", `(?i)(?:`+firstGPU+`.{0,40}`+worksWord+`|`+worksWord+`.{0,40}`+firstGPU+`).{0,80}(?:`+failsWord+`.{0,60}`+otherGPU+`|`+otherGPU+`.{0,40}`+failsWord+`)|`+
-		`(?:`+failsWord+`.{0,60}`+otherGPU+`|`+otherGPU+`.{0,40}`+failsWord+`).{0,80}(?:`+firstGPU+`.{0,40}`+worksWord+`|`+worksWord+`.{0,40}`+firstGPU+`)|`+
-		`\bdevice[\s_]?(?:id|index|ordinal)s?`+"`"+`?\s(?:\w{1,12}\s)?other than\s(?:0|zero)\b.{0,80}`+failsWord+`|`+failsWord+`.{0,80}\bdevice[\s_]?(?:id|index|ordinal)s?`+"`"+`?\s(?:\w{1,12}\s)?other than\s(?:0|zero)\b`)
-	// The two halves of reFirstOnly said on lines a little apart ("when I
-	// test on my first GPU Faiss is ok" / "but when i test on the second
+	// it is numbered. This pattern is the form said in one phrase, a
+	// device id other than 0 that fails; reFirstOK and reOtherFails are
+	// the two halves of the other forms.
+	reFirstOnly = pattern("firstOnly", `(?i)`+notDeviceZero+`.{0,80}`+failsWord+`|`+failsWord+`.{0,80}`+notDeviceZero)
+	// The two halves, said on one line or on lines a little apart ("when
+	// I test on my first GPU Faiss is ok" / "but when i test on the second
 	// GPU on the same machine, it has trouble").
 	reFirstOK    = pattern("firstOK", `(?i)`+firstGPU+`.{0,70}`+worksWord+`|`+worksWord+`.{0,70}`+firstGPU)
 	reOtherFails = pattern("otherFails", `(?i)`+failsWord+`.{0,60}`+otherGPU+`|`+otherGPU+`.{0,40}`+failsWord)
@@ -505,18 +505,6 @@ var (
 	nvlsWords = []string{"nvls", "NVLS", "Nvls", "NVLink SHARP", "nvlink sharp", "NVLink Sharp"}
 )
 
-// windowsSaid says whether line s names Windows outside the spans not of
-// its negations: "under Windows" counts in "training under Windows ...
-// there was no Windows version of NCCL".
-func windowsSaid(s string, not [][]int) bool {
-	for _, m := range reWindows.FindAllStringIndex(s, -1) {
-		if !slices.ContainsFunc(not, func(x []int) bool { return m[0] < x[1] && x[0] < m[1] }) {
-			return true
-		}
-	}
-	return false
-}
-
 // windowsWords and winLaunchWords are the words, as written, one of which
 // every match of reWindows (or WSL said) and reWinLaunch holds.
 var (
@@ -634,6 +622,8 @@ const (
 	otherGPU  = `(?:(?:the\s|my\s)?(?:second|2nd|other|another)\s(?:gpu|card|device)s?|gpu\s?:?\s?[1-9]|cuda:[1-9]|device(?:[\s_]?(?:id|index))?` + "`" + `?\s?[=:]?\s?\*{0,2}[1-9])\b`
 	worksWord = `\b(?:works?|worked|working|fine|ok|okay|good|normal(?:ly)?|succeeds?|succeeded|proper output)\b(?:[^:=]|$)`
 	failsWord = `\b(?:fails?|failed|failing|errors?|crash(?:es|ed)?|segfaults?|segmentation fault|trouble|(?:does|did)(?:n't| not) work|not working|exceptions?|aborts?|throws?)\b`
+	// A device named by any index but 0: "with `device_id` other than 0".
+	notDeviceZero = `\bdevice[\s_]?(?:id|index|ordinal)s?` + "`" + `?\s(?:\w{1,12}\s)?other than\s(?:0|zero)\b`
 )
 
 // firstOnlyGap is how many lines apart the two halves of reFirstOnly may be
@@ -648,19 +638,16 @@ const maxFirstRead = 256
 // firstOnlyWords are the words, as written, one of which every match of
 // reFirstOnly, reFirstOK and reOtherFails holds: the first GPU named, or
 // another.
-var firstOnlyWords = []string{"first GPU", "first gpu", "First GPU", "first card", "first device", "GPU 0", "GPU0", "gpu 0", "gpu0", "Gpu 0", "GPU:0", "gpu:0", "cuda:0", "CUDA:0",
-	"device 0", "Device 0", "DEVICE 0", "device0", "Device0", "device:0", "Device:0", "device: 0", "Device: 0", "device=0", "Device=0", "device =",
-	"Device =", "device **0", "device` 0", "device`=", "device_id", "Device_id", "device id", "Device id", "Device ID", "device ID", "DEVICE_ID",
-	"device index", "Device index", "device_index", "device ordinal", "Device ordinal", "device_ordinal", "device_Id", "deviceid", "cuda: 0", "CUDA: 0",
-	"gpu: 0", "GPU: 0", "Gpu0", "first Gpu", "First gpu", "FIRST GPU", "First card", "First device", "second GPU", "second gpu", "Second GPU",
-	"second card", "second device", "2nd GPU", "2nd gpu", "other GPU", "other gpu", "another GPU", "another gpu", "other card", "other device", "GPU 1",
-	"GPU1", "gpu 1", "gpu1", "GPU:1", "gpu:1", "cuda:1", "CUDA:1", "device 1", "Device 1", "device1", "device=1", "device **1", "device: 1", "GPU 2",
-	"GPU2", "gpu 2", "gpu2", "GPU:2", "gpu:2", "cuda:2", "CUDA:2", "device 2", "Device 2", "device2", "device=2", "device **2", "device: 2", "GPU 3",
-	"GPU3", "gpu 3", "gpu3", "GPU:3", "gpu:3", "cuda:3", "CUDA:3", "device 3", "Device 3", "device3", "device=3", "device **3", "device: 3", "GPU 4",
-	"GPU4", "gpu 4", "gpu4", "GPU:4", "gpu:4", "cuda:4", "CUDA:4", "device 4", "Device 4", "device4", "device=4", "device **4", "device: 4", "GPU 5",
-	"GPU5", "gpu 5", "gpu5", "GPU:5", "gpu:5", "cuda:5", "CUDA:5", "device 5", "Device 5", "device5", "device=5", "device **5", "device: 5", "GPU 6",
-	"GPU6", "gpu 6", "gpu6", "GPU:6", "gpu:6", "cuda:6", "CUDA:6", "device 6", "Device 6", "device6", "device=6", "device **6", "device: 6", "GPU 7",
-	"GPU7", "gpu 7", "gpu7", "GPU:7", "gpu:7", "cuda:7", "CUDA:7", "device 7", "Device 7", "device7", "device=7", "device **7", "device: 7"}
+var firstOnlyWords = func() []string {
+	w := []string{"first GPU", "first gpu", "First GPU", "first card", "first device", "GPU 0", "GPU0", "gpu 0", "gpu0", "Gpu 0", "GPU:0", "gpu:0", "cuda:0", "CUDA:0", "device 0", "Device 0", "DEVICE 0", "device0", "Device0", "device:0", "Device:0", "device: 0", "Device: 0", "device=0", "Device=0", "device =", "Device =", "device **0", "device` 0", "device`=", "device_id", "Device_id", "device id", "Device id", "Device ID", "device ID", "DEVICE_ID", "device index", "Device index", "device_index", "device ordinal", "Device ordinal", "device_ordinal", "device_Id", "deviceid", "cuda: 0", "CUDA: 0", "gpu: 0", "GPU: 0", "Gpu0", "first Gpu", "First gpu", "FIRST GPU", "First card", "First device", "second GPU", "second gpu", "Second GPU", "second card", "second device", "2nd GPU", "2nd gpu", "other GPU", "other gpu", "another GPU", "another gpu", "other card", "other device"}
+	// Another GPU by its index: GPU 1 to GPU 7.
+	for d := '1'; d <= '7'; d++ {
+		for _, f := range []string{"GPU %c", "GPU%c", "gpu %c", "gpu%c", "GPU:%c", "gpu:%c", "cuda:%c", "CUDA:%c", "device %c", "Device %c", "device%c", "device=%c", "device **%c", "device: %c"} {
+			w = append(w, fmt.Sprintf(f, d))
+		}
+	}
+	return w
+}()
 
 // trainingWords are the words, as written, one of which every match of
 // reTraining holds.
@@ -887,15 +874,16 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		p.elsewhere.mark(n, raw)
 	}
 	if !p.firstOnly.set && containsAny(s, firstOnlyWords...) && !strings.Contains(s, "NCCL INFO") {
+		ok, fails := reFirstOK.MatchString(s), reOtherFails.MatchString(s)
 		switch {
-		case reFirstOnly.MatchString(s):
+		case ok && fails || reFirstOnly.MatchString(s):
 			p.firstOnly.mark(n, raw)
-		case reFirstOK.MatchString(s):
+		case ok:
 			if p.otherFail > 0 && n-p.otherFail <= firstOnlyGap {
 				p.firstOnly.mark(n, raw)
 			}
 			p.firstOK = n
-		case reOtherFails.MatchString(s):
+		case fails:
 			if p.firstOK > 0 && n-p.firstOK <= firstOnlyGap {
 				p.firstOnly.mark(n, raw)
 			}
@@ -1039,7 +1027,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	if !p.wsl && containsAny(s, windowsWords...) {
 		not := reWindowsNot.FindAllStringIndex(s, -1)
 		p.wsl = len(not) > 0 && containsAny(s, "WSL", "wsl", "Wsl")
-		if !p.wsl && !p.win.set && windowsSaid(s, not) {
+		// "under Windows" counts in "training under Windows ... there was
+		// no Windows version of NCCL".
+		if !p.wsl && !p.win.set && saidOutside(s, reWindows, not) {
 			p.win.mark(n, raw)
 		}
 	}
