@@ -114,6 +114,14 @@ var (
 		`\b(?:other|second|third|fourth|remaining|rest of the)\s(?:\w{1,12}\s)?(?:gpus?|cards?)\s(?:\w{1,12}\s){0,3}?(?:is|are|was|were|stays?|remains?|sits?)\s(?:\w{1,12}\s)?(?:idle|unused|not\s(?:being\s)?used|never used)\b|`+
 		`\bonly\s(?:gpu\s?0|gpu:0|cuda:0|the first gpu)\s(?:is|was)\s(?:being\s)?(?:busy|active|utili[sz](?:ed|ation))\b|`+
 		`\butili[sz]ation(?:\srate)?\s(?:of\s)?(?:the\s)?(?:other|remaining|rest of the)\s(?:\w{1,12}\s)?(?:gpus?|cards?)\s(?:is|are|was|were|stays?|remains?)\s(?:at\s)?0\b|`+
+		// A GPU chosen and not used: "it's always GPU 0 that gets used"
+		// (DeepLabCut/DeepLabCut#2312), "always uses cuda:0"
+		// (suno-ai/bark#220), "still defaults to cuda:0"
+		// (graphdeco-inria/gaussian-splatting#894). The verb is the
+		// program's ("uses", not "I always use GPU 0").
+		`\b(?:always|still)\s(?:only\s)?(?:uses|using|runs\son|running\son|loads\s(?:on|onto|to)|defaults\sto|goes\sto)\s(?:my\s|the\s)?(?:first\sgpu|gpu\s?#?0|gpu:0|cuda:0|device\s?0)\b|`+
+		`\b(?:always|still)\s(?:the\s)?(?:first\sgpu|gpu\s?#?0|gpu:0|cuda:0|device\s?0)\s(?:that\s|which\s)?(?:is|gets|was|got)\s(?:being\s)?used\b|`+
+		`\b(?:gpu\s?#?0|gpu:0|cuda:0|the first gpu)\s(?:is|was|gets)\s(?:always|still)\s(?:being\s)?used\b|`+
 		// "just the first gpu is in use" (ray-project/ray#10002).
 		`\b(?:only|just)\s(?:the first|one|1|a single)\s(?:gpu|card|device)\s(?:is|was)\s(?:in use|being used)\b|\b(?:only|just)\s(?:gpu\s?0|gpu:0|cuda:0)\s(?:is|was)\s(?:in use|being used)\b|`+
 		`\bnot (?:being )?used at all\b|只(?:会|能)?(?:用|使用|占用|调用)了?(?:其中)?(?:的)?(?:一张|一块|一个|单|1张|1块)(?:显)?卡|(?:没有|没|不会)(?:切分|拆分|加载|分配|分布)(?:模型)?到(?:两|多|2|4|8)(?:张|块)?(?:显)?卡|`+
@@ -256,7 +264,7 @@ var scaleWords = []string{"比2张", "比两张", "比双", "比多张", "比4�
 
 // oneUsedWords are the words, as written, one of which every match of
 // reOneUsed holds.
-var oneUsedWords = []string{"support", "Support", "支持", "way to", "option to", "只加载", "只分配", "只放", "只会加载", "只能加载", "只会分配", "只能分配", "只会放", "只能放", "only", "Only", "ONLY", "just", "Just", "used at all", "not used", "not being used", "unused", "idle", "Idle", "tilization", "tilisation", "TILIZATION", "只用", "只使用", "只会", "只能", "只占用", "只调用", "加载到", "分配到", "分布到", "切分", "拆分", "模型到",
+var oneUsedWords = []string{"always", "Always", "still", "Still", "support", "Support", "支持", "way to", "option to", "只加载", "只分配", "只放", "只会加载", "只能加载", "只会分配", "只能分配", "只会放", "只能放", "only", "Only", "ONLY", "just", "Just", "used at all", "not used", "not being used", "unused", "idle", "Idle", "tilization", "tilisation", "TILIZATION", "只用", "只使用", "只会", "只能", "只占用", "只调用", "加载到", "分配到", "分布到", "切分", "拆分", "模型到",
 	"第一张", "第一块", "0号", "第0张", "0卡", "0显卡", "空闲", "闲置", "仅", "只有"}
 
 // scaling is the state of this reader.
