@@ -505,15 +505,15 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 				return nil, sum, err
 			}
 		}
-	}
-	if o.Paste != nil && !o.Follow && storyBeside(errs, o.Paste.Facts()) {
+	} else if o.Paste != nil && !o.Follow && storyBeside(errs, o.Paste.Facts()) {
 		// A version said to work set against one said to fail names the
 		// cause of the error lines too (paste.Explains): the entries it
 		// calls for come first, as they do beside a hang or a slow run. On
 		// the report sets, such stories beside a recognized line were a
 		// regression between releases in each case the answer changed.
 		// A followed log has written its lines as they came, before the
-		// story was known: it gets none.
+		// story was known: it gets none. Lines the symptoms answered
+		// above have the story among them already.
 		sym, err := symptoms(s, o.Paste.Facts(), facts, o, len(notes) > 0, pathShown(words, o.Paste.Facts()))
 		if err != nil {
 			return nil, sum, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/p2pkb/p2pkb/internal/content"
 	"github.com/p2pkb/p2pkb/internal/kb"
+	"github.com/p2pkb/p2pkb/internal/paste"
 	"github.com/p2pkb/p2pkb/internal/rules"
 	"github.com/p2pkb/p2pkb/internal/site"
 	"github.com/p2pkb/p2pkb/probe/facts"
@@ -110,5 +111,32 @@ func TestEverySignatureIsRecognizedAsPrinted(t *testing.T) {
 		if !found {
 			t.Errorf("%s: its signature %q is not recognized as it", e.ID, e.Signature)
 		}
+	}
+}
+
+// A version story beside a line only an entry of its shape answers (a
+// program's own argument check) is answered once, first: the symptoms that
+// answer such a line hold it already (the argparse line of
+// invoke-ai/InvokeAI#1104, versions told as in ray-project/ray#51154).
+func TestVersionStoryBesideShapeLineOnce(t *testing.T) {
+	s := repoSite(t)
+	in := "`invoke.py: error: unrecognized arguments: --device cuda:0`\n" +
+		"However, the same deployment works fine with vLLM 0.6.6.post1 under identical environment conditions, and fails with vLLM 0.7.2.\n"
+	msgs, _, err := diagnose(io.Discard, s, strings.NewReader(in), nil, Options{Lang: "en", Paste: paste.New()}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range msgs {
+		if m.symptom == "version.regression" {
+			n++
+		}
+	}
+	if n != 1 || len(msgs) == 0 || msgs[0].symptom != "version.regression" {
+		var got []string
+		for _, m := range msgs {
+			got = append(got, fmt.Sprintf("line %d %q", m.Line, m.symptom))
+		}
+		t.Errorf("the version story is answered %d times, want once and first: %v", n, got)
 	}
 }
