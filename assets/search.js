@@ -557,7 +557,7 @@
         if (!Object.prototype.hasOwnProperty.call(n, normText(x))) { n[normText(x)] = e; }
       });
     });
-    v.shapes = d.shapes.map(function (s) { return { layer: s.layer, triggers: s.triggers, re: new RegExp(s.re), families: s.families || [], byFile: s.by_file || null }; });
+    v.shapes = d.shapes.map(function (s) { return { layer: s.layer, triggers: s.triggers, re: new RegExp(s.re), families: s.families || [], byFile: s.by_file || null, need_err: !!s.need_err }; });
     vocab = v;
     return v;
   }
@@ -636,6 +636,7 @@
       var g = m.groups || {}, r = { layer: s.layer, where: g.where || g.where2 || "", error: null, shape: m[0] };
       if (s.byFile) { Object.keys(s.byFile).forEach(function (k) { if (r.where.indexOf(k) >= 0) { r.layer = s.byFile[k]; } }); }
       r.error = inner(v, s, g.name || "", g.code || g.code2 || "", g.text || g.text2 || "", g.rest || g.rest2 || "");
+      if (!r.error && s.need_err) { continue; }
       var rest = g.rest || "";
       if (!r.error && r.layer.id === "nccl" && rest && rest.indexOf("failed") < 0 && rest.indexOf("rror") < 0) { continue; }
       return r;

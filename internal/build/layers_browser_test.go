@@ -47,6 +47,12 @@ var layeredLines = []string{
 	"[Sun Feb 23 16:24:18 2025] NVRM: Xid (PCI:0000:9b:00): 119, pid=2024380, name=nvidia-smi, Timeout after 6s of waiting for RPC response from GPU4 GSP! Expected function 103 (GSP_RM_ALLOC) (0x2081 0x4).", // https://github.com/leptonai/gpud (dmesg-with-xid-119.log)
 	"NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row marked for remapping, reset gpu to activate.",                                                                                             // https://github.com/stas00/ml-engineering (compute/accelerator/nvidia/debug.md)
 	"Exception: Capture cuda graph failed: Runtime check failed at /sgl-workspace/sglang/python/sglang/jit_kernel/include/sgl_kernel/distributed/custom_all_reduce.cuh:37: CUDA error: invalid argument",       // https://github.com/sgl-project/sglang/pull/27948
+	"NCCL Error at /home/xxx/fastmoe/cuda/global_exchange.cpp:127 value 5",                                                                                                                                     // https://github.com/laekov/fastmoe/issues/126
+	"  Failed, NCCL error /lmdeploy/src/turbomind/utils/nccl_utils.cc:296 'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'",                                                                       // https://github.com/InternLM/lmdeploy/issues/1267
+	"Trident-MS:1203254:1203254 [0] NCCL INFO init.cc:1577 -> 4",                                                                                                                                               // https://github.com/laekov/fastmoe/issues/149
+	"nickelpie-job-0:1:92 [0] NCCL INFO transport/p2p.cc:352 -> 1",                                                                                                                                             // https://github.com/NVIDIA/nccl/issues/1647
+	"render_buffer.cu:587 cudaMemsetAsync(m_frame_buffer.data(), 0, m_frame_buffer.bytes(), stream) failed with error invalid argument",                                                                        // https://github.com/NVlabs/instant-ngp/issues/1340
+	"Failed, NCCL error src/CKKS/Context.cu:725",
 	"training step 12 loss 0.5",
 }
 

@@ -72,6 +72,13 @@ func TestLayeredMessages(t *testing.T) {
 		{"https://github.com/leptonai/gpud/blob/main/components/accelerator/nvidia/xid/testdata/dmesg-with-xid-119.log",
 			"[Sun Feb 23 16:24:18 2025] NVRM: Xid (PCI:0000:9b:00): 119, pid=2024380, name=nvidia-smi, Timeout after 6s of waiting for RPC response from GPU4 GSP! Expected function 103 (GSP_RM_ALLOC) (0x2081 0x4).",
 			false, "nvrm", "GSP_RPC_TIMEOUT", "linux/xid-119-gsp-rpc-timeout", ""},
+		// A program's own check of an NCCL call, with the bare result: composed, the
+		// entries of an invalid usage, the program's check macro's first.
+		{"https://github.com/laekov/fastmoe/issues/126", "NCCL Error at /home/xxx/fastmoe/cuda/global_exchange.cpp:127 value 5",
+			true, "nccl_check", "ncclInvalidUsage", "nccl/invalid-usage-check-macro", "inner_error"},
+		// NCCL's trace of an invalid argument: NCCL's entry of it.
+		{"https://github.com/laekov/fastmoe/issues/149", "Trident-MS:1203254:1203254 [0] NCCL INFO init.cc:1577 -> 4",
+			true, "nccl", "ncclInvalidArgument", "nccl/invalid-argument", "layer"},
 		// A framework's wrapper around an error only the inner error's entry knows: composed, that entry.
 		{"https://github.com/jaxleyverse/jaxley/issues/53", "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.func.launch' failed: Failed to launch CUDA kernel: fusion_1560 with block dimensions: 160x1x1 and grid dimensions: 1x1x1: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered.",
 			true, "xla", "CUDA_ERROR_ILLEGAL_ADDRESS", "cuda/illegal-address-peer-memory", "inner_error"},

@@ -23,6 +23,7 @@ type ExportShape struct {
 	Re       string           `json:"re"`
 	Families []string         `json:"families"`
 	ByFile   map[string]Layer `json:"by_file,omitempty"`
+	NeedErr  bool             `json:"need_err,omitempty"` // without a known error the next shape is tried
 }
 
 // Table is the export of the whole vocabulary.
@@ -33,7 +34,7 @@ func Table() Export {
 	}
 	for _, s := range shapes {
 		x.Shapes = append(x.Shapes, ExportShape{Layer: s.layer, Triggers: s.triggers, Re: strings.ReplaceAll(s.re.String(), "(?P<", "(?<"),
-			Families: s.families, ByFile: s.byFile})
+			Families: s.families, ByFile: s.byFile, NeedErr: s.needErr})
 		fams := map[string]string{}
 		for _, f := range []string{CUDARuntime, CUDADriver, NCCL, Errno} {
 			if r := s.layer.Returns(f); r != "" {

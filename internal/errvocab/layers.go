@@ -58,6 +58,7 @@ type shape struct {
 	re       *regexp.Regexp
 	families []string // where a code or a message is looked up
 	byFile   map[string]Layer
+	needErr  bool // a line of the shape says nothing without an error the vocabulary knows: the next shape is tried
 }
 
 var (
@@ -136,6 +137,22 @@ var shapes = []shape{
 	{layer: Layer{"nccl_tests", "nccl-tests", "nccl"}, triggers: []string{"Test NCCL failure", "Test CUDA failure"},
 		re:       regexp.MustCompile(`Test (?:NCCL|CUDA) failure (?P<where>\S+:\d+) '(?P<text>[^']*)'`),
 		families: []string{NCCL, CUDARuntime}},
+	// A program's own check of an NCCL call: NCCL's examples' NCCLCHECK, copied into many
+	// programs ("Failed, NCCL error %s:%d '%s'" with ncclGetErrorString: TensorRT-LLM's
+	// ncclPlugin, LMDeploy's nccl_utils.cc, FlexFlow), and FastMoE's NCCL_SAFE_CALL, which
+	// prints the bare ncclResult_t ("NCCL Error at %s:%d value %d", fastmoe cuda/stream_manager.h).
+	// https://github.com/InternLM/lmdeploy/issues/1267, https://github.com/laekov/fastmoe/issues/126
+	{layer: ncclCheck, triggers: []string{"NCCL Error at ", "NCCL error ", "NCCL failure "},
+		re:       regexp.MustCompile(`NCCL (?:Error at|error|failure) (?P<where>[\w./-]+\.\w+:\d+)(?: value (?P<code>\d+)| '(?P<text>[^']*)')`),
+		families: []string{NCCL}, byFile: ncclCheckers, needErr: true},
+	// NCCL's trace of a failure up its own calls, the ncclResult_t it returns. Only an invalid
+	// argument or usage: their checks warn in words that say neither "failed" nor "error" ("Send :
+	// comm argument is NULL" of misc/argcheck.cc, followed by "NCCL INFO init.cc:1577 -> 4"), while
+	// a CUDA or system failure's WARN names the error better than the number under it.
+	// https://github.com/laekov/fastmoe/issues/149
+	{layer: Layer{"nccl", "NCCL", "nccl"}, triggers: []string{" -> 4", " -> 5"},
+		re:       regexp.MustCompile(`NCCL INFO (?P<where>[\w/.-]+\.(?:cc|h|cu|cpp):\d+) -> (?P<code>[45])\b`),
+		families: []string{NCCL}},
 	// PyTorch's ProcessGroupNCCL: "torch.distributed.DistBackendError: NCCL error in: .../NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5".
 	// https://github.com/NVIDIA/nccl/issues/1410
 	{layer: Layer{"pytorch_nccl", "PyTorch (ProcessGroupNCCL)", "pytorch"}, triggers: []string{"NCCL error in:", "NCCL error:"},
@@ -217,6 +234,10 @@ var shapes = []shape{
 	{layer: unnamed, triggers: append([]string{"CUDA IPC", "CUresult"}, driverAPIs...),
 		re:       regexp.MustCompile(`(?P<where>cu` + apiKinds + `\w*|CUDA IPC)\b[^0-9\n]*?\b(?:error|err|returned|returns|code|result|CUresult)\s*[=:]?\s*\(?(?P<code>[1-9][0-9]{0,3})\b|\bCUresult\s*[=:]?\s*(?P<code2>[1-9][0-9]{0,3})\b`),
 		families: driverFirst},
+	// Or its message after the call: "render_buffer.cu:587 cudaMemsetAsync(...) failed with error invalid argument".
+	// https://github.com/NVlabs/instant-ngp/issues/1340
+	{layer: unnamed, triggers: runtimeAPIs, re: callMessage("cuda"), families: cudaFamilies, needErr: true},
+	{layer: unnamed, triggers: driverAPIs, re: callMessage("cu"), families: driverFirst, needErr: true},
 	// A CUDA error's message alone, as people quote it in prose, an exception's repr or a
 	// program of their own: in another case or without its plural s ("raise the error
 	// `peer access is not supported between these two device`"). Only the messages of five
@@ -227,6 +248,21 @@ var shapes = []shape{
 
 // unnamed is a library no shape knows, which names a CUDA call or error.
 var unnamed = Layer{"cuda_call", "a CUDA call", ""}
+
+// ncclCheck is a program's own check of the result of an NCCL call; the
+// programs known by their source files are named after them.
+var (
+	ncclCheck    = Layer{"nccl_check", "a program's check of an NCCL call", ""}
+	ncclCheckers = map[string]Layer{
+		"tensorrt_llm": {"trtllm_nccl", "TensorRT-LLM's check of an NCCL call", "tensorrt-llm"},
+	}
+)
+
+// callMessage is a call of the runtime (prefix cuda) or of the driver (cu),
+// its arguments, and the message of the error it failed with.
+func callMessage(prefix string) *regexp.Regexp {
+	return regexp.MustCompile(`(?P<where>` + prefix + apiKinds + `\w*)(?:\((?:[^()\n]|\([^()\n]*\))*\))? (?:failed with error|failed with|failed:|returned) '?(?P<text>[A-Za-z][^'\n]*)`)
+}
 
 // apiKinds are the kinds of CUDA calls around peer-to-peer work, in the
 // runtime (cuda...) and driver (cu...) spelling: IPC, memory and its
@@ -333,6 +369,8 @@ func Read(line string) (r Reading, ok bool) {
 		}
 		if e, ok := inner(s, group("name"), group("code", "code2"), group("text", "text2"), group("rest", "rest2")); ok {
 			r.Error = &e
+		} else if s.needErr {
+			continue
 		}
 		if r.Error == nil && r.Layer.ID == "nccl" && group("rest") != "" && !strings.Contains(group("rest"), "failed") && !strings.Contains(group("rest"), "rror") {
 			continue // a warning that reports no failure is not an error of NCCL's

@@ -153,6 +153,20 @@ func TestRead(t *testing.T) {
 		{"https://github.com/NVIDIA/DALI/issues/4817", "RuntimeError: CUDA runtime API error cudaErrorDeviceUninitialized (201):", "cuda_call", "", "cudaErrorDeviceUninitialized"},
 		{"https://github.com/eunomia-bpf/bpftime/issues/488", "[2025-11-03 15:02:47][error][2617448] Unable to map CUDA IPC memory for shared array map, error=201",
 			"cuda_call", "CUDA IPC", "CUDA_ERROR_INVALID_CONTEXT"},
+		// A call's error by its message: a runtime call with its arguments, a driver call.
+		{"https://github.com/NVlabs/instant-ngp/issues/1340", "render_buffer.cu:587 cudaMemsetAsync(m_frame_buffer.data(), 0, m_frame_buffer.bytes(), stream) failed with error invalid argument",
+			"cuda_call", "cudaMemsetAsync", "cudaErrorInvalidValue"},
+		{"https://github.com/openucx/ucx/pull/10618", "cuIpcCloseMemHandle( (CUdeviceptr)region->mapped_addr) failed: invalid device context", "cuda_call", "cuIpcCloseMemHandle", "CUDA_ERROR_INVALID_CONTEXT"},
+		// A program's own check of an NCCL call: the result by its message or its number, named
+		// after the program where its file says which.
+		{"https://github.com/InternLM/lmdeploy/issues/1267", "  Failed, NCCL error /lmdeploy/src/turbomind/utils/nccl_utils.cc:296 'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'",
+			"nccl_check", "/lmdeploy/src/turbomind/utils/nccl_utils.cc:296", "ncclUnhandledCudaError"},
+		{"https://github.com/NVIDIA/TensorRT-LLM/issues/9263", "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: Failed, NCCL error ../tensorrt_llm/runtime/ncclCommunicator.cpp:90 'invalid usage (run with NCCL_DEBUG=WARN for details)'",
+			"trtllm_nccl", "../tensorrt_llm/runtime/ncclCommunicator.cpp:90", "ncclInvalidUsage"},
+		{"https://github.com/laekov/fastmoe/issues/126", "NCCL Error at /home/xxx/fastmoe/cuda/global_exchange.cpp:127 value 5", "nccl_check", "/home/xxx/fastmoe/cuda/global_exchange.cpp:127", "ncclInvalidUsage"},
+		{"https://github.com/NVIDIA/nccl-tests/issues/14", "NCCL failure common.cu:874 'unhandled system error'", "nccl_check", "common.cu:874", "ncclSystemError"},
+		// NCCL's trace of an invalid argument whose check warned in other words.
+		{"https://github.com/laekov/fastmoe/issues/149", "Trident-MS:1203254:1203254 [0] NCCL INFO init.cc:1577 -> 4", "nccl", "init.cc:1577", "ncclInvalidArgument"},
 		// A message quoted in prose, without its plural s; in another case.
 		{"https://github.com/efeslab/Nanoflow/issues/22", "I tried run llama3-70B, raise the error `peer access is not supported between these two device`",
 			"cuda_text", "", "cudaErrorPeerAccessUnsupported"},
@@ -175,7 +189,11 @@ func TestRead(t *testing.T) {
 		}
 	}
 	for _, line := range []string{"NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM", "host:1:1 [0] NCCL WARN NCCL_P2P_LEVEL is deprecated", "training step 10 loss 1.5",
-		"cudaMemcpyAsync took 12 ms", "cuMemCreate size 2097152 granularity 2097152", "the operation completed in 3 s"} {
+		"cudaMemcpyAsync took 12 ms", "cuMemCreate size 2097152 granularity 2097152", "the operation completed in 3 s",
+		// The trace of a CUDA failure: its WARN line above names the error better.
+		"nickelpie-job-0:1:92 [0] NCCL INFO transport/p2p.cc:352 -> 1",
+		// A check that prints no result says nothing of the error.
+		"Failed, NCCL error src/CKKS/Context.cu:725"} {
 		if r, ok := Read(line); ok {
 			t.Errorf("%q read as %+v", line, r)
 		}
