@@ -29,6 +29,11 @@ var (
 		`\b(?:is|are|was|were|gets?|got|being|been)\s(?:\w{1,20}\s)?blocked\b|\b(?:process|program|job|script|training)\s(?:blocks|blocked|block(?:$|[.,;:!]))|`+
 		`\b(?:seems?|seemed|appears?|appeared)\sto\s(?:block|stall)\b|\b(?:blocks|blocked)\s(?:at|in|inside|on)\s(?:the\s)?\W?\w|`+
 		`\bnothing (?:else |more )?happen(?:s|ed)\b|\btim(?:ed|es|e) ?out after \d{1,4}\s?(?:minutes?|mins?|hours?|hrs?|h)\b|\bstall(?:s|ed|ing)\b|`+
+		// "The process looks suspended ... could not be killed by ctrl-c"
+		// (OpenNMT/CTranslate2#665): said of how the run looks, not of a
+		// scheduler's suspend ("the job was suspended by Slurm").
+		`\b(?:process(?:es)?|program|script|training|run|it)\s(?:\w{1,12}\s)?(?:looks|looked|seems|seemed|gets|got|becomes|became)\s(?:\w{1,12}\s)?suspended\b|`+
+		`\b(?:can(?:not|'t)|could(?:n't| not)|won't|will not)\s(?:even\s)?be\s(?:killed|stopped|interrupted)\s(?:by|with)\s(?:ctrl|control)\b|`+
 		`没有?反应|不动了|一直等待|无响应|没有进展`)
 	reHangBare = pattern("hangBare", `(?i)\b(?:hangs|hanging|hung|stuck|freezes|freezing|froze|deadlock(?:s|ed)?)\b|卡住|卡死|卡着不动|挂起|死锁|`+stuckAtZero)
 	// Without a place, the words say less: "I'm stuck with 256MB GARTs"
@@ -81,7 +86,7 @@ var (
 		`\bdifferent\s(?:\w{1,12}\s)?(?:outputs?|results?|answers?|predictions?|accuracy)\s(?:\w{1,12}\s)?(?:with|on|using|between|when|for)\b[^\n]{0,40}?\b(?:gpus?|cards?|tp|tensor[ _-]?parallel\w*|ranks?|devices?)\b|`+
 		`(?:多卡|单卡|双卡|\d\s?卡|tp\s?=?\s?\d)[^。\n]{0,30}(?:结果|输出|回答)[^。\n]{0,10}(?:不一致|不一样|不同)|(?:结果|输出|回答)[^。\n]{0,10}(?:不一致|不一样|不同)[^。\n]{0,30}(?:多卡|单卡|双卡|\d\s?卡)|all_?reduce\s?后[^。\n]{0,6}不一致`)
 	reCloseTopic = pattern("closeTopic", `(?i)\b(?:results?|outputs?|values?|loss(?:es)?|gradients?|weights?|models?|predictions?|predict|logits?|accuracy|tensors?|sums?|md5|checksums?|parameters?)\b|结果|输出|梯度|权重|精度`)
-	reWrongOut   = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|responses?|repl(?:y|ies)|numbers?|text|tokens?|tensors?|gradients?|generations?|completions?|predictions?)\b|\b(?:outputs?|outputting|returns?|returning|prints?|printing|gives?|giving|generates?|generating|produces?|producing|spits?|spitting|spills?|spilling|responds?|responding|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b|(?:推理|生成|回答|回复|模型|结果)[^。\n]{0,30}(?:乱码|胡言乱语)|(?:多卡|多张卡|双卡|[2-8两三四八]张卡)[^。\n]{0,40}(?:乱码|胡言乱语)|(?:返回|输出|推理|生成)(?:的)?(?:结果|内容|文本)[^。\n，,]{0,8}(?:是)?(?:错误的|不对|错乱|凌乱|混乱)|\b(?:outputs?|shows?|showing|answers?|answering|responds?|responding|prints?|printing|returns?|returning|gives?|giving|generates?|generating|produces?|producing)\b[^.\n]{0,40}?\b(?:garbage|gibberish|nonsense)\b|GGGGGG|\ball (?:exclamation marks|!+)|!!!!["'\x60]?\s(?:responses?|outputs?|answers?|replies|tokens)\b`)
+	reWrongOut   = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|responses?|repl(?:y|ies)|numbers?|text|tokens?|tensors?|gradients?|generations?|completions?|predictions?)\b|\b(?:outputs?|outputting|returns?|returning|prints?|printing|gives?|giving|generates?|generating|produces?|producing|spits?|spitting|spills?|spilling|responds?|responding|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?|be)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\b(?:results?|outputs?|values?)\s(?:were|was|are|is)\s(?:completely|totally|way)\soff\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b|(?:推理|生成|回答|回复|模型|结果)[^。\n]{0,30}(?:乱码|胡言乱语)|(?:多卡|多张卡|双卡|[2-8两三四八]张卡)[^。\n]{0,40}(?:乱码|胡言乱语)|(?:返回|输出|推理|生成)(?:的)?(?:结果|内容|文本)[^。\n，,]{0,8}(?:是)?(?:错误的|不对|错乱|凌乱|混乱)|\b(?:outputs?|shows?|showing|answers?|answering|responds?|responding|prints?|printing|returns?|returning|gives?|giving|generates?|generating|produces?|producing)\b[^.\n]{0,40}?\b(?:garbage|gibberish|nonsense)\b|GGGGGG|\ball (?:exclamation marks|!+)|!!!!["'\x60]?\s(?:responses?|outputs?|answers?|replies|tokens)\b`)
 	// A loss said to become NaN ("when i use 8 gpus, loss will meet nan",
 	// gitzyong812/VS3_CVPR23#7; "Avg Loss : 1xxx → 2.x → 1xx → nan",
 	// AlexeyAB/darknet#2327; "NaN loss"). With several GPUs it is, in most
@@ -539,12 +544,13 @@ var hangWords = []string{"hang", "Hang", "HANG", "hung", "Hung", "stuck", "Stuck
 	"卡住", "卡死", "卡在", "卡着不动", "挂起", "死锁",
 	"progress", "Progress", "PROGRESS", "forever", "Forever", "FOREVER", "indefinitely", "Indefinitely", "infinitely", "never", "Never", "NEVER",
 	"block", "Block", "nothing", "Nothing", "NOTHING", "out after", "Out after", "OUT AFTER", "stall", "Stall", "STALL",
+	"suspended", "be killed", "be stopped", "be interrupted",
 	"反应", "不动了", "一直等待", "无响应", "没有进展"}
 
 // wrongWords are the words, as written, one of which every match of
 // reWrongOut holds.
 var wrongWords = []string{"wrong", "Wrong", "WRONG", "incorrect", "Incorrect", "corrupt", "Corrupt", "garbage", "Garbage", "garbled", "Garbled",
-	"gibberish", "Gibberish", "nonsense", "Nonsense", "bogus", "Bogus", "zeros", "Zeros", "ZEROS", "instead of", "Instead of", "ilent", "zeroed out", "zero tensor", "GGGGGG", "all exclamation", "all !", "!!!!",
+	"gibberish", "Gibberish", "nonsense", "Nonsense", "bogus", "Bogus", "zeros", "Zeros", "ZEROS", "instead of", "Instead of", "ilent", "zeroed out", "zero tensor", "GGGGGG", "all exclamation", "all !", "!!!!", "ly off", "way off",
 	"乱码", "胡言乱语", "错误的", "不对", "错乱", "凌乱", "混乱"}
 
 // initWords are the words, as written, one of which every match of

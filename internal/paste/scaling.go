@@ -137,6 +137,9 @@ var (
 		`\b(?:add|adding|plans?\sto|planning\sto|roadmap\sto)\s(?:\w{1,12}\s){0,2}?(?:dual|multi|multiple|several|more than one)[- ]?(?:gpus?|gpu's|cards?)\s?support\b|`+
 		`\b(?:plans?|planning|plan on)\sto\ssupport\s(?:for\s)?(?:dual|multi|multiple|several|more than one)[- ]?(?:gpus?|gpu's|cards?|card\straining)\b|`+
 		`\b(?:does|do|will|can|could)\s(?:\w{1,20}\s){0,3}?support\s(?:for\s)?(?:dual|multi|multiple|several|more than one)[- ]?(?:gpus?|gpu's|cards?)(?:\s(?:\w{1,12}\s)?(?:training|inference))?\s?\?|`+
+		// SLI, the graphics mode of several cards that CUDA work does not
+		// use: "does BlenderProc support SLI mode?" (DLR-RM/BlenderProc#490).
+		`\b(?:does|do|will|can|could)\s(?:\w{1,20}\s){0,3}?support\s(?:for\s)?(?:the\s)?SLI\b|`+
 		`\bis there (?:a|an|any) (?:way|option) to (?:enable|use|support|run (?:it )?on) (?:dual|multi|multiple|several|more than one)[- ]?(?:gpus?|gpu's|cards?)\b|`+
 		`(?:是否|能否|能不能|可不可以|会不会|有没有计划|计划)支持多(?:卡|张卡|块卡|个GPU|块GPU|GPU|显卡)|支持多(?:卡|GPU)(?:训练|推理)?(?:吗|么)`)
 	// "not slower": the denial.

@@ -108,7 +108,10 @@ var (
 	reStoryNotRelease = pattern("storyNotRelease", `(?i)\b(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?|bandwidth|performance|speed|throughput|latency)\s(?:\w{1,12}\s){0,2}(?:upgrad|downgrad)\w{0,4}|\b(?:upgrad|downgrad)\w{0,4}\s(?:the\s|my\s|our\s)?(?:system\s)?(?:memory|ram|dimms?|cpus?|motherboard|psu|power supply|ssds?|disks?)\b|\(downgraded\)|\bLnk(?:Sta|Cap)2?:|\bupdat\w{1,4}\s(?:the\s|my\s|our\s)?(?:vllm|torch|pytorch|nccl|cuda)\s(?:weights?|models?|engines?|workers?|param\w{0,8}|tensors?|buffers?|caches?|state|ranks?)\b|`+
 		// A training step's update, not a release's: "after the weight
 		// update", "the last gradient update".
-		`\b(?:weights?|param\w{0,8}|gradients?|grads?|model|optimizer|policy|actor|critic|parameter[- ]server|ema|step)\supdates?\b`)
+		`\b(?:weights?|param\w{0,8}|gradients?|grads?|model|optimizer|policy|actor|critic|parameter[- ]server|ema|step)\supdates?\b|`+
+		// A new API of the same release, not a new release: "Using the new
+		// version API to run the official demo" (NVIDIA-Merlin/HugeCTR#378).
+		`\bversions?\s(?:of\s(?:the\s)?)?(?:APIs?|interfaces?|syntax)\b`)
 	// Advice, a plan or a question is no story: "try downgrading",
 	// "should I upgrade?", "please update the driver".
 	reStoryAdvice = pattern("storyAdvice", `(?i)\b(?:try|should|could|would|recommend\w{0,3}|suggest\w{0,3}|please|maybe|might|plan\w{0,3}|going to|will|want to|need to|have to|consider\w{0,3})\b|\?|建议|是否`)
