@@ -53,6 +53,7 @@ var layeredLines = []string{
 	"nickelpie-job-0:1:92 [0] NCCL INFO transport/p2p.cc:352 -> 1",                                                                                                                                             // https://github.com/NVIDIA/nccl/issues/1647
 	"render_buffer.cu:587 cudaMemsetAsync(m_frame_buffer.data(), 0, m_frame_buffer.bytes(), stream) failed with error invalid argument",                                                                        // https://github.com/NVlabs/instant-ngp/issues/1340
 	"Failed, NCCL error src/CKKS/Context.cu:725",
+	"cudaMemcpyPeerAsync failed: err = peer access is not supported between these two devices",
 	"training step 12 loss 0.5",
 }
 

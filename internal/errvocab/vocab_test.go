@@ -157,6 +157,8 @@ func TestRead(t *testing.T) {
 		{"https://github.com/NVlabs/instant-ngp/issues/1340", "render_buffer.cu:587 cudaMemsetAsync(m_frame_buffer.data(), 0, m_frame_buffer.bytes(), stream) failed with error invalid argument",
 			"cuda_call", "cudaMemsetAsync", "cudaErrorInvalidValue"},
 		{"https://github.com/openucx/ucx/pull/10618", "cuIpcCloseMemHandle( (CUdeviceptr)region->mapped_addr) failed: invalid device context", "cuda_call", "cuIpcCloseMemHandle", "CUDA_ERROR_INVALID_CONTEXT"},
+		// A call whose words after it are no known message: the next shape reads the message within.
+		{"", "cudaMemcpyPeerAsync failed: err = peer access is not supported between these two devices", "cuda_text", "", "cudaErrorPeerAccessUnsupported"},
 		// A program's own check of an NCCL call: the result by its message or its number, named
 		// after the program where its file says which.
 		{"https://github.com/InternLM/lmdeploy/issues/1267", "  Failed, NCCL error /lmdeploy/src/turbomind/utils/nccl_utils.cc:296 'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'",
