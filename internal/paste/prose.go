@@ -443,7 +443,10 @@ var (
 	// mostly answered by what a healthy link gives.
 	reBWFigure  = pattern("bwFigure", `(?i)\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b.{0,200}(?:\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b)|\b(?:theoretical|peak|specs?|data.?sheet|max(?:imum)?|expect(?:ed)?|instead of|officials?|claim(?:s|ed)?|line rate|wire|nvlink\d?|nvswitch)\b.{0,200}\b\d{2,4}(?:\.\d{1,2})?\s?GB/s\b`)
 	reBWCarrier = pattern("bwCarrier", `(?i)nvlink|nvswitch|\bnvls\b|\bsharp\b|_perf\b|nccl-tests|\bbusbw\b|\balgbw\b|p2pBandwidthLatencyTest|nvbandwidth|\ball[ _-]?reduce\b`)
-	reWinLaunch = pattern("winLaunch", `(?i)\bdistributed\b|\btorchrun\b|\bddp\b|\bmulti-?\s?gpus?\b|\bmultiple[- ]gpus\b|\bnproc[_-]per[_-]node\b|CUDA_VISIBLE_DEVICES=\d,\d|accelerate launch|--tp\s?[2-9]\b|--tensor[-_]parallel[-_]size[= ]\s?[2-9]\b|多卡|分布式`)
+	// A distributed or multi-GPU launch, for the Windows reader. Chinese
+	// says the cards: "两张显卡", "多张显卡", "双卡", "2个GPU"
+	// (PaddlePaddle/Paddle#57743: a P40 and a P100 under Windows).
+	reWinLaunch = pattern("winLaunch", `(?i)\bdistributed\b|\btorchrun\b|\bddp\b|\bmulti-?\s?gpus?\b|\bmultiple[- ]gpus\b|\bnproc[_-]per[_-]node\b|CUDA_VISIBLE_DEVICES=\d,\d|accelerate launch|--tp\s?[2-9]\b|--tensor[-_]parallel[-_]size[= ]\s?[2-9]\b|多卡|分布式|双卡|[多两2][张块个]显卡|[多两2]个\s?gpus?\b`)
 	// ACS said to be on ("ACS is enabled on the PLX switches", "bridges that
 	// had ACS enabled", "ACS redirect is enabled on: 0000:0d:01.0",
 	// "IOMMU/ACS enabled in BIOS"), and the IOMMU said to be on ("IOMMUv2 is
@@ -516,7 +519,7 @@ var (
 	windowsWords   = []string{"Window", "window", "WINDOW", "win32", "Win32", "WIN32", "win1", "Win1", "WIN1", ":\\", "WSL", "wsl", "Wsl"}
 	winLaunchWords = []string{"distributed", "Distributed", "torchrun", "ddp", "DDP", "Ddp", "multi-gpu", "multi-GPU", "Multi-GPU", "multi gpu", "multi GPU", "Multi GPU",
 		"multigpu", "MultiGPU", "multiGPU", "multiGpu", "Multigpu", "MULTIGPU", "Multi-gpu", "Multi-Gpu", "multi-Gpu", "MULTI-GPU",
-		"ultiple GPUs", "ultiple GPUS", "ultiple gpus", "ultiple-gpus", "ultiple-GPUs", "ultiple Gpus", "Multi gpu", "multi Gpu", "Multi Gpu", "MULTI GPU", "nproc", "NPROC", "CUDA_VISIBLE_DEVICES=", "cuda_visible_devices=", "accelerate launch", "--tp", "tensor-parallel-size", "tensor_parallel_size", "多卡", "分布式"}
+		"ultiple GPUs", "ultiple GPUS", "ultiple gpus", "ultiple-gpus", "ultiple-GPUs", "ultiple Gpus", "Multi gpu", "multi Gpu", "Multi Gpu", "MULTI GPU", "nproc", "NPROC", "CUDA_VISIBLE_DEVICES=", "cuda_visible_devices=", "accelerate launch", "--tp", "tensor-parallel-size", "tensor_parallel_size", "多卡", "分布式", "双卡", "显卡", "个GPU", "个gpu", "个 GPU", "个 gpu", "个Gpu", "个 Gpu"}
 )
 
 // bwFigureWords and bwCarrierWords are the words, as written, one of which
