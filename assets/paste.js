@@ -1704,16 +1704,19 @@
   // symptoms mirrors the symptoms explain answers a paste with no error line
   // from (paste.Symptom): the facts of pasted that show something wrong by
   // themselves, their condition holding with the paste's facts, the most
-  // telling first (the table's order), each as {fact, cond, weak, explains,
-  // programFirst}.
+  // telling first (the table's order, paste.SymptomRankIn: a change of
+  // release said beside a hang ranks with version.regression), each as
+  // {fact, cond, weak, explains, programFirst}.
   function symptoms(pasted) {
     var R = window.p2pkbRules, own = merge(null, pasted).facts, rank = {};
     T.symptoms.forEach(function (x, i) { rank[x[0]] = { i: i, cond: x[1], weak: x[2], saidOnly: x[3], explains: x[4], programFirst: x[5] }; });
+    var hang = pasted.some(function (p) { return (p.name === "hang.seen" || p.name === "hang.said") && p.value === "true"; });
+    function at(name) { return rank[name === "version.changed" && hang ? "version.regression" : name].i; }
     return pasted.filter(function (p) {
       var s = rank[p.name];
       if (s && s.saidOnly && p.source !== SAID) { return false; }
       try { return !!s && R.applies([], s.cond, own).truth === "applies"; } catch (e) { return false; }
-    }).sort(function (a, b) { return rank[a.name].i - rank[b.name].i; }).map(function (p) {
+    }).sort(function (a, b) { return at(a.name) - at(b.name); }).map(function (p) {
       var s = rank[p.name];
       return { fact: p, cond: s.cond, weak: s.weak, explains: s.explains, programFirst: s.programFirst };
     });

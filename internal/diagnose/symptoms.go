@@ -26,10 +26,13 @@ import (
 // seen going wrong or how the machine is set up answer (see paste.Weak).
 func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known, path bool) ([]Message, error) {
 	own := paste.Facts(pasted)
-	// The most telling symptom first (paste.SymptomRank), each kind in the
+	// The most telling symptom first (paste.SymptomRankIn), each kind in the
 	// order of the input.
+	all := pasted
 	pasted = slices.Clone(pasted)
-	sort.SliceStable(pasted, func(i, j int) bool { return paste.SymptomRank(pasted[i].Name) < paste.SymptomRank(pasted[j].Name) })
+	sort.SliceStable(pasted, func(i, j int) bool {
+		return paste.SymptomRankIn(pasted[i].Name, all) < paste.SymptomRankIn(pasted[j].Name, all)
+	})
 	var out []Message
 	for _, p := range pasted {
 		cond, ok := paste.Symptom(p.Name)

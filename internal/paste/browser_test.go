@@ -36,7 +36,7 @@ func TestTableInBrowser(t *testing.T) {
 			t.Errorf("%s: browser %v, table %v", c.Name, s, c.Facts)
 		}
 		// The symptoms the input shows, the most telling first, as explain
-		// answers from them (Symptom, SymptomRank).
+		// answers from them (Symptom, SymptomRankIn).
 		own := Facts(want)
 		wantSym := []string{}
 		for _, f := range want {
@@ -49,7 +49,7 @@ func TestTableInBrowser(t *testing.T) {
 				}
 			}
 		}
-		sort.SliceStable(wantSym, func(i, j int) bool { return SymptomRank(wantSym[i]) < SymptomRank(wantSym[j]) })
+		sort.SliceStable(wantSym, func(i, j int) bool { return SymptomRankIn(wantSym[i], want) < SymptomRankIn(wantSym[j], want) })
 		gotSym := browsertest.Eval[[]string](b, `p2pkbPaste.symptoms(p2pkbPaste.extract(`+string(in)+`)).map(s => s.fact.name + (s.weak ? " weak" : "") + (s.programFirst ? " program-first" : ""))`)
 		for i, n := range wantSym {
 			if Weak(n) {

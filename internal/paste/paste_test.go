@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -202,4 +204,31 @@ func checkFacts(facts []Fact, lines int) error {
 		}
 	}
 	return nil
+}
+
+// A change of release said beside a hang names the hang's cause, as a
+// version said to work against one said to fail does, so explain answers it
+// first; said beside a slow run it stays behind what the run shows.
+func TestChangeBesideHangRanksFirst(t *testing.T) {
+	order := func(in string) []string {
+		facts := Extract(in)
+		var names []string
+		for _, f := range facts {
+			if SymptomRank(f.Name) >= 0 {
+				names = append(names, f.Name)
+			}
+		}
+		sort.SliceStable(names, func(i, j int) bool { return SymptomRankIn(names[i], facts) < SymptomRankIn(names[j], facts) })
+		return names
+	}
+	// https://github.com/pytorch/pytorch/issues/44171
+	hang := order("After Ubuntu host got an automatical update of linux-modules-nvidia-440-5.4.0-45-generic:amd64 driver, the Pytorch DDP trainning in docker container will get stuck at loss.backward(), with cpu 100% and GPU 100% usage.\n")
+	if i, j := slices.Index(hang, "version.changed"), slices.Index(hang, "hang.seen"); i < 0 || j < 0 || i > j {
+		t.Errorf("a hang after a driver update: symptoms %v, want version.changed before hang.seen", hang)
+	}
+	// https://github.com/ggml-org/llama.cpp/issues/4055
+	slow := order("2) Also the codebase in ggllm.cpp (which was an optimized ggml/cuda from an older version) did not suffer from the same performance degradation, it was maybe 1.5 times slower in multi-gpu than in single GPU (still bad but not 5-10 times slower)\n")
+	if i, j := slices.Index(slow, "version.changed"), slices.Index(slow, "perf.slow"); i < 0 || j < 0 || i < j {
+		t.Errorf("a slow run beside an older version: symptoms %v, want perf.slow before version.changed", slow)
+	}
 }
