@@ -72,7 +72,7 @@ var (
 	fabricNSWords    = []string{"abric state", "abric State", "abric STATE", "ABRIC STATE", "abric status", "abric Status", "abric_state", "abric.state", "abric_status", "abric.status", "=Not Supported"}
 	errorColumnWords = []string{"error column", "Error column", "ERROR column", "error field", "Error field", "error col", "wrong column", "wrong field", "wrong col", "ut of bounds value", "ut of Bounds Value", "ut of Bounds value", "UT OF BOUNDS VALUE"}
 	noNCCLSaidWords  = []string{"Windows", "windows", "WINDOWS", "macOS", "macos", "MacOS", "MACOS", "Macos"}
-	splitModeWords   = []string{"split_mode", "split-mode", "split mode", "Split mode", "Split Mode", "SPLIT_MODE", "-sm ", "splitting by", "split by", "splitting across", "split across"}
+	splitModeWords   = []string{"split_mode", "split-mode", "split mode", "Split mode", "Split Mode", "SPLIT_MODE", "-sm ", "splitting by", "split by", "splitting across", "split across", "Splitting by", "Split by", "Splitting across", "Split across"}
 	testsNamedWords  = []string{"nccl-test", "nccl test", "nccl_test", "NCCL-test", "NCCL test", "NCCL_test", "nccl-Test", "NCCL Test", "NCCL-Test", "Nccl Test", "Nccl test", "Nccl-test", "nccltest", "NCCLtest",
 		"_perf", "busbw", "busBW", "BusBW", "BusBw", "busBw", "BUSBW", "algbw", "algBW", "AlgBW", "AlgBw", "algBw", "ALGBW",
 		"ut of bounds value", "ut of Bounds Value", "ut of Bounds value", "UT OF BOUNDS VALUE"}
