@@ -55,7 +55,7 @@ var (
 		// "causing ... or even a hang"); freezing layers and stuck on how.
 		`\b(?:can|could|may|might|will|would)\s(?:\w{1,20}\s){0,2}(?:cause[sd]?|lead to|result in|trigger)\b.{0,100}\b(?:hang|deadlock|stall|freez)|\bor even (?:a |to )?(?:hang|deadlock|stall)|`+
 		`\b(?:warp|pipeline|memory|instruction)\sstall|\bstall reasons?\b|\bprogress ?bars?\b|\bblock(?:s|ed)? (?:size|sizes|dim)\b|`+
-		`\bfreez\w{0,3}\s(?:the\s)?(?:\w{1,20}\s)?(?:layers?|weights?|params|parameters|backbone|encoder|embeddings?)\b|\bfrozen\s(?:\w{1,20}\s)?(?:layers?|weights?|params|parameters|backbone|encoder|embeddings?)\b|\bstuck (?:on how|at how|trying to figure)\b`)
+		`\bfreez\w{0,3}\s(?:the\s)?(?:\w{1,20}\s)?(?:layers?|weights?|params|parameters|backbone|encoder|embeddings?)\b|\bfrozen\s(?:\w{1,20}\s)?(?:layers?|weights?|params|parameters|backbone|encoder|embeddings?)\b|\bstuck (?:on how|at how|trying to figure)\b|瓶颈[^。\n]{0,4}卡在`)
 	// Where the hang is; in Chinese also the count of cards ("两卡",
 	// "双卡", "8卡"), as people there name a multi-GPU run.
 	// A hang that points at what follows: "the whole thing is stuck on
@@ -68,7 +68,9 @@ var (
 	// Wrong output; in Chinese, garbled output (乱码, 胡言乱语) said of a
 	// model's output or result, not of a log's encoding; a model that
 	// answers garbage, a run of Gs or only exclamation marks (llama.cpp's
-	// and vLLM's garbled tokens: ollama/ollama#5087, #7575).
+	// and vLLM's garbled tokens: ollama/ollama#5087, #7575); what a setting
+	// results in ("Setting to 1 results in gibberish", ggml-org/llama.cpp#14795)
+	// or what the model easily does ("很容易胡言乱语", baichuan-inc/Baichuan2#86).
 	// Results said to differ only a little: between runs, ranks or GPU
 	// counts ("the predict result diff is very small", "slightly different
 	// loss", "not deterministic", "the md5 of the saved gradient is
@@ -86,7 +88,7 @@ var (
 		`\bdifferent\s(?:\w{1,12}\s)?(?:outputs?|results?|answers?|predictions?|accuracy)\s(?:\w{1,12}\s)?(?:with|on|using|between|when|for)\b[^\n]{0,40}?\b(?:gpus?|cards?|tp|tensor[ _-]?parallel\w*|ranks?|devices?)\b|`+
 		`(?:多卡|单卡|双卡|\d\s?卡|tp\s?=?\s?\d)[^。\n]{0,30}(?:结果|输出|回答)[^。\n]{0,10}(?:不一致|不一样|不同)|(?:结果|输出|回答)[^。\n]{0,10}(?:不一致|不一样|不同)[^。\n]{0,30}(?:多卡|单卡|双卡|\d\s?卡)|all_?reduce\s?后[^。\n]{0,6}不一致`)
 	reCloseTopic = pattern("closeTopic", `(?i)\b(?:results?|outputs?|values?|loss(?:es)?|gradients?|weights?|models?|predictions?|predict|logits?|accuracy|tensors?|sums?|md5|checksums?|parameters?)\b|结果|输出|梯度|权重|精度`)
-	reWrongOut   = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|responses?|repl(?:y|ies)|numbers?|text|tokens?|tensors?|gradients?|generations?|completions?|predictions?)\b|\b(?:outputs?|outputting|returns?|returning|prints?|printing|gives?|giving|generates?|generating|produces?|producing|spits?|spitting|spills?|spilling|responds?|responding|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?|be)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\b(?:results?|outputs?|values?)\s(?:were|was|are|is)\s(?:completely|totally|way)\soff\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b|(?:推理|生成|回答|回复|模型|结果)[^。\n]{0,30}(?:乱码|胡言乱语)|(?:多卡|多张卡|双卡|[2-8两三四八]张卡)[^。\n]{0,40}(?:乱码|胡言乱语)|(?:返回|输出|推理|生成)(?:的)?(?:结果|内容|文本)[^。\n，,]{0,8}(?:是)?(?:错误的|不对|错乱|凌乱|混乱)|\b(?:outputs?|shows?|showing|answers?|answering|responds?|responding|prints?|printing|returns?|returning|gives?|giving|generates?|generating|produces?|producing)\b[^.\n]{0,40}?\b(?:garbage|gibberish|nonsense)\b|GGGGGG|\ball (?:exclamation marks|!+)|!!!!["'\x60]?\s(?:responses?|outputs?|answers?|replies|tokens)\b`)
+	reWrongOut   = pattern("wrongOut", `(?i)\b(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled|gibberish|nonsense|bogus)\s(?:\w{1,20}\s){0,2}(?:values?|results?|outputs?|data|answers?|responses?|repl(?:y|ies)|numbers?|text|tokens?|tensors?|gradients?|generations?|completions?|predictions?)\b|\b(?:outputs?|outputting|returns?|returning|prints?|printing|gives?|giving|generates?|generating|produces?|producing|spits?|spitting|spills?|spilling|responds?|responding|results? in|resulting in|is|are)\s(?:\w{1,20}\s){0,2}(?:gibberish|garbage|nonsense|zeros)\b|\b(?:nan|zeros?|0)\W{0,3}\sinstead of\b|\b(?:data|values?|results?|outputs?|tensors?|gradients?)\s(?:\w{1,20}\s){0,4}(?:is|are|was|were|looks?|seems?|becomes?|be)\s(?:all\s|completely\s|totally\s|always\s)?(?:wrong|incorrect|corrupt(?:ed)?|garbage|garbled)\b|\b(?:results?|outputs?|values?)\s(?:were|was|are|is)\s(?:completely|totally|way)\soff\b|\bsilent(?:ly)? corrupt|\b(?:cop(?:y|ied|ies|ying)|mov(?:e|es|ed|ing)|transfer(?:s|red|ring)?)\b.{0,60}\b(?:zeroed out|zero tensors?|all zeros)\b|(?:推理|生成|回答|回复|模型|结果)[^。\n]{0,30}(?:乱码|胡言乱语)|(?:多卡|多张卡|双卡|[2-8两三四八]张卡)[^。\n]{0,40}(?:乱码|胡言乱语)|(?:容易|经常|总是|会|出现|开始|一直)[^。\n，,]{0,4}(?:乱码|胡言乱语)|(?:返回|输出|推理|生成)(?:的)?(?:结果|内容|文本)[^。\n，,]{0,8}(?:是)?(?:错误的|不对|错乱|凌乱|混乱)|\b(?:outputs?|shows?|showing|answers?|answering|responds?|responding|prints?|printing|returns?|returning|gives?|giving|generates?|generating|produces?|producing)\b[^.\n]{0,40}?\b(?:garbage|gibberish|nonsense)\b|GGGGGG|\ball (?:exclamation marks|!+)|!!!!["'\x60]?\s(?:responses?|outputs?|answers?|replies|tokens)\b`)
 	// A loss said to become NaN ("when i use 8 gpus, loss will meet nan",
 	// gitzyong812/VS3_CVPR23#7; "Avg Loss : 1xxx → 2.x → 1xx → nan",
 	// AlexeyAB/darknet#2327; "NaN loss"). With several GPUs it is, in most
@@ -386,10 +388,12 @@ var (
 	reSockets    = pattern("sockets", `(?i)\b(?:two|2|dual|multiple|both|different|separate|across|between|cross)[- ](?:cpu[- ])?(?:sockets|numa[- ]nodes|numa[- ]domains)\b|\b(?:dual|two|2)[- ](?:socket|cpu|processor)s?\b|\bcross[- ](?:socket|numa|cpu)\b|\b(?:QPI|UPI)\b|\bNPS ?=? ?[248]\b|\b(?:two|2|dual)\s(?:[\w@.()-]{1,24}\s){0,4}(?:cpus|processors|sockets)\b|\bnuma nodes\b|^Socket\(s\):\s{1,40}[2-8]\b|^NUMA node\(s\):\s{1,40}[2-8]\b`)
 	reSocketsNot = pattern("socketsNot", `(?i)\bsingle[- ](?:cpu[- ])?socket\b|\b(?:not|no|without)\s(?:\w{1,20}\s){0,2}(?:sockets|numa|qpi|upi)\b|Connection traversing`)
 	// Communication said to be slow: "allreduces are slightly _slower_",
-	// "performance downgrade", "low bandwidth", "非常慢", with what is slow on the
-	// same line.
-	reSlow      = pattern("slow", `(?i)(?:\b|_)slow(?:er|ly|s|ness)?(?:\b|_)|\b(?:low|lower|poor|bad|degraded|terrible|horrible)\s(?:\w{1,20}\s)?(?:bandwidth|performance|throughput|speed|busbw)\b|\b(?:performance|bandwidth|throughput|speed)\s(?:\w{1,20}\s){0,2}(?:downgrade|degradation|drops?|regression|low|lower|poor|bad)\b|性能(?:下降|很差|差)|速度(?:慢|很慢)|带宽(?:低|很低)|(?:非常|很|特别|太|极其|十分|比较|较)慢|变慢|慢(?:了|很多|得多)`)
-	reSlowWhere = pattern("slowWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|\bnccl|collective|\bp2p\b|peer[- ]to[- ]peer|nvlink|\bpcie|bandwidth|busbw|algbw|_perf\b|communicat|\bgpus?\b|multi-?gpu|tensor.parallel|通信|带宽`)
+	// "performance downgrade", "low bandwidth", "非常慢", or where the
+	// bottleneck is ("瓶颈都卡在双卡信息交换上", weicj/vLLM-2080Ti-Definitive#140:
+	// 卡在 there places the bottleneck, it is no hang), with what is slow
+	// on the same line.
+	reSlow      = pattern("slow", `(?i)(?:\b|_)slow(?:er|ly|s|ness)?(?:\b|_)|\bbottleneck(?:ed)?\s(?:is|was|are|were|lies|seems|appears)\b|\bis the bottleneck\b|瓶颈[^。\n]{0,4}(?:卡在|在于|是)|\b(?:low|lower|poor|bad|degraded|terrible|horrible)\s(?:\w{1,20}\s)?(?:bandwidth|performance|throughput|speed|busbw)\b|\b(?:performance|bandwidth|throughput|speed)\s(?:\w{1,20}\s){0,2}(?:downgrade|degradation|drops?|regression|low|lower|poor|bad)\b|性能(?:下降|很差|差)|速度(?:慢|很慢)|带宽(?:低|很低)|(?:非常|很|特别|太|极其|十分|比较|较)慢|变慢|慢(?:了|很多|得多)`)
+	reSlowWhere = pattern("slowWhere", `(?i)all_?reduce|all-reduce|all_?gather|reduce_?scatter|\bnccl|collective|\bp2p\b|peer[- ]to[- ]peer|nvlink|\bpcie|bandwidth|busbw|algbw|_perf\b|communicat|\bgpus?\b|multi-?gpu|tensor.parallel|通信|带宽|信息交换`)
 	// What the slow line says is slow: the communication or the path
 	// (all_reduce, bandwidth, P2P, a copy), or the run (training, an
 	// iteration, tokens per second, inference). A run said to be slow on
@@ -506,7 +510,7 @@ var (
 var (
 	socketWords = []string{"socket", "SOCKET", "t(s):", "NUMA", "numa", "Numa", "QPI", "UPI", "NPS"}
 	slowWords   = []string{"slow", "Slow", "SLOW", "low ", "Low ", "LOW ", "low?", "low.", "low,", "lower", "Lower", "LOWER", "poor", "Poor", "POOR", "bad ", "Bad ", "BAD ",
-		"degrad", "Degrad", "DEGRAD", "terrible", "Terrible", "horrible", "Horrible", "downgrade", "Downgrade", "regression", "Regression", "drop", "Drop", "DROP", "性能", "速度", "带宽", "慢"}
+		"degrad", "Degrad", "DEGRAD", "terrible", "Terrible", "horrible", "Horrible", "downgrade", "Downgrade", "regression", "Regression", "drop", "Drop", "DROP", "性能", "速度", "带宽", "慢", "bottleneck", "瓶颈"}
 	shmWords = []string{"signal 7", "SIGBUS", "Bus error", "exitcode", "ShmOpen(", "GroupEnd(", "ProxyService(", "bnccl.so", "xla_extension.so", "pxla.py",
 		"ucp_", "uct_", "ucs_", "mm_iface", "/dev/shm", "ShmSize", "64M", "64 M"}
 	fmWords   = []string{"nvidia-fabricmanager.service - ", "Active: ", "nv-fabricmanager"}
