@@ -1738,8 +1738,11 @@
   // isSymptom mirrors paste.SymptomRank(name) >= 0: name is one of the
   // symptoms explain answers from.
   function isSymptom(name) { return T.symptoms.some(function (x) { return x[0] === name; }); }
+  // beside mirrors paste.Beside: the symptom, told beside error lines that
+  // entries name, answers before them.
+  function beside(name) { return T.words.beside.indexOf(name) >= 0; }
   // pathFact mirrors paste.PathFact: fact name tells of the path between GPUs.
   function pathFact(name) { return T.words.path.indexOf(name) >= 0; }
   window.p2pkbPaste = { Extractor: Extractor, extract: extract, strip: strip, merge: merge, symptoms: symptoms, isSymptom: isSymptom, hangLine: hangLine, said: SAID, outcome: outcome,
-    pathFact: pathFact };
+    beside: beside, pathFact: pathFact };
 })();

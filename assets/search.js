@@ -1262,14 +1262,15 @@
         if (composed.some(function (c) { return c.causes.length > 0; })) { return results; }
         // Error lines: those that say only that something hung are answered
         // with what explains the hang first (hangFirst).
-        // A version said to work set against one said to fail names their
-        // cause too: its entries come first (diagnose's storyBeside).
+        // A version said to work set against one said to fail, or a riser
+        // said to carry a card, names their cause too: its entries come
+        // first (diagnose's storyBeside, paste.Beside).
         if (matched.some(function (r) { return !notes[r.id] && !r.shape; })) {
           return hangExplains(q, lang).then(function (h) {
             hang = h;
             return symptomLines(q, lang, matched.some(function (r) { return notes[r.id]; }));
           }).then(function (s) {
-            symptoms = s.filter(function (m) { return m.fact === "version.regression"; });
+            symptoms = s.filter(function (m) { return window.p2pkbPaste.beside(m.fact); });
             return results;
           });
         }

@@ -507,10 +507,12 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 		}
 	} else if o.Paste != nil && !o.Follow && storyBeside(errs, o.Paste.Facts()) {
 		// A version said to work set against one said to fail names the
-		// cause of the error lines too (paste.Explains): the entries it
+		// cause of the error lines too (paste.Beside): the entries it
 		// calls for come first, as they do beside a hang or a slow run. On
 		// the report sets, such stories beside a recognized line were a
-		// regression between releases in each case the answer changed.
+		// regression between releases in each case the answer changed. So
+		// does a riser said to carry a card: the link it makes is what the
+		// lines about a lost or unreachable GPU come from.
 		// A followed log has written its lines as they came, before the
 		// story was known: it gets none. Lines the symptoms answered
 		// above have the story among them already.
@@ -518,11 +520,13 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 		if err != nil {
 			return nil, sum, err
 		}
+		var story []Message
 		for _, m := range sym {
-			if m.symptom == "version.regression" {
-				errs = append([]Message{m}, errs...)
+			if paste.Beside(m.symptom) {
+				story = append(story, m)
 			}
 		}
+		errs = append(story, errs...)
 	}
 	sum = Summary{Errors: len(errs), Notes: len(notes)}
 	if len(errs)+len(notes) == 0 {
@@ -664,8 +668,8 @@ func allBare(errs []Message) bool {
 	return len(errs) > 0
 }
 
-// storyBeside says whether the paste's facts tell a version story
-// (version.regression) beside error lines that entries name: the symptoms
+// storyBeside says whether the paste's facts tell a story that answers
+// error lines entries name (paste.Beside: a version story, a riser) beside them: the symptoms
 // did not answer them (only lines composed from their parts that no cause
 // answers leave them to), and no composed line has causes of its own.
 func storyBeside(errs []Message, pasted []paste.Fact) bool {
@@ -679,5 +683,5 @@ func storyBeside(errs []Message, pasted []paste.Fact) bool {
 	if !named {
 		return false
 	}
-	return slices.ContainsFunc(pasted, func(f paste.Fact) bool { return f.Name == "version.regression" && f.Value == "true" })
+	return slices.ContainsFunc(pasted, func(f paste.Fact) bool { return paste.Beside(f.Name) && f.Value == "true" })
 }

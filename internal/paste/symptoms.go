@@ -731,6 +731,17 @@ func Outcome(name string) bool { return slices.Contains(outcomeFacts, name) }
 // GPUs, so the entries that either calls for answer it.
 func Explains(name string) bool { return name == "version.regression" || name == "p2p.off_works" }
 
+// besideFacts are the symptoms that tell the cause of error lines an entry
+// names, told beside them: a version said to work set against one said to
+// fail (the error came with the release), and a riser or extension cable
+// said to carry a card (the error came with the link: a GPU that nvidia-smi
+// cannot reach once it sits on a riser, Cyclenerd/ethereum_nvidia_miner#40).
+var besideFacts = []string{"version.regression", "pcie.riser"}
+
+// Beside says whether symptom name, told beside error lines that entries
+// name, answers before them.
+func Beside(name string) bool { return slices.Contains(besideFacts, name) }
+
 // SymptomRank is the place of fact name among the symptoms, the most
 // telling first; -1 when it is none.
 func SymptomRank(name string) int {

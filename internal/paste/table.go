@@ -130,6 +130,7 @@ func Table() []byte {
 	t.Words["platform"], t.Words["platformNames"] = platformWords, platformNames
 	t.Words["hangLine"] = hangLineWords
 	t.Words["outcome"] = outcomeFacts
+	t.Words["beside"] = besideFacts
 	t.Words["amdGPU"] = amdGPUWords
 	t.Words["init"] = initWords
 	t.Words["hostReset"] = hostResetWords
