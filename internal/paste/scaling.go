@@ -122,6 +122,11 @@ var (
 		`\b(?:always|still)\s(?:only\s)?(?:uses|using|runs\son|running\son|loads\s(?:on|onto|to)|defaults\sto|goes\sto)\s(?:my\s|the\s)?(?:first\sgpu|gpu\s?#?0|gpu:0|cuda:0|device\s?0)\b|`+
 		`\b(?:always|still)\s(?:the\s)?(?:first\sgpu|gpu\s?#?0|gpu:0|cuda:0|device\s?0)\s(?:that\s|which\s)?(?:is|gets|was|got)\s(?:being\s)?used\b|`+
 		`\b(?:gpu\s?#?0|gpu:0|cuda:0|the first gpu)\s(?:is|was|gets)\s(?:always|still)\s(?:being\s)?used\b|`+
+		// The program said not to use both or the other: "STK does not use
+		// both of the GPUs on my GTX 295" (supertuxkart/stk-code#2756), "is
+		// not utilizing both the gpus" (bmaltais/kohya_ss#1915). The verb
+		// is the program's: "I do not use both" is not read.
+		`\b(?:does\s?(?:not|n't)|doesnt|wo(?:n't|nt)|will not|is\s?(?:not|n't)|isnt)\s(?:\w{1,12}\s)?(?:use|using|utili[sz]e|utili[sz]ing|run on|running on|load on|loading on)\s(?:both|the second|the other)\s(?:of\s)?(?:the\s|my\s|its\s)?(?:\w{1,12}\s)?(?:gpus?|cards?|devices?)\b|`+
 		// "just the first gpu is in use" (ray-project/ray#10002).
 		`\b(?:only|just)\s(?:the first|one|1|a single)\s(?:gpu|card|device)\s(?:is|was)\s(?:in use|being used)\b|\b(?:only|just)\s(?:gpu\s?0|gpu:0|cuda:0)\s(?:is|was)\s(?:in use|being used)\b|`+
 		`\bnot (?:being )?used at all\b|只(?:会|能)?(?:用|使用|占用|调用)了?(?:其中)?(?:的)?(?:一张|一块|一个|单|1张|1块)(?:显)?卡|(?:没有|没|不会)(?:切分|拆分|加载|分配|分布)(?:模型)?到(?:两|多|2|4|8)(?:张|块)?(?:显)?卡|`+
@@ -268,7 +273,7 @@ var scaleWords = []string{"比2张", "比两张", "比双", "比多张", "比4�
 // oneUsedWords are the words, as written, one of which every match of
 // reOneUsed holds.
 var oneUsedWords = []string{"always", "Always", "still", "Still", "support", "Support", "支持", "way to", "option to", "只加载", "只分配", "只放", "只会加载", "只能加载", "只会分配", "只能分配", "只会放", "只能放", "only", "Only", "ONLY", "just", "Just", "used at all", "not used", "not being used", "unused", "idle", "Idle", "tilization", "tilisation", "TILIZATION", "只用", "只使用", "只会", "只能", "只占用", "只调用", "加载到", "分配到", "分布到", "切分", "拆分", "模型到",
-	"第一张", "第一块", "0号", "第0张", "0卡", "0显卡", "空闲", "闲置", "仅", "只有"}
+	"第一张", "第一块", "0号", "第0张", "0卡", "0显卡", "空闲", "闲置", "仅", "只有", "both", "Both", "BOTH", "the second", "the other"}
 
 // scaling is the state of this reader.
 type scaling struct {
