@@ -668,10 +668,11 @@ func allBare(errs []Message) bool {
 	return len(errs) > 0
 }
 
-// storyBeside says whether the paste's facts tell a story that answers
-// error lines entries name (paste.Beside: a version story, a riser) beside them: the symptoms
-// did not answer them (only lines composed from their parts that no cause
-// answers leave them to), and no composed line has causes of its own.
+// storyBeside says whether the paste's facts, beside error lines that
+// entries name, tell what those lines come from (paste.Beside: a version
+// said to fail, a riser): the symptoms did not answer them (only lines
+// composed from their parts that no cause answers leave them to), and no
+// composed line has causes of its own.
 func storyBeside(errs []Message, pasted []paste.Fact) bool {
 	named := false
 	for _, m := range errs {
