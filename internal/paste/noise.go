@@ -84,28 +84,28 @@ func (x *Extractor) noiseLine(s string, n int, raw string) {
 	if strings.Contains(s, "NCCL INFO") || strings.Contains(s, "NCCL WARN") {
 		return
 	}
-	if !p.peerAlready.set && containsAny(s, peerAlreadyWords...) && rePeerAlready.MatchString(s) && !rePeerAlreadyNot.MatchString(s) {
+	if x.woke(1<<proseAlready) && !p.peerAlready.set && containsAny(s, peerAlreadyWords...) && rePeerAlready.MatchString(s) && !rePeerAlreadyNot.MatchString(s) {
 		p.peerAlready.mark(n, raw)
 	}
-	if !p.ibvWarn.set && containsAny(s, ibvWarnWords...) && reIbvWarn.MatchString(s) {
+	if x.woke(1<<proseIbv) && !p.ibvWarn.set && containsAny(s, ibvWarnWords...) && reIbvWarn.MatchString(s) {
 		p.ibvWarn.mark(n, raw)
 	}
-	if !p.fabricNS.set && containsAny(s, fabricNSWords...) && reFabricNS.MatchString(s) {
+	if x.woke(1<<proseIbv) && !p.fabricNS.set && containsAny(s, fabricNSWords...) && reFabricNS.MatchString(s) {
 		p.fabricNS.mark(n, raw)
 	}
-	if !p.errorColumn.set && containsAny(s, errorColumnWords...) && reErrorColumn.MatchString(s) {
+	if x.woke(1<<proseErrCol) && !p.errorColumn.set && containsAny(s, errorColumnWords...) && reErrorColumn.MatchString(s) {
 		p.errorColumn.mark(n, raw)
 	}
-	if !p.noNCCL.set && containsAny(s, noNCCLSaidWords...) && reNoNCCLSaid.MatchString(s) {
+	if x.woke(1<<proseNoNCCL) && !p.noNCCL.set && containsAny(s, noNCCLSaidWords...) && reNoNCCLSaid.MatchString(s) {
 		p.noNCCL.mark(n, raw)
 	}
-	if !p.splitMode.set && containsAny(s, splitModeWords...) && reSplitMode.MatchString(s) {
+	if x.woke(1<<proseSplit) && !p.splitMode.set && containsAny(s, splitModeWords...) && reSplitMode.MatchString(s) {
 		p.splitMode.mark(n, raw)
 	}
-	if !p.splitTensor.set && containsAny(s, splitModeWords...) && reSplitTensor.MatchString(s) {
+	if x.woke(1<<proseSplit) && !p.splitTensor.set && containsAny(s, splitModeWords...) && reSplitTensor.MatchString(s) {
 		p.splitTensor.mark(n, raw)
 	}
-	if !p.testsNamed && containsAny(s, testsNamedWords...) && reTestsNamed.MatchString(s) {
+	if x.woke(1<<proseErrCol) && !p.testsNamed && containsAny(s, testsNamedWords...) && reTestsNamed.MatchString(s) {
 		p.testsNamed = true
 	}
 }

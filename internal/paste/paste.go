@@ -112,6 +112,7 @@ type Extractor struct {
 	cudaBuild int // CUDA versions read (cudabuild.go)
 
 	woken      uint64         // the readers whose words a line holds (see quiet)
+	colour     bool           // the line holds a colour code's escape (see woke)
 	marks      mark           // the hang reader's words a line holds
 	wake       func(word int) // Found, bound once
 	unfiltered bool           // every line is read in full: the reference quiet is tested against

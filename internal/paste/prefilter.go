@@ -2,6 +2,7 @@ package paste
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 
@@ -315,13 +316,29 @@ var wakes, marks = func() ([]uint64, []mark) {
 }()
 
 // Begin starts a line (see Words).
-func (x *Extractor) Begin() { x.woken, x.marks = 0, 0 }
+func (x *Extractor) Begin() { x.woken, x.marks, x.colour = 0, 0, false }
 
 // Found says that the line holds word w of Words; a word may be said more
 // than once.
 func (x *Extractor) Found(w int) {
 	x.woken |= wakes[w]
 	x.marks |= marks[w]
+	x.colour = x.colour || w == colourWord
+}
+
+// colourWord is the index in Words of the escape that starts a colour code.
+var colourWord = slices.Index(words, "\x1b")
+
+// woke says whether the line being read may hold a word of the readers in
+// mask. A line read after the prefilter's scan may only if the scan woke one
+// of them: every word of a reader's test is one of its triggers, and the
+// stripped line is a part of the line scanned. A line read without a scan
+// (while a table is read, or every line when unfiltered) may, and so may one
+// with colour codes, whose removal can join a word the scan saw split. Most
+// lines that reach the readers woke one or two of them; asking the others
+// here spares each its search of the line.
+func (x *Extractor) woke(mask uint64) bool {
+	return x.woken == 0 || x.colour || x.woken&mask != 0
 }
 
 // End reads line n, raw, whose words Found was given: as LineBytes does.

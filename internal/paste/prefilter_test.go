@@ -279,6 +279,44 @@ func TestPrefilterWakesSeveralGPUs(t *testing.T) {
 	}
 }
 
+// A word a colour code splits is whole once Strip removes the code: the
+// readers that the prefilter's scan did not wake for it still read it
+// (woke), as they do read in full. The sentences are the cases' own, with
+// a terminal's bold around part of a word.
+func TestPrefilterReadsWordsSplitByColour(t *testing.T) {
+	for _, c := range []struct{ line, fact string }{
+		{"It works with driver 535 but ha\x1b[1mngs\x1b[0m with 545.23.08", "hang.said"},
+		{"However, when switching to more than one the GPUs utilization goes to 100% but their power consump\x1b[1mtion\x1b[0m is as if they were idl\x1b[1ming\x1b[0m.", "hang.said"},
+	} {
+		samePrefiltered(t, c.line, []string{c.line})
+		x := New()
+		x.Line(1, c.line)
+		if _, ok := Facts(x.Facts())[c.fact]; !ok {
+			t.Errorf("%q: no %s in %+v", c.line, c.fact, x.Facts())
+		}
+	}
+}
+
+// A line that woke one reader is read by that reader alone: CUDA's "do you
+// have enough GPUs?", which every rank prints and which names several GPUs
+// for the reader of power loss, is not searched for the words of the hang,
+// Windows or node readers (which would cost a search each on every copy).
+func TestPrefilterWakesOnlyTheLinesReaders(t *testing.T) {
+	line := "GPU device may be out of range, do you have enough GPUs?"
+	x := New()
+	if quiet(x, line) {
+		t.Fatalf("%q skipped: the reader of power loss has not settled", line)
+	}
+	if !x.woke(1 << prosePower) {
+		t.Errorf("%q: the reader of power loss not woken", line)
+	}
+	for _, r := range []reader{proseHang, proseWindows, proseNodes, proseTraining, proseWrong} {
+		if x.woke(1 << r) {
+			t.Errorf("%q woke reader %d", line, r)
+		}
+	}
+}
+
 // Each reader checks its cheap list of words before its pattern, so a word
 // list must hold every way of writing what the pattern matches. On every
 // line of the real reports' pastes (reports/) and of the logs here, a

@@ -854,7 +854,7 @@ type prose struct {
 func (x *Extractor) proseLine(s string, n int, raw string) {
 	p := &x.prose
 	x.issueForm(s, n, raw)
-	if (!p.hang.set || !p.later.set || !p.first.set) && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangWord.MatchString(s) &&
+	if x.woke(1<<proseHang) && (!p.hang.set || !p.later.set || !p.first.set) && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangWord.MatchString(s) &&
 		(reHangWhere.MatchString(s) || reHangIntro.MatchString(s) || reHangLater.MatchString(s) && reHangProgress.MatchString(s)) && !reHangNot.MatchString(s) {
 		if !p.hang.set {
 			p.hang.mark(n, raw)
@@ -866,28 +866,28 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		if !p.first.set && reHangFirst.MatchString(s) {
 			p.first.mark(n, raw)
 		}
-	} else if !p.hang.set && !p.hangBare.set && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangBare.MatchString(s) && !reHangNot.MatchString(s) && !reHangBareNot.MatchString(s) {
+	} else if x.woke(1<<proseHang) && !p.hang.set && !p.hangBare.set && containsAny(s, hangWords...) && !strings.Contains(s, "NCCL INFO") && reHangBare.MatchString(s) && !reHangNot.MatchString(s) && !reHangBareNot.MatchString(s) {
 		p.hangBare.mark(n, raw)
 		if !p.first.set && reHangFirst.MatchString(s) {
 			p.first.mark(n, raw)
 		}
 	}
-	if !p.hang.set && containsAny(s, timeoutSaidWords...) && !strings.Contains(s, "NCCL INFO") && reTimeoutSaid.MatchString(s) && !reTimeoutNot.MatchString(s) {
+	if x.woke(1<<proseHang) && !p.hang.set && containsAny(s, timeoutSaidWords...) && !strings.Contains(s, "NCCL INFO") && reTimeoutSaid.MatchString(s) && !reTimeoutNot.MatchString(s) {
 		p.hang.mark(n, raw)
 	}
-	if !p.hang.set && !p.hangBare.set && containsAny(s, spinWords...) && reSpinPower.MatchString(s) && reSpin.MatchString(s) {
+	if x.woke(1<<proseHang) && !p.hang.set && !p.hangBare.set && containsAny(s, spinWords...) && reSpinPower.MatchString(s) && reSpin.MatchString(s) {
 		p.hangBare.mark(n, raw)
 	}
 	if !p.atInit && containsAny(s, initWords...) && !strings.Contains(s, "NCCL INFO") && reInitLog.MatchString(s) {
 		p.atInit = true
 	}
-	if !p.diverge.set && containsAny(s, divergeWords...) && !strings.Contains(s, "NCCL INFO") && reRanksDiverge.MatchString(s) {
+	if x.woke(1<<proseDiverge) && !p.diverge.set && containsAny(s, divergeWords...) && !strings.Contains(s, "NCCL INFO") && reRanksDiverge.MatchString(s) {
 		p.diverge.mark(n, raw)
 	}
-	if !p.elsewhere.set && containsAny(s, elsewhereWords...) && !strings.Contains(s, "NCCL INFO") && reElsewhere.MatchString(s) {
+	if x.woke(1<<proseScaling) && !p.elsewhere.set && containsAny(s, elsewhereWords...) && !strings.Contains(s, "NCCL INFO") && reElsewhere.MatchString(s) {
 		p.elsewhere.mark(n, raw)
 	}
-	if !p.firstOnly.set && containsAny(s, firstOnlyWords...) && !strings.Contains(s, "NCCL INFO") {
+	if x.woke(1<<proseFirstOnly) && !p.firstOnly.set && containsAny(s, firstOnlyWords...) && !strings.Contains(s, "NCCL INFO") {
 		ok, fails := reFirstOK.MatchString(s), reOtherFails.MatchString(s)
 		switch {
 		case ok && fails || reFirstOnly.MatchString(s):
@@ -909,22 +909,22 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.firstRead[raw] = true
 		}
 	}
-	if !p.mixed.set && containsAny(s, mixedDevicesWords...) && !strings.Contains(s, "NCCL INFO") && reMixedDevices.MatchString(s) {
+	if x.woke(1<<proseScaling) && !p.mixed.set && containsAny(s, mixedDevicesWords...) && !strings.Contains(s, "NCCL INFO") && reMixedDevices.MatchString(s) {
 		p.mixed.mark(n, raw)
 	}
-	if !p.training.set && containsAny(s, trainingWords...) && !strings.Contains(s, "NCCL INFO") && reTraining.MatchString(s) {
+	if x.woke(1<<proseTraining) && !p.training.set && containsAny(s, trainingWords...) && !strings.Contains(s, "NCCL INFO") && reTraining.MatchString(s) {
 		p.training.mark(n, raw)
 	}
-	if !p.loopback.set && containsAny(s, masterLoopbackWords...) && !strings.Contains(s, "NCCL INFO") && reMasterLoopback.MatchString(s) {
+	if x.woke(1<<proseNodes) && !p.loopback.set && containsAny(s, masterLoopbackWords...) && !strings.Contains(s, "NCCL INFO") && reMasterLoopback.MatchString(s) {
 		p.loopback.mark(n, raw)
 	}
-	if !p.nodeLocal.set && containsAny(s, nodeLocalWords...) && !strings.Contains(s, "NCCL INFO") && reNodeLocal.MatchString(s) {
+	if x.woke(1<<proseNodes) && !p.nodeLocal.set && containsAny(s, nodeLocalWords...) && !strings.Contains(s, "NCCL INFO") && reNodeLocal.MatchString(s) {
 		p.nodeLocal.mark(n, raw)
 	}
-	if !p.second.set && containsAny(s, secondJobNouns...) && containsAny(s, secondJobWords...) && !strings.Contains(s, "NCCL INFO") && reSecondJob.MatchString(s) {
+	if x.woke(1<<proseNodes) && !p.second.set && containsAny(s, secondJobNouns...) && containsAny(s, secondJobWords...) && !strings.Contains(s, "NCCL INFO") && reSecondJob.MatchString(s) {
 		p.second.mark(n, raw)
 	}
-	if (!p.oneNode.set || !p.multiFail.set) && containsAny(s, nodeWords...) && !strings.Contains(s, "NCCL INFO") {
+	if x.woke(1<<proseNodes) && (!p.oneNode.set || !p.multiFail.set) && containsAny(s, nodeWords...) && !strings.Contains(s, "NCCL INFO") {
 		if !p.oneNode.set && reOneNodeOK.MatchString(s) {
 			p.oneNode.mark(n, raw)
 		}
@@ -932,40 +932,40 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.multiFail.mark(n, raw)
 		}
 	}
-	if !p.power.set && containsAny(s, hostResetWords...) && !strings.Contains(s, "NCCL") && saidIn(s, reHostReset, reHostResetNot) {
+	if x.woke(1<<prosePower) && !p.power.set && containsAny(s, hostResetWords...) && !strings.Contains(s, "NCCL") && saidIn(s, reHostReset, reHostResetNot) {
 		p.power.mark(n, raw)
 		p.powerGPUs = reBothGPUs.MatchString(s)
 	}
-	if !p.several && containsAny(s, severalWords...) && !strings.Contains(s, "NCCL INFO") && reSeveralGPUs.MatchString(s) {
+	if x.woke(1<<prosePower) && !p.several && containsAny(s, severalWords...) && !strings.Contains(s, "NCCL INFO") && reSeveralGPUs.MatchString(s) {
 		p.several = true
 	}
-	if !p.close.set && containsAny(s, closeWords...) {
+	if x.woke(1<<proseClose) && !p.close.set && containsAny(s, closeWords...) {
 		if m := reCloseSaid.FindStringIndex(s); m != nil && reCloseTopic.MatchString(s[max(0, m[0]-closeNear):min(len(s), m[1]+closeNear)]) {
 			p.close.mark(n, raw)
 		}
 	}
-	if !p.riser.set && containsAny(s, riserWords...) && !strings.Contains(s, "NCCL") && reRiser.MatchString(s) && !reRiserNot.MatchString(s) {
+	if x.woke(1<<prosePower) && !p.riser.set && containsAny(s, riserWords...) && !strings.Contains(s, "NCCL") && reRiser.MatchString(s) && !reRiserNot.MatchString(s) {
 		p.riser.mark(n, raw)
 	}
-	if !p.lost.set && containsAny(s, gpuLostWords...) && !containsAny(s, gpuLostSkip...) && reGPULost.MatchString(s) && !reGPULostNot.MatchString(s) {
+	if x.woke(1<<prosePower) && !p.lost.set && containsAny(s, gpuLostWords...) && !containsAny(s, gpuLostSkip...) && reGPULost.MatchString(s) && !reGPULostNot.MatchString(s) {
 		p.lost.mark(n, raw)
 	}
-	if !p.oom.set && containsAny(s, oomWords...) && !containsAny(s, oomSkip...) && reOOMSaid.MatchString(s) && !reOOMNot.MatchString(s) {
+	if x.woke(1<<prosePower) && !p.oom.set && containsAny(s, oomWords...) && !containsAny(s, oomSkip...) && reOOMSaid.MatchString(s) && !reOOMNot.MatchString(s) {
 		p.oom.mark(n, raw)
 	}
-	if containsAny(s, lossNaNWords...) && !strings.Contains(s, "NCCL INFO") && reLossNaN.MatchString(s) && !reLossNaNNot.MatchString(s) {
+	if x.woke(1<<proseLossNaN) && containsAny(s, lossNaNWords...) && !strings.Contains(s, "NCCL INFO") && reLossNaN.MatchString(s) && !reLossNaNNot.MatchString(s) {
 		if !p.lossNaN.set {
 			p.lossNaN.mark(n, raw)
 		}
 		p.nanPairs = p.nanPairs || reNaNPairs.MatchString(s)
 	}
-	if !p.lossZero.set && containsAny(s, lossZeroWords...) && (bareZero(s) || containsAny(s, zeroWords...)) && !strings.Contains(s, "NCCL INFO") && reLossZero.MatchString(s) {
+	if x.woke(1<<proseLossNaN) && !p.lossZero.set && containsAny(s, lossZeroWords...) && (bareZero(s) || containsAny(s, zeroWords...)) && !strings.Contains(s, "NCCL INFO") && reLossZero.MatchString(s) {
 		p.lossZero.mark(n, raw)
 	}
-	if !p.zero2.set && containsAny(s, zero2Words...) && reZeRO2.MatchString(s) {
+	if x.woke(1<<proseLossNaN) && !p.zero2.set && containsAny(s, zero2Words...) && reZeRO2.MatchString(s) {
 		p.zero2.mark(n, raw)
 	}
-	if !p.wrong.set && containsAny(s, wrongWords...) && reWrongOut.MatchString(s) {
+	if x.woke(1<<proseWrong) && !p.wrong.set && containsAny(s, wrongWords...) && reWrongOut.MatchString(s) {
 		p.wrong.mark(n, raw)
 	}
 	if strings.HasPrefix(s, "^C") || strings.HasPrefix(s, "@^C") || strings.Contains(s, "KeyboardInterrupt") {
@@ -973,41 +973,41 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 	}
 	// The whole line: torchrun's warnings name torch/distributed in the
 	// prefix Strip removes, and are a distributed run as much.
-	if !p.dist && containsAny(raw, distWords...) && reDistCall.MatchString(raw) {
+	if x.woke(1<<distCall) && !p.dist && containsAny(raw, distWords...) && reDistCall.MatchString(raw) {
 		p.dist = true
 	}
-	if !p.mig.set && containsAny(s, migWords...) && reMIGProse.MatchString(s) && !rePlaceNot.MatchString(s) {
+	if x.woke(1<<proseMIG) && !p.mig.set && containsAny(s, migWords...) && reMIGProse.MatchString(s) && !rePlaceNot.MatchString(s) {
 		p.mig.mark(n, raw)
 	}
 	// nvidia-smi's table ("MIG M.") and -q ("MIG Mode") name MIG on every
 	// machine; the MIG reader of paste.go reads those.
-	if !p.mig2 && containsAny(s, migWords...) && reMIGNamed.MatchString(s) && !containsAny(s, "MIG M.", "MIG Mode", "NCCL INFO") {
+	if x.woke(1<<proseMIG) && !p.mig2 && containsAny(s, migWords...) && reMIGNamed.MatchString(s) && !containsAny(s, "MIG M.", "MIG Mode", "NCCL INFO") {
 		p.mig2 = true
 	}
-	if !p.vm.set && containsAny(s, vmWords...) && reVMProse.MatchString(s) && !rePlaceNot.MatchString(s) {
+	if x.woke(1<<proseVM) && !p.vm.set && containsAny(s, vmWords...) && reVMProse.MatchString(s) && !rePlaceNot.MatchString(s) {
 		p.vm.mark(n, raw)
 	}
-	if !p.cont.set && containsAny(s, containerWords...) && reContainers.MatchString(s) && !reContainerNot.MatchString(s) {
+	if x.woke(1<<proseContainers|1<<containerHost) && !p.cont.set && containsAny(s, containerWords...) && reContainers.MatchString(s) && !reContainerNot.MatchString(s) {
 		p.cont.mark(n, raw)
 	}
 	// NCCL's own channel lines ("via P2P/IPC") say what it chose, not what
 	// the person wants between containers.
-	if !p.p2p && containsAny(s, p2pIntentWords...) && !strings.Contains(s, "NCCL INFO") && reP2PIntent.MatchString(s) {
+	if x.woke(1<<proseP2P) && !p.p2p && containsAny(s, p2pIntentWords...) && !strings.Contains(s, "NCCL INFO") && reP2PIntent.MatchString(s) {
 		p.p2p = true
 	}
-	if !p.p2pOff.set && containsAny(s, p2pOffWords...) && !strings.Contains(s, "NCCL INFO") && reP2POff.MatchString(s) && !reP2POffNot.MatchString(s) {
+	if x.woke(1<<proseP2P) && !p.p2pOff.set && containsAny(s, p2pOffWords...) && !strings.Contains(s, "NCCL INFO") && reP2POff.MatchString(s) && !reP2POffNot.MatchString(s) {
 		p.p2pOff.mark(n, raw)
 	}
-	if !p.amd.set && containsAny(s, amdWords...) && reAMDCPU.MatchString(s) && !reAMDNot.MatchString(s) {
+	if x.woke(1<<proseAMD) && !p.amd.set && containsAny(s, amdWords...) && reAMDCPU.MatchString(s) && !reAMDNot.MatchString(s) {
 		p.amd.mark(n, raw)
 	}
-	if !p.socks.set && containsAny(s, socketWords...) && !strings.Contains(s, "NCCL INFO") && reSockets.MatchString(s) && !reSocketsNot.MatchString(s) {
+	if x.woke(1<<proseSockets) && !p.socks.set && containsAny(s, socketWords...) && !strings.Contains(s, "NCCL INFO") && reSockets.MatchString(s) && !reSocketsNot.MatchString(s) {
 		p.socks.mark(n, raw)
 	}
 	if !p.sock1.set && strings.HasPrefix(s, "Socket(s):") && reOneSocket.MatchString(s) {
 		p.sock1.mark(n, raw)
 	}
-	if !p.slow.set && containsAny(s, slowWords...) && !strings.Contains(s, "NCCL INFO") && reSlow.MatchString(s) &&
+	if x.woke(1<<proseSlow) && !p.slow.set && containsAny(s, slowWords...) && !strings.Contains(s, "NCCL INFO") && reSlow.MatchString(s) &&
 		reSlowWhere.MatchString(s) && !reSlowNot.MatchString(s) {
 		if !reSlowComm.MatchString(s) && reSlowRun.MatchString(s) {
 			// The run's speed: several GPUs no faster than one (scaling.go).
@@ -1024,7 +1024,7 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		reDockerGPURun.MatchString(s) && reDockerMulti.MatchString(s) && !reDockerShm.MatchString(s) {
 		p.dockerShm.mark(n, raw)
 	}
-	if !p.shm.set && containsAny(s, shmWords...) && !strings.Contains(s, "NCCL INFO") {
+	if x.woke(1<<proseSHM) && !p.shm.set && containsAny(s, shmWords...) && !strings.Contains(s, "NCCL INFO") {
 		if !p.bus.set && reBusError.MatchString(s) {
 			p.bus.mark(n, raw)
 		}
@@ -1035,10 +1035,10 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.shm.mark(n, raw)
 		}
 	}
-	if !p.nvls.set && containsAny(s, nvlsWords...) && !strings.Contains(s, "NCCL INFO") && reNVLSZero.MatchString(s) {
+	if x.woke(1<<proseNVLS) && !p.nvls.set && containsAny(s, nvlsWords...) && !strings.Contains(s, "NCCL INFO") && reNVLSZero.MatchString(s) {
 		p.nvls.mark(n, raw)
 	}
-	if !p.wsl && containsAny(s, windowsWords...) {
+	if x.woke(1<<proseWindows) && !p.wsl && containsAny(s, windowsWords...) {
 		not := reWindowsNot.FindAllStringIndex(s, -1)
 		p.wsl = len(not) > 0 && containsAny(s, "WSL", "wsl", "Wsl")
 		// "under Windows" counts in "training under Windows ... there was
@@ -1047,16 +1047,16 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.win.mark(n, raw)
 		}
 	}
-	if !p.multi && containsAny(s, winLaunchWords...) && !strings.Contains(s, "NCCL INFO") && reWinLaunch.MatchString(s) {
+	if x.woke(1<<proseWinLaunch) && !p.multi && containsAny(s, winLaunchWords...) && !strings.Contains(s, "NCCL INFO") && reWinLaunch.MatchString(s) {
 		p.multi = true
 	}
-	if !p.bwFig.set && containsAny(s, bwFigureWords...) && !strings.Contains(s, "NCCL INFO") && reBWFigure.MatchString(s) {
+	if x.woke(1<<proseBWFigure) && !p.bwFig.set && containsAny(s, bwFigureWords...) && !strings.Contains(s, "NCCL INFO") && reBWFigure.MatchString(s) {
 		p.bwFig.mark(n, raw)
 	}
-	if !p.bwCar && containsAny(s, bwCarrierWords...) && !strings.Contains(s, "NCCL INFO") && reBWCarrier.MatchString(s) {
+	if x.woke(1<<proseBWCarrier) && !p.bwCar && containsAny(s, bwCarrierWords...) && !strings.Contains(s, "NCCL INFO") && reBWCarrier.MatchString(s) {
 		p.bwCar = true
 	}
-	if !p.fm.set && containsAny(s, fmWords...) {
+	if x.woke(1<<proseFM) && !p.fm.set && containsAny(s, fmWords...) {
 		switch {
 		case reFMHeader.MatchString(s):
 			p.fmAt = n
@@ -1064,10 +1064,10 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 			p.fm.mark(n, raw)
 		}
 	}
-	if !p.acs.set && containsAny(s, acsWords...) && !strings.Contains(s, "NCCL INFO") && reACSOn.MatchString(s) && !reACSNot.MatchString(s) {
+	if x.woke(1<<proseACS) && !p.acs.set && containsAny(s, acsWords...) && !strings.Contains(s, "NCCL INFO") && reACSOn.MatchString(s) && !reACSNot.MatchString(s) {
 		p.acs.mark(n, raw)
 	}
-	if !p.iommu.set && containsAny(s, iommuWords...) && !strings.Contains(s, "NCCL INFO") {
+	if x.woke(1<<proseIOMMU) && !p.iommu.set && containsAny(s, iommuWords...) && !strings.Contains(s, "NCCL INFO") {
 		if m := reGrubIOMMU.FindString(s); m != "" {
 			if grubIOMMUOn(m) {
 				p.iommu.mark(n, raw)

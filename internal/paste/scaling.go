@@ -415,16 +415,16 @@ func gpuCount(said string) int {
 // scalingLine reads stripped line s.
 func (x *Extractor) scalingLine(s string, n int, raw string) {
 	c := &x.scale
-	if !c.same.set && containsAny(raw, sameGPUWords...) {
+	if x.woke(1<<sameGPU) && !c.same.set && containsAny(raw, sameGPUWords...) {
 		x.sameGPULine(s, n, raw)
 	}
-	if !c.fail.set && containsAny(s, oneUsedWords...) && !strings.Contains(s, "NCCL INFO") && reOneUsed.MatchString(s) {
+	if x.woke(1<<proseScaling) && !c.fail.set && containsAny(s, oneUsedWords...) && !strings.Contains(s, "NCCL INFO") && reOneUsed.MatchString(s) {
 		c.fail.mark(n, raw)
 	}
 	if !c.metric.set && !strings.Contains(s, "NCCL INFO") && containsAny(s, metricWords...) {
 		x.metricLine(s, n, raw)
 	}
-	if c.fail.set && c.dp || !containsAny(s, scaleWords...) || strings.Contains(s, "NCCL INFO") {
+	if c.fail.set && c.dp || !x.woke(1<<proseScaling) || !containsAny(s, scaleWords...) || strings.Contains(s, "NCCL INFO") {
 		return
 	}
 	dp := reScaleDP.MatchString(s)
