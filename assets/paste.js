@@ -1153,6 +1153,12 @@
     var before = s.slice(Math.max(0, at - 64), at), m = RE.storyWorkedAt.exec(before);
     return !!m && !RE.storyWorkedNot.test(before.slice(0, m.index));
   }
+  // anonPair mirrors verstory.go's: two versions said alone that can be two
+  // releases of one program (one major, or three parts each).
+  function anonPair(good, bad) {
+    if (versionCmp(good, bad) === 0) { return false; }
+    return good.split(".")[0] === bad.split(".")[0] || good.split(".").length >= 3 && bad.split(".").length >= 3;
+  }
   // anonStory mirrors verstory.go's: versions said alone, of the program
   // the paste is about.
   X.anonStory = function (s, n, raw) {
@@ -1167,7 +1173,7 @@
     var sides = storySides(s, vers), good = sides[0], bad = sides[1], e = ev();
     mark(e, n, raw);
     if (good !== "" && bad !== "") {
-      if (good.split(".")[0] !== bad.split(".")[0] || versionCmp(good, bad) === 0) { return false; }
+      if (!anonPair(good, bad)) { return false; }
       this.tellStory("", good, bad, e, e, e);
       return true;
     }

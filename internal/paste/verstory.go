@@ -527,7 +527,7 @@ func (x *Extractor) anonStory(s string, n int, raw string) bool {
 	e.mark(n, raw)
 	switch {
 	case good != "" && bad != "":
-		if majorOf(good) != majorOf(bad) || rules.CompareVersions(good, bad) == 0 {
+		if !anonPair(good, bad) {
 			return false
 		}
 		x.tellStory("", good, bad, e, e, e)
@@ -551,6 +551,18 @@ func (x *Extractor) anonStory(s string, n int, raw string) bool {
 		return false
 	}
 	return true
+}
+
+// anonPair says whether versions good and bad, said alone on one line, can
+// be two releases of one program: of one major ("0.4.2 works, 0.4.3
+// hangs"), or of any when both have three parts, which figures of other
+// kinds seldom have ("I have only seen this issue with 27.0.0. Version
+// 26.1.2 worked fine", obsproject/obs-studio#4816).
+func anonPair(good, bad string) bool {
+	if rules.CompareVersions(good, bad) == 0 {
+		return false
+	}
+	return majorOf(good) == majorOf(bad) || strings.Count(good, ".") >= 2 && strings.Count(bad, ".") >= 2
 }
 
 // namedHalf is the half story of a named component whose other side (the
