@@ -130,13 +130,8 @@ func saidOutside(s string, re *lazyRegexp, nots [][]int) bool {
 // platformNames.
 const platformWake = 1<<prosePlatform | 1<<containerHost | 1<<proseContainers | 1<<wslHost | 1<<proseWindows
 
-// platformWords says whether line s holds one of the readers' words. A line
-// the prefilter scanned tells it by the readers it woke, without searching
-// the line again; one read in full without a scan (while a table is being
-// read, or every line when unfiltered) is searched.
+// platformWords says whether line s holds one of the readers' words: asked
+// only of a line that may (woke).
 func (x *Extractor) platformWords(s string) bool {
-	if x.woken != 0 {
-		return x.woken&platformWake != 0
-	}
-	return containsAny(s, platformWords...) || containsAny(s, platformNames...)
+	return x.woke(platformWake) && (containsAny(s, platformWords...) || containsAny(s, platformNames...))
 }

@@ -287,6 +287,7 @@ func TestPrefilterReadsWordsSplitByColour(t *testing.T) {
 	for _, c := range []struct{ line, fact string }{
 		{"It works with driver 535 but ha\x1b[1mngs\x1b[0m with 545.23.08", "hang.said"},
 		{"However, when switching to more than one the GPUs utilization goes to 100% but their power consump\x1b[1mtion\x1b[0m is as if they were idl\x1b[1ming\x1b[0m.", "hang.said"},
+		{"We run the training inside a cont\x1b[1mainer on two GPUs.", "container"},
 	} {
 		samePrefiltered(t, c.line, []string{c.line})
 		x := New()
