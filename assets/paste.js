@@ -124,7 +124,7 @@
       bb: { cols: [], size: -1, width: 0, peak: 0, peakEv: ev(), most: 0, mostEv: ev(), hosts: [], ranks: 0, name: "", nameEv: ev() }
     };
     this.car = { named: ev(), log: false };
-    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, lossZero: ev(), zero2: ev(), atInit: false, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), mixed: ev(), firstOnly: ev(), firstOK: 0, otherFail: 0, power: ev(), powerGPUs: false, several: false, riser: ev(), lost: ev(), oom: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
+    this.prose = { hang: ev(), hangBare: ev(), lossNaN: ev(), nanPairs: false, lossZero: ev(), zero2: ev(), atInit: false, introAt: 0, later: ev(), first: ev(), oneNode: ev(), multiFail: ev(), diverge: ev(), loopback: ev(), p2pOff: ev(), nodeLocal: ev(), second: ev(), training: ev(), elsewhere: ev(), mixed: ev(), firstOnly: ev(), firstOK: 0, otherFail: 0, power: ev(), powerGPUs: false, several: false, riser: ev(), lost: ev(), oom: ev(), form: false, close: ev(), ctrlC: ev(), wrong: ev(), dist: false, mig: ev(), vm: ev(), cont: ev(), p2p: false, amd: ev(),
       socks: ev(), slow: ev(), bus: ev(), lib: false, shm: ev(), dockerShm: ev(), fmAt: 0, fm: ev(), nvls: ev(),
       win: ev(), wsl: false, multi: false, bwFig: ev(), bwCar: false, sock1: ev(), mig2: false, acs: ev(), iommu: ev(),
       peerAlready: ev(), ibvWarn: ev(), fabricNS: ev(), errorColumn: ev(), testsNamed: false, noNCCL: ev(), splitMode: ev(), splitTensor: ev(),
@@ -658,6 +658,7 @@
       if (!p.hang.set) {
         mark(p.hang, n, raw);
         p.atInit = p.atInit || containsAny(s, INIT_WORDS) && RE.initStage.test(s) && !RE.initNot.test(s);
+        if (RE.hangIntro.test(s)) { p.introAt = n; }
       }
       if (!p.later.set && RE.hangLater.test(s)) { mark(p.later, n, raw); }
       if (!p.first.set && RE.hangFirst.test(s)) { mark(p.first, n, raw); }
@@ -668,6 +669,7 @@
     if (!p.hang.set && containsAny(s, T.words.timeoutSaid) && s.indexOf("NCCL INFO") < 0 && RE.timeoutSaid.test(s) && !RE.timeoutNot.test(s)) { mark(p.hang, n, raw); }
     if (!p.hang.set && !p.hangBare.set && containsAny(s, T.words.spin) && RE.spinPower.test(s) && RE.spin.test(s)) { mark(p.hangBare, n, raw); }
     if (!p.atInit && containsAny(s, INIT_WORDS) && s.indexOf("NCCL INFO") < 0 && RE.initLog.test(s)) { p.atInit = true; }
+    if (!p.atInit && p.introAt > 0 && n > p.introAt && n - p.introAt <= T.introNear && s.indexOf("init_process_group") >= 0) { p.atInit = true; }
     if (!p.close.set && containsAny(s, T.words.close)) {
       var cm = RE.closeSaid.exec(s);
       if (cm && RE.closeTopic.test(utf8Window(s, cm.index, cm.index + cm[0].length, CLOSE_NEAR))) { mark(p.close, n, raw); }

@@ -62,7 +62,9 @@ var (
 	// here:", "it hangs at the following:" (deepseek-ai/DeepSeek-V3#487,
 	// the launch's command and its log on the next lines): the place is
 	// what the paste shows next, so no word of it is asked of the line.
-	reHangIntro = pattern("hangIntro", `(?i)\b(?:stuck|hangs?|hung|hanging|freez(?:es|ing|e)|froze|frozen)\s(?:on\s|at\s|in\s)?(?:here|this|the following|below)\s?:\s?$`)
+	// "it never returns from:" (NVIDIA/tacotron2#38, the call on the lines
+	// after it) points the same way.
+	reHangIntro = pattern("hangIntro", `(?i)\b(?:(?:stuck|hangs?|hung|hanging|freez(?:es|ing|e)|froze|frozen)\s(?:on\s|at\s|in\s)?(?:here|this|the following|below)|never (?:returns?|returned|finish(?:es|ed)?|completes?|completed|proceeds?) (?:from|past)(?:\s(?:here|this|the following|below))?)\s?:\s?$`)
 	reHangWhere = pattern("hangWhere", `(?i)\b(?:in|at|during) (?:the )?init(?:iali[sz]ation)?\b|all_?reduce|all-reduce|all_?gather|reduce_?scatter|broadcast|barrier|init_process_group|\bnccl|collective|\bgpus?\b|multi-?gpu|p2pBandwidthLatencyTest|simpleP2P|_perf\b|\bddp\b|distributed|deepspeed|torchrun|tensor.parallel|\bcuda\b|\.generate\(|vllm|分布式|多卡|显卡|`+
 		`all_?to_?all|horovod|\bjax\b|\bpmap\b|\bpsum\b|mpirun|\btraining\b|\btrain\(|\bfsdp\b|megatron|训练|单卡|[两双二三四六八]张?卡|\d\s?张?卡`)
 	// Wrong output; in Chinese, garbled output (乱码, 胡言乱语) said of a
@@ -347,7 +349,11 @@ var (
 	// ("CPU OOM", "unified-memory OOM", a container's memory limit
 	// "causing a OOM issue", awslabs/awsome-distributed-ai#312) and the
 	// kernel's OOM killer (or a watchdog named "anti-oom") are none.
-	reOOMSaid  = pattern("oomSaid", `(?i)(?:^|[^\w-])(?:oom(?:'?ing|s)?|out[ -]of[ -](?:gpu[ -]|device[ -]|cuda[ -]|video[ -])?memory)\b|显存不足|显存不够|爆显存|显存溢出|显存爆了`)
+	reOOMSaid = pattern("oomSaid", `(?i)(?:^|[^\w-])(?:oom(?:'?ing|s)?|out[ -]of[ -](?:gpu[ -]|device[ -]|cuda[ -]|video[ -])?memory)\b|显存不足|显存不够|爆显存|显存溢出|显存爆了|`+
+		// Or that it is not enough, of the GPU's memory by name: "cuda
+		// memory not enough" on eight RTX 3090 (facebookresearch/DiT#22);
+		// "not enough memory" alone may be the host's.
+		`\b(?:gpu|cuda|video|vram|graphics)(?:[ -]?memory)?\s(?:is\s|was\s)?(?:not\senough|insufficient)\b|\b(?:not\senough|insufficient)\s(?:gpu|cuda|video|graphics)[ -]?memory\b|\b(?:not\senough|insufficient|out\sof)\svram\b`)
 	reOOMNot   = pattern("oomNot", `(?i)(?:\bnot|\bnever|\bno|n't|\bwithout|\bprevent\w{0,3}|\bavoid\w{0,3}|\bcpu|\bhost|\bram|\bsystem|\bunified[- ]memory|\bswap)[\s/,]{1,3}(?:[\w']{1,12}[\s/,]{1,3}){0,3}(?:oom|out[ -]of[ -]memory)|\bcontainers?\b.{0,60}\b(?:oom|out[ -]of[ -]memory)|\boom[-_ ]?kill|\bout[ -]of[ -](?:host|cpu|system)[ -]memory|没有(?:出现)?(?:显存不足|爆显存)`)
 	reRiserNot = pattern("riserNot", `(?i)(?:\bno|\bwithout|\bnot using|\bnever used|n't use)\s(?:\w{1,12}\s)?(?:risers?|extension|extender)`)
 	// Several GPUs named on the line that says so ("with both cards
@@ -561,6 +567,10 @@ var wrongWords = []string{"wrong", "Wrong", "WRONG", "incorrect", "Incorrect", "
 	"gibberish", "Gibberish", "nonsense", "Nonsense", "bogus", "Bogus", "zeros", "Zeros", "ZEROS", "instead of", "Instead of", "ilent", "zeroed out", "zero tensor", "GGGGGG", "all exclamation", "all !", "!!!!", "ly off", "way off",
 	"乱码", "胡言乱语", "错误的", "不对", "错乱", "凌乱", "混乱"}
 
+// introNear is how many lines after a hang that points at what follows
+// the call it points at is looked for: a blank line and a fence between.
+const introNear = 3
+
 // initWords are the words, as written, one of which every match of
 // reInitStage and reInitLog holds.
 var initWords = []string{"init", "Init", "INIT", "rendezvous", "Rendezvous", "rdzv", "store based", "store_based", "初始化"}
@@ -765,7 +775,7 @@ var gpuLostSkip = []string{"NCCL", "NVRM", "Xid", "nvml", "Unable to determine"}
 
 // oomWords are the words, as written, one of which every match of
 // reOOMSaid holds; oomSkip mark the lines of the entries' own messages.
-var oomWords = []string{"OOM", "oom", "Oom", "ut of", "ut Of", "UT OF", "Ut of", "Ut Of", "ut-of", "ut-Of", "UT-OF", "显存"}
+var oomWords = []string{"OOM", "oom", "Oom", "ut of", "ut Of", "UT OF", "Ut of", "Ut Of", "ut-of", "ut-Of", "UT-OF", "显存", "enough", "Enough", "ENOUGH", "nsufficient", "NSUFFICIENT"}
 
 var oomSkip = []string{"NCCL INFO", "Tried to allocate", "CUDA error: out of memory", "cuda runtime error (2)", "OutOfMemoryError"}
 
@@ -776,6 +786,7 @@ var distWords = []string{"init_process_group", "all_reduce", "allreduce", "barri
 type prose struct {
 	hang      event // a line that says a run on GPUs hangs
 	atInit    bool  // the hang line names the process group's set-up, or the launch prints it
+	introAt   int   // the line of a hang that points at what follows ("it never returns from:")
 	later     event // a hang line that says the run made progress before it hung
 	first     event // a hang line that says it comes at the first collective or step, or before the run starts
 	diverge   event // a line that says or shows ranks taking different paths
@@ -859,6 +870,9 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		if !p.hang.set {
 			p.hang.mark(n, raw)
 			p.atInit = p.atInit || containsAny(s, initWords...) && reInitStage.MatchString(s) && !reInitNot.MatchString(s)
+			if reHangIntro.MatchString(s) {
+				p.introAt = n
+			}
 		}
 		if !p.later.set && reHangLater.MatchString(s) {
 			p.later.mark(n, raw)
@@ -879,6 +893,11 @@ func (x *Extractor) proseLine(s string, n int, raw string) {
 		p.hangBare.mark(n, raw)
 	}
 	if !p.atInit && containsAny(s, initWords...) && !strings.Contains(s, "NCCL INFO") && reInitLog.MatchString(s) {
+		p.atInit = true
+	}
+	// A hang that points at what follows is at the set-up when the call
+	// it points at is init_process_group (NVIDIA/tacotron2#38).
+	if !p.atInit && p.introAt > 0 && n > p.introAt && n-p.introAt <= introNear && x.woke(1<<distCall) && strings.Contains(s, "init_process_group") {
 		p.atInit = true
 	}
 	if x.woke(1<<proseDiverge) && !p.diverge.set && containsAny(s, divergeWords...) && !strings.Contains(s, "NCCL INFO") && reRanksDiverge.MatchString(s) {

@@ -104,6 +104,9 @@ func Table() []byte {
 		// How far, in bytes, from a small difference said in words its
 		// results are looked for.
 		CloseNear int `json:"closeNear"`
+		// How many lines after a hang that points at what follows the
+		// call it points at is looked for.
+		IntroNear int `json:"introNear"`
 		// The symptoms, the most telling first (symptomConditions): fact,
 		// the condition that shows it, whether it is Weak, SaidOnly,
 		// Explains and ProgramFirst.
@@ -111,7 +114,7 @@ func Table() []byte {
 		// The prose readers' facts (proseFactRows): name, priority,
 		// source, the event of paste.js's prose state, its gate.
 		ProseFacts [][5]any `json:"proseFacts"`
-	}{Patterns: map[string]jsRE{}, MaxText: MaxText, MaxGPUs: maxGPUs, MaxEnv: maxEnv, MaxLine: MaxLine, CloseLimit: closeLimit, CloseNear: closeNear,
+	}{Patterns: map[string]jsRE{}, MaxText: MaxText, MaxGPUs: maxGPUs, MaxEnv: maxEnv, MaxLine: MaxLine, CloseLimit: closeLimit, CloseNear: closeNear, IntroNear: introNear,
 		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "consumer": consumerWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords, "mig": migWords, "vm": vmWords, "containers": containerWords, "p2pIntent": p2pIntentWords, "amd": amdWords, "sockets": socketWords, "slow": slowWords, "shm": shmWords, "fm": fmWords, "nvls": nvlsWords, "windows": windowsWords, "winLaunch": winLaunchWords, "bwFigure": bwFigureWords, "bwCarrier": bwCarrierWords, "setpciACS": setpciACSWords, "customAR": customARWords, "testGPU": testGPUWords}}
 	t.Words["ncclSaid"], t.Words["torchSaid"], t.Words["gpuName"] = ncclSaidWords, torchSaidWords, gpuNameWords
 	t.Words["scale"] = scaleWords
