@@ -314,6 +314,11 @@ var (
 	// power supply or a cable trips; a reboot said as a remedy ("without
 	// restarting", "after a reboot it works") is not it.
 	reHostReset = pattern("hostReset", `(?i)\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:\w{1,16}\s){0,2}(?:reboots|rebooted|restarts|restarted|(?:shuts|shut|shutting) (?:down|off)|powers (?:off|down)|powered (?:off|down)|turns off|turned off|crashes|crashed)\b|`+
+		// What keeps happening, and a program that takes the machine down
+		// with it: "the system keeps crashing and restarting", "the miner
+		// keeps crashing both rigs" (CryptoGraphics/VerthashMiner#7).
+		`\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:\w{1,16}\s){0,2}(?:keeps|kept)\s(?:on\s)?(?:crashing|rebooting|restarting|shutting (?:down|off)|powering (?:off|down)|turning off)\b|`+
+		`\b(?:crash(?:es|ed|ing)?)\s(?:(?:both|the|my|our|all|whole|entire)\s){1,2}(?:rigs?|pcs?|computers?|machines?|systems?|servers?|hosts?|workstations?)\b|`+
 		// "the system will reboot before completing the test", "The system
 		// will crash and reboot" (wilicc/gpu-burn#147).
 		`\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:will|would|may|might|then|just|always)\s(?:\w{1,16}\s)?(?:reboot|restart|crash|shut (?:down|off)|power (?:off|down)|turn off)\b|\b(?:instant|sudden|random|immediate|hard)\s(?:\w{1,12}\s)?(?:reboots?|restarts?|power[- ]?offs?|shutdowns?|power loss)\b|\b(?:causes|caused|causing|triggers|triggered|leads to|led to)\s(?:an?\s|the\s)?(?:(?:system|machine|computer|pc|server|host|whole)\s)?(?:reboots?|shutdowns?|power[- ]?offs?)\b|\bblack screen\b|\bblue screens?\b|\bBSOD\b|\bKernel-Power\b|黑屏|蓝屏|(?:电脑|机器|主机|服务器|系统)[^。\n]{0,10}(?:重启|断电|关机)|`+
