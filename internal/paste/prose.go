@@ -318,7 +318,7 @@ var (
 		// with it: "the system keeps crashing and restarting", "the miner
 		// keeps crashing both rigs" (CryptoGraphics/VerthashMiner#7).
 		`\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:\w{1,16}\s){0,2}(?:keeps|kept)\s(?:on\s)?(?:crashing|rebooting|restarting|shutting (?:down|off)|powering (?:off|down)|turning off)\b|`+
-		`\b(?:crash(?:es|ed|ing)?)\s(?:(?:both|the|my|our|all|whole|entire)\s){1,2}(?:rigs?|pcs?|computers?|machines?|systems?|servers?|hosts?|workstations?)\b|`+
+		`\bcrash(?:es|ed|ing)?\s(?:(?:both|the|my|our|all|whole|entire)\s){1,2}(?:rigs?|pcs?|computers?|machines?|systems?|servers?|hosts?|workstations?)\b|`+
 		// "the system will reboot before completing the test", "The system
 		// will crash and reboot" (wilicc/gpu-burn#147).
 		`\b(?:pc|computer|machine|system|server|host|workstation|rig|box)\s(?:will|would|may|might|then|just|always)\s(?:\w{1,16}\s)?(?:reboot|restart|crash|shut (?:down|off)|power (?:off|down)|turn off)\b|\b(?:instant|sudden|random|immediate|hard)\s(?:\w{1,12}\s)?(?:reboots?|restarts?|power[- ]?offs?|shutdowns?|power loss)\b|\b(?:causes|caused|causing|triggers|triggered|leads to|led to)\s(?:an?\s|the\s)?(?:(?:system|machine|computer|pc|server|host|whole)\s)?(?:reboots?|shutdowns?|power[- ]?offs?)\b|\bblack screen\b|\bblue screens?\b|\bBSOD\b|\bKernel-Power\b|黑屏|蓝屏|(?:电脑|机器|主机|服务器|系统)[^。\n]{0,10}(?:重启|断电|关机)|`+
@@ -357,8 +357,9 @@ var (
 	reOOMSaid = pattern("oomSaid", `(?i)(?:^|[^\w-])(?:oom(?:'?ing|s)?|out[ -]of[ -](?:gpu[ -]|device[ -]|cuda[ -]|video[ -])?memory)\b|显存不足|显存不够|爆显存|显存溢出|显存爆了|`+
 		// Or that it is not enough, of the GPU's memory by name: "cuda
 		// memory not enough" on eight RTX 3090 (facebookresearch/DiT#22);
-		// "not enough memory" alone may be the host's.
-		`\b(?:gpu|cuda|video|vram|graphics)(?:[ -]?memory)?\s(?:is\s|was\s)?(?:not\senough|insufficient)\b|\b(?:not\senough|insufficient)\s(?:gpu|cuda|video|graphics)[ -]?memory\b|\b(?:not\senough|insufficient|out\sof)\svram\b`)
+		// "not enough memory" alone may be the host's, and "the GPU is not
+		// enough" may count the GPUs.
+		`\b(?:(?:gpu|cuda|video|graphics)[ -]?memory|vram)\s(?:is\s|was\s)?(?:not\senough|insufficient)\b|\b(?:not\senough|insufficient)\s(?:gpu|cuda|video|graphics)[ -]?memory\b|\b(?:not\senough|insufficient|out\sof)\svram\b`)
 	reOOMNot   = pattern("oomNot", `(?i)(?:\bnot|\bnever|\bno|n't|\bwithout|\bprevent\w{0,3}|\bavoid\w{0,3}|\bcpu|\bhost|\bram|\bsystem|\bunified[- ]memory|\bswap)[\s/,]{1,3}(?:[\w']{1,12}[\s/,]{1,3}){0,3}(?:oom|out[ -]of[ -]memory)|\bcontainers?\b.{0,60}\b(?:oom|out[ -]of[ -]memory)|\boom[-_ ]?kill|\bout[ -]of[ -](?:host|cpu|system)[ -]memory|没有(?:出现)?(?:显存不足|爆显存)`)
 	reRiserNot = pattern("riserNot", `(?i)(?:\bno|\bwithout|\bnot using|\bnever used|n't use)\s(?:\w{1,12}\s)?(?:risers?|extension|extender)`)
 	// Several GPUs named on the line that says so ("with both cards
