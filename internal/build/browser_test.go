@@ -223,8 +223,11 @@ func TestBrowserStableLinks(t *testing.T) {
 		// A page in another renderer sees the language stored a moment
 		// later (Chromium hands local storage to other processes
 		// asynchronously; a loaded machine showed the old value): the
-		// link is followed again, as a reader who chose it earlier would.
-		for try := 0; try < 3 && loc != root+c.to; try++ {
+		// link is followed again, as a reader who chose it earlier would,
+		// for as long as a loaded machine may take (CI's took more than
+		// three tries of 2.5 s).
+		deadline := time.Now().Add(30 * time.Second)
+		for loc != root+c.to && time.Now().Before(deadline) {
 			b.Do(chromedp.Navigate(root + c.from))
 			for i := 0; i < 50; i++ {
 				// The page may be between documents: try again rather than fail.
