@@ -1002,6 +1002,8 @@
   var HAN_CUT = new RegExp("[\\s" + W.hanCut.replace(/[\]\\^\-\[]/g, "\\$&") + "]+", "u");
   // LINK mirrors search.LinkWords: words of the path between GPUs.
   var LINK = new RegExp(W.linkWords.replace(/^\(\?i\)/, ""), "i");
+  // VERSION_SAID mirrors search.DropVersionWord: "version" before a number.
+  var VERSION_SAID = new RegExp(W.versionSaid.replace(/^\(\?i\)/, ""), "gi");
   // told mirrors search.Told: a sentence a person wrote, not a program's line.
   function told(l) {
     var P = window.p2pkbPaste, t = l.trim();
@@ -1019,6 +1021,7 @@
       if (full) { if (!taken["~" + l] && /\p{L}/u.test(l)) { partial = true; } continue; }
       if (taken["~" + l] || !prose(l)) { continue; }
       taken["~" + l] = true;
+      l = l.replace(VERSION_SAID, "$1");
       var room = W.maxBytes - bytes - 1, b = utf8Len(l);
       if (b > room) { full = partial = true; continue; }
       var byPerson = told(l);
@@ -1080,11 +1083,12 @@
     var entries = w.entries.filter(function (r) { return !skip(r); });
     if (!entries.length) { return; }
     // When none of them is on the program's side and the words speak of no
-    // path, the closest entry that is comes last (diagnose's byWords).
-    var link = LINK.test(w.query), added = false;
+    // path, the closest entry that is joins them, and comes first below
+    // (diagnose's byWords).
+    var link = LINK.test(w.query);
     if (!link && !entries.some(function (r) { return r.program_side; })) {
       var extra = (w.from || []).filter(function (r) { return r.program_side && !skip(r); })[0];
-      if (extra) { entries = entries.concat([extra]); added = true; }
+      if (extra) { entries = entries.concat([extra]); }
     }
     var box = el("div", "causes by-words");
     box.dataset.byWords = "true";
@@ -1102,7 +1106,7 @@
     // last (diagnose's byWords), said when that moved one before a closer
     // one (its Words.ProgramFirst).
     causes.sort(function (a, b) { return a.tier - b.tier || a.i - b.i; });
-    if (!link && !added) {
+    if (!link) {
       var order = causes.map(function (c) { return c.r.id; }).join(" ");
       causes.sort(function (a, b) {
         return (a.tier === 2 ? 1 : 0) - (b.tier === 2 ? 1 : 0) || (b.r.program_side ? 1 : 0) - (a.r.program_side ? 1 : 0) || a.tier - b.tier || a.i - b.i;

@@ -410,11 +410,11 @@ func TestBrowserSameOrderFourWays(t *testing.T) {
 			api = append(api, r.ID)
 		}
 		if len(want) == len(api)+1 {
-			// One more: the closest on the program's side, when none of
-			// the closest is (diagnose's byWords).
+			// One more, first: the closest on the program's side, when
+			// none of the closest is (diagnose's byWords).
 			for _, r := range after {
 				if r.ProgramSide {
-					api = append(api, r.ID)
+					api = append([]string{r.ID}, api...)
 					break
 				}
 			}

@@ -77,6 +77,27 @@ func TestBrowserByWords(t *testing.T) {
 	if chinese < 3 {
 		t.Errorf("only %d lines ranked by the Chinese pages: the test tells too little apart", chinese)
 	}
+	// The page takes the same words as explain, the word "version" before
+	// a number left out (https://github.com/pytorch/pytorch/issues/2573).
+	const versioned = "When I run this code:\n```\npl = nn.DataParallel(l)\npl(a).sum().backward()\n```\n" +
+		"I sometimes get `None`, while if I let `a` directly pass through `l` everything is normal. \n" +
+		"I test this code with Python 2.7.6 and pytorch version 0.2.0.\n"
+	var vd diagnose.Diagnosis
+	var vout bytes.Buffer
+	if _, err := diagnose.Explain(&vout, repoModel(t), strings.NewReader(versioned), nil, diagnose.Options{Lang: "en", JSON: true, Paste: pastefacts.New()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(vout.Bytes(), &vd); err != nil || len(vd.Messages) != 1 || vd.Messages[0].Words == nil {
+		t.Fatalf("explain: %v, %d messages, want one by words", err, len(vd.Messages))
+	}
+	goQuery := vd.Messages[0].Words.Query
+	if strings.Contains(strings.ToLower(goQuery), "version") || !strings.Contains(goQuery, "0.2.0") {
+		t.Errorf("explain's words %q: want the number without the word version", goQuery)
+	}
+	vjs, _ := json.Marshal(versioned)
+	if page := browsertest.Eval[string](b, `p2pkbSearch.wordsQuery(`+string(vjs)+`).query`); page != goQuery {
+		t.Errorf("the page's words %q, explain's %q", page, goQuery)
+	}
 
 	const zhQuestion = "单卡跑，一步4，5秒，一批次10个数据，单卡一次1个数据，却要7秒，这是啥原因\n"
 	const q = "After building proprietary driver there is an error from Fabric Manager service:\nIt might make sense to release drivers based on datacenter documentation in a bundle with FabricManager.\n" // https://github.com/siderolabs/pkgs/issues/720
@@ -116,7 +137,7 @@ func TestBrowserByWords(t *testing.T) {
 		"Time for inference 1: 1.31 sec total, 15.23 tokens/sec\n```\n\n### What operating system are you using?\n\nLinux\n\n" +
 		"### LitGPT Version\n\nCurrent main branch\n"
 	// And when none of the closest is on the program's side, the closest
-	// that is comes last (https://github.com/openmm/openmm/issues/2613).
+	// that is comes first (https://github.com/openmm/openmm/issues/2613).
 	v22, err := os.ReadFile("../../reports/validation22.json")
 	if err != nil {
 		t.Fatal(err)

@@ -87,7 +87,7 @@ func (q *wordsQuery) add(n int, line []byte) {
 		return
 	}
 	q.lines[string(line)] = true
-	l := string(line)
+	l := search.DropVersionWord(string(line))
 	if len(l) > search.MaxQueryBytes-q.b.Len()-1 {
 		// It does not fit: left out whole, and said to be.
 		q.full, q.partial = true, true
@@ -203,9 +203,11 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options, shown map[st
 	// such inputs are about a program, its launch or its configuration: of
 	// the closest entries, those whose usual cause is on the program's side
 	// (kb.Entry.ProgramSide) come first, and when none is, the closest that
-	// is, among the search's results after them, comes last.
+	// is, among the search's results after them, is added and comes first
+	// too: on the 5,230 reports of the sets, that made the first cause
+	// right in 69 inputs and wrong in 56 that the closest entry had right
+	// (+21 on the 1,200 of the later sets, collected blind by topic).
 	link := search.LinkWords(text)
-	added := false
 	if !link && !slices.ContainsFunc(rs, func(r ranked) bool { return s.KB.ByID[r.c.ID].ProgramSide }) {
 		for _, r := range after {
 			e := s.KB.ByID[r.ID]
@@ -217,17 +219,17 @@ func byWords(s *site.Site, q *wordsQuery, f rules.Facts, o Options, shown map[st
 				return nil, err
 			}
 			c.Score = r.Score
-			rs, added = append(rs, ranked{c: c, tier: tierOf(c, conditional)}), true
+			rs = append(rs, ranked{c: c, tier: tierOf(c, conditional)})
 			break
 		}
 	}
 	// The facts first, as for any message, and the words' order within
-	// each tier. When nothing was added, the program's side comes first,
-	// before the entries that hold (a GeForce card named says what the
-	// machine is, not what went wrong); those ruled out stay last.
+	// each tier. Without words of the path, the program's side comes
+	// first, before the entries that hold (a GeForce card named says what
+	// the machine is, not what went wrong); those ruled out stay last.
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].tier < rs[j].tier })
 	moved := false
-	if !link && !added {
+	if !link {
 		order := slices.Clone(rs)
 		sort.SliceStable(rs, func(i, j int) bool {
 			if (rs[i].tier == 2) != (rs[j].tier == 2) {

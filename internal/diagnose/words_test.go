@@ -509,10 +509,10 @@ func TestByWordsProgramSideFirstWithoutLinkWords(t *testing.T) {
 }
 
 // When none of the closest entries of words that speak of no path is on
-// the program's side, the closest that is comes last, after them in their
-// order. The input is a real report of OpenMM failing on any GPU but the
-// first under srun (https://github.com/openmm/openmm/issues/2613).
-func TestByWordsAddsClosestProgramSideLast(t *testing.T) {
+// the program's side, the closest that is comes first, before them in
+// their order. The input is a real report of OpenMM failing on any GPU but
+// the first under srun (https://github.com/openmm/openmm/issues/2613).
+func TestByWordsAddsClosestProgramSideFirst(t *testing.T) {
 	s := repoSite(t)
 	in := reportPaste(t, "validation22.json", "https://github.com/openmm/openmm/issues/2613")
 	m := byWordsAlone(t, in)
@@ -526,21 +526,31 @@ func TestByWordsAddsClosestProgramSideLast(t *testing.T) {
 			ranked = append(ranked, r.ID)
 		}
 	}
-	last := ids[len(ids)-1]
-	for _, id := range ids[:len(ids)-1] {
+	added := ids[0]
+	for _, id := range ids[1:] {
 		if s.KB.ByID[id].ProgramSide {
 			t.Errorf("%s is on the program's side: nothing needed adding", id)
 		}
 	}
-	if !s.KB.ByID[last].ProgramSide || m.Words.ProgramFirst {
-		t.Fatalf("the last cause %s (program first: %v): want the closest on the program's side, added, not moved", last, m.Words.ProgramFirst)
+	if !s.KB.ByID[added].ProgramSide || !m.Words.ProgramFirst {
+		t.Fatalf("the first cause %s (program first: %v): want the closest on the program's side, added and said to be moved first", added, m.Words.ProgramFirst)
+	}
+	// The others keep the words' order.
+	var rest []string
+	for _, id := range ranked {
+		if slices.Contains(ids[1:], id) {
+			rest = append(rest, id)
+		}
+	}
+	if !slices.Equal(rest, ids[1:]) {
+		t.Errorf("after the added entry: %v, want the words' order %v", ids[1:], rest)
 	}
 	// The closest on the program's side after the first closest entry.
-	from := slices.Index(ranked, ids[0])
+	from := slices.Index(ranked, ids[1])
 	for _, id := range ranked[from:] {
 		if s.KB.ByID[id].ProgramSide {
-			if id != last {
-				t.Errorf("added %s, want %s, the closest on the program's side", last, id)
+			if id != added {
+				t.Errorf("added %s, want %s, the closest on the program's side", added, id)
 			}
 			break
 		}

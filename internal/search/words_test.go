@@ -52,3 +52,20 @@ func TestWordsLangIsTheTextsLanguage(t *testing.T) {
 		}
 	}
 }
+
+// The word "version" before a version number is left out of the words, the
+// number kept; "version" said otherwise stays.
+func TestDropVersionWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"I test this code with Python 2.7.6 and pytorch version 0.2.0.": "I test this code with Python 2.7.6 and pytorch 0.2.0.",
+		"NCCL Version: 2.21.5":                                "NCCL 2.21.5",
+		"it broke in versions 1.7 and 1.8":                    "it broke in 1.7 and 1.8",
+		"the driver version is v535.104":                      "the driver v535.104",
+		"after upgrading to a newer version it hangs":         "after upgrading to a newer version it hangs",
+		"version mismatch between the driver and the runtime": "version mismatch between the driver and the runtime",
+	} {
+		if got := DropVersionWord(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}
