@@ -363,8 +363,10 @@ var (
 	reOOMNot   = pattern("oomNot", `(?i)(?:\bnot|\bnever|\bno|n't|\bwithout|\bprevent\w{0,3}|\bavoid\w{0,3}|\bcpu|\bhost|\bram|\bsystem|\bunified[- ]memory|\bswap)[\s/,]{1,3}(?:[\w']{1,12}[\s/,]{1,3}){0,3}(?:oom|out[ -]of[ -]memory)|\bcontainers?\b.{0,60}\b(?:oom|out[ -]of[ -]memory)|\boom[-_ ]?kill|\bout[ -]of[ -](?:host|cpu|system)[ -]memory|没有(?:出现)?(?:显存不足|爆显存)`)
 	reRiserNot = pattern("riserNot", `(?i)(?:\bno|\bwithout|\bnot using|\bnever used|n't use)\s(?:\w{1,12}\s)?(?:risers?|extension|extender)`)
 	// Several GPUs named on the line that says so ("with both cards
-	// inserted", "two GPUs").
-	reBothGPUs = pattern("bothGPUs", `(?i)\bboth\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|\b(?:two|2|three|3|four|4|multiple|several)\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|两张卡|双卡|多卡`)
+	// inserted", "two GPUs"), or a data-parallel wrapper, which runs on
+	// several ("with DataParallel the machine constantly crash",
+	// pytorch/pytorch#2603).
+	reBothGPUs = pattern("bothGPUs", `(?i)\bboth\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|\b(?:two|2|three|3|four|4|multiple|several)\s(?:\w{1,12}\s)?(?:gpus?|cards|graphics cards)\b|两张卡|双卡|多卡|\b(?:distributed)?dataparallel\b|\bmirroredstrategy\b`)
 	// Several GPUs named on any line, in words or as a count of one model:
 	// "two GPUs", "3 graphics cards", "two nvidia3090", "RTX2080ti x 2",
 	// "双卡" (perslev/MultiPlanarUNet#30, AlexeyAB/darknet#2731,
