@@ -69,3 +69,29 @@ func TestDropVersionWord(t *testing.T) {
 		}
 	}
 }
+
+// Words of the path between GPUs, those of traffic and fabrics between them
+// included; a description of a program's own trouble holds none. The UCX
+// line is the description of https://github.com/openucx/ucx/issues/10868.
+func TestLinkWords(t *testing.T) {
+	for _, in := range []string{
+		"After the update, I observed an increase in the GPU-to-GPU latency while running OSU tests.",
+		"inter-GPU communication is slow on this box",
+		"GPUDirect RDMA does not work with the new driver",
+		"the job fails when UCX is used",
+		"peer access is not supported between these two cards",
+	} {
+		if !LinkWords(in) {
+			t.Errorf("%q: no words of the path found", in)
+		}
+	}
+	for _, in := range []string{
+		"When I run this code I sometimes get None as the gradient.",
+		"only one GPU is used although four are visible",
+		"the machine reboots during training",
+	} {
+		if LinkWords(in) {
+			t.Errorf("%q: read as speaking of the path", in)
+		}
+	}
+}
