@@ -288,9 +288,9 @@
   };
 
   // The symptom readers mirror symptoms.go.
-  var SET_UP = T.words.setUp, TEARDOWN = T.words.teardown, QUIET = T.words.quiet, TF_ALL_REDUCE = T.words.tfAllReduce;
+  var SET_UP = T.words.setUp, TEARDOWN = T.words.teardown, QUIET = T.words.quiet, TF_ALL_REDUCE = T.words.tfAllReduce, PYNCCL = T.words.pynccl;
   function armsHang(s) {
-    if (s.indexOf(TF_ALL_REDUCE[0]) >= 0 && s.indexOf(TF_ALL_REDUCE[1]) >= 0) { return true; }
+    if (s.indexOf(TF_ALL_REDUCE[0]) >= 0 && s.indexOf(TF_ALL_REDUCE[1]) >= 0 || s.indexOf(PYNCCL[0]) >= 0) { return true; }
     return s.indexOf("NCCL INFO") >= 0 && containsAny(s, SET_UP);
   }
   var TEST_TYPES = ["float", "half", "double", "int8", "int32", "int64", "f8e"];

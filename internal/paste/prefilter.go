@@ -107,6 +107,7 @@ const (
 	markNCCLInfo                  // NCCL INFO
 	markTFBatch                   // tfAllReduceWords[0]
 	markTFNCCL                    // tfAllReduceWords[1]
+	markPyNCCL                    // pyncclWords
 )
 
 // trigger is a word and the reader it sets off.
@@ -161,6 +162,7 @@ var triggers = append(append(append(append(append(append(append(append([]trigger
 	{"Memory Usage", anyTime},
 	{"Init COMPLETE", ncclSetUp}, {"Connected all rings", ncclSetUp}, {"Connected all trees", ncclSetUp}, // ncclSetUpWords
 	{": opCount ", ncclSetUp}, {"batch_all_reduce: ", ncclSetUp}, {"Channel ", ncclSetUp}, {"Trees [", ncclSetUp}, {"Pattern ", ncclSetUp},
+	{" is using nccl==", ncclSetUp}, // pyncclWords
 	{"waiving test", anyTime}, {"Waiving device_to_device", anyTime},
 	{"Mismatched elements: ", anyTime}, // reMismatch
 	{" absolute difference", anyTime},  // reAbsDiff
@@ -268,6 +270,7 @@ var markWords = func() []markWord {
 	add([]string{"NCCL INFO"}, markNCCLInfo)
 	add(tfAllReduceWords[:1], markTFBatch)
 	add(tfAllReduceWords[1:], markTFNCCL)
+	add(pyncclWords, markPyNCCL)
 	return out
 }()
 

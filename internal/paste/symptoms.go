@@ -130,6 +130,13 @@ var ncclSetUpWords = []string{"Init COMPLETE", "Connected all rings", "Connected
 // there, with nothing but TensorFlow's INFO lines, is the same hang.
 var tfAllReduceWords = []string{"batch_all_reduce: ", "algorithm = nccl"}
 
+// pyncclWords are in the line vLLM's and SGLang's own NCCL wrapper
+// (pynccl.py) prints just before rank 0's unique id is broadcast and
+// ncclCommInitRank runs ("vLLM is using nccl==2.28.9", "sglang is using
+// nccl==2.21.5"): a log that stops there stopped in the communicator's
+// set-up, as one that stops after NCCL's own set-up lines.
+var pyncclWords = []string{" is using nccl=="}
+
 // ncclQuietWords are in lines that leave the watch on: a collective's trace
 // cut from its prefix, as ranks writing at once leave it (NVIDIA/nccl#147),
 // and TensorFlow's own INFO lines.
@@ -164,10 +171,10 @@ func armHang[T string | []byte](x *Extractor, n int, raw T) {
 }
 
 // armsHang says whether stripped line s is one of NCCL's set-up or
-// collective lines (ncclSetUpWords), or TensorFlow's start of its NCCL
-// all-reduces.
+// collective lines (ncclSetUpWords), TensorFlow's start of its NCCL
+// all-reduces, or vLLM's or SGLang's start of a communicator.
 func armsHang[T string | []byte](s T) bool {
-	if has(s, tfAllReduceWords[0]) && has(s, tfAllReduceWords[1]) {
+	if has(s, tfAllReduceWords[0]) && has(s, tfAllReduceWords[1]) || has(s, pyncclWords[0]) {
 		return true
 	}
 	if !hasNCCLInfo(s) {
@@ -184,7 +191,7 @@ func armsHang[T string | []byte](s T) bool {
 // armsHang is armsHang of the line whose words Found was given.
 func (x *Extractor) armsHang() bool {
 	m := x.marks
-	return m&markTFBatch != 0 && m&markTFNCCL != 0 || m&markNCCLInfo != 0 && m&markSetUp != 0
+	return m&markTFBatch != 0 && m&markTFNCCL != 0 || m&markNCCLInfo != 0 && m&markSetUp != 0 || m&markPyNCCL != 0
 }
 
 // hasNCCLInfo is strings.Contains(raw, "NCCL INFO") without copying a

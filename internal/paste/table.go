@@ -115,7 +115,7 @@ func Table() []byte {
 		// source, the event of paste.js's prose state, its gate.
 		ProseFacts [][5]any `json:"proseFacts"`
 	}{Patterns: map[string]jsRE{}, MaxText: MaxText, MaxGPUs: maxGPUs, MaxEnv: maxEnv, MaxLine: MaxLine, CloseLimit: closeLimit, CloseNear: closeNear, IntroNear: introNear,
-		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "consumer": consumerWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords, "mig": migWords, "vm": vmWords, "containers": containerWords, "p2pIntent": p2pIntentWords, "amd": amdWords, "sockets": socketWords, "slow": slowWords, "shm": shmWords, "fm": fmWords, "nvls": nvlsWords, "windows": windowsWords, "winLaunch": winLaunchWords, "bwFigure": bwFigureWords, "bwCarrier": bwCarrierWords, "setpciACS": setpciACSWords, "customAR": customARWords, "testGPU": testGPUWords}}
+		Words: map[string][]string{"setUp": ncclSetUpWords, "teardown": ncclTeardownWords, "quiet": ncclQuietWords, "tfAllReduce": tfAllReduceWords, "pynccl": pyncclWords, "consumer": consumerWords, "hang": hangWords, "dist": distWords, "wrong": wrongWords, "mig": migWords, "vm": vmWords, "containers": containerWords, "p2pIntent": p2pIntentWords, "amd": amdWords, "sockets": socketWords, "slow": slowWords, "shm": shmWords, "fm": fmWords, "nvls": nvlsWords, "windows": windowsWords, "winLaunch": winLaunchWords, "bwFigure": bwFigureWords, "bwCarrier": bwCarrierWords, "setpciACS": setpciACSWords, "customAR": customARWords, "testGPU": testGPUWords}}
 	t.Words["ncclSaid"], t.Words["torchSaid"], t.Words["gpuName"] = ncclSaidWords, torchSaidWords, gpuNameWords
 	t.Words["scale"] = scaleWords
 	t.Words["metric"] = metricWords
