@@ -272,9 +272,11 @@ const hanCut = "，。？！：；、（）【】「」『』“”‘’《》(
 // values have several words ("GPU models and configuration: GPU 0: NVIDIA
 // A100 80GB PCIe"), which tableRow does not take; and a program's INFO or
 // DEBUG line, which reports what went as it should ("INFO 07-21 10:19:29
-// __init__.py:183] Automatically detected platform cuda."). Neither holds
-// a trouble to find by its words.
-const notProseSource = `^\s*(?:(?:INFO|DEBUG)\b|Collecting environment information|(?:GPU models and configuration|Nvidia driver version|CUDA runtime version|CUDA used to build PyTorch|ROCM used to build PyTorch|Is CUDA available|Is debug build|Is XNNPACK available|Python platform|Python version|GCC version|Clang version|CMake version|Libc version|OS|cuDNN version|HIP runtime version|MIOpen runtime version|CUDA_MODULE_LOADING set to|Versions of relevant libraries|GPU topology|Neuron SDK Version|vLLM Version|vLLM Build Flags|ROCM Version):)`
+// __init__.py:183] Automatically detected platform cuda."); and the
+// fields of `pip show`, whose lists of packages read as words ("Requires:
+// filelock, fsspec, jinja2, ..., triton" names a program by chance). None
+// holds a trouble to find by its words.
+const notProseSource = `^\s*(?:(?:INFO|DEBUG)\b|Collecting environment information|(?:GPU models and configuration|Nvidia driver version|CUDA runtime version|CUDA used to build PyTorch|ROCM used to build PyTorch|Is CUDA available|Is debug build|Is XNNPACK available|Python platform|Python version|GCC version|Clang version|CMake version|Libc version|OS|cuDNN version|HIP runtime version|MIOpen runtime version|CUDA_MODULE_LOADING set to|Versions of relevant libraries|GPU topology|Neuron SDK Version|vLLM Version|vLLM Build Flags|ROCM Version|Requires|Required-by|Summary|Home-page|Author|Author-email|License|Location|Editable project location):)`
 
 const (
 	proseWords   = 3

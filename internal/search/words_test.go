@@ -24,6 +24,12 @@ func TestProse(t *testing.T) {
 		{"Hi, I have used 8 gpus to train dlrm recently. The command I use is `python3 -m torch.distributed.launch --nproc_per_node 4 python3 dlrm_s_pytorch.py --arch-sparse-feature-size=64 --arch-mlp-bot=\"13-512-256-64\" --arch-mlp-top=\"512-512-256-1\" --max-ind-range=10000000 --data-generation=dataset --data-set=terabyte --loss-function=bce --round-targets=True --learning-rate=0.1 --mini-batch-size=2048 --use-gpu --dist-backend='nccl'`  However it cannot build connection within multi-gpu. Please help", true},
 		{"`python3 -m torch.distributed.launch --nproc_per_node 4 train.py --use-gpu`", false},
 		{"`CUDA_VISIBLE_DEVICES=0,1` `NCCL_P2P_DISABLE=1`", false},
+		// `pip show torch` (https://github.com/vllm-project/vllm/issues/5679):
+		// its list of packages names a program by chance.
+		{"Requires: filelock, fsspec, jinja2, networkx, nvidia-cublas-cu11, nvidia-cuda-cupti-cu11, nvidia-nccl-cu11, nvidia-nvtx-cu11, sympy, triton, typing-extensions", false},
+		{"Required-by: accelerate, torchaudio, torchvision, vllm, xformers", false},
+		// A sentence that starts with the same word is still prose.
+		{"Requires more than one GPU to reproduce, and it hangs every time", true},
 	} {
 		if got := Prose(c.line); got != c.want {
 			t.Errorf("Prose(%q) = %v, want %v", c.line, got, c.want)
