@@ -483,7 +483,11 @@
   // report (a pasted log), its value given as text.
   window.p2pkbRules.fact = function (name, kind, text) {
     var v = { known: true, kind: kind, s: text, display: display(name) };
-    if (kind === "bool") { v.b = text === "true"; v.s = ""; }
+    if (kind === "bool") {
+      v.b = text === "true"; v.s = "";
+      var own = (T.own || {})[name];
+      if (own) { v.yes = own[0]; v.no = own[1]; }
+    }
     if (kind === "num") { v.n = parseFloat(text); }
     return v;
   };

@@ -180,6 +180,18 @@ var (
 	reasonNotRunWhy  = words{" (the test did not run", "（测试没有运行"} // after a fact's name
 )
 
+// ownReasons are the yes and no of the bool facts that say more of
+// themselves than present or absent, when another source than a probe
+// report holds them: a pasted "Verification error" makes the data check
+// false because data arrived wrong, not because no check ran. FromReport
+// starts its own reasons with the same words.
+var ownReasons = map[string][2]words{
+	"p2p.all_pairs_ok": {reasonAllPairs, reasonBlocked},
+	"p2p.test.ran":     {reasonTestRan, reasonTestNotRun},
+	"p2p.test.ipc_ok":  {reasonIPCWorks, reasonIPCFailed},
+	"p2p.test.data_ok": {reasonIntact, reasonWrong},
+}
+
 // reasons are the reasons above, in the order ReasonIn tries them.
 var reasons = []words{reasonAllPairs, reasonBlocked, reasonTestNotRun, reasonTestRan, reasonIPCWorks, reasonIPCFailed, reasonIntact, reasonWrong, reasonNotRunWhy}
 

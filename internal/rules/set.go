@@ -20,6 +20,9 @@ func (f Facts) Set(name, kind, text string) error {
 			return fmt.Errorf("fact %s: %q is not true or false", name, text)
 		}
 		v.b, v.s = b, ""
+		if w, ok := ownReasons[name]; ok {
+			v.yes, v.no = w[0].en, w[1].en
+		}
 	case "num":
 		n, err := strconv.ParseFloat(text, 64)
 		if err != nil {

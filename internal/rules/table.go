@@ -89,15 +89,20 @@ func Table() []byte {
 	for _, r := range reasons {
 		zhReasons = append(zhReasons, [2]string{r.en, r.zh})
 	}
+	own := map[string][2]string{}
+	for fact, w := range ownReasons {
+		own[fact] = [2]string{w[0].en, w[1].en}
+	}
 	t := struct {
-		Names     map[string]string `json:"names"`     // Display's names
-		Paste     []pasteSource     `json:"paste"`     // PasteFor's outputs
-		ZhNames   [][2]string       `json:"zhNames"`   // ReasonIn's names
-		ZhReasons [][2]string       `json:"zhReasons"` // ReasonIn's reasons
-		Versions  []string          `json:"versions"`  // VersionFact's names
-		VersionsP []string          `json:"versionPrefixes"`
+		Names     map[string]string    `json:"names"`     // Display's names
+		Paste     []pasteSource        `json:"paste"`     // PasteFor's outputs
+		ZhNames   [][2]string          `json:"zhNames"`   // ReasonIn's names
+		ZhReasons [][2]string          `json:"zhReasons"` // ReasonIn's reasons
+		Versions  []string             `json:"versions"`  // VersionFact's names
+		VersionsP []string             `json:"versionPrefixes"`
+		Own       map[string][2]string `json:"own"` // Set's yes and no
 	}{names, pasteSources, zhNames, zhReasons,
-		versionNames(), versionFacts.prefixes}
+		versionNames(), versionFacts.prefixes, own}
 	var b strings.Builder
 	b.WriteString("// The facts' names and the outputs that show them, written by the build\n// from internal/rules (table.go); rules.js runs them.\nwindow.p2pkbRulesTable = ")
 	enc := json.NewEncoder(&b)
