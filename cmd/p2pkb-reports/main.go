@@ -1,7 +1,8 @@
 // Command p2pkb-reports runs `p2pkb explain` on every real report of the
 // sets in reports/ and prints, per set, how often an entry of the right
 // family is among the causes and is the first cause shown, the reports
-// answered by an entry they contradict, and the misses.
+// answered by an entry they contradict, and the misses; then the blind
+// figures of reports/blind.json, pooled.
 package main
 
 import (
@@ -29,6 +30,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	families := fl.String("families", "reports/families.json", "the family of every entry (`FILE`)")
 	sets := fl.String("sets", strings.Join(reportset.Sets, ","), "report sets, comma-separated `FILES`")
 	lines := fl.String("lines", "internal/search/testdata/audit.json", "a set of key lines found by searching for known strings (`FILE`); empty for none")
+	blind := fl.String("blind", "reports/blind.json", "each set's figures as measured when it was collected, before anything was built from it (`FILE`), printed pooled; empty for none")
 	check := fl.Bool("check", false, "exit 1 when a set misses the targets (85% among the causes, 80% first, none contradicted)")
 	allowUnmapped := fl.Bool("allow-unmapped", false, "measure even when some entries have no family in --families (they never count as right)")
 	if err := fl.Parse(args); err != nil {
@@ -43,5 +45,5 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *lines != "" {
 		files = append(files, *lines)
 	}
-	return reportset.Run(stdout, reportset.Config{KB: *kbDir, Content: *contentDir, Families: *families, Sets: files, Lines: *lines, Check: *check, AllowUnmapped: *allowUnmapped})
+	return reportset.Run(stdout, reportset.Config{KB: *kbDir, Content: *contentDir, Families: *families, Sets: files, Lines: *lines, Check: *check, Blind: *blind, AllowUnmapped: *allowUnmapped})
 }

@@ -26,7 +26,8 @@ type Config struct {
 	Families    string   // the family of every entry
 	Sets        []string // set files, each measured apart
 	Lines       string   // which of Sets is in the older key-lines form
-	Check       bool     // fail when a set other than Lines misses a target
+	Check       bool     // fail when a set other than Lines, or the blind pool, misses a target
+	Blind       string   // the sets' figures as measured when each was collected; "" for none
 	// AllowUnmapped measures with entries that have no family (they never
 	// count as right) instead of refusing to: for trying another KB.
 	AllowUnmapped bool
@@ -93,8 +94,19 @@ func Run(w io.Writer, c Config) error {
 			failed = true
 		}
 	}
+	if c.Blind != "" {
+		_, pool, err := LoadBlind(c.Blind)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+		pool.Write(w, c.Blind)
+		if !pool.Meets() {
+			failed = true
+		}
+	}
 	if c.Check && failed {
-		return fmt.Errorf("a set misses the targets (%.0f%% among the causes, %.0f%% first, none contradicted)", 100*TargetAmong, 100*TargetFirst)
+		return fmt.Errorf("a set or the blind pool misses the targets (%.0f%% among the causes, %.0f%% first, none contradicted)", 100*TargetAmong, 100*TargetFirst)
 	}
 	return nil
 }
