@@ -658,8 +658,7 @@
   // once per layer and error, with the causes of its parts: the layer's
   // entries of the error, then the error's own, then the same error met in
   // other layers, then the layer's entries of the error it returns for it
-  // (report.partCauses); in each, those that name the kind of call that
-  // failed first (report.sortParts).
+  // (report.partCauses), ordered as partOrder says.
   function composedLines(results, q, lang) {
     var seen = {}, out = [];
     q.split("\n").forEach(function (line, i) {
@@ -698,11 +697,19 @@
           if ((named || matched) && r.generic) { put(r, 1, "inner_error"); }
         });
         rs[0].forEach(function (r) { if (names.indexOf(r.code) >= 0 || r.match) { put(r, 2, "inner_error"); } });
-        causes.sort(function (a, b) { return a.group - b.group || (b.api ? 1 : 0) - (a.api ? 1 : 0) || causeOrder(a, b); });
+        causes.sort(partOrder);
         c.causes = causes;
         return c;
       });
     }));
+  }
+
+  // partOrder orders a composed message's causes as report.sortParts does
+  // after the facts: the layer's own entries, then those that name the kind
+  // of call that failed (before a generic entry, which names none), then by
+  // group, then causeOrder.
+  function partOrder(a, b) {
+    return (a.group === 0 ? 0 : 1) - (b.group === 0 ? 0 : 1) || (b.api ? 1 : 0) - (a.api ? 1 : 0) || a.group - b.group || causeOrder(a, b);
   }
 
   // errorName is an error as report.innerName writes it.
@@ -710,15 +717,14 @@
 
   // renderComposed adds a box for each composed message, saying what it is
   // made of. Its parts are judged by the facts (a p2p-probe report's and the
-  // paste's, or null) and ordered by them first, as report.sortParts does:
-  // then by group, those that name the kind of call that failed, causeOrder.
+  // paste's, or null) and ordered by them first, then as partOrder says.
   function renderComposed(section, composed, facts) {
     var t = function (k) { return section.dataset[k] || k; };
     Array.prototype.forEach.call(section.querySelectorAll(".causes.composed"), function (b) { b.remove(); });
     composed.forEach(function (c) {
       var box = el("div", "causes composed"), r = c.reading, e = r.error;
       c.causes.forEach(function (x) { var v = judge(x.result, facts, false); x.truth = v.truth; x.reasons = v.reasons; x.tier = v.tier; });
-      c.causes.sort(function (a, b) { return a.tier - b.tier || a.group - b.group || (b.api ? 1 : 0) - (a.api ? 1 : 0) || causeOrder(a, b); });
+      c.causes.sort(function (a, b) { return a.tier - b.tier || partOrder(a, b); });
       if (c.causes.length) {
         box.dataset.verdict = verdictOf(c.causes);
       }

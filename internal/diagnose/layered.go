@@ -124,19 +124,23 @@ func innerName(e *errvocab.Error) string {
 // sortParts orders composed causes: by the facts first, as every cause is
 // (a cause that holds, then one not known, then one ruled out: the entry of
 // an invalid device ordinal that holds where each task sees one GPU comes
-// before the generic one); then by group, then those that name the kind of
-// call that failed first (the IPC entries of an invalid argument from
-// cuIpcOpenMemHandle), then as search.Before.
+// before the generic one); then the layer's own entries; then those that
+// name the kind of call that failed (the IPC entries of an invalid argument
+// from cuIpcOpenMemHandle, before the generic entry of invalid argument,
+// which names no call); then by group, then as search.Before.
 func sortParts(rs []ranked) {
 	sort.SliceStable(rs, func(i, j int) bool {
 		if rs[i].tier != rs[j].tier {
 			return rs[i].tier < rs[j].tier
 		}
-		if rs[i].group != rs[j].group {
-			return rs[i].group < rs[j].group
+		if own := rs[i].group == 0; own != (rs[j].group == 0) {
+			return own
 		}
 		if rs[i].api != rs[j].api {
 			return rs[i].api
+		}
+		if rs[i].group != rs[j].group {
+			return rs[i].group < rs[j].group
 		}
 		return search.Before(rs[i].rank, rs[j].rank)
 	})

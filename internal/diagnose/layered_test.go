@@ -57,6 +57,17 @@ func TestLayeredMessages(t *testing.T) {
 		// that name IPC calls for an invalid argument from cuIpcOpenMemHandle.
 		{"https://github.com/numba/numba/issues/9293", "thread/process ids, cid = 0, i = 0, [1] Call to call_cuIpcOpenMemHandle results in CUDA_ERROR_INVALID_VALUE",
 			true, "numba", "CUDA_ERROR_INVALID_VALUE", "psm2/cuipcgetmemhandle-managed-memory", "inner_error"},
+		// A program's own CUDA call with an invalid argument: the generic entry of
+		// the error, whose usual cause is memory or a stream of another device,
+		// before the entries of the same error inside NCCL, vLLM or PSM2.
+		{"https://github.com/NVlabs/instant-ngp/issues/1340", "render_buffer.cu:587 cudaMemsetAsync(m_frame_buffer.data(), 0, m_frame_buffer.bytes(), stream) failed with error invalid argument",
+			true, "cuda_call", "cudaErrorInvalidValue", "cuda/invalid-argument-another-device", "inner_error"},
+		// The same error from an IPC call (Cray's GPU transport layer): the entries
+		// that name IPC calls come before the generic one, which names no call.
+		{"https://github.com/BLAST-WarpX/warpx/issues/6382", "(GTL DEBUG: 1) cuIpcOpenMemHandle: invalid argument, CUDA_ERROR_INVALID_VALUE, line no 360",
+			true, "cuda_call", "CUDA_ERROR_INVALID_VALUE", "psm2/cuipcgetmemhandle-managed-memory", "inner_error"},
+		{"https://github.com/pytorch/pytorch/issues/36594", "RuntimeError: CUDA error: invalid argument",
+			false, "pytorch", "cudaErrorInvalidValue", "cuda/invalid-argument-another-device", ""},
 		// An engine's own CUDA check that names the error: out of device memory is the
 		// out-of-memory entry's, whose cause is which GPU the process allocated on.
 		{"https://github.com/isaac-sim/IsaacLab/issues/1849", "2025-02-13 12:01:23 [10,436ms] [Error] [carb.cudainterop.plugin] CUDA error 2: cudaErrorMemoryAllocation - out of memory)",
