@@ -779,8 +779,10 @@
     var holds = function (cond, f) {
       try { return R.applies([], cond, f).truth === "applies"; } catch (e) { return false; }
     };
-    // Whether the paste shows the path between GPUs (diagnose's pathShown).
-    var path = wordsQuery(q).link || pasted.some(function (p) { return P.pathFact(p.name); });
+    // Whether the paste shows the path between GPUs (diagnose's pathShown),
+    // and whether a fact read from it does, beyond its words.
+    var pathFacts = pasted.some(function (p) { return P.pathFact(p.name); });
+    var path = wordsQuery(q).link || pathFacts;
     return load(lang, "meta").then(function (meta) {
       var out = [];
       P.symptoms(pasted).forEach(function (sym) {
@@ -809,8 +811,9 @@
         });
         // A hang, or a run said to be slow, in a paste that shows nothing
         // of the path (paste.ProgramFirst, in the table): the program's side
-        // first (diagnose's symptoms).
-        var sided = !path && sym.programFirst;
+        // first (diagnose's symptoms). A run said to be slow stays so unless
+        // a fact read from the paste shows the path; words are not enough.
+        var sided = sym.programFirst && (!path || p.name === "perf.slow" && !pathFacts);
         docs = byReadsDocs(docs, sided);
         if (docs.length) { out.push({ fact: p.name, line: p.line, text: p.text.trim(), docs: docs.concat(byReadsDocs(open, sided)), own: own }); }
       });

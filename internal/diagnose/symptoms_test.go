@@ -56,10 +56,11 @@ func TestSymptoms(t *testing.T) {
 		{"a slow test and lscpu of two sockets (NVIDIA/nccl-tests#307)", "Why is the NCCL performance test low on the RTX 4090?\nSocket(s):                       2\n", 1, "nccl/p2p-across-cpu-sockets-slow"},
 		{"slow, said in words, on one socket", "Socket(s):                       1\nThe all-reduce is slow.\n", 0, ""},
 		{"two sockets and nothing said to be slow", "Socket(s):                       2\nNUMA node(s):                    2\n", 0, ""},
-		// Slow, with nothing said of the path: not ACS, which needs to be
-		// shown (1 of 13 such reports in the sets was ACS); NCCL's fallback to
-		// shared memory first.
-		{"slow, said in words, the path unknown", "The all_reduce between the 4 GPUs is very slow, much slower than expected.\n", 1, "nccl/p2p-off-shm-transport"},
+		// Slow, with nothing shown of the path: not ACS, which needs to be
+		// shown (1 of 13 such reports in the sets was ACS); a set-up that
+		// gains nothing from more GPUs first, though the words name an
+		// all-reduce.
+		{"slow, said in words, the path unknown", "The all_reduce between the 4 GPUs is very slow, much slower than expected.\n", 1, "pytorch/multi-gpu-slower-than-one-gpu"},
 		// Fabric Manager's systemctl status: down, the GPUs of an NVSwitch
 		// machine do not finish their fabric registration.
 		{"Fabric Manager failed in systemctl status (NVIDIA/NVSentinel#883)", "× nvidia-fabricmanager.service - NVIDIA fabric manager service\nLoaded: loaded (/usr/lib/systemd/system/nvidia-fabricmanager.service; enabled; preset: enabled)\nActive: failed (Result: exit-code) since Fri 2026-01-30 11:58:43 UTC; 2 weeks 4 days ago\n", 3, "fabricmanager/service-failed-to-start"},
