@@ -33,7 +33,7 @@ func symptoms(s *site.Site, pasted []paste.Fact, f rules.Facts, o Options, known
 	sort.SliceStable(pasted, func(i, j int) bool {
 		return paste.SymptomRankIn(pasted[i].Name, all) < paste.SymptomRankIn(pasted[j].Name, all)
 	})
-	pathFacts := slices.ContainsFunc(pasted, func(p paste.Fact) bool { return paste.PathFact(p.Name) })
+	pathFacts := pathFactShown(pasted)
 	var out []Message
 	for _, p := range pasted {
 		cond, ok := paste.Symptom(p.Name)
@@ -320,8 +320,11 @@ func readsShown(cond string, names []string, own rules.Facts) int {
 // its head, prose or not, speaks of it (wordsQuery.link: NCCL, P2P, NVLink,
 // PCIe and the like), or the paste gives a fact of it (paste.PathFact).
 func pathShown(q *wordsQuery, pasted []paste.Fact) bool {
-	if q != nil && q.link {
-		return true
-	}
+	return q != nil && q.link || pathFactShown(pasted)
+}
+
+// pathFactShown tells whether the paste gives a fact of the path between
+// GPUs (paste.PathFact), beyond any words of it.
+func pathFactShown(pasted []paste.Fact) bool {
 	return slices.ContainsFunc(pasted, func(p paste.Fact) bool { return paste.PathFact(p.Name) })
 }

@@ -75,3 +75,29 @@ func TestLoadBlindRefuses(t *testing.T) {
 		}
 	}
 }
+
+// The pool is printed after the sets, and --check fails on a pool that
+// misses a target even when every set given meets them.
+func TestRunChecksTheBlindPool(t *testing.T) {
+	t.Chdir("../..")
+	name := filepath.Join(t.TempDir(), "blind.json")
+	for _, c := range []struct {
+		among, first int
+		fails        bool
+	}{{22, 18, false}, {22, 17, true}, {18, 18, true}} {
+		// validation125 has 22 reports: 80% first needs 18, 85% among needs 19.
+		text := `[{"set": "reports/validation125.json", "among": ` + strconv.Itoa(c.among) + `, "first": ` + strconv.Itoa(c.first) + `}]`
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		err := Run(&out, Config{KB: "kb", Content: "content", Families: "reports/families.json", Check: true, Blind: name})
+		if (err != nil) != c.fails {
+			t.Errorf("%d / %d of 22: error %v, want failure %v", c.among, c.first, err, c.fails)
+		}
+		first := regexp.MustCompile(`right family first:\s+` + strconv.Itoa(c.first) + ` \(`)
+		if !first.MatchString(out.String()) || !strings.Contains(out.String(), "1 sets, validation125.json to validation125.json, 22 reports") {
+			t.Errorf("%d / %d of 22: printed\n%s", c.among, c.first, out.String())
+		}
+	}
+}
