@@ -683,7 +683,7 @@ var firstOnlyWords = func() []string {
 
 // trainingWords are the words, as written, one of which every match of
 // reTraining holds.
-var trainingWords = []string{"train", "Train", "TRAIN", "poch", "POCH", "loss", "Loss", "LOSS", "fine-tun", "Fine-tun", "FINE-TUN", "finetun", "Finetun", "FineTun", "FINETUN", "sft", "SFT", "Sft", "lora", "LoRA", "Lora", "LoRa", "LORA", "backward", "Backward", "BACKWARD", "optimizer.step", "trainer.fit", "训练", "微调"}
+var trainingWords = []string{"train", "Train", "TRAIN", "poch", "POCH", "loss", "Loss", "LOSS", "fine-tun", "Fine-tun", "Fine-Tun", "FINE-TUN", "finetun", "Finetun", "FineTun", "FINETUN", "sft", "SFT", "Sft", "lora", "LoRA", "Lora", "LoRa", "LORA", "backward", "Backward", "BACKWARD", "optimizer.step", "trainer.fit", "训练", "微调"}
 
 // nodeLocalWords are the words, as written, one of which every match of
 // reNodeLocal holds.
