@@ -193,6 +193,8 @@
       this.bwLine(s, n, raw);
       return;
     }
+    // NVLink SHARP in use, with or without the "NCCL INFO" before it (paste.go).
+    if (s.indexOf("NVLS ") >= 0 && RE.nvlsOn.test(s)) { this.set("nccl.nvls", "bool", "true", 1, n, raw, "NCCL"); }
     if (s.indexOf("NCCL") >= 0) { this.ncclLine(s, n, raw); }
     if (s.indexOf("Device") >= 0 && (m = RE.canAccess.exec(s))) {
       this.addPair(parseInt(m[1], 10), parseInt(m[3], 10), m[2] === "CAN", n, raw, "p2pBandwidthLatencyTest");
@@ -1373,7 +1375,6 @@
       else if (single(s.slice(m.index + m[0].length), m[1])) { this.set("nccl.version", "version", m[1], 1, n, raw, "traceback"); }
     }
     if (s.indexOf("NCCL INFO") < 0 && s.indexOf("NCCL WARN") < 0) { return; }
-    if (s.indexOf("NVLS ") >= 0 && RE.nvlsOn.test(s)) { this.set("nccl.nvls", "bool", "true", 1, n, raw, "NCCL"); }
     if ((m = RE.ncclDriver.exec(s))) { this.set("cuda.driver", "version", cudaInt(m[1]), 2, n, raw, "NCCL"); }
     if ((m = RE.ncclEnv.exec(s))) {
       var known = Object.prototype.hasOwnProperty.call(this.f, "env." + m[1]);

@@ -303,7 +303,7 @@ var (
 
 	reNCCLVersion = pattern("ncclVersion", `NCCL version:? (\d+\.\d+\.\d+)`)
 	reNCCLDriver  = pattern("ncclDriver", `NCCL INFO cudaDriverVersion (\d+)`)
-	reNVLSOn      = pattern("nvlsOn", `NCCL INFO NVLS (?:multicast support is available on dev \d|Bind mem 0x)`)
+	reNVLSOn      = pattern("nvlsOn", `(?:NCCL INFO )?NVLS (?:multicast support is available on dev \d|Bind mem 0x)`)
 	reNCCLEnv     = pattern("ncclEnv", `\b(NCCL_[A-Z0-9_]+) set by environment to (.*)$`)
 	reChannel     = pattern("channel", `Channel \d+(?:/\d+)? : \d+\[[0-9a-fx]+\] -> \d+\[[0-9a-fx]+\](?: \[(?:send|receive)\])? via (P2P|SHM|NET)/`)
 	reNCCLHost    = pattern("ncclHost", `([\w.-]+):\d+:\d+ \[\d+\] NCCL `)
@@ -366,6 +366,14 @@ func (x *Extractor) scan(s string, n int, raw string) {
 		x.bw = &bwTest{cur: -1}
 		x.bw.line(x, s, n, raw)
 		return
+	}
+	// NVLink SHARP in use: found on the GPU at init, or memory bound to
+	// the multicast group, the call that waits for every local rank. Only
+	// NCCL prints these words, and a page that quotes its log often drops
+	// the "NCCL INFO" before them (blog.gitcode.com's rewrites of NCCL
+	// threads).
+	if strings.Contains(s, "NVLS ") && reNVLSOn.MatchString(s) {
+		x.set("nccl.nvls", "bool", "true", 1, n, raw, "NCCL")
 	}
 	if strings.Contains(s, "NCCL") {
 		x.ncclLine(s, n, raw)
@@ -507,11 +515,6 @@ func (x *Extractor) ncclLine(s string, n int, raw string) {
 	}
 	if !strings.Contains(s, "NCCL INFO") && !strings.Contains(s, "NCCL WARN") {
 		return
-	}
-	// NVLink SHARP in use: found on the GPU at init, or memory bound to
-	// the multicast group, the call that waits for every local rank.
-	if strings.Contains(s, "NVLS ") && reNVLSOn.MatchString(s) {
-		x.set("nccl.nvls", "bool", "true", 1, n, raw, "NCCL")
 	}
 	if m := find(s, reNCCLDriver, "cudaDriverVersion"); m != nil {
 		x.set("cuda.driver", "version", cudaInt(m[1]), 2, n, raw, "NCCL")

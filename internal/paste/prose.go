@@ -34,7 +34,9 @@ var (
 		// scheduler's suspend ("the job was suspended by Slurm").
 		`\b(?:process(?:es)?|program|script|training|run|it)\s(?:\w{1,12}\s)?(?:looks|looked|seems|seemed|gets|got|becomes|became)\s(?:\w{1,12}\s)?suspended\b|`+
 		`\b(?:can(?:not|'t)|could(?:n't| not)|won't|will not)\s(?:even\s)?be\s(?:killed|stopped|interrupted)\s(?:by|with)\s(?:ctrl|control)\b|`+
-		`没有?反应|不动了|一直等待|无响应|没有进展`)
+		// "进程会出现阻塞现象...日志停留在通信初始化完成阶段", "程序会出现卡顿", "就停滞不前"
+		// (Chinese rewrites of NCCL threads on blog.gitcode.com), "卡主" for 卡住.
+		`没有?反应|不动了|一直等待|无响应|没有进展|阻塞|停滞|卡顿|卡主|(?:日志|输出|程序|进程|训练)[^。\n，,]{0,4}停留在`)
 	reHangBare = pattern("hangBare", `(?i)\b(?:hangs|hanging|hung|stuck|freezes|freezing|froze|deadlock(?:s|ed)?)\b|卡住|卡死|卡着不动|挂起|死锁|`+stuckAtZero)
 	// Without a place, the words say less: "I'm stuck with 256MB GARTs"
 	// (ROCm/amdgpu#78) has to live with it, a browser or a desktop that
@@ -165,7 +167,7 @@ var (
 	// line names.
 	reHangProgress = pattern("hangProgress", `(?i)\b(?:epochs?|iterations?|iters?|steps?|batch(?:es)?)\b|迭代|轮`)
 	reHangLater    = pattern("hangLater", `(?i)\bafter\s(?:(?:some|several|a few|many|a number of|thousands? of|hundreds? of|about|around|~)\s)?(?:(?:\d[\d,.]*k?|one|two|three|four|five|ten|an?)\s?)?(?:iterations?|iters?|steps?|epochs?|batches|hours?|hrs|days?|rounds?)\b|`+
-		`\bafter\s(?:the\s)?(?:first|second|third|\d+(?:st|nd|rd|th))\s(?:iteration|iter|step|epoch|batch|evaluation|eval|checkpoint)\b|`+
+		`\bafter\s(?:the\s)?(?:first|second|third|\d+(?:st|nd|rd|th))\s(?:iteration|iter|step|epoch|batch|evaluation|eval|checkpoint|dataset|task|benchmark)\b|`+
 		`\bafter\s(?:completing|finishing|running|training|doing)\s(?:the\s)?(?:one|an?|\d+|first|second|a few|few|several|some)\s(?:full\s)?(?:iterations?|iters?|steps?|epochs?|batches|rounds?)\b|\bafter (?:running|training|working) (?:fine |well |normally )?for (?:a while|some time|hours|days|\d)|\bafter (?:a while|some time)\b|`+
 		`\b(?:at|on|in|around|near|towards?)\s(?:the\s)?(?:specific\s)?(?:end of (?:the |an? |each |every )?(?:single |first |one )?epoch|end of (?:the )?training\b|last (?:iteration|iter|step|batch)\b|(?:iteration|iter|step|batch)\s?[(#:=]?\s?[1-9]\d|epoch\s?[(#:=]?\s?[1-9]|\d+(?:st|nd|rd|th)\s(?:iteration|iter|step|epoch|batch))|`+
 		// "it always stuck in the 88 epoch" (facebookresearch/3detr#22).
@@ -177,7 +179,9 @@ var (
 		// in `accelerator.save_state(save_path)`" (huggingface/diffusers#2606).
 		`\b(?:hangs?|hung|hanging|stuck|freez(?:es|ing|e)|froze)\s(?:in|at)\sthe\s(?:very\s)?end\b|`+
 		`\b(?:in|at|during|when calling|while calling)\s`+"`"+`?(?:\w{1,20}\.)?(?:save_state|save_checkpoint|save_pretrained|save_model)\b|`+
-		`(?:训练|跑)了?一段时间|第\s?\d+\s?个?\s?(?:iter|step|epoch|轮|步|个)|训练到[^。\n]{0,12}(?:时|后)|中途|(?:验证|评估|保存)[^。\n]{0,6}(?:时|的时候)`)
+		// "在推理完第一个数据集之后会卡住" (open-compass/VLMEvalKit#726): a part of
+		// the work finished, then the hang.
+		`(?:训练|跑)了?一段时间|(?:跑|推理|训练|评测|评估|测试|处理)完[^。\n，,]{0,14}(?:之后|以后|后)|第\s?\d+\s?个?\s?(?:iter|step|epoch|轮|步|个)|训练到[^。\n]{0,12}(?:时|后)|中途|(?:验证|评估|保存)[^。\n]{0,6}(?:时|的时候)`)
 	// A launch over several nodes whose master address is the local host
 	// ("torchrun --nnodes 2 --nproc-per-node 8 --node-rank 1 --master-addr
 	// 127.0.0.1", deepseek-ai/DeepSeek-V3#487; "多节点训练的例子...master_addr设置成
@@ -567,7 +571,7 @@ var hangWords = []string{"hang", "Hang", "HANG", "hung", "Hung", "stuck", "Stuck
 	"progress", "Progress", "PROGRESS", "forever", "Forever", "FOREVER", "indefinitely", "Indefinitely", "infinitely", "never", "Never", "NEVER",
 	"block", "Block", "nothing", "Nothing", "NOTHING", "out after", "Out after", "OUT AFTER", "stall", "Stall", "STALL",
 	"suspended", "be killed", "be stopped", "be interrupted",
-	"反应", "不动了", "一直等待", "无响应", "没有进展"}
+	"反应", "不动了", "一直等待", "无响应", "没有进展", "阻塞", "停滞", "卡顿", "卡主", "停留在"}
 
 // wrongWords are the words, as written, one of which every match of
 // reWrongOut holds.
