@@ -8,7 +8,8 @@ import (
 )
 
 // Versions as people write them rather than as a tool prints them: "NCCL
-// version: v2.4.2 for cuda10", "I am using NCCL 2.5.6-2", "NCCL version:
+// version: v2.4.2 for cuda10", "NCCL版本为2.21.5" (a Chinese page's "NCCL's
+// version is"), "I am using NCCL 2.5.6-2", "NCCL version:
 // (2, 21, 5)" (torch.cuda.nccl.version()), "libnccl2=2.4.2-1+cuda10.0",
 // dpkg's and conda's listings, "nvidia-nccl-cu12 2.20.5" as pip list shows
 // it, "torch 2.7.0", "PyTorch 2.3.0". Reports tell a version story (a hang
@@ -22,8 +23,8 @@ var (
 	// name stands alone: NCCL_VERSION_CODE, libnccl.so.2.18.1,
 	// /opt/nccl/2.18 and nccl_2.18.3-1+cuda12.2.txz are not it, and a CUDA
 	// version (+cuda12.2) follows the number rather than the name.
-	reNCCLSaid  = pattern("ncclSaid", `(?i)(?:^|[^\w/.\-])(?:lib)?nccl2?(?:[ \t]{1,3}version)?(?:[ \t]{0,3}(?:is|was|==|=|:)){0,2}[ \t]{0,40}\(?[ \t]{0,2}v?([1-3])[.,][ \t]{0,2}(\d{1,2})[.,][ \t]{0,2}(\d{1,3})\b`)
-	reTorchSaid = pattern("torchSaid", `(?i)(?:^|[^\w/.\-])(?:py)?torch(?:[ \t]{1,3}version)?(?:[ \t]{0,3}(?:is|was|==|=|:)){0,2}[ \t]{0,40}v?([0-9]\.\d{1,2}\.\d{1,3}(?:\.dev\d{1,8}|a0|rc\d)?(?:\+[a-z0-9.]{1,16})?)\b`)
+	reNCCLSaid  = pattern("ncclSaid", `(?i)(?:^|[^\w/.\-])(?:lib)?nccl2?(?:[ \t]{1,3}version|[ \t]{0,2}版本号?)?(?:[ \t]{0,3}(?:is|was|==|=|:|：|为|是)){0,2}[ \t]{0,40}\(?[ \t]{0,2}v?([1-3])[.,][ \t]{0,2}(\d{1,2})[.,][ \t]{0,2}(\d{1,3})\b`)
+	reTorchSaid = pattern("torchSaid", `(?i)(?:^|[^\w/.\-])(?:py)?torch(?:[ \t]{1,3}version|[ \t]{0,2}版本号?)?(?:[ \t]{0,3}(?:is|was|==|=|:|：|为|是)){0,2}[ \t]{0,40}v?([0-9]\.\d{1,2}\.\d{1,3}(?:\.dev\d{1,8}|a0|rc\d)?(?:\+[a-z0-9.]{1,16})?)\b`)
 	// pip list and collect_env's [conda] lines name NCCL's wheel without
 	// "==": "nvidia-nccl-cu12 2.20.5", "[conda] nvidia-nccl-cu12 2.20.5 pypi_0 pypi".
 	rePipNCCLList = pattern("pipNCCLList", `\bnvidia-nccl-cu\d{2}[ \t]{1,40}(\d{1,2}\.\d{1,3}\.\d{1,3})\b`)
@@ -127,13 +128,13 @@ var (
 	ncclSaidWords = func() []string {
 		var out []string
 		for _, n := range []string{"NCCL", "nccl", "Nccl"} {
-			for _, t := range []string{" 1.", " 2.", " 3.", " v2", " V2", ": ", ":2", "=2", "==", " (2", " is", " version", " Version", " VERSION", "  ", "\t"} {
+			for _, t := range []string{" 1.", " 2.", " 3.", " v2", " V2", ": ", ":2", "=2", "==", " (2", " is", " version", " Version", " VERSION", "  ", "\t", "版本", " 版本"} {
 				out = append(out, n+t)
 			}
 		}
 		return append(out, "libnccl2", "LIBNCCL2", "nvidia-nccl-cu")
 	}()
-	torchSaidWords = []string{"torch ", "torch=", "torch:", "Torch ", "Torch=", "Torch:", "TORCH ", "PyTorch version"}
+	torchSaidWords = []string{"torch ", "torch=", "torch:", "Torch ", "Torch=", "Torch:", "TORCH ", "PyTorch version", "torch版本", "Torch版本", "TORCH版本"}
 )
 
 // versionProse reads stripped line s for versions said in words.
