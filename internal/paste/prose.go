@@ -37,7 +37,15 @@ var (
 		// "进程会出现阻塞现象...日志停留在通信初始化完成阶段", "程序会出现卡顿", "就停滞不前"
 		// (Chinese rewrites of NCCL threads on blog.gitcode.com), "卡主" for 卡住.
 		`没有?反应|不动了|一直等待|无响应|没有进展|阻塞|停滞|卡顿|卡主|(?:日志|输出|程序|进程|训练)[^。\n，,]{0,4}停留在`)
-	reHangBare = pattern("hangBare", `(?i)\b(?:hangs|hanging|hung|stuck|freezes|freezing|froze|deadlock(?:s|ed)?)\b|卡住|卡死|卡着不动|挂起|死锁|`+stuckAtZero)
+	// "hang" itself is a noun and a verb of what may come ("can cause a hang"):
+	// only after what hung ("The process hang.", NVIDIA/nccl-tests#229; "the
+	// demo seem to hang", horovod/horovod#880) or a verb of seeing one ("we get a
+	// hang on checkpoint save", meta-pytorch/torchtune#1175; "it triggers an
+	// eternal hang", EleutherAI/lm-evaluation-harness#2904).
+	reHangBare = pattern("hangBare", `(?i)\b(?:hangs|hanging|hung|stuck|freezes|freezing|froze|deadlock(?:s|ed)?)\b|卡住|卡死|卡着不动|挂起|死锁|`+
+		`\b(?:process(?:es)?|program|demo|training|job|script|code|run|test|server|everything)\s(?:\w{1,12}\s)?(?:(?:seems?|seemed|appears?|appeared)\sto\s|will\s|would\s|just\s|still\s)?hang\b|`+
+		`\b(?:get|gets|got|getting|see|saw|seeing|observe[sd]?|observing|encounter(?:s|ed)?|experienc(?:e|es|ed|ing)|triggers|triggered|hit|hits|hitting)\s(?:an?\s|the\s|this\s|same\s)?(?:\w{1,12}\s)?hang\b|`+
+		`\bhang (?:problem|issue)s? (?:shows? up|showed up|appears?|appeared|happens?|happened|occurs?|occurred)\b|`+stuckAtZero)
 	// Without a place, the words say less: "I'm stuck with 256MB GARTs"
 	// (ROCm/amdgpu#78) has to live with it, a browser or a desktop that
 	// froze is the host's, and a deadlock avoided or fixed never came.
