@@ -22,7 +22,7 @@ var (
 	// "cuda10.2", "pytorch-cuda=11.8", "nvidia/cuda:11.8.0-devel", "cu118",
 	// "CUDA版本是12.2";
 	// not a device ("cuda:1"), which PyTorch prints on every tensor.
-	reCUDASaid = pattern("cudaSaid", `(?i)(?:^|[^\w.])(?:cuda(?:[ \t]{0,2}版本号?[ \t]{0,2}(?:为|是|：|:|=)?[ \t]{0,2}v?|[ \t:=_-]?(?:toolkit[ \t])?v?)(\d{1,2}\.\d)(?:\.\d{1,3})?|cu(1[0-3]\d|[89]\d))\b`)
+	reCUDASaid = pattern("cudaSaid", `(?i)(?:^|[^\w.])(?:cuda(?: ?版本号?[ \t]{0,2}(?:为|是|：|:|=)?[ \t]{0,2}v?|[ \t:=_-]?(?:toolkit[ \t])?v?)(\d{1,2}\.\d)(?:\.\d{1,3})?|cu(1[0-3]\d|[89]\d))\b`)
 	// The GPU's compute capability as TensorFlow and PaddlePaddle print it
 	// ("compute capability: 8.0", "GPU Compute Capability: 8.0").
 	reComputeCap = pattern("computeCap", `(?i)compute capability:?[ \t]{0,2}(\d{1,2})\.(\d)\b`)
@@ -33,7 +33,7 @@ var (
 var cudaBuildWords = []string{"+cu", "CUDA used to build", "Runtime API Version", "ompute capability", "ompute Capability", "OMPUTE CAPABILITY",
 	"cuda1", "cuda 1", "cuda-1", "/cuda:", "cuda=1", "cuda_1", "CUDA1", "CUDA 1", "CUDA-1", "CUDA=1", "Cuda 1", "Cuda1",
 	"cuda9", "cuda 9", "CUDA 9", "CUDA9", "Cuda 9", "cuda8", "cuda 8", "CUDA 8", "CUDA8", "Cuda 8",
-	"cuda toolkit", "CUDA toolkit", "CUDA Toolkit", "cu1", "cu9", "cu8", "cuda版本", "CUDA版本", "Cuda版本", "cuda 版本", "CUDA 版本"}
+	"cuda toolkit", "CUDA toolkit", "CUDA Toolkit", "cu1", "cu9", "cu8", "cuda版本", "CUDA版本", "Cuda版本", "cuda 版本", "CUDA 版本", "Cuda 版本"}
 
 // maxCUDABuild is how many CUDA versions a paste is read for: the first
 // lines that name one settle it.

@@ -24,7 +24,7 @@ var (
 	// /opt/nccl/2.18 and nccl_2.18.3-1+cuda12.2.txz are not it, and a CUDA
 	// version (+cuda12.2) follows the number rather than the name.
 	reNCCLSaid  = pattern("ncclSaid", `(?i)(?:^|[^\w/.\-])(?:lib)?nccl2?(?:[ \t]{1,3}version|[ \t]{0,2}版本号?)?(?:[ \t]{0,3}(?:is|was|==|=|:|：|为|是)){0,2}[ \t]{0,40}\(?[ \t]{0,2}v?([1-3])[.,][ \t]{0,2}(\d{1,2})[.,][ \t]{0,2}(\d{1,3})\b`)
-	reTorchSaid = pattern("torchSaid", `(?i)(?:^|[^\w/.\-])(?:py)?torch(?:[ \t]{1,3}version|[ \t]{0,2}版本号?)?(?:[ \t]{0,3}(?:is|was|==|=|:|：|为|是)){0,2}[ \t]{0,40}v?([0-9]\.\d{1,2}\.\d{1,3}(?:\.dev\d{1,8}|a0|rc\d)?(?:\+[a-z0-9.]{1,16})?)\b`)
+	reTorchSaid = pattern("torchSaid", `(?i)(?:^|[^\w/.\-])(?:py)?torch(?:[ \t]{1,3}version| ?版本号?)?(?:[ \t]{0,3}(?:is|was|==|=|:|：|为|是)){0,2}[ \t]{0,40}v?([0-9]\.\d{1,2}\.\d{1,3}(?:\.dev\d{1,8}|a0|rc\d)?(?:\+[a-z0-9.]{1,16})?)\b`)
 	// pip list and collect_env's [conda] lines name NCCL's wheel without
 	// "==": "nvidia-nccl-cu12 2.20.5", "[conda] nvidia-nccl-cu12 2.20.5 pypi_0 pypi".
 	rePipNCCLList = pattern("pipNCCLList", `\bnvidia-nccl-cu\d{2}[ \t]{1,40}(\d{1,2}\.\d{1,3}\.\d{1,3})\b`)
