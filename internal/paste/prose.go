@@ -174,7 +174,7 @@ var (
 	// units, says where it happens: in the training loop, whatever else the
 	// line names.
 	reHangProgress = pattern("hangProgress", `(?i)\b(?:epochs?|iterations?|iters?|steps?|batch(?:es)?)\b|迭代|轮`)
-	reHangLater    = pattern("hangLater", `(?i)\bafter\s(?:(?:some|several|a few|many|a number of|thousands? of|hundreds? of|about|around|~)\s)?(?:(?:\d[\d,.]*k?|one|two|three|four|five|ten|an?)\s?)?(?:iterations?|iters?|steps?|epochs?|batches|hours?|hrs|days?|rounds?)\b|`+
+	reHangLater    = pattern("hangLater", `(?i)\bafter\s(?:(?:some|several|a few|many|a number of|thousands? of|hundreds? of|about|around|approximately|roughly)\s|~\s?)?(?:(?:\d[\d,.]*k?|one|two|three|four|five|ten|an?)\s?)?(?:(?:training|train|optimi[sz]ation|optimizer|gradient)\s)?(?:iterations?|iters?|steps?|epochs?|batches|hours?|hrs|days?|rounds?)\b|`+
 		`\bafter\s(?:the\s)?(?:first|second|third|\d+(?:st|nd|rd|th))\s(?:iteration|iter|step|epoch|batch|evaluation|eval|checkpoint|dataset|task|benchmark)\b|`+
 		`\bafter\s(?:completing|finishing|running|training|doing)\s(?:the\s)?(?:one|an?|\d+|first|second|a few|few|several|some)\s(?:full\s)?(?:iterations?|iters?|steps?|epochs?|batches|rounds?)\b|\bafter (?:running|training|working) (?:fine |well |normally )?for (?:a while|some time|hours|days|\d)|\bafter (?:a while|some time)\b|`+
 		`\b(?:at|on|in|around|near|towards?)\s(?:the\s)?(?:specific\s)?(?:end of (?:the |an? |each |every )?(?:single |first |one )?epoch|end of (?:the )?training\b|last (?:iteration|iter|step|batch)\b|(?:iteration|iter|step|batch)\s?[(#:=]?\s?[1-9]\d|epoch\s?[(#:=]?\s?[1-9]|\d+(?:st|nd|rd|th)\s(?:iteration|iter|step|epoch|batch))|`+
