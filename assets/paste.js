@@ -133,7 +133,8 @@
     this.cudaBuild = 0;
     this.story = { ev: ev(), component: "", fact: "", good: "", bad: "", goodEv: ev(), badEv: ev(), halves: [], installed: "", pending: null };
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
-      fig: grid(0), figRow: [], figSet: false, nvb: false };
+      fig: grid(0), figRow: [], figSet: false, nvb: false, nvbRows: 0, nvbCells: [], host: new Array(MAX_GPUS).fill(0), hostRow: [], nvbHost: false };
+    this.listed = { most: 0, ev: ev() };
     this.scale = { fail: ev(), metric: ev(), metricOne: false, metricMany: false, dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0, one: { unit: "" }, many: { unit: "", gpus: 0 }, rates: [] };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
   }
@@ -204,6 +205,11 @@
       this.simple.seen = true;
     }
     if ((m = RE.devCount.exec(s))) { this.set("gpu.count", "num", trimNum(m[1]), 2, n, raw, "simpleP2P"); this.simple.seen = true; }
+    if ((m = RE.gpusFound.exec(s))) { this.set("gpu.count", "num", trimNum(m[1] || m[2]), 2, n, raw, m[1] ? "llama.cpp" : "deviceQuery"); }
+    if ((m = RE.devList.exec(s))) {
+      var d = parseInt(m[1] || m[2] || m[3], 10);
+      if (d >= this.listed.most) { this.listed.most = d; this.listed.ev = { set: true, line: n, text: raw }; }
+    }
     if (s.indexOf("Verification error @ element") === 0) { mark(this.simple.verifyKO, n, raw); mark(this.simple.ran, n, raw); }
     if (this.simple.seen) {
       if (s.indexOf("Test passed") === 0) { mark(this.simple.passed, n, raw); }
@@ -237,16 +243,27 @@
     l.figSet = true;
   };
   X.linkLine = function (s, n, raw) {
-    var l = this.link, f;
-    if (l.nvb) {
+    var l = this.link, f, j;
+    if (l.nvb || l.nvbHost) {
       f = fields(s);
+      // The header numbers the columns; a figure always has two decimals.
+      if (digitFields(f)) { return true; }
       if (nvbRow(f)) {
         var i = parseInt(f[0], 10);
-        for (var j = 1; j < f.length; j++) { if (isDecimal(f[j]) && i !== j - 1) { this.linkFigure(i, j - 1, parseFloat(f[j]), n, raw); } }
+        if (l.nvbHost) {
+          for (j = 1; j < f.length; j++) {
+            var h = parseFloat(f[j]);
+            if (isDecimal(f[j]) && i === 0 && j - 1 < MAX_GPUS && h > l.host[j - 1]) { l.host[j - 1] = h; l.hostRow[j - 1] = { set: true, line: n, text: raw }; }
+          }
+          return true;
+        }
+        l.nvbRows++;
+        for (j = 1; j < f.length; j++) {
+          if (i !== j - 1) { l.nvbCells.push({ i: i, j: j - 1, v: isDecimal(f[j]) ? parseFloat(f[j]) : 0, na: !isDecimal(f[j]), line: n, raw: raw }); }
+        }
         return true;
       }
-      if (digitFields(f)) { return true; }
-      l.nvb = false;
+      this.nvbEnd();
     }
     if (l.section !== "") {
       f = fields(s);
@@ -266,7 +283,20 @@
   };
   X.linkScan = function (s) {
     if (s === "PCIe Generation" || s === "Link Width") { this.link.section = s; }
-    if (s.indexOf("memcpy ") === 0 && RE.nvbTitle.test(s)) { this.link.nvb = true; }
+    if (s.indexOf("memcpy ") === 0) { this.link.nvb = RE.nvbTitle.test(s); this.link.nvbHost = RE.nvbHost.test(s); }
+  };
+  // nvbEnd mirrors link.go's: a device-to-device matrix of one row is
+  // all_to_one's or one_to_all's, not a pair's figures.
+  X.nvbEnd = function () {
+    var l = this.link;
+    if (l.nvbRows >= 2) {
+      for (var k = 0; k < l.nvbCells.length; k++) {
+        var c = l.nvbCells[k];
+        this.addPair(c.i, c.j, !c.na, c.line, c.raw, "nvbandwidth");
+        if (!c.na) { this.linkFigure(c.i, c.j, c.v, c.line, c.raw); }
+      }
+    }
+    l.nvb = false; l.nvbHost = false; l.nvbRows = 0; l.nvbCells = [];
   };
   X.linkFacts = function () {
     var l = this.link, i, j;
@@ -275,9 +305,14 @@
     for (i = 0; i < MAX_GPUS; i++) {
       for (j = 0; j < MAX_GPUS; j++) {
         var v = l.fig[i][j];
-        if (v === 0) { continue; }
+        // A pair without P2P copies through the host: its figure is not P2P's.
+        if (v === 0 || this.pairs.blocked[i][j]) { continue; }
         var allows = pcie, e = l.widEv, src = "nvidia-smi -q (PCIe Gen" + l.gen + " x" + l.wid + ")";
         if (l.nvSet && l.nv[i][j] > 0) { allows = l.nv[i][j] * NVLINK_GBS; e = l.nvRow[i]; src = "nvidia-smi topo -m (NV" + l.nv[i][j] + ", 25 GB/s a link)"; }
+        if (allows === 0 && l.host[i] > 0 && l.host[j] > 0) {
+          var k = l.host[j] < l.host[i] ? j : i;
+          allows = l.host[k]; e = l.hostRow[k]; src = "nvbandwidth's copies between the host and GPU " + k + " in the same run";
+        }
         if (allows === 0) { continue; }
         if (least === 0 || allows < least) { least = allows; leastEv = e; leastSrc = src; }
         if (v < allows * BELOW) { below++; mark(first, l.figRow[i][j].line, l.figRow[i][j].text); }
@@ -1642,7 +1677,10 @@
   X.facts = function () {
     if (this.mat) { this.endMatrix(); }
     if (this.bw) { this.bwEnd(); this.bw = null; }
+    if (this.link.nvb || this.link.nvbHost) { this.nvbEnd(); }
     this.pairFacts();
+    // A list that reaches GPU 1 counts its GPUs (paste.go).
+    if (this.listed.most >= 1) { this.setEvent("gpu.count", "num", String(this.listed.most + 1), 1, this.listed.ev, "the GPUs the input lists"); }
     this.ncclFacts();
     this.symptomFacts();
     this.proseFacts();

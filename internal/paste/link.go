@@ -39,31 +39,68 @@ type link struct {
 	figRow [maxGPUs][maxGPUs]event
 	figSet bool
 
-	nvb bool // an nvbandwidth device-to-device matrix is being read
+	nvb      bool      // an nvbandwidth device-to-device matrix is being read
+	nvbRows  int       // its rows read
+	nvbCells []nvbCell // its cells, kept until it ends (nvbEnd)
+
+	// nvbandwidth's copies between the host and each GPU, GB/s, the best of
+	// either way: what the GPU's own PCIe link gives in the same run, which
+	// a copy between two GPUs over PCIe should come near.
+	host    [maxGPUs]float64
+	hostRow [maxGPUs]event
+	nvbHost bool // an nvbandwidth host copy matrix is being read
 }
 
-var reNVBTitle = pattern("nvbTitle", `^memcpy (?:CE|SM) GPU\(row\) (?:->|<-) GPU\(column\) bandwidth \(GB/s\)$`)
+// nvbCell is a figure of an nvbandwidth device-to-device matrix, or its
+// N/A: nvbandwidth measures only the pairs whose peer access it could
+// enable and leaves the others N/A (testcases_ce.cpp, "if
+// (!srcBuffer.enablePeerAcess(peerBuffer)) continue;").
+type nvbCell struct {
+	i, j int
+	v    float64
+	na   bool
+	line int
+	raw  string
+}
+
+var (
+	reNVBTitle = pattern("nvbTitle", `^memcpy (?:CE|SM) GPU\(row\) (?:->|<-) GPU\(column\) bandwidth \(GB/s\)$`)
+	// host_to_device and device_to_host: one row, a column per GPU.
+	reNVBHost = pattern("nvbHost", `^memcpy (?:CE|SM) CPU\(row\) (?:->|<-) GPU\(column\) bandwidth \(GB/s\)$`)
+)
 
 // linkLine reads the lines that need the one before: nvidia-smi -q's PCIe
 // sections and nvbandwidth's matrix rows. It reports whether it took the
 // line.
 func (x *Extractor) linkLine(s string, n int, raw string) bool {
 	l := &x.link
-	if l.nvb {
+	if l.nvb || l.nvbHost {
 		f := strings.Fields(s)
+		// The header numbers the columns; nvbandwidth prints each figure
+		// with two decimals (output.cpp), so a row is never all integers.
+		if isDigitFields(f) {
+			return true
+		}
 		if nvbRow(f) {
 			i, _ := strconv.Atoi(f[0])
+			if l.nvbHost {
+				for j, c := range f[1:] {
+					if v, err := strconv.ParseFloat(c, 64); err == nil && i == 0 && j < maxGPUs && v > l.host[j] {
+						l.host[j], l.hostRow[j] = v, event{line: n, text: raw, set: true}
+					}
+				}
+				return true
+			}
+			l.nvbRows++
 			for j, c := range f[1:] {
-				if v, err := strconv.ParseFloat(c, 64); err == nil && i != j {
-					l.figure(i, j, v, n, raw)
+				if i != j {
+					v, err := strconv.ParseFloat(c, 64)
+					l.nvbCells = append(l.nvbCells, nvbCell{i: i, j: j, v: v, na: err != nil, line: n, raw: raw})
 				}
 			}
 			return true
 		}
-		if isDigitFields(f) {
-			return true // the header
-		}
-		l.nvb = false
+		x.nvbEnd()
 	}
 	if l.section != "" {
 		f := strings.Fields(s)
@@ -94,9 +131,26 @@ func (x *Extractor) linkScan(s string) {
 	if s == "PCIe Generation" || s == "Link Width" {
 		x.link.section = s
 	}
-	if strings.HasPrefix(s, "memcpy ") && reNVBTitle.MatchString(s) {
-		x.link.nvb = true
+	if strings.HasPrefix(s, "memcpy ") {
+		x.link.nvb = reNVBTitle.MatchString(s)
+		x.link.nvbHost = reNVBHost.MatchString(s)
 	}
+}
+
+// nvbEnd ends an nvbandwidth matrix. A device-to-device matrix of one row
+// is all_to_one's or one_to_all's, which print each GPU's total under the
+// same title: not a pair's figure.
+func (x *Extractor) nvbEnd() {
+	l := &x.link
+	if l.nvbRows >= 2 {
+		for _, c := range l.nvbCells {
+			x.pairs.add(c.i, c.j, !c.na, c.line, c.raw, "nvbandwidth")
+			if !c.na {
+				l.figure(c.i, c.j, c.v, c.line, c.raw)
+			}
+		}
+	}
+	l.nvb, l.nvbHost, l.nvbRows, l.nvbCells = false, false, 0, l.nvbCells[:0]
 }
 
 func (l *link) figure(i, j int, v float64, n int, raw string) {
@@ -148,12 +202,21 @@ func (x *Extractor) linkFacts() {
 	for i := 0; i < maxGPUs; i++ {
 		for j := 0; j < maxGPUs; j++ {
 			v := l.fig[i][j]
-			if v == 0 {
+			// A pair without P2P copies through the host, whatever the
+			// matrix's title says: its figure is not P2P's.
+			if v == 0 || x.pairs.blocked[i][j] {
 				continue
 			}
 			allows, ev, src := pcie, l.widEv, "nvidia-smi -q (PCIe Gen"+strconv.Itoa(l.gen)+" x"+strconv.Itoa(l.wid)+")"
 			if l.nvSet && l.nv[i][j] > 0 {
 				allows, ev, src = float64(l.nv[i][j]*nvlinkGBs), l.nvRow[i], "nvidia-smi topo -m (NV"+strconv.Itoa(l.nv[i][j])+", 25 GB/s a link)"
+			}
+			if allows == 0 && l.host[i] > 0 && l.host[j] > 0 {
+				k := i
+				if l.host[j] < l.host[i] {
+					k = j
+				}
+				allows, ev, src = l.host[k], l.hostRow[k], "nvbandwidth's copies between the host and GPU "+strconv.Itoa(k)+" in the same run"
 			}
 			if allows == 0 {
 				continue

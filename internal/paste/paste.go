@@ -91,6 +91,12 @@ type Extractor struct {
 		passed   event
 		ran      event
 	}
+	// The GPUs a program lists one a line (devList): the highest number
+	// read, and its line.
+	listed struct {
+		most int
+		ev   event
+	}
 
 	n     int      // the line being read
 	sym   symptoms // symptoms.go
@@ -300,6 +306,18 @@ var (
 	reCanAccess  = pattern("canAccess", `Device=(\d+) (CAN|CANNOT) Access Peer Device=(\d+)`)
 	rePeerAccess = pattern("peerAccess", `Peer access from (.+?) \(GPU(\d+)\) -> (.+?) \(GPU(\d+)\) : (Yes|No)`)
 	reDevCount   = pattern("devCount", `CUDA-capable device count: (\d+)`)
+	// The GPUs a program counts: llama.cpp's ggml ("ggml_cuda_init: found 2
+	// CUDA devices:", ggml-cuda.cu), the deviceQuery sample ("Detected 2
+	// CUDA Capable device(s)", deviceQuery.cpp).
+	reGPUsFound = pattern("gpusFound", `ggml_cuda_init: found (\d{1,3}) (?:CUDA|ROCm|MUSA) devices:|^Detected (\d{1,3}) CUDA Capable device\(s\)`)
+	// The GPUs a program lists, one a line: nvidia-smi -L ("GPU 1: NVIDIA
+	// A100-SXM4-80GB (UUID: ..."), nvidia-smi's table, and "Device 1: NAME"
+	// as nvbandwidth, deviceQuery and llama.cpp print it.
+	// devListWords and gpusFoundWords are in every line their patterns
+	// match (the prefilter wakes scan with them).
+	gpusFoundWords = []string{"ggml_cuda_init: found", "CUDA Capable device"}
+	devListWords   = append([]string{" (UUID: ", "  NVIDIA ", "  Tesla ", "  Quadro ", "  GeForce "}, deviceWords()...)
+	reDevList      = pattern("devList", `^GPU (\d{1,3}): \S.{0,120}? \(UUID: |^\|\s{1,8}(\d{1,3})\s{2,8}(?:NVIDIA|Tesla|Quadro|GeForce)\b.{0,80}\|\s{0,4}[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d|^Device (\d{1,2}): "?(?:NVIDIA|Tesla|Quadro|GeForce|AMD|Radeon)\b`)
 
 	reNCCLVersion = pattern("ncclVersion", `NCCL version:? (\d+\.\d+\.\d+)`)
 	reNCCLDriver  = pattern("ncclDriver", `NCCL INFO cudaDriverVersion (\d+)`)
@@ -397,6 +415,21 @@ func (x *Extractor) scan(s string, n int, raw string) {
 		x.set("gpu.count", "num", trimNum(m[1]), 2, n, raw, "simpleP2P")
 		x.simple.seen = true
 	}
+	if m := find(s, reGPUsFound, gpusFoundWords...); m != nil {
+		src := "llama.cpp"
+		if m[1] == "" {
+			src = "deviceQuery"
+		}
+		x.set("gpu.count", "num", trimNum(first(m)), 2, n, raw, src)
+	}
+	if containsAny(s, devListWords...) {
+		if m := reDevList.FindStringSubmatch(s); m != nil {
+			if i, _ := strconv.Atoi(first(m)); i >= x.listed.most {
+				x.listed.most = i
+				x.listed.ev = event{line: n, text: raw, set: true}
+			}
+		}
+	}
 	if strings.HasPrefix(s, "Verification error @ element") {
 		x.simple.verifyKO.mark(n, raw)
 		x.simple.ran.mark(n, raw)
@@ -425,6 +458,17 @@ func (x *Extractor) scan(s string, n int, raw string) {
 
 // find runs re only when s holds one of words, one of which every match of
 // re contains.
+// deviceWords are "Device 0: " to "Device 99: ": a word as wide as a
+// GPU's name ("ok: NVIDIA H100") would wake the reader on every rank's
+// copy of a line that names one.
+func deviceWords() []string {
+	out := make([]string, 100)
+	for i := range out {
+		out[i] = "Device " + strconv.Itoa(i) + ": "
+	}
+	return out
+}
+
 func find(s string, re *lazyRegexp, words ...string) []string {
 	if !containsAny(s, words...) {
 		return nil
@@ -731,11 +775,19 @@ func (x *Extractor) finish() []Fact {
 	if x.mat != nil {
 		x.endMatrix()
 	}
+	if x.link.nvb || x.link.nvbHost {
+		x.nvbEnd()
+	}
 	if x.bw != nil {
 		x.bw.end(x)
 		x.bw = nil
 	}
 	x.pairs.facts(x)
+	// A list that reaches GPU 1 counts its GPUs; one that names only GPU 0
+	// may be one process's own device among others.
+	if x.listed.most >= 1 {
+		x.setEvent("gpu.count", "num", strconv.Itoa(x.listed.most+1), 1, x.listed.ev, "the GPUs the input lists")
+	}
 	x.ncclFacts()
 	x.symptomFacts()
 	x.proseFacts()

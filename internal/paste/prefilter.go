@@ -116,7 +116,7 @@ type trigger struct {
 	r    reader
 }
 
-var triggers = append(append(append(append(append(append(append(append([]trigger{
+var triggers = append(append(append(append(append(append(append(append(append(append([]trigger{
 	{"\x1b", anyTime}, // Strip removes colour codes, which may hide any word
 
 	// Line: the header of a GPU matrix.
@@ -178,7 +178,7 @@ var triggers = append(append(append(append(append(append(append(append([]trigger
 	{"busbw", anyTime}, {"Rank ", testRank}, // nccltests.go
 	{"float", ncclTestRow}, {"half", ncclTestRow}, {"double", ncclTestRow}, {"int8", ncclTestRow}, // ncclTestTypes
 	{"int32", ncclTestRow}, {"int64", ncclTestRow}, {"f8e", ncclTestRow},
-}, wordTriggers(customARWords, customARName)...), wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...)
+}, wordTriggers(customARWords, customARName)...), wordTriggers(hangWords, proseHang)...), wordTriggers(testGPUWords, gpuNameLine)...), wordTriggers(distWords, distCall)...), wordTriggers(wrongWords, proseWrong)...), wordTriggers(migWords, proseMIG)...), wordTriggers(vmWords, proseVM)...), proseTriggers...), wordTriggers(gpusFoundWords, anyTime)...), wordTriggers(devListWords, anyTime)...)
 
 // proseTriggers are the words of the container, P2P, AMD, socket, slow,
 // shm, Fabric Manager, NVLS, Windows, bandwidth-figure, scaling, ACS and IOMMU readers;
@@ -378,7 +378,7 @@ func quiet[T string | []byte](x *Extractor, raw T) bool {
 // idle says whether no reader carries state from line to line.
 func (x *Extractor) idle() bool {
 	return !x.unfiltered && x.mat == nil && x.bw == nil && !x.mig.next &&
-		x.sym.smi.next == "" && !x.sym.setpci.next && x.link.section == "" && !x.link.nvb &&
+		x.sym.smi.next == "" && !x.sym.setpci.next && x.link.section == "" && !x.link.nvb && !x.link.nvbHost &&
 		!x.sym.tensors.open.set
 }
 
