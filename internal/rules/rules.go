@@ -69,7 +69,7 @@
 //	gpu.bar1_small     some GPU's BAR1 is smaller than its memory (resizable BAR off or too small)
 //	nccl.stopped_after_init a log ends with NCCL's init and connect lines and nothing after them (a hang)
 //	p2p.copy_zeros     a tensor copied to another GPU printed as zeros where the source was not
-//	p2p.link_gbs       what the link between two GPUs allows each way, GB/s: NVLinks x 25, or PCIe generation x width (the smallest pair)
+//	p2p.link_gbs       what the link between two GPUs allows each way, GB/s: NVLinks x 25, PCIe generation x width, or else what nvbandwidth copied between the host and the slower GPU in the same run (the smallest pair)
 //	p2p.bw_below_link  number of ordered GPU pairs whose P2P bandwidth is under half of what their link allows
 //	nccl.tests.busbw_peak  the highest busbw of nccl-tests' result table, GB/s
 //	nccl.tests.link_gbs    what one GPU's link carries each way, as the paste shows it (topo -m NV#, the GPU's name, nvidia-smi -q PCIe)
