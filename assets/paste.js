@@ -135,6 +135,7 @@
     this.link = { nv: grid(0), nvRow: [], nvSet: false, section: "", gen: 0, wid: 0, genEv: ev(), widEv: ev(),
       fig: grid(0), figRow: [], figSet: false, nvb: false, nvbRows: 0, nvbCells: [], host: new Array(MAX_GPUS).fill(0), hostRow: [], nvbHost: false };
     this.listed = { most: 0, ev: ev() };
+    this.peerAsk = { a: 0, b: 0, set: false };
     this.scale = { fail: ev(), metric: ev(), metricOne: false, metricMany: false, dp: false, same: ev(), from: "", devs: [], read: {}, nRead: 0, one: { unit: "" }, many: { unit: "", gpus: 0 }, rates: [] };
     for (var q = 0; q < MAX_GPUS; q++) { this.link.nvRow.push(ev()); this.link.figRow.push(new Array(MAX_GPUS).fill(null)); }
   }
@@ -203,6 +204,19 @@
     if (s.indexOf("Peer access from") >= 0 && (m = RE.peerAccess.exec(s))) {
       this.addPair(parseInt(m[2], 10), parseInt(m[4], 10), m[5] === "Yes", n, raw, "simpleP2P");
       this.simple.seen = true;
+    }
+    // A peer check and its answer (paste.go): on one line, or asked alone
+    // with the answer on the next.
+    if (this.peerAsk.set) {
+      this.peerAsk.set = false;
+      if ((m = RE.peerAnswer.exec(s))) { this.addPair(this.peerAsk.a, this.peerAsk.b, m[1] === "True", n, raw, "PyTorch's peer check"); }
+    }
+    if (s.indexOf("if ") < 0 && s.indexOf("assert ") < 0 && s.indexOf("while ") < 0) {
+      if ((m = RE.peerCheck.exec(s))) {
+        this.addPair(parseInt(m[1], 10), parseInt(m[2], 10), m[3] === "True" || m[3] === "true" || m[3] === "1", n, raw, "a peer check");
+      } else if ((m = RE.peerAsk.exec(s))) {
+        this.peerAsk.a = parseInt(m[1], 10); this.peerAsk.b = parseInt(m[2], 10); this.peerAsk.set = true;
+      }
     }
     if ((m = RE.devCount.exec(s))) { this.set("gpu.count", "num", trimNum(m[1]), 2, n, raw, "simpleP2P"); this.simple.seen = true; }
     if ((m = RE.gpusFound.exec(s))) { this.set("gpu.count", "num", trimNum(m[1] || m[2]), 2, n, raw, m[1] ? "llama.cpp" : "deviceQuery"); }

@@ -97,6 +97,14 @@ type Extractor struct {
 		most int
 		ev   event
 	}
+	// A peer check asked alone on its line (">>>
+	// torch.cuda.can_device_access_peer(0, 1)"), whose answer is the next
+	// line.
+	peerAsk struct {
+		a, b int
+		set  bool
+	}
+	peerRead map[string]bool // the peer checks read (at most maxPeerLines)
 
 	n     int      // the line being read
 	sym   symptoms // symptoms.go
@@ -306,6 +314,14 @@ var (
 	reCanAccess  = pattern("canAccess", `Device=(\d+) (CAN|CANNOT) Access Peer Device=(\d+)`)
 	rePeerAccess = pattern("peerAccess", `Peer access from (.+?) \(GPU(\d+)\) -> (.+?) \(GPU(\d+)\) : (Yes|No)`)
 	reDevCount   = pattern("devCount", `CUDA-capable device count: (\d+)`)
+	// A peer check and its answer on one line, as people print them:
+	// "torch.cuda.can_device_access_peer(0, 1) -> False",
+	// "cudaDeviceCanAccessPeer(0,1) == 0", "hipDeviceCanAccessPeer(1, 0) = 1"
+	// (ROCm/rocm-systems#10586). peerCheckWords are in every match.
+	rePeerCheck    = pattern("peerCheck", `\b(?:can_device_access_peer|(?:cuda|hip|cu)DeviceCanAccessPeer)\(\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)\)?\s*(?:=|==|->|:|is|returns?|returned)?\s*(?:ok:\s*)?`+"[`'\"]?"+`(True|False|true|false|0|1)\b`)
+	rePeerAsk      = pattern("peerAsk", `^(?:>>>\s*)?(?:print\()?(?:torch\.cuda\.)?can_device_access_peer\(\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)\)?$`)
+	rePeerAnswer   = pattern("peerAnswer", `^(True|False)$`)
+	peerCheckWords = []string{"can_device_access_peer", "DeviceCanAccessPeer"}
 	// The GPUs a program counts: llama.cpp's ggml ("ggml_cuda_init: found 2
 	// CUDA devices:", ggml-cuda.cu), the deviceQuery sample ("Detected 2
 	// CUDA Capable device(s)", deviceQuery.cpp).
@@ -411,6 +427,30 @@ func (x *Extractor) scan(s string, n int, raw string) {
 			x.simple.seen = true
 		}
 	}
+	if x.peerAsk.set {
+		x.peerAsk.set = false
+		if m := rePeerAnswer.FindStringSubmatch(s); m != nil {
+			x.pairs.add(x.peerAsk.a, x.peerAsk.b, m[1] == "True", n, raw, "PyTorch's peer check")
+		}
+	}
+	// A condition in code ("if ... is False:") asks, it does not answer.
+	if containsAny(s, peerCheckWords...) && !containsAny(s, "if ", "assert ", "while ") {
+		if x.peerRead == nil {
+			x.peerRead = map[string]bool{}
+		}
+		if len(x.peerRead) < maxPeerLines {
+			x.peerRead[raw] = true
+		}
+		if m := rePeerCheck.FindStringSubmatch(s); m != nil {
+			a, _ := strconv.Atoi(m[1])
+			b, _ := strconv.Atoi(m[2])
+			x.pairs.add(a, b, m[3] == "True" || m[3] == "true" || m[3] == "1", n, raw, "a peer check")
+		} else if m := rePeerAsk.FindStringSubmatch(s); m != nil {
+			x.peerAsk.a, _ = strconv.Atoi(m[1])
+			x.peerAsk.b, _ = strconv.Atoi(m[2])
+			x.peerAsk.set = true
+		}
+	}
 	if m := find(s, reDevCount, "CUDA-capable"); m != nil {
 		x.set("gpu.count", "num", trimNum(m[1]), 2, n, raw, "simpleP2P")
 		x.simple.seen = true
@@ -458,6 +498,9 @@ func (x *Extractor) scan(s string, n int, raw string) {
 
 // find runs re only when s holds one of words, one of which every match of
 // re contains.
+// maxPeerLines bounds the peer checks kept to tell a repeated one.
+const maxPeerLines = 64
+
 // deviceWords are "Device 0: " to "Device 99: ": a word as wide as a
 // GPU's name ("ok: NVIDIA H100") would wake the reader on every rank's
 // copy of a line that names one.

@@ -69,7 +69,7 @@ const (
 	sameGPU                       // several ranks on one GPU, said or shown by NCCL's set-up lines (scaling.go)
 	proseACS                      // ACS said to be on
 	proseIOMMU                    // the IOMMU said to be on, or GRUB's command line
-	proseAlready                  // peer access already enabled, said or reported by a checker (noise.go)
+	proseAlready                  // peer access already enabled, said or reported by a checker (noise.go); a peer check and its answer (rePeerCheck): one bit for two
 	proseIbv                      // libibverbs's provider warnings, the fabric state Not Supported (noise.go): one bit for two rare readers
 	proseErrCol                   // nccl-tests' error column asked about, nccl-tests named (noise.go)
 	proseNoNCCL                   // NCCL said to be missing on Windows or macOS (noise.go)
@@ -238,6 +238,7 @@ var proseTriggers = func() []trigger {
 	out = append(out, wordTriggers(metricTriggerWords, proseClose)...)
 	out = append(out, wordTriggers(iommuWords, proseIOMMU)...)
 	out = append(out, wordTriggers(peerAlreadyWords, proseAlready)...)
+	out = append(out, wordTriggers(peerCheckWords, proseAlready)...)
 	out = append(out, wordTriggers(ibvWarnWords, proseIbv)...)
 	out = append(out, wordTriggers(fabricNSWords, proseIbv)...)
 	out = append(out, wordTriggers(errorColumnWords, proseErrCol)...)
@@ -379,7 +380,7 @@ func quiet[T string | []byte](x *Extractor, raw T) bool {
 func (x *Extractor) idle() bool {
 	return !x.unfiltered && x.mat == nil && x.bw == nil && !x.mig.next &&
 		x.sym.smi.next == "" && !x.sym.setpci.next && x.link.section == "" && !x.link.nvb && !x.link.nvbHost &&
-		!x.sym.tensors.open.set
+		!x.sym.tensors.open.set && !x.peerAsk.set
 }
 
 // settled is quiet once the line's words are known.
@@ -536,7 +537,15 @@ func done[T string | []byte](x *Extractor, r reader, raw T) bool {
 		return x.prose.acs.set || x.marks&markNCCLInfo != 0
 	case proseIOMMU:
 		return x.prose.iommu.set || x.marks&markNCCLInfo != 0
-	case proseAlready, proseIbv, proseErrCol, proseNoNCCL, proseSplit:
+	case proseAlready:
+		// A peer check read before, which every rank may print again,
+		// tells nothing new; one not read yet may.
+		s := string(raw)
+		if containsAny(s, peerCheckWords...) && !x.peerRead[s] {
+			return false
+		}
+		return !containsAny(s, peerAlreadyWords...) || x.noiseDone(r)
+	case proseIbv, proseErrCol, proseNoNCCL, proseSplit:
 		return x.noiseDone(r)
 	case proseStory:
 		// A story that names no component reads on for one installed.

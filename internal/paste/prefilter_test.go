@@ -341,7 +341,7 @@ func TestReaderWordsHoldTheirMatches(t *testing.T) {
 		{"testsNamed", testsNamedWords, reTestsNamed}, {"training", trainingWords, reTraining}, {"winLaunch", winLaunchWords, reWinLaunch},
 		{"windows", windowsWords, reWindows}, {"lossNaN", lossNaNWords, reLossNaN}, {"lossZero", lossZeroWords, reLossZero},
 		{"zero2", zero2Words, reZeRO2}, {"gpuLost", gpuLostWords, reGPULost}, {"oom", oomWords, reOOMSaid},
-		{"gpusFound", gpusFoundWords, reGPUsFound}, {"devList", devListWords, reDevList},
+		{"gpusFound", gpusFoundWords, reGPUsFound}, {"devList", devListWords, reDevList}, {"peerCheck", peerCheckWords, rePeerCheck},
 		// reBWFigure is left out: its pattern ignores case, and its words
 		// leave out "Gb/s", gigabits, a network's figure and not a GPU link's.
 	}
