@@ -1234,10 +1234,15 @@
     });
     if (!q.trim()) { input.focus(); return; }
     status.textContent = status.dataset.searching;
-    var causes = document.getElementById("search-causes"), shown = null, composed = [], closest = null, symptoms = [], hang = null;
+    var causes = document.getElementById("search-causes"), shown = null, composed = [], closest = null, symptoms = [], hang = null, noteIds = {};
     var showCauses = function () {
       if (!shown || !causes) { return; }
       var facts = machineFacts(), groups = symptomGroups(symptoms, facts).concat(hangFirst(causeGroups(shown, q, facts), hang, composed, facts));
+      // A line a healthy run prints too whose every cause the facts rule
+      // out tells nothing (diagnose's silent).
+      groups = groups.filter(function (g) {
+        return g.symptom || g.verdict !== "ruled_out" || !g.causes.every(function (c) { return noteIds[c.result.id]; });
+      });
       renderCauses(causes, groups, facts);
       renderComposed(causes, composed, facts);
       if (closest) {
@@ -1269,6 +1274,7 @@
       return load(lang, "meta").then(function (meta) {
         var notes = {}, matched = results.filter(function (r) { return r.kind === "entry" && r.match; });
         (meta.notes || []).forEach(function (id) { notes[id] = true; });
+        noteIds = notes;
         // Composed lines that no cause answers, and lines that only an
         // entry of their shape answers, leave the paste's symptoms to answer
         // first, as explain does (diagnose's allBare).

@@ -23,6 +23,7 @@ type causesCase struct {
 	Text     string            `json:"text"`
 	Probe    string            `json:"probe"`
 	Facts    map[string]string `json:"facts"`
+	Silent   []string          `json:"silent"`
 	Messages []struct {
 		Verdict   string   `json:"verdict"`
 		First     string   `json:"first"`
@@ -121,6 +122,15 @@ func TestBrowserCausesTable(t *testing.T) {
 			for name, want := range c.Facts {
 				if facts[name] != want {
 					t.Errorf("%s (%s): fact %s = %q, want %q", c.Name, lang, name, facts[name], want)
+				}
+			}
+			for _, id := range c.Silent {
+				for _, box := range p.Boxes {
+					for _, x := range box.Causes {
+						if x.ID == id {
+							t.Errorf("%s (%s): a box shows %s", c.Name, lang, id)
+						}
+					}
 				}
 			}
 			for _, want := range c.Messages {

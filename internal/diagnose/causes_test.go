@@ -20,8 +20,9 @@ type causesCase struct {
 	Name     string            `json:"name"`
 	Files    []string          `json:"files"` // joined with a newline, then Text
 	Text     string            `json:"text"`
-	Probe    string            `json:"probe"` // a p2p-probe report: the machine
-	Facts    map[string]string `json:"facts"` // facts the paste must give, by name, with their values
+	Probe    string            `json:"probe"`  // a p2p-probe report: the machine
+	Facts    map[string]string `json:"facts"`  // facts the paste must give, by name, with their values
+	Silent   []string          `json:"silent"` // causes no message may hold: a healthy line's, ruled out
 	Messages []struct {
 		Verdict   string   `json:"verdict"`    // applies, unknown or ruled_out
 		First     string   `json:"first"`      // the cause ranked first; names the message
@@ -92,6 +93,15 @@ func TestCausesTable(t *testing.T) {
 			for name, want := range c.Facts {
 				if got[name] != want {
 					t.Errorf("%s (%s): fact %s = %q, want %q", c.Name, lang, name, got[name], want)
+				}
+			}
+			for _, id := range c.Silent {
+				for _, m := range d.Messages {
+					for _, x := range m.Causes {
+						if x.ID == id {
+							t.Errorf("%s (%s): line %d shows %s (%s)", c.Name, lang, m.Line, id, x.Verdict)
+						}
+					}
 				}
 			}
 			for _, want := range c.Messages {

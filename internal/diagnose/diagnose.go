@@ -460,6 +460,9 @@ func diagnose(w io.Writer, s *site.Site, in io.Reader, f rules.Facts, o Options,
 		if err != nil {
 			return nil, sum, err
 		}
+		if silent(msg) {
+			continue
+		}
 		if msg.Severity == "note" {
 			notes = append(notes, msg)
 		} else {
@@ -614,6 +617,15 @@ func writeFollow(w io.Writer, m Message, o Options, judge bool) error {
 		return writeJSONLine(w, m)
 	}
 	return writeMessage(w, m, o, judge)
+}
+
+// silent says whether m tells nothing: a line a healthy run prints too (a
+// driver's version in nvidia-smi's header) whose every cause the facts rule
+// out, such as a driver branch's fault on GeForce cards under a data-centre
+// GPU. Shown, it would read as an error no entry knows. A message written
+// as it came (Follow) stays: the facts that silence it may come later.
+func silent(m Message) bool {
+	return m.Severity == "note" && m.Verdict == "ruled_out"
 }
 
 func count(sum *Summary, m Message) {
