@@ -324,16 +324,16 @@ var (
 	peerCheckWords = []string{"can_device_access_peer", "DeviceCanAccessPeer"}
 	// The GPUs a program counts: llama.cpp's ggml ("ggml_cuda_init: found 2
 	// CUDA devices:", ggml-cuda.cu), the deviceQuery sample ("Detected 2
-	// CUDA Capable device(s)", deviceQuery.cpp).
-	reGPUsFound = pattern("gpusFound", `ggml_cuda_init: found (\d{1,3}) (?:CUDA|ROCm|MUSA) devices:|^Detected (\d{1,3}) CUDA Capable device\(s\)`)
+	// CUDA Capable device(s)", deviceQuery.cpp). gpusFoundWords are in every
+	// line it matches (the prefilter wakes scan with them).
+	reGPUsFound    = pattern("gpusFound", `ggml_cuda_init: found (\d{1,3}) (?:CUDA|ROCm|MUSA) devices:|^Detected (\d{1,3}) CUDA Capable device\(s\)`)
+	gpusFoundWords = []string{"ggml_cuda_init: found", "CUDA Capable device"}
 	// The GPUs a program lists, one a line: nvidia-smi -L ("GPU 1: NVIDIA
 	// A100-SXM4-80GB (UUID: ..."), nvidia-smi's table, and "Device 1: NAME"
-	// as nvbandwidth, deviceQuery and llama.cpp print it.
-	// devListWords and gpusFoundWords are in every line their patterns
-	// match (the prefilter wakes scan with them).
-	gpusFoundWords = []string{"ggml_cuda_init: found", "CUDA Capable device"}
-	devListWords   = append([]string{" (UUID: ", "  NVIDIA ", "  Tesla ", "  Quadro ", "  GeForce "}, deviceWords()...)
-	reDevList      = pattern("devList", `^GPU (\d{1,3}): \S.{0,120}? \(UUID: |^\|\s{1,8}(\d{1,3})\s{2,8}(?:NVIDIA|Tesla|Quadro|GeForce)\b.{0,80}\|\s{0,4}[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d|^Device (\d{1,2}): "?(?:NVIDIA|Tesla|Quadro|GeForce|AMD|Radeon)\b`)
+	// as nvbandwidth, deviceQuery and llama.cpp print it. devListWords are
+	// in every line it matches.
+	devListWords = append([]string{" (UUID: ", "  NVIDIA ", "  Tesla ", "  Quadro ", "  GeForce "}, deviceWords()...)
+	reDevList    = pattern("devList", `^GPU (\d{1,3}): \S.{0,120}? \(UUID: |^\|\s{1,8}(\d{1,3})\s{2,8}(?:NVIDIA|Tesla|Quadro|GeForce)\b.{0,80}\|\s{0,4}[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d|^Device (\d{1,2}): "?(?:NVIDIA|Tesla|Quadro|GeForce|AMD|Radeon)\b`)
 
 	reNCCLVersion = pattern("ncclVersion", `NCCL version:? (\d+\.\d+\.\d+)`)
 	reNCCLDriver  = pattern("ncclDriver", `NCCL INFO cudaDriverVersion (\d+)`)
@@ -496,8 +496,6 @@ func (x *Extractor) scan(s string, n int, raw string) {
 	x.linkScan(s)
 }
 
-// find runs re only when s holds one of words, one of which every match of
-// re contains.
 // maxPeerLines bounds the peer checks kept to tell a repeated one.
 const maxPeerLines = 64
 
@@ -512,6 +510,8 @@ func deviceWords() []string {
 	return out
 }
 
+// find runs re only when s holds one of words, one of which every match of
+// re contains.
 func find(s string, re *lazyRegexp, words ...string) []string {
 	if !containsAny(s, words...) {
 		return nil

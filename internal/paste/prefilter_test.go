@@ -318,6 +318,28 @@ func TestPrefilterWakesOnlyTheLinesReaders(t *testing.T) {
 	}
 }
 
+// Peer checks share the prefilter bit of peer access already enabled: once
+// that reader has what it needs, a peer check not read before is still
+// read, and one read before is skipped.
+func TestPrefilterPeerCheckSharesItsBit(t *testing.T) {
+	x := New()
+	x.Line(1, "Problem is cuda-memcheck will still complain about it already being enabled")
+	if !x.prose.peerAlready.set {
+		t.Fatal("peer access already enabled not read")
+	}
+	check := "torch.cuda.can_device_access_peer(0, 1) -> False"
+	if quiet(x, check) {
+		t.Fatalf("%q skipped before it was read", check)
+	}
+	x.Line(2, check)
+	if !x.pairs.blocked[0][1] {
+		t.Fatalf("%q: the pair is not read as blocked", check)
+	}
+	if !quiet(x, check) {
+		t.Errorf("%q read in full a second time", check)
+	}
+}
+
 // Each reader checks its cheap list of words before its pattern, so a word
 // list must hold every way of writing what the pattern matches. On every
 // line of the real reports' pastes (reports/) and of the logs here, a
